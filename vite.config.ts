@@ -6,4 +6,9 @@ import { defineConfig } from "vite";
 export default defineConfig({
   plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), tailwindcss(), reactRouter()],
   resolve: { tsconfigPaths: true },
+  environments: {
+    // One server module: workerd tests load the built worker, and chunk imports between build files
+    // do not resolve there (DECISIONS.md, 2026-11-21).
+    ssr: { build: { rolldownOptions: { output: { codeSplitting: false } } } },
+  },
 });

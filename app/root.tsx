@@ -1,12 +1,82 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { env } from "cloudflare:workers";
+import { type CSSProperties, type ReactNode, useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRevalidator,
+  useRouteLoaderData,
+} from "react-router";
+import { getCurrentUser } from "~/.server/auth/session";
+import { createDb } from "~/.server/db/client";
+import { getClientConfig } from "~/.server/services/config";
+import { DEFAULT_LANGUAGE, matchLanguage } from "~/core/i18n/languages";
+import { type ShellUser, SiteHeader } from "~/components/site-header";
+import { Button } from "~/components/ui/button";
+import { clearCacheAndReload } from "~/lib/cache";
+import { languageOnlyInStorage, persistLanguage } from "~/lib/language";
+import { themeFromCookieHeader, themeInitScript, useTheme } from "~/lib/theme";
+import { getLocale, i18nextMiddleware } from "~/middleware/i18next";
+import type { Route } from "./+types/root";
 import "./app.css";
 
-export function Layout({ children }: { children: React.ReactNode }) {
+export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const [user, config] = await Promise.all([
+    getCurrentUser(request, env),
+    getClientConfig(createDb(env.DB)),
+  ]);
+  const shellUser: ShellUser | null = user ? { userName: user.userName, role: user.role, avatar: user.avatar } : null;
+  return {
+    locale: getLocale(context),
+    theme: themeFromCookieHeader(request.headers.get("Cookie")),
+    user: shellUser,
+    config: {
+      title: config.title,
+      slogan: config.slogan,
+      footerInfo: config.footerInfo,
+      customTheme: config.customTheme,
+      logoUrl: config.logoUrl,
+    },
+  };
+}
+
+// Inline, so browsers do not ask the server for /favicon.ico.
+const FAVICON =
+  "data:image/svg+xml," +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#4f6df5"/><path d="M10 6v20M10 7h12l-3 5 3 5H10" stroke="#fff" stroke-width="2.5" fill="none" stroke-linejoin="round"/></svg>',
+  );
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: FAVICON, type: "image/svg+xml" }];
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.config.title ?? "Flagstaff" }];
+}
+
+const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
+
+export function Layout({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  const data = useRouteLoaderData<typeof loader>("root");
+  const { resolved } = useTheme(data?.theme ?? "dark");
+  const customTheme = data?.config.customTheme;
+  const style = customTheme && HEX_COLOUR.test(customTheme) ? ({ "--brand": customTheme } as CSSProperties) : undefined;
+  const language = data?.locale ?? i18n.language;
+
   return (
-    <html lang="en-US" className="dark">
+    // The head script may already have changed the class to the stored theme before hydration.
+    <html lang={language} dir={i18n.dir(language)} className={resolved} style={style} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="dark light" />
+        <script dangerouslySetInnerHTML={{ __html: themeInitScript }} />
         <Meta />
         <Links />
       </head>
@@ -19,6 +89,108 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
-  return <Outlet />;
+function Shell({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const data = useRouteLoaderData<typeof loader>("root");
+  const { preference } = useTheme(data?.theme ?? "dark");
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only rounded-md bg-primary-600 px-3 py-2 text-white focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50"
+      >
+        {t("nav.skipToContent")}
+      </a>
+      <SiteHeader
+        title={data?.config.title ?? t("app.name")}
+        logoUrl={data?.config.logoUrl ?? null}
+        user={data?.user ?? null}
+        theme={preference}
+      />
+      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-8">
+        {children}
+      </main>
+      {data?.config.footerInfo ? (
+        <footer className="border-t border-zinc-200 px-4 py-6 text-center text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
+          <p className="whitespace-pre-line">{data.config.footerInfo}</p>
+        </footer>
+      ) : null}
+    </div>
+  );
+}
+
+export default function App({ loaderData: { locale } }: Route.ComponentProps) {
+  const { i18n } = useTranslation();
+  const revalidator = useRevalidator();
+
+  useEffect(() => {
+    if (i18n.language !== locale) void i18n.changeLanguage(locale);
+  }, [locale, i18n]);
+
+  // Once per page load: a language kept only in localStorage wins over Accept-Language (the server
+  // cannot see it); otherwise the page's language is written back so cookie and storage agree.
+  useEffect(() => {
+    const stored = languageOnlyInStorage();
+    if (stored && stored !== locale) {
+      persistLanguage(stored);
+      void revalidator.revalidate();
+    } else {
+      persistLanguage(matchLanguage(locale) ?? DEFAULT_LANGUAGE);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only on the first render
+  }, []);
+
+  return (
+    <Shell>
+      <Outlet />
+    </Shell>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation();
+
+  let heading = t("error.title");
+  let message = t("error.unexpected");
+  let stack: string | undefined;
+  if (isRouteErrorResponse(error)) {
+    heading = error.status === 404 ? t("notFound.title") : `${error.status} ${error.statusText}`;
+    message =
+      error.status === 404
+        ? t("notFound.message")
+        : typeof error.data === "string" && error.data
+          ? error.data
+          : t("error.unexpected");
+  } else if (error instanceof Error) {
+    // In production React Router replaces server errors with a bare "Unexpected Server Error" and no
+    // stack, so only errors raised in the browser show their details.
+    if (error.message && error.message !== "Unexpected Server Error") message = error.message;
+    else message = t("error.server");
+    stack = error.stack;
+  }
+
+  return (
+    <Shell>
+      <div className="mx-auto max-w-3xl space-y-6">
+        <div className="space-y-2">
+          <h1 className="text-3xl font-bold tracking-tight">{heading}</h1>
+          <p className="text-zinc-700 dark:text-zinc-300">{message}</p>
+        </div>
+        {stack ? (
+          <details open className="rounded-md border border-zinc-200 dark:border-zinc-800">
+            <summary className="cursor-pointer px-4 py-2 text-sm font-medium">{t("error.stack")}</summary>
+            <pre className="overflow-x-auto px-4 pb-4 font-mono text-xs leading-relaxed text-zinc-700 dark:text-zinc-300">
+              {stack}
+            </pre>
+          </details>
+        ) : null}
+        <div className="flex flex-wrap gap-3">
+          <Button onClick={() => window.location.reload()}>{t("error.tryAgain")}</Button>
+          <Button variant="secondary" onClick={clearCacheAndReload}>
+            {t("nav.clearCache")}
+          </Button>
+        </div>
+      </div>
+    </Shell>
+  );
 }

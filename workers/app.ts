@@ -1,16 +1,33 @@
-import { Hono } from "hono";
 import { createRequestHandler } from "react-router";
+import { matchAssetPath, serveAsset } from "~/.server/storage/assets";
+import { languageFromAcceptLanguage } from "~/core/i18n/languages";
+import { getTranslator } from "~/core/i18n/translator";
+import { api } from "./api";
+import { internal } from "./api/internal";
+import { hub } from "./hub";
 
-export { GameRoom } from "./game-room/game-room";
 export { AdminHub } from "./admin-hub/admin-hub";
+export { GameRoom } from "./game-room/game-room";
 
 const handleRequest = createRequestHandler(
   () => import("virtual:react-router/server-build"),
   import.meta.env.MODE,
 );
 
-const app = new Hono<{ Bindings: Env }>();
-app.get("/api/config", (c) => c.json({ title: "Flagstaff" }));
-app.all("*", (c) => handleRequest(c.req.raw));
-
-export default app satisfies ExportedHandler<Env>;
+/** Routes by the first path segment (case-insensitive): /api, /hub, /__internal, /assets/{hash}/{name}, then React Router. */
+export default {
+  fetch(request, env, ctx) {
+    const path = new URL(request.url).pathname;
+    const first = path.slice(1, path.indexOf("/", 1) >>> 0).toLowerCase();
+    if (first === "api") return api.fetch(request, env, ctx);
+    if (first === "hub") return hub.fetch(request, env, ctx);
+    if (first === "__internal") return internal.fetch(request, env, ctx);
+    // Uploaded files; built client files also live under /assets/ and fall through.
+    const asset = first === "assets" ? matchAssetPath(path) : null;
+    if (asset) {
+      const t = getTranslator(languageFromAcceptLanguage(request.headers.get("accept-language") ?? undefined));
+      return serveAsset(request, env, asset, t("common.not_found"));
+    }
+    return handleRequest(request);
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,9 +1,7 @@
-import { DurableObject } from "cloudflare:workers";
+import type { Channel } from "~/core/protocol";
+import { SocketHub } from "../shared/socket-hub";
 
-export class AdminHub extends DurableObject<Env> {
-  async fetch(request: Request): Promise<Response> {
-    const pair = new WebSocketPair();
-    this.ctx.acceptWebSocket(pair[1]);
-    return new Response(null, { status: 101, webSocket: pair[0] });
-  }
+/** The single admin hub (named `admin`): streams new log records to admins on channel `admin`. */
+export class AdminHub extends SocketHub {
+  protected allowedChannels: readonly Channel[] = ["admin"];
 }

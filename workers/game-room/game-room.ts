@@ -1,9 +1,10 @@
-import { DurableObject } from "cloudflare:workers";
+import type { Channel } from "~/core/protocol";
+import { SocketHub } from "../shared/socket-hub";
 
-export class GameRoom extends DurableObject<Env> {
-  async fetch(request: Request): Promise<Response> {
-    const pair = new WebSocketPair();
-    this.ctx.acceptWebSocket(pair[1]);
-    return new Response(null, { status: 101, webSocket: pair[0] });
-  }
+/**
+ * One per game (named `game:{id}`): the single judge of the game's submissions and the holder of its live
+ * scoreboard. Players subscribe on channel `game`, monitors on `monitor`.
+ */
+export class GameRoom extends SocketHub {
+  protected allowedChannels: readonly Channel[] = ["game", "monitor"];
 }

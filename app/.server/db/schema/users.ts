@@ -57,3 +57,9 @@ export const configEntries = sqliteTable("config", {
   value: text("value").notNull(),
   updatedAt: integer("updated_at").notNull().default(sql`0`),
 });
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type Session = typeof sessions.$inferSelect;
+export type NewSession = typeof sessions.$inferInsert;
+export type ConfigEntry = typeof configEntries.$inferSelect;

@@ -1,0 +1,19 @@
+import { redirect } from "react-router";
+import { type AuthLevel, checkAccess } from "~/core/permissions";
+import type { CurrentUser } from "./current-user";
+import { getCurrentUser } from "./session";
+
+/**
+ * The loader guard (the API uses the same `checkAccess`). Not signed in → redirect to the login page with
+ * the current path; role too low → 403 response rendered by the error boundary.
+ */
+export async function requireUser(request: Request, env: Env, level: Exclude<AuthLevel, "Public"> = "User"): Promise<CurrentUser> {
+  const user = await getCurrentUser(request, env);
+  const access = checkAccess(user?.role ?? null, level);
+  if (access === "login" || !user) {
+    const url = new URL(request.url);
+    throw redirect(`/account/login?from=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  if (access === "forbidden") throw new Response("Forbidden", { status: 403, statusText: "Forbidden" });
+  return user;
+}

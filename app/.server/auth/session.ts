@@ -1,0 +1,118 @@
+import { and, eq, gt } from "drizzle-orm";
+import { createDb, type Db } from "../db/client";
+import { sessions, users } from "../db/schema";
+import type { CurrentUser } from "./current-user";
+
+export const SESSION_COOKIE = "flagstaff_session";
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Slide the expiry at most once an hour, and the last-visit record at most every 5 s (rules.md §14). */
+const SLIDE_AFTER_MS = 60 * 60 * 1000;
+const LAST_VISIT_EVERY_MS = 5000;
+
+function toBase64Url(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function readCookie(header: string | null | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
+}
+
+function isSecure(request: Request): boolean {
+  return new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+}
+
+/** The Set-Cookie value for a new session id (HttpOnly, SameSite=Lax, Secure behind TLS). */
+export function sessionCookie(request: Request, id: string): string {
+  const secure = isSecure(request) ? "; Secure" : "";
+  return `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_MS / 1000}${secure}`;
+}
+
+export function clearedSessionCookie(request: Request): string {
+  const secure = isSecure(request) ? "; Secure" : "";
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
+}
+
+/** Starts a session: a fresh random id (no fixation possible), only its hash stored. Returns the cookie id. */
+export async function createSession(db: Db, userId: string, now: number): Promise<string> {
+  const id = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+  await db.insert(sessions).values({ idHash: await sha256Hex(id), userId, createdAt: now, expiresAt: now + SESSION_TTL_MS });
+  return id;
+}
+
+export async function revokeSession(db: Db, request: Request): Promise<void> {
+  const id = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+  if (id) await db.delete(sessions).where(eq(sessions.idHash, await sha256Hex(id)));
+}
+
+export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export function clientIp(request: Request): string {
+  return request.headers.get("cf-connecting-ip") ?? request.headers.get("x-real-ip") ?? "127.0.0.1";
+}
+
+export const avatarUrl = (hash: string | null) => (hash ? `/assets/${hash}/avatar` : null);
+
+/**
+ * Resolves the request's user from its session cookie, re-reading the user every time so a ban or a
+ * deletion takes effect at once. Banned users have no session. Slides the expiry and records the visit.
+ */
+export async function resolveCurrentUser(db: Db, request: Request, now = Date.now()): Promise<CurrentUser | null> {
+  const id = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+  if (!id || id.length > 128) return null;
+  const idHash = await sha256Hex(id);
+  const row = await db
+    .select({
+      id: users.id,
+      userName: users.userName,
+      email: users.email,
+      role: users.role,
+      avatarHash: users.avatarHash,
+      language: users.language,
+      lastVisitedTime: users.lastVisitedTime,
+      expiresAt: sessions.expiresAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
+    .get();
+  if (!row || row.role === "Banned") return null;
+
+  const writes: Promise<unknown>[] = [];
+  if (row.expiresAt - now < SESSION_TTL_MS - SLIDE_AFTER_MS) {
+    writes.push(db.update(sessions).set({ expiresAt: now + SESSION_TTL_MS }).where(eq(sessions.idHash, idHash)).run());
+  }
+  if (now - row.lastVisitedTime > LAST_VISIT_EVERY_MS) {
+    writes.push(
+      db.update(users).set({ lastVisitedTime: now, lastVisitedIp: clientIp(request) }).where(eq(users.id, row.id)).run(),
+    );
+  }
+  await Promise.all(writes);
+  return {
+    id: row.id,
+    userName: row.userName,
+    email: row.email,
+    role: row.role,
+    avatar: avatarUrl(row.avatarHash),
+    language: row.language,
+  };
+}
+
+/** For loaders: the signed-in user or null. */
+export function getCurrentUser(request: Request, env: Env): Promise<CurrentUser | null> {
+  return resolveCurrentUser(createDb(env.DB), request);
+}

@@ -1,0 +1,167 @@
+import { and, eq } from "drizzle-orm";
+import { badRequest, unauthorized } from "~/core/errors";
+import { hashPassword } from "../auth/password";
+import { createSession, revokeAllSessions } from "../auth/session";
+import type { Db } from "../db/client";
+import { users } from "../db/schema";
+import type { SmtpConfig } from "../mail/smtp";
+import { sendAccountMail } from "../mail/send";
+import { isEmailDomainAllowed } from "./accounts";
+import { getPlatformConfig } from "./config";
+import { checkMailToken, createMailToken, decodeLinkValue, encodeLinkValue, type TokenPurpose } from "./mail-tokens";
+
+export interface MailDeps {
+  db: Db;
+  now: number;
+  smtp: SmtpConfig | null;
+  /** Origin of the links in mails, e.g. `https://ctf.example.org`. */
+  origin: string;
+}
+
+const key = (s: string) => s.trim().toLowerCase();
+const newStamp = () => crypto.randomUUID();
+
+async function mailLink(deps: MailDeps, purpose: TokenPurpose, path: string, user: { id: string; securityStamp: string }, email: string) {
+  const token = await createMailToken(deps.db, purpose, { userId: user.id, securityStamp: user.securityStamp, email }, deps.now);
+  return `${deps.origin}${path}?token=${encodeLinkValue(token)}&email=${encodeLinkValue(email)}`;
+}
+
+async function platformName(db: Db, now: number) {
+  return (await getPlatformConfig(db, now)).globalConfig.title || "Flagstaff";
+}
+
+/** Mails the activation link (`/account/verify`) to a newly registered user. */
+export async function sendVerificationMail(deps: MailDeps, userId: string): Promise<void> {
+  const user = await deps.db.select().from(users).where(eq(users.id, userId)).get();
+  if (!user) return;
+  const link = await mailLink(deps, "verify", "/account/verify", user, user.email);
+  await sendAccountMail(deps.smtp, "verify", {
+    to: user.email,
+    language: user.language,
+    platform: await platformName(deps.db, deps.now),
+    userName: user.userName,
+    link,
+  });
+}
+
+/** Reads `{token, email}` of a link; null when either is malformed. */
+function readLink(input: { token: string; email: string }) {
+  const token = decodeLinkValue(input.token);
+  const email = decodeLinkValue(input.email);
+  return token && email ? { token, email } : null;
+}
+
+/** Checks a link and returns its user, or null (wrong, reused or expired). */
+async function userForLink(db: Db, now: number, purpose: TokenPurpose, input: { token: string; email: string }) {
+  const link = readLink(input);
+  if (!link) return null;
+  const user = await db.select().from(users).where(eq(users.emailKey, key(link.email))).get();
+  if (!user) return null;
+  const ok = await checkMailToken(db, purpose, { userId: user.id, securityStamp: user.securityStamp, email: user.email }, link.token, now);
+  return ok ? user : null;
+}
+
+/** Activates the account of a verify link and signs it in. 401 `account.verify_failed` otherwise. */
+export async function verifyAccount({ db, now }: Pick<MailDeps, "db" | "now">, input: { token: string; email: string }) {
+  const user = await userForLink(db, now, "verify", input);
+  if (!user || user.role === "Banned") throw unauthorized("account.verify_failed");
+  const updated = await db
+    .update(users)
+    .set({ emailConfirmed: true, securityStamp: newStamp() })
+    .where(and(eq(users.id, user.id), eq(users.securityStamp, user.securityStamp)))
+    .returning({ id: users.id })
+    .get();
+  if (!updated) throw unauthorized("account.verify_failed");
+  return { userId: user.id, sessionId: await createSession(db, user.id, now) };
+}
+
+/**
+ * Mails a reset link to a confirmed, non-banned account with this email. Answers the same whether or not
+ * the email exists (only the missing mail configuration is reported).
+ */
+export async function requestRecovery(deps: MailDeps, email: string): Promise<void> {
+  if (!deps.smtp) throw badRequest("mail.not_configured");
+  const user = await deps.db.select().from(users).where(eq(users.emailKey, key(email))).get();
+  if (!user || !user.emailConfirmed || user.role === "Banned") return;
+  const link = await mailLink(deps, "reset", "/account/reset", user, user.email);
+  await sendAccountMail(deps.smtp, "reset", {
+    to: user.email,
+    language: user.language,
+    platform: await platformName(deps.db, deps.now),
+    userName: user.userName,
+    link,
+  });
+}
+
+/** Sets a new password from a reset link, rotates the stamp and revokes every session. */
+export async function resetPassword(
+  { db, now }: Pick<MailDeps, "db" | "now">,
+  input: { email: string; rToken: string; password: string },
+): Promise<void> {
+  const user = await userForLink(db, now, "reset", { token: input.rToken, email: input.email });
+  if (!user) throw badRequest("account.reset_token_invalid");
+  const updated = await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(input.password), securityStamp: newStamp() })
+    .where(and(eq(users.id, user.id), eq(users.securityStamp, user.securityStamp)))
+    .returning({ id: users.id })
+    .get();
+  if (!updated) throw badRequest("account.reset_token_invalid");
+  await revokeAllSessions(db, user.id);
+}
+
+/**
+ * Mails a confirmation link to the new address. Needs email confirmation on (else 400 with data false:
+ * an admin changes emails); the address must be free and pass the domain whitelist.
+ */
+export async function requestEmailChange(deps: MailDeps, userId: string, newMail: string): Promise<void> {
+  const { accountPolicy } = await getPlatformConfig(deps.db, deps.now);
+  if (!accountPolicy.emailConfirmationRequired) throw badRequest("account.email_change_by_admin");
+  if (!isEmailDomainAllowed(newMail, accountPolicy.emailDomainList)) {
+    throw badRequest("account.email_domain_not_allowed", { domains: accountPolicy.emailDomainList });
+  }
+  const taken = await deps.db.select({ id: users.id }).from(users).where(eq(users.emailKey, key(newMail))).get();
+  if (taken) throw badRequest("account.email_taken");
+  const user = await deps.db.select().from(users).where(eq(users.id, userId)).get();
+  if (!user) throw unauthorized();
+  const link = await mailLink(deps, "changeEmail", "/account/confirm", user, newMail);
+  await sendAccountMail(deps.smtp, "changeEmail", {
+    to: newMail,
+    language: user.language,
+    platform: await platformName(deps.db, deps.now),
+    userName: user.userName,
+    link,
+  });
+}
+
+/** Applies an email change from a confirmation link of the signed-in user. 400 `account.email_verify_failed`. */
+export async function confirmEmailChange(
+  { db, now }: Pick<MailDeps, "db" | "now">,
+  userId: string,
+  input: { token: string; email: string },
+): Promise<void> {
+  const link = readLink(input);
+  const user = await db.select().from(users).where(eq(users.id, userId)).get();
+  if (!link || !user) throw badRequest("account.email_verify_failed");
+  const subject = { userId: user.id, securityStamp: user.securityStamp, email: link.email };
+  if (!(await checkMailToken(db, "changeEmail", subject, link.token, now))) throw badRequest("account.email_verify_failed");
+  const taken = await db.select({ id: users.id }).from(users).where(eq(users.emailKey, key(link.email))).get();
+  if (taken) throw badRequest("account.email_taken");
+  try {
+    const updated = await db
+      .update(users)
+      .set({ email: link.email.trim(), emailKey: key(link.email), securityStamp: newStamp() })
+      .where(and(eq(users.id, user.id), eq(users.securityStamp, user.securityStamp)))
+      .returning({ id: users.id })
+      .get();
+    if (!updated) throw badRequest("account.email_verify_failed");
+  } catch (err) {
+    if (/UNIQUE constraint failed/i.test(String((err as { cause?: unknown })?.cause ?? err))) throw badRequest("account.email_taken");
+    throw err;
+  }
+}
+
+/** Removes a just-registered, never-activated user whose verification mail could not be sent. */
+export async function discardUnverifiedUser(db: Db, userId: string): Promise<void> {
+  await db.delete(users).where(and(eq(users.id, userId), eq(users.emailConfirmed, false)));
+}

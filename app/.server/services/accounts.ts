@@ -1,0 +1,197 @@
+import { eq, or, sql } from "drizzle-orm";
+import { AppError, badRequest, unauthorized } from "~/core/errors";
+import type { RegisterStatus } from "~/core/enums";
+import type { ChangePasswordInput, LoginInput, ProfileUpdateInput, RegisterInput } from "~/core/schemas/account";
+import { generatePassword, getDecoyHash, hashPassword, verifyPassword } from "../auth/password";
+import { avatarUrl, createSession, revokeAllSessions } from "../auth/session";
+import type { Db } from "../db/client";
+import { users } from "../db/schema";
+import { getPlatformConfig } from "./config";
+
+export interface ServiceDeps {
+  db: Db;
+  now: number;
+}
+
+const key = (s: string) => s.trim().toLowerCase();
+const newStamp = () => crypto.randomUUID();
+
+/** True when the email's domain is allowed by the comma-separated whitelist ("" = no restriction). */
+export function isEmailDomainAllowed(email: string, whitelist: string): boolean {
+  const domains = whitelist
+    .split(",")
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+  if (domains.length === 0) return true;
+  const domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+  return domains.includes(domain);
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const text = String((err as { cause?: unknown })?.cause ?? err);
+  return /UNIQUE constraint failed/i.test(text);
+}
+
+async function assertNameAndEmailFree(db: Db, userName: string | null, email: string | null, exceptId?: string) {
+  if (userName !== null) {
+    const taken = await db.select({ id: users.id }).from(users).where(eq(users.userNameKey, key(userName))).get();
+    if (taken && taken.id !== exceptId) throw badRequest("account.username_taken");
+  }
+  if (email !== null) {
+    const taken = await db.select({ id: users.id }).from(users).where(eq(users.emailKey, key(email))).get();
+    if (taken && taken.id !== exceptId) throw badRequest("account.email_taken");
+  }
+}
+
+export interface NewUser {
+  userName: string;
+  email: string;
+  password: string;
+  role?: "User" | "Monitor" | "Admin";
+  emailConfirmed: boolean;
+  language?: string;
+}
+
+/** Inserts a user after checking name and email are free; a racing duplicate still fails cleanly. */
+export async function insertUser(db: Db, input: NewUser, now: number): Promise<string> {
+  await assertNameAndEmailFree(db, input.userName, input.email);
+  const id = crypto.randomUUID();
+  try {
+    await db.insert(users).values({
+      id,
+      userName: input.userName,
+      userNameKey: key(input.userName),
+      email: input.email,
+      emailKey: key(input.email),
+      emailConfirmed: input.emailConfirmed,
+      passwordHash: await hashPassword(input.password),
+      securityStamp: newStamp(),
+      role: input.role ?? "User",
+      language: input.language ?? "en-US",
+      registerTime: now,
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest("account.username_or_email_taken");
+    throw err;
+  }
+  return id;
+}
+
+export interface RegisterOutcome {
+  status: RegisterStatus;
+  userId: string;
+  /** Set when the user was signed in (LoggedIn). */
+  sessionId: string | null;
+}
+
+export async function register(
+  { db, now }: ServiceDeps,
+  input: RegisterInput,
+  meta: { language: string },
+): Promise<RegisterOutcome> {
+  const { accountPolicy } = await getPlatformConfig(db, now);
+  if (!accountPolicy.allowRegister) throw badRequest("account.register_disabled");
+  if (!isEmailDomainAllowed(input.email, accountPolicy.emailDomainList)) {
+    throw badRequest("account.email_domain_not_allowed", { domains: accountPolicy.emailDomainList });
+  }
+  const emailConfirmationRequired = accountPolicy.emailConfirmationRequired;
+  const active = !emailConfirmationRequired && accountPolicy.activeOnRegister;
+  const userId = await insertUser(
+    db,
+    { userName: input.userName, email: input.email, password: input.password, emailConfirmed: active, language: meta.language },
+    now,
+  );
+  if (emailConfirmationRequired) return { status: "EmailConfirmationRequired", userId, sessionId: null };
+  if (!active) return { status: "AdminConfirmationRequired", userId, sessionId: null };
+  return { status: "LoggedIn", userId, sessionId: await createSession(db, userId, now) };
+}
+
+/** Signs in by user name or email. The password is always hashed so timing does not reveal who exists. */
+export async function login({ db, now }: ServiceDeps, input: LoginInput): Promise<{ userId: string; sessionId: string }> {
+  const k = key(input.userName);
+  const user = await db
+    .select({ id: users.id, passwordHash: users.passwordHash, role: users.role, emailConfirmed: users.emailConfirmed })
+    .from(users)
+    .where(or(eq(users.userNameKey, k), eq(users.emailKey, k)))
+    .get();
+  const ok = await verifyPassword(input.password, user?.passwordHash ?? (await getDecoyHash()));
+  if (!user || !ok) throw unauthorized("account.wrong_credentials");
+  if (user.role === "Banned") throw unauthorized("account.banned");
+  if (!user.emailConfirmed) throw unauthorized("account.not_activated");
+  return { userId: user.id, sessionId: await createSession(db, user.id, now) };
+}
+
+export async function getProfile(db: Db, userId: string) {
+  const u = await db.select().from(users).where(eq(users.id, userId)).get();
+  if (!u) throw unauthorized();
+  return {
+    userId: u.id,
+    userName: u.userName,
+    email: u.email,
+    bio: u.bio,
+    phone: u.phone,
+    realName: u.realName,
+    stdNumber: u.stdNumber,
+    avatar: avatarUrl(u.avatarHash),
+    role: u.role,
+  };
+}
+
+export async function updateProfile({ db }: ServiceDeps, userId: string, input: ProfileUpdateInput): Promise<void> {
+  const patch: Partial<typeof users.$inferInsert> = {};
+  if (input.userName != null) {
+    await assertNameAndEmailFree(db, input.userName, null, userId);
+    patch.userName = input.userName;
+    patch.userNameKey = key(input.userName);
+  }
+  if (input.bio != null) patch.bio = input.bio;
+  if (input.realName != null) patch.realName = input.realName;
+  if (input.stdNumber != null) patch.stdNumber = input.stdNumber;
+  if (input.phone != null) patch.phone = input.phone;
+  if (Object.keys(patch).length === 0) return;
+  try {
+    await db.update(users).set(patch).where(eq(users.id, userId)).run();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest("account.username_taken");
+    throw err;
+  }
+}
+
+/** Checks the old password, stores the new one, rotates the security stamp and revokes every session. */
+export async function changePassword({ db }: ServiceDeps, userId: string, input: ChangePasswordInput): Promise<void> {
+  const u = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
+  if (!u) throw unauthorized();
+  if (!(await verifyPassword(input.old, u.passwordHash))) throw badRequest("account.wrong_old_password");
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(input.new), securityStamp: newStamp() })
+    .where(eq(users.id, userId))
+    .run();
+  await revokeAllSessions(db, userId);
+}
+
+/**
+ * Creates the first admin when none exists (called once at server start). Returns the credentials to
+ * print, or null when an admin already exists.
+ */
+export async function bootstrapAdmin(
+  { db, now }: ServiceDeps,
+  input: { userName?: string | undefined; password?: string | undefined },
+): Promise<{ userName: string; password: string } | null> {
+  const existing = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(users)
+    .where(eq(users.role, "Admin"))
+    .get();
+  if ((existing?.n ?? 0) > 0) return null;
+  const userName = input.userName || "admin";
+  const password = input.password || generatePassword();
+  const taken = await db.select({ id: users.id }).from(users).where(eq(users.userNameKey, key(userName))).get();
+  if (taken) throw new AppError(409, "account.bootstrap_name_taken", { userName });
+  await insertUser(
+    db,
+    { userName, email: `${key(userName)}@flagstaff.invalid`, password, role: "Admin", emailConfirmed: true },
+    now,
+  );
+  return { userName, password };
+}

@@ -1,0 +1,339 @@
+import { type AnyColumn, and, asc, count, desc, eq, ne, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import { AppError, badRequest, notFound } from "~/core/errors";
+import { ROLES } from "~/core/enums";
+import { hasErrorKey, type Translate } from "~/core/i18n/translator";
+import { emailSchema, passwordSchema, profileUpdateSchema, userNameSchema } from "~/core/schemas/account";
+import type { ArrayResponse } from "~/core/schemas/team";
+import { teamNameSchema } from "~/core/schemas/team";
+import { generateInviteToken } from "~/core/team-invite";
+import { describeIssue } from "~/core/validation";
+import { generatePassword, hashPassword } from "../auth/password";
+import { avatarUrl, revokeAllSessions } from "../auth/session";
+import type { Db } from "../db/client";
+import { games, participations, teamMembers, teams, type User, users } from "../db/schema";
+import { releaseFile } from "../storage/files";
+import { getProfile } from "./accounts";
+
+/** Admin user management (api.md §7, rules.md §14). */
+
+export const ADMIN_USER_SEARCH_MAX = 30;
+export const ADMIN_USER_BATCH_MAX = 1000;
+
+export const adminUserUpdateSchema = profileUpdateSchema.extend({
+  email: emailSchema.nullish(),
+  emailConfirmed: z.boolean().nullish(),
+  role: z.enum(ROLES).nullish(),
+});
+export type AdminUserUpdateInput = z.infer<typeof adminUserUpdateSchema>;
+
+const optionalString = z.string().max(1024).nullish();
+
+/** The shape of the batch list (checked before anything is written); row contents are checked per row. */
+export const batchCreateSchema = z
+  .array(
+    z.object({
+      userName: z.string().max(1024),
+      password: z.string().max(1024),
+      email: z.string().max(1024),
+      realName: optionalString,
+      stdNumber: optionalString,
+      phone: optionalString,
+      teamName: optionalString,
+    }),
+  )
+  .min(1)
+  .max(ADMIN_USER_BATCH_MAX);
+export type BatchCreateInput = z.infer<typeof batchCreateSchema>;
+
+const batchRowSchema = z.object({
+  userName: userNameSchema,
+  password: passwordSchema,
+  email: emailSchema,
+  realName: profileUpdateSchema.shape.realName,
+  stdNumber: profileUpdateSchema.shape.stdNumber,
+  phone: profileUpdateSchema.shape.phone,
+  teamName: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), teamNameSchema.nullish()),
+});
+
+/** UserInfoModel (api.md §4). */
+export interface UserInfo {
+  id: string;
+  userName: string;
+  realName: string;
+  stdNumber: string;
+  phone: string;
+  bio: string;
+  registerTimeUtc: number;
+  lastVisitedUtc: number;
+  ip: string;
+  email: string;
+  avatar: string | null;
+  role: (typeof ROLES)[number];
+  emailConfirmed: boolean;
+}
+
+export interface BatchRowResult {
+  userName: string;
+  /** "created", "updated", or the row's localised error. */
+  result: string;
+}
+
+export interface AdminUserDeps {
+  db: Db;
+  now: number;
+}
+
+const key = (s: string) => s.trim().toLowerCase();
+
+function isUniqueViolation(err: unknown): boolean {
+  const text = String((err as { cause?: unknown })?.cause ?? err);
+  return /UNIQUE constraint failed/i.test(text);
+}
+
+function toUserInfo(u: User): UserInfo {
+  return {
+    id: u.id,
+    userName: u.userName,
+    realName: u.realName,
+    stdNumber: u.stdNumber,
+    phone: u.phone,
+    bio: u.bio,
+    registerTimeUtc: u.registerTime,
+    lastVisitedUtc: u.lastVisitedTime,
+    ip: u.lastVisitedIp,
+    email: u.email,
+    avatar: avatarUrl(u.avatarHash),
+    role: u.role,
+    emailConfirmed: u.emailConfirmed,
+  };
+}
+
+async function requireUser(db: Db, userId: string): Promise<User> {
+  const u = await db.select().from(users).where(eq(users.id, userId)).get();
+  if (!u) throw notFound("admin.user_not_found");
+  return u;
+}
+
+export async function listUsers(db: Db, page: { count: number; skip: number }): Promise<ArrayResponse<UserInfo>> {
+  const [rows, total] = await Promise.all([
+    db.select().from(users).orderBy(desc(users.registerTime), asc(users.id)).limit(page.count).offset(page.skip).all(),
+    db.select({ n: count() }).from(users).get(),
+  ]);
+  const data = rows.map(toUserInfo);
+  return { data, length: data.length, total: total?.n ?? 0 };
+}
+
+/** Users whose user name, email, real name or student number contains the hint (case-insensitive); ≤ 30. */
+export async function searchUsers(db: Db, hint: string): Promise<ArrayResponse<UserInfo>> {
+  const pattern = `%${hint.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const like = (col: AnyColumn) => sql`lower(${col}) like ${pattern} escape '\\'`;
+  const where = or(like(users.userNameKey), like(users.emailKey), like(users.realName), like(users.stdNumber));
+  const [rows, total] = await Promise.all([
+    db.select().from(users).where(where).orderBy(desc(users.registerTime), asc(users.id)).limit(ADMIN_USER_SEARCH_MAX).all(),
+    db.select({ n: count() }).from(users).where(where).get(),
+  ]);
+  const data = rows.map(toUserInfo);
+  return { data, length: data.length, total: total?.n ?? 0 };
+}
+
+export async function getUserProfile(db: Db, userId: string) {
+  await requireUser(db, userId);
+  return getProfile(db, userId);
+}
+
+async function assertFree(db: Db, field: "userName" | "email", value: string, exceptId?: string): Promise<void> {
+  const col = field === "userName" ? users.userNameKey : users.emailKey;
+  const where = exceptId ? and(eq(col, key(value)), ne(users.id, exceptId)) : eq(col, key(value));
+  const taken = await db.select({ id: users.id }).from(users).where(where).get();
+  if (taken) throw badRequest(field === "userName" ? "account.username_taken" : "account.email_taken");
+}
+
+/** Edits a user. Banning rotates the security stamp and revokes every session at once. */
+export async function updateUser({ db }: AdminUserDeps, actorId: string, userId: string, input: AdminUserUpdateInput): Promise<UserInfo> {
+  const user = await requireUser(db, userId);
+  const patch: Partial<typeof users.$inferInsert> = {};
+  if (input.userName != null && input.userName !== user.userName) {
+    await assertFree(db, "userName", input.userName, userId);
+    patch.userName = input.userName;
+    patch.userNameKey = key(input.userName);
+  }
+  if (input.email != null && input.email !== user.email) {
+    await assertFree(db, "email", input.email, userId);
+    patch.email = input.email;
+    patch.emailKey = key(input.email);
+  }
+  if (input.bio != null) patch.bio = input.bio;
+  if (input.realName != null) patch.realName = input.realName;
+  if (input.stdNumber != null) patch.stdNumber = input.stdNumber;
+  if (input.phone != null) patch.phone = input.phone;
+  if (input.emailConfirmed != null) patch.emailConfirmed = input.emailConfirmed;
+  const banning = input.role === "Banned" && user.role !== "Banned";
+  if (input.role != null && input.role !== user.role) {
+    if (userId === actorId) throw badRequest("admin.cannot_change_own_role");
+    patch.role = input.role;
+  }
+  if (banning) patch.securityStamp = crypto.randomUUID();
+  if (Object.keys(patch).length > 0) {
+    try {
+      await db.update(users).set(patch).where(eq(users.id, userId)).run();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw badRequest("account.username_or_email_taken");
+      throw err;
+    }
+  }
+  if (banning) await revokeAllSessions(db, userId);
+  return toUserInfo(await requireUser(db, userId));
+}
+
+/** Deletes a user (not oneself, not a team captain); memberships and sessions go with them. */
+export async function deleteUser(deps: { db: Db; bucket: R2Bucket }, actorId: string, userId: string): Promise<void> {
+  const { db } = deps;
+  if (userId === actorId) throw badRequest("admin.cannot_delete_self");
+  await requireUser(db, userId);
+  const owned = await db.select({ id: teams.id }).from(teams).where(eq(teams.captainId, userId)).get();
+  if (owned) throw badRequest("admin.user_is_captain");
+  let gone: { avatarHash: string | null } | undefined;
+  try {
+    gone = await db.delete(users).where(eq(users.id, userId)).returning({ avatarHash: users.avatarHash }).get();
+  } catch (err) {
+    // A team created by this user in the meantime: the captain foreign key refuses the delete.
+    if (/FOREIGN KEY constraint failed/i.test(String((err as { cause?: unknown })?.cause ?? err))) {
+      throw badRequest("admin.user_is_captain");
+    }
+    throw err;
+  }
+  if (!gone) throw notFound("admin.user_not_found");
+  await releaseFile(deps, gone.avatarHash);
+}
+
+/** Sets a random 16-character password, rotates the security stamp and revokes every session. */
+export async function resetPassword(db: Db, userId: string): Promise<string> {
+  await requireUser(db, userId);
+  const password = generatePassword(16);
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password), securityStamp: crypto.randomUUID() })
+    .where(eq(users.id, userId))
+    .run();
+  await revokeAllSessions(db, userId);
+  return password;
+}
+
+type BatchRow = z.infer<typeof batchRowSchema>;
+
+/** Creates the row's user (active) or, when the user name exists, updates its fields and resets its password. */
+async function upsertRow(db: Db, row: BatchRow, now: number): Promise<{ id: string; created: boolean }> {
+  const existing = await db.select().from(users).where(eq(users.userNameKey, key(row.userName))).get();
+  await assertFree(db, "email", row.email, existing?.id);
+  const passwordHash = await hashPassword(row.password);
+  const fields = {
+    email: row.email,
+    emailKey: key(row.email),
+    passwordHash,
+    securityStamp: crypto.randomUUID(),
+    emailConfirmed: true,
+    ...(row.realName != null ? { realName: row.realName } : {}),
+    ...(row.stdNumber != null ? { stdNumber: row.stdNumber } : {}),
+    ...(row.phone != null ? { phone: row.phone } : {}),
+  };
+  try {
+    if (existing) {
+      await db.update(users).set(fields).where(eq(users.id, existing.id)).run();
+      await revokeAllSessions(db, existing.id);
+      return { id: existing.id, created: false };
+    }
+    const id = crypto.randomUUID();
+    await db.insert(users).values({ id, userName: row.userName, userNameKey: key(row.userName), registerTime: now, ...fields });
+    return { id, created: true };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest("account.username_or_email_taken");
+    throw err;
+  }
+}
+
+/** Whether the team's lock is in force (locked and playing an accepted game that has not ended). */
+async function isTeamLockInForce(db: Db, teamId: number, now: number): Promise<boolean> {
+  const row = await db.get<{ v: number }>(sql`select exists (
+    select 1 from ${teams} t where t.id = ${teamId} and t.locked = 1 and exists (
+      select 1 from ${participations} p join ${games} g on g.id = p.game_id
+      where p.team_id = t.id and p.status = 'Accepted' and g.end_time > ${now}
+    )
+  ) as v`);
+  return Boolean(row?.v);
+}
+
+/**
+ * Puts the user into the team named `teamName`: the existing team of that name (oldest first), else a new
+ * team captained by this user (the first row naming it). A user may captain only one team.
+ */
+async function joinTeamByName(db: Db, userId: string, teamName: string, now: number, created: Map<string, number>): Promise<void> {
+  let teamId = created.get(teamName);
+  if (teamId === undefined) {
+    const found = await db.select({ id: teams.id }).from(teams).where(eq(teams.name, teamName)).orderBy(asc(teams.id)).get();
+    teamId = found?.id;
+  }
+  if (teamId === undefined) {
+    const owned = await db.select({ id: teams.id }).from(teams).where(eq(teams.captainId, userId)).get();
+    if (owned) throw badRequest("team.already_captain");
+    try {
+      const [team] = await db
+        .insert(teams)
+        .values({ name: teamName, captainId: userId, inviteToken: generateInviteToken() })
+        .returning({ id: teams.id });
+      teamId = team!.id;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw badRequest("team.already_captain");
+      throw err;
+    }
+    created.set(teamName, teamId);
+    await db.insert(teamMembers).values({ teamId, userId }).onConflictDoNothing().run();
+    return;
+  }
+  created.set(teamName, teamId);
+  const member = await db
+    .select({ teamId: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+    .get();
+  if (member) return;
+  if (await isTeamLockInForce(db, teamId, now)) throw badRequest("team.locked");
+  await db.insert(teamMembers).values({ teamId, userId }).onConflictDoNothing().run();
+}
+
+/**
+ * Batch creation (api.md §7). The list's shape was validated by the route (empty or malformed → 400,
+ * nothing written); each row is then checked and applied on its own and reported as created, updated or
+ * its localised error.
+ */
+export async function batchCreateUsers({ db, now }: AdminUserDeps, rows: BatchCreateInput, t: Translate): Promise<BatchRowResult[]> {
+  const results: BatchRowResult[] = [];
+  const createdTeams = new Map<string, number>();
+  for (const raw of rows) {
+    const userName = raw.userName.trim();
+    const parsed = batchRowSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      results.push({ userName, result: issue ? describeIssue(issue, t, hasErrorKey, raw) : t("validation.invalid") });
+      continue;
+    }
+    const row = parsed.data;
+    try {
+      const { id, created } = await upsertRow(db, row, now);
+      let result = created ? "created" : "updated";
+      if (row.teamName) {
+        try {
+          await joinTeamByName(db, id, row.teamName, now, createdTeams);
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          result = t("admin.batch_team_failed", { team: row.teamName, reason: t(err.code, err.params) });
+        }
+      }
+      results.push({ userName: row.userName, result });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      results.push({ userName: row.userName, result: t(err.code, err.params) });
+    }
+  }
+  return results;
+}

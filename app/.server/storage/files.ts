@@ -1,0 +1,113 @@
+import { eq, sql } from "drizzle-orm";
+import { badRequest } from "~/core/errors";
+import type { Db } from "../db/client";
+import { files } from "../db/schema";
+import { type DetectedKind, detectImage, isPdf, MIME_BY_KIND } from "./magic-bytes";
+
+/** Image uploads (avatar, poster, logo): 1 B – 3 MB. */
+export const IMAGE_LIMIT = 3 * 1024 * 1024;
+/** Writeups: one PDF, 1 B – 20 MB. */
+export const PDF_LIMIT = 20 * 1024 * 1024;
+
+export type UploadKind = "image" | "pdf" | "any";
+
+export interface StoredFile {
+  hash: string;
+  name: string;
+  size: number;
+  contentType: string;
+}
+
+export interface StorageDeps {
+  db: Db;
+  bucket: R2Bucket;
+  now: number;
+}
+
+const HASH_RE = /^[0-9a-f]{64}$/;
+export const isFileHash = (s: string) => HASH_RE.test(s);
+
+/** The R2 key of a blob: `uploads/{hash[0..2]}/{hash[2..4]}/{hash}`. */
+export const blobKey = (hash: string) => `uploads/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
+
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Reads an upload after checking its size (1 B … limit) and, for images and PDFs, its first bytes.
+ * Throws 400 `file.invalid` ("Please check file format and size") otherwise.
+ */
+export async function readValidatedUpload(
+  file: unknown,
+  kind: UploadKind,
+  limit: number,
+  invalidCode = "file.invalid",
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string }> {
+  if (!(file instanceof Blob)) throw badRequest(invalidCode);
+  if (file.size < 1 || file.size > limit) throw badRequest(invalidCode);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let detected: DetectedKind | null = null;
+  if (kind === "image") detected = detectImage(bytes);
+  else if (kind === "pdf") detected = isPdf(bytes) ? "pdf" : null;
+  if (kind !== "any" && !detected) throw badRequest(invalidCode);
+  const contentType = detected ? MIME_BY_KIND[detected] : file.type || "application/octet-stream";
+  return { bytes, contentType };
+}
+
+/**
+ * Stores bytes in R2 under their SHA-256 and adds one reference to the `files` row (created on first use).
+ * Storing the same content twice keeps one blob with two references.
+ */
+export async function storeBytes(
+  { db, bucket, now }: StorageDeps,
+  bytes: Uint8Array<ArrayBuffer>,
+  meta: { name: string; contentType: string },
+): Promise<StoredFile> {
+  const hash = await sha256Hex(bytes);
+  const existing = await db.select({ hash: files.hash }).from(files).where(eq(files.hash, hash)).get();
+  if (!existing || !(await bucket.head(blobKey(hash)))) {
+    await bucket.put(blobKey(hash), bytes, { httpMetadata: { contentType: meta.contentType } });
+  }
+  await db
+    .insert(files)
+    .values({ hash, name: meta.name, size: bytes.byteLength, contentType: meta.contentType, referenceCount: 1, uploadTime: now })
+    .onConflictDoUpdate({ target: files.hash, set: { referenceCount: sql`${files.referenceCount} + 1` } })
+    .run();
+  return { hash, name: meta.name, size: bytes.byteLength, contentType: meta.contentType };
+}
+
+/** Validates and stores an upload in one step (see readValidatedUpload and storeBytes). */
+export async function storeUpload(
+  deps: StorageDeps,
+  file: unknown,
+  opts: { kind: UploadKind; limit: number; name: string; invalidCode?: string },
+): Promise<StoredFile> {
+  const { bytes, contentType } = await readValidatedUpload(file, opts.kind, opts.limit, opts.invalidCode);
+  return storeBytes(deps, bytes, { name: opts.name, contentType });
+}
+
+/** Drops one reference; when none remain the row and the blob are removed. Unknown or null hashes are ignored. */
+export async function releaseFile({ db, bucket }: Omit<StorageDeps, "now">, hash: string | null | undefined): Promise<void> {
+  if (!hash) return;
+  const row = await db
+    .update(files)
+    .set({ referenceCount: sql`${files.referenceCount} - 1` })
+    .where(eq(files.hash, hash))
+    .returning({ referenceCount: files.referenceCount })
+    .get();
+  if (!row || row.referenceCount > 0) return;
+  // Another upload may have added a reference in between: delete only while still at zero.
+  const gone = await db
+    .delete(files)
+    .where(sql`${files.hash} = ${hash} and ${files.referenceCount} <= 0`)
+    .returning({ hash: files.hash })
+    .get();
+  if (gone) await bucket.delete(blobKey(hash));
+}
+
+/** The stored row of a file, or null. */
+export async function getFile(db: Db, hash: string) {
+  return (await db.select().from(files).where(eq(files.hash, hash)).get()) ?? null;
+}

@@ -1,0 +1,168 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { TextAreaField, TextField } from "~/components/ui/field";
+import { selectClass } from "~/components/ui/select";
+import { ROLES, type Role } from "~/core/enums";
+import { USER_NAME_MAX } from "~/core/schemas/account";
+import { api, errorMessage } from "~/lib/api";
+import { type AdminUserInfo, type BatchUserResult, parseBatchLines } from "./user-types";
+
+/** The edit dialog's form: profile fields, role and activation (PUT /api/admin/users/{id}). */
+export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUserInfo; selfId: string; onDone: () => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const isSelf = user.id === selfId;
+
+  async function submit(form: FormData) {
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    setBusy(true);
+    setError(null);
+    try {
+      await api(`/api/admin/users/${user.id}`, {
+        method: "PUT",
+        body: {
+          userName: text("userName"),
+          email: text("email"),
+          realName: text("realName"),
+          stdNumber: text("stdNumber"),
+          phone: text("phone"),
+          bio: text("bio"),
+          ...(isSelf ? {} : { role: text("role") as Role }),
+          emailConfirmed: form.get("emailConfirmed") === "on",
+        },
+      });
+      onDone();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form
+      className="space-y-4"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit(new FormData(event.currentTarget));
+      }}
+    >
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label={t("adminUsers.userName")} name="userName" required maxLength={USER_NAME_MAX} defaultValue={user.userName} />
+        <TextField label={t("adminUsers.email")} name="email" type="email" required maxLength={254} defaultValue={user.email} />
+        <TextField label={t("adminUsers.realName")} name="realName" maxLength={128} defaultValue={user.realName} />
+        <TextField label={t("adminUsers.stdNumber")} name="stdNumber" maxLength={64} defaultValue={user.stdNumber} />
+        <TextField label={t("adminUsers.phone")} name="phone" type="tel" maxLength={32} defaultValue={user.phone} />
+        <div className="space-y-1.5">
+          <label htmlFor="admin-user-role" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+            {t("adminUsers.role")}
+          </label>
+          <select id="admin-user-role" name="role" defaultValue={user.role} disabled={isSelf} className={`${selectClass} block w-full py-2`}>
+            {ROLES.map((role) => (
+              <option key={role} value={role}>
+                {t(`role.${role}`)}
+              </option>
+            ))}
+          </select>
+          {isSelf ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminUsers.ownRole")}</p> : null}
+        </div>
+      </div>
+      <TextAreaField label={t("adminUsers.bio")} name="bio" maxLength={128} rows={2} defaultValue={user.bio} />
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" name="emailConfirmed" defaultChecked={user.emailConfirmed} className="size-4 accent-primary-600" />
+        {t("adminUsers.activeToggle")}
+      </label>
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onCancel} disabled={busy}>
+          {t("adminUsers.cancel")}
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? t("common.saving") : t("adminUsers.save")}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Batch creation from pasted lines, with each row's outcome. */
+export function BatchCreateForm({ onCreated, onClose }: { onCreated: () => void; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [results, setResults] = useState<BatchUserResult[] | null>(null);
+
+  async function submit() {
+    const rows = parseBatchLines(text);
+    setError(null);
+    setResults(null);
+    if (rows.length === 0) {
+      setError(t("adminUsers.batchEmpty"));
+      return;
+    }
+    setBusy(true);
+    try {
+      setResults(await api<BatchUserResult[]>("/api/admin/users", { method: "POST", body: rows }));
+      onCreated();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const outcome = (result: string) =>
+    result === "created" ? t("adminUsers.batchCreated") : result === "updated" ? t("adminUsers.batchUpdated") : result;
+
+  return (
+    <div className="space-y-4">
+      <TextAreaField
+        label={t("adminUsers.batchLabel")}
+        description={t("adminUsers.batchHint")}
+        name="batch"
+        rows={8}
+        value={text}
+        onChange={(event) => setText(event.currentTarget.value)}
+        placeholder={"alice,Passw0rd!,alice@example.com,Alice,2024001,,Red Team"}
+        className="font-mono"
+      />
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {results ? (
+        <div className="max-h-64 overflow-auto rounded-md border border-zinc-200 dark:border-zinc-800">
+          <table className="w-full text-left text-sm" aria-label={t("adminUsers.batchResults")}>
+            <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+              <tr>
+                <th scope="col" className="px-3 py-2">{t("adminUsers.userName")}</th>
+                <th scope="col" className="px-3 py-2">{t("adminUsers.batchResult")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {results.map((row, i) => {
+                const ok = row.result === "created" || row.result === "updated";
+                return (
+                  <tr key={`${i}-${row.userName}`} data-testid="batch-result">
+                    <td className="px-3 py-2 font-medium break-all">{row.userName || "—"}</td>
+                    <td className={`px-3 py-2 ${ok ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400"}`}>{outcome(row.result)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onClose} disabled={busy}>
+          {t("adminUsers.close")}
+        </Button>
+        <Button onClick={() => void submit()} disabled={busy}>
+          {busy ? t("adminUsers.working") : t("adminUsers.batchSubmit")}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { TextAreaField, TextField } from "~/components/ui/field";
+import { TEAM_BIO_MAX, TEAM_NAME_MAX } from "~/core/schemas/team";
+import { errorMessage } from "~/lib/api";
+
+export interface TeamFormValues {
+  name: string;
+  bio: string;
+}
+
+/** Name and bio of a team, for creating and editing; the server's message is shown when it refuses. */
+export function TeamForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial?: TeamFormValues;
+  submitLabel: string;
+  onSubmit: (values: TeamFormValues) => Promise<void>;
+  onCancel?: () => void;
+}) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [nameError, setNameError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const name = String(form.get("name") ?? "").trim();
+    const bio = String(form.get("bio") ?? "").trim();
+    if (name.length < 1 || name.length > TEAM_NAME_MAX) {
+      setNameError(t("teams.nameLength", { max: TEAM_NAME_MAX }));
+      return;
+    }
+    setNameError(null);
+    setError(null);
+    setBusy(true);
+    try {
+      await onSubmit({ name, bio });
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <TextField
+        label={t("teams.name")}
+        name="name"
+        required
+        maxLength={TEAM_NAME_MAX}
+        defaultValue={initial?.name}
+        error={nameError}
+        autoComplete="off"
+      />
+      <TextAreaField label={t("teams.bio")} name="bio" maxLength={TEAM_BIO_MAX} rows={2} defaultValue={initial?.bio} />
+      <div className="flex justify-end gap-2">
+        {onCancel ? (
+          <Button variant="secondary" onClick={onCancel} disabled={busy}>
+            {t("teams.cancel")}
+          </Button>
+        ) : null}
+        <Button type="submit" disabled={busy}>
+          {busy ? t("teams.working") : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,18 @@
+import type { ReactNode } from "react";
+
+const tones = {
+  info: "border-primary-300 bg-primary-50 text-primary-900 dark:border-primary-700 dark:bg-primary-950 dark:text-primary-100",
+  success:
+    "border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-100",
+  error: "border-red-300 bg-red-50 text-red-900 dark:border-red-700 dark:bg-red-950 dark:text-red-100",
+} as const;
+
+/** A message box; errors interrupt screen readers, other tones are announced politely. */
+export function Alert({ tone = "info", title, children }: { tone?: keyof typeof tones; title?: string; children?: ReactNode }) {
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={`rounded-md border px-4 py-3 text-sm ${tones[tone]}`}>
+      {title ? <p className="font-semibold">{title}</p> : null}
+      {children ? <div className={title ? "mt-1" : undefined}>{children}</div> : null}
+    </div>
+  );
+}

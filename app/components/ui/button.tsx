@@ -1,0 +1,25 @@
+import type { ComponentProps } from "react";
+
+const variants = {
+  primary:
+    "bg-primary-600 text-white hover:bg-primary-700 disabled:bg-primary-600/50 dark:bg-primary-500 dark:text-zinc-950 dark:hover:bg-primary-400 dark:disabled:bg-primary-500/50",
+  secondary:
+    "border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800",
+  ghost: "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",
+  danger: "bg-red-600 text-white hover:bg-red-700 dark:bg-red-500 dark:text-zinc-950 dark:hover:bg-red-400",
+} as const;
+
+export type ButtonVariant = keyof typeof variants;
+
+export function buttonClass(variant: ButtonVariant = "primary", extra = "") {
+  return `inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-medium transition-colors disabled:cursor-not-allowed ${variants[variant]} ${extra}`;
+}
+
+export function Button({
+  variant = "primary",
+  className = "",
+  type = "button",
+  ...props
+}: ComponentProps<"button"> & { variant?: ButtonVariant }) {
+  return <button type={type} className={buttonClass(variant, className)} {...props} />;
+}

@@ -1,0 +1,95 @@
+import { type ComponentProps, type ReactNode, useId } from "react";
+
+const controlClass =
+  "block w-full rounded-md border bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs placeholder:text-zinc-400 focus:border-primary-500 focus:outline-2 focus:outline-offset-0 focus:outline-primary-500/40 disabled:opacity-60 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-500";
+
+interface FieldChrome {
+  label: string;
+  /** A sentence under the control; for screen readers too. */
+  description?: ReactNode;
+  error?: string | null;
+}
+
+function borderClass(error?: string | null) {
+  return error ? "border-red-500 dark:border-red-400" : "border-zinc-300 dark:border-zinc-700";
+}
+
+function FieldFrame({
+  id,
+  label,
+  description,
+  error,
+  required,
+  children,
+}: FieldChrome & { id: string; required?: boolean; children: ReactNode }) {
+  return (
+    <div className="space-y-1.5">
+      <div className="flex items-baseline gap-0.5">
+        <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          {label}
+        </label>
+        {/* Outside the label so the field's name stays exactly its label; `required` tells assistive tech. */}
+        {required ? (
+          <span aria-hidden="true" className="text-sm text-red-600 dark:text-red-400">
+            *
+          </span>
+        ) : null}
+      </div>
+      {children}
+      {description ? (
+        <div id={`${id}-description`} className="text-xs text-zinc-600 dark:text-zinc-400">
+          {description}
+        </div>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function describedBy(id: string, { description, error }: FieldChrome) {
+  const ids = [description ? `${id}-description` : null, error ? `${id}-error` : null].filter(Boolean);
+  return ids.length ? ids.join(" ") : undefined;
+}
+
+export function TextField({ label, description, error, id, className = "", ...props }: FieldChrome & ComponentProps<"input">) {
+  const generated = useId();
+  const inputId = id ?? generated;
+  return (
+    <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
+      <input
+        id={inputId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(inputId, { label, description, error })}
+        className={`${controlClass} ${borderClass(error)} ${className}`}
+        {...props}
+      />
+    </FieldFrame>
+  );
+}
+
+export function TextAreaField({
+  label,
+  description,
+  error,
+  id,
+  className = "",
+  ...props
+}: FieldChrome & ComponentProps<"textarea">) {
+  const generated = useId();
+  const inputId = id ?? generated;
+  return (
+    <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
+      <textarea
+        id={inputId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(inputId, { label, description, error })}
+        className={`${controlClass} ${borderClass(error)} min-h-24 ${className}`}
+        {...props}
+      />
+    </FieldFrame>
+  );
+}

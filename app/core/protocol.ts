@@ -1,0 +1,77 @@
+/**
+ * The real-time message protocol (rules.md §11), shared by the Durable Objects and the browser.
+ * Servers push `{type, seq, data}` text frames; clients send only "ping".
+ */
+import type { AnswerResult, EventType, LogLevel, NoticeType, TaskStatus } from "./enums";
+
+export interface GameNotice {
+  id: number;
+  type: NoticeType;
+  values: string[];
+  time: number;
+}
+
+export interface GameEvent {
+  type: EventType;
+  values: string[];
+  time: number;
+  user: string | null;
+  team: string | null;
+}
+
+export interface SubmissionRecord {
+  id: number;
+  answer: string;
+  status: AnswerResult;
+  time: number;
+  user: string;
+  team: string;
+  challenge: string;
+}
+
+export interface Verdict {
+  submissionId: number;
+  challengeId: number;
+  /** CheatDetected is sent as WrongAnswer. */
+  status: Exclude<AnswerResult, "CheatDetected">;
+}
+
+export interface LogMessage {
+  time: number;
+  name: string | null;
+  level: Exclude<LogLevel, "All">;
+  ip: string | null;
+  msg: string;
+  status: TaskStatus | null;
+}
+
+/** A scoreboard change since the previous version (the changed challenges and items only). */
+export interface ScoreboardDelta {
+  updateTimeUtc: number;
+  challenges: unknown[];
+  items: unknown[];
+}
+
+/** Which stream a socket subscribed to. */
+export type Channel = "game" | "monitor" | "admin";
+
+export type ServerMessage =
+  | { type: "hello"; seq: number; data: { channel: Channel } }
+  | { type: "pong"; seq: number; data: null }
+  | { type: "notice"; seq: number; data: GameNotice }
+  | { type: "scoreboard"; seq: number; data: ScoreboardDelta }
+  | { type: "verdict"; seq: number; data: Verdict }
+  | { type: "event"; seq: number; data: GameEvent }
+  | { type: "submission"; seq: number; data: SubmissionRecord }
+  | { type: "log"; seq: number; data: LogMessage };
+
+export type ServerMessageType = ServerMessage["type"];
+export type PayloadOf<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>["data"];
+
+/** Headers the Worker sets when it hands an authenticated socket to a Durable Object. */
+export const HUB_HEADERS = { userId: "x-flagstaff-user", channel: "x-flagstaff-channel", teamId: "x-flagstaff-team" } as const;
+
+/** Close codes 1005/1006 are reserved and cannot be sent (stack-notes): map them to 1000. */
+export function safeCloseCode(code: number): number {
+  return code === 1005 || code === 1006 || code < 1000 || code > 4999 ? 1000 : code;
+}

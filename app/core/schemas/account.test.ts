@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { passwordHints, passwordSchema, profileUpdateSchema, registerSchema } from "./account";
+
+describe("password policy", () => {
+  it.each([
+    ["", "validation.password_empty"],
+    ["Ab1", "validation.password_too_short"],
+    ["ABCDEF1", "validation.password_lowercase"],
+    ["abcdef1", "validation.password_uppercase"],
+    ["Abcdefg", "validation.password_digit"],
+  ])("refuses %j with %s first", (password, key) => {
+    const result = passwordSchema.safeParse(password);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe(key);
+  });
+
+  it("accepts a password with lower, upper and digit (symbol optional)", () => {
+    expect(passwordSchema.safeParse("Abcdef1").success).toBe(true);
+  });
+
+  it("reports the four hints", () => {
+    expect(passwordHints("abc")).toEqual({ length: false, lowercase: true, uppercase: false, digit: false, symbol: false });
+    expect(passwordHints("Abcdef1!")).toEqual({ length: true, lowercase: true, uppercase: true, digit: true, symbol: true });
+  });
+});
+
+describe("register schema", () => {
+  it("enforces user name length 3–15 and allowed characters", () => {
+    const base = { password: "Abcdef1", email: "a@b.co" };
+    expect(registerSchema.safeParse({ ...base, userName: "ab" }).success).toBe(false);
+    expect(registerSchema.safeParse({ ...base, userName: "a".repeat(16) }).success).toBe(false);
+    expect(registerSchema.safeParse({ ...base, userName: "<script>" }).success).toBe(false);
+    expect(registerSchema.safeParse({ ...base, userName: "alice_01" }).success).toBe(true);
+    expect(registerSchema.safeParse({ ...base, userName: "花子さん" }).success).toBe(true);
+  });
+
+  it("refuses malformed emails", () => {
+    const r = registerSchema.safeParse({ userName: "alice", password: "Abcdef1", email: "not-an-email" });
+    expect(r.success).toBe(false);
+  });
+});
+
+describe("profile update schema", () => {
+  it("keeps omitted and null fields unset and limits lengths", () => {
+    expect(profileUpdateSchema.parse({ bio: null })).toEqual({ bio: null });
+    expect(profileUpdateSchema.safeParse({ bio: "x".repeat(129) }).success).toBe(false);
+    expect(profileUpdateSchema.safeParse({ phone: "+81 (3) 1234-5678" }).success).toBe(true);
+    expect(profileUpdateSchema.safeParse({ phone: "call me" }).success).toBe(false);
+  });
+});

@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+/** Field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
+export const USER_NAME_MIN = 3;
+export const USER_NAME_MAX = 15;
+export const PASSWORD_MIN = 6;
+
+export const userNameSchema = z
+  .string()
+  .trim()
+  .min(USER_NAME_MIN, "validation.username_length")
+  .max(USER_NAME_MAX, "validation.username_length")
+  .regex(/^[\p{L}\p{N}_.-]+$/u, "validation.username_chars");
+
+export const emailSchema = z.string().trim().max(254).pipe(z.email("validation.invalid_email"));
+
+/** Password policy of rules.md §14: a symbol is only suggested. */
+export const passwordSchema = z
+  .string("validation.password_empty")
+  .min(1, "validation.password_empty")
+  .min(PASSWORD_MIN, "validation.password_too_short")
+  .max(128)
+  .regex(/[a-z]/, "validation.password_lowercase")
+  .regex(/[A-Z]/, "validation.password_uppercase")
+  .regex(/[0-9]/, "validation.password_digit");
+
+/** Which of the four hints a password meets (the form shows all four; symbol is advisory). */
+export function passwordHints(password: string) {
+  return {
+    length: password.length >= PASSWORD_MIN,
+    lowercase: /[a-z]/.test(password),
+    uppercase: /[A-Z]/.test(password),
+    digit: /[0-9]/.test(password),
+    symbol: /[^A-Za-z0-9]/.test(password),
+  };
+}
+
+export const captchaTokenSchema = z.string().max(4096).optional();
+
+export const registerSchema = z.object({
+  userName: userNameSchema,
+  password: passwordSchema,
+  email: emailSchema,
+  challenge: captchaTokenSchema,
+});
+
+export const loginSchema = z.object({
+  /** A user name or an email. */
+  userName: z.string().trim().min(1, "validation.username_required").max(254),
+  password: z.string().min(1, "validation.password_empty").max(128),
+  challenge: captchaTokenSchema,
+});
+
+const optionalText = (max: number) => z.string().trim().max(max).nullish();
+
+export const profileUpdateSchema = z.object({
+  userName: userNameSchema.nullish(),
+  bio: optionalText(128),
+  realName: optionalText(128),
+  stdNumber: optionalText(64),
+  phone: z
+    .string()
+    .trim()
+    .max(32)
+    .regex(/^[0-9 +\-()]*$/, "validation.phone_format")
+    .nullish(),
+});
+
+export const changePasswordSchema = z.object({
+  old: z.string().min(1, "validation.password_empty").max(128),
+  new: passwordSchema,
+});
+
+export type RegisterInput = z.infer<typeof registerSchema>;
+export type LoginInput = z.infer<typeof loginSchema>;
+export type ProfileUpdateInput = z.infer<typeof profileUpdateSchema>;
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;

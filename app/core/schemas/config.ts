@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { PORT_MAPPING_TYPES } from "../enums";
+
+/** Admin settings sections (api.md §7) with their defaults. */
+export const accountPolicySchema = z.object({
+  allowRegister: z.boolean().default(true),
+  activeOnRegister: z.boolean().default(true),
+  useCaptcha: z.boolean().default(false),
+  emailConfirmationRequired: z.boolean().default(false),
+  emailDomainList: z.string().max(1024).default(""),
+});
+
+/** `#rrggbb`, the keyword `brand`, or "" — anything else is stored as "" (rules.md §16). */
+export function normalizeCustomTheme(value: unknown): string {
+  if (typeof value !== "string") return "";
+  const v = value.trim();
+  return /^#[0-9a-fA-F]{6}$/.test(v) || v === "brand" ? v : "";
+}
+
+export const globalConfigSchema = z.object({
+  title: z.string().trim().max(64).default("Flagstaff"),
+  slogan: z.string().max(256).default(""),
+  description: z.string().max(65536).default(""),
+  footerInfo: z.string().max(4096).default(""),
+  customTheme: z.unknown().transform(normalizeCustomTheme).default(""),
+  logoHash: z.string().nullable().default(null),
+  faviconHash: z.string().nullable().default(null),
+});
+
+export const containerPolicySchema = z.object({
+  defaultLifetime: z.number().int().min(1).max(7200).default(120),
+  extensionDuration: z.number().int().min(1).max(7200).default(120),
+  renewalWindow: z.number().int().min(1).max(360).default(10),
+  autoDestroyOnLimitReached: z.boolean().default(false),
+  extraFlagEnvNames: z
+    .array(z.string().regex(/^(?!FLAGSTAFF_)[A-Za-z_][A-Za-z0-9_]{0,63}$/, "validation.env_name"))
+    .max(16)
+    .default([]),
+});
+
+export type AccountPolicy = z.infer<typeof accountPolicySchema>;
+export type GlobalConfig = z.infer<typeof globalConfigSchema>;
+export type ContainerPolicy = z.infer<typeof containerPolicySchema>;
+
+export interface ClientConfig {
+  title: string;
+  slogan: string;
+  footerInfo: string;
+  customTheme: string;
+  logoUrl: string | null;
+  portMapping: (typeof PORT_MAPPING_TYPES)[number];
+  defaultLifetime: number;
+  extensionDuration: number;
+  renewalWindow: number;
+}
+
+export function toClientConfig(g: GlobalConfig, c: ContainerPolicy, portMapping: ClientConfig["portMapping"]): ClientConfig {
+  return {
+    title: g.title || "Flagstaff",
+    slogan: g.slogan,
+    footerInfo: g.footerInfo,
+    customTheme: g.customTheme,
+    logoUrl: g.logoHash ? `/assets/${g.logoHash}/logo` : null,
+    portMapping,
+    defaultLifetime: c.defaultLifetime,
+    extensionDuration: c.extensionDuration,
+    renewalWindow: c.renewalWindow,
+  };
+}
+
+/** PUT admin/config: every section and field optional; omitted or null fields stay unchanged. */
+export const configUpdateSchema = z.object({
+  accountPolicy: accountPolicySchema.partial().nullish(),
+  globalConfig: z
+    .object({
+      title: z.string().trim().min(1).max(64),
+      slogan: z.string().max(256),
+      description: z.string().max(65536),
+      footerInfo: z.string().max(4096),
+      customTheme: z.string().max(32),
+    })
+    .partial()
+    .nullish(),
+  containerPolicy: containerPolicySchema.partial().nullish(),
+});
+export type ConfigUpdate = z.infer<typeof configUpdateSchema>;

@@ -1,0 +1,80 @@
+import { z } from "zod";
+
+/** Team field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
+export const TEAM_NAME_MAX = 20;
+export const TEAM_BIO_MAX = 72;
+export const ADMIN_TEAM_PAGE_MAX = 500;
+export const ADMIN_TEAM_SEARCH_MAX = 30;
+
+export const teamNameSchema = z
+  .string("validation.team_name_length")
+  .trim()
+  .min(1, "validation.team_name_length")
+  .max(TEAM_NAME_MAX, "validation.team_name_length");
+
+export const teamBioSchema = z.string().trim().max(TEAM_BIO_MAX, "validation.team_bio_length");
+
+export const teamCreateSchema = z.object({
+  name: teamNameSchema,
+  bio: teamBioSchema.nullish(),
+});
+
+/** PUT team/{id}: an omitted or null field is left unchanged. */
+export const teamUpdateSchema = z.object({
+  name: teamNameSchema.nullish(),
+  bio: teamBioSchema.nullish(),
+});
+
+export const adminTeamUpdateSchema = teamUpdateSchema.extend({
+  locked: z.boolean().nullish(),
+});
+
+/** POST team/accept: the body is a JSON string, the invite code. */
+export const inviteCodeSchema = z.string("team.invite_malformed").max(256, "team.invite_malformed");
+
+export const transferSchema = z.object({
+  newCaptainId: z.string("validation.required").trim().min(1).max(64),
+});
+
+export const teamVerifySchema = z.object({
+  teamToken: z.string().trim().min(1).max(256),
+  publicKey: z.string().trim().min(1).max(256),
+});
+
+export const pageQuerySchema = z.object({
+  count: z.coerce.number().int().min(0).max(ADMIN_TEAM_PAGE_MAX).default(100),
+  skip: z.coerce.number().int().min(0).default(0),
+});
+
+export const searchQuerySchema = z.object({
+  hint: z.string().trim().max(64).default(""),
+});
+
+export type TeamCreateInput = z.infer<typeof teamCreateSchema>;
+export type TeamUpdateInput = z.infer<typeof teamUpdateSchema>;
+export type AdminTeamUpdateInput = z.infer<typeof adminTeamUpdateSchema>;
+
+/** TeamUserInfoModel (api.md §4). */
+export interface TeamMemberInfo {
+  id: string;
+  userName: string;
+  bio: string;
+  avatar: string | null;
+  captain: boolean;
+}
+
+/** TeamInfoModel (api.md §4). */
+export interface TeamInfo {
+  id: number;
+  name: string;
+  bio: string;
+  avatar: string | null;
+  locked: boolean;
+  members: TeamMemberInfo[];
+}
+
+export interface ArrayResponse<T> {
+  data: T[];
+  length: number;
+  total: number;
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { describeIssue } from "./validation";
+
+const t = (key: string, params?: Record<string, unknown>) => (key.startsWith("fields.") ? key : `${key}${params ? JSON.stringify(params) : ""}`);
+const isKey = (key: string) => key.startsWith("validation.");
+
+function first(schema: z.ZodType, input: unknown): string {
+  const r = schema.safeParse(input);
+  if (r.success) throw new Error("expected a failure");
+  return describeIssue(r.error.issues[0]!, t, isKey, input);
+}
+
+describe("describeIssue", () => {
+  const schema = z.object({ name: z.string().min(3).max(5), tags: z.array(z.string()).max(1), custom: z.string().min(1, "validation.custom").optional() });
+
+  it("tells a missing field from a wrong type", () => {
+    expect(first(schema, { tags: [] })).toBe('validation.required{"field":"fields.name"}');
+    expect(first(schema, { name: 5, tags: [] })).toBe('validation.invalid_type{"field":"fields.name"}');
+  });
+
+  it("maps lengths and counts", () => {
+    expect(first(schema, { name: "ab", tags: [] })).toBe('validation.too_short{"field":"fields.name","min":3}');
+    expect(first(schema, { name: "abcdef", tags: [] })).toBe('validation.too_long{"field":"fields.name","max":5}');
+    expect(first(schema, { name: "abc", tags: ["a", "b"] })).toBe('validation.too_many{"field":"fields.tags","max":1}');
+  });
+
+  it("uses schema messages that are i18n keys", () => {
+    expect(first(schema, { name: "abc", tags: [], custom: "" })).toBe('validation.custom{"field":"fields.custom"}');
+  });
+});

@@ -1,0 +1,79 @@
+import i18next from "i18next";
+
+/** The API's error body (api.md §1): a localised title and a status. */
+export class ApiError extends Error {
+  readonly title: string;
+  readonly status: number;
+
+  constructor(title: string, status: number) {
+    super(title);
+    this.name = "ApiError";
+    this.title = title;
+    this.status = status;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+interface RequestOptions {
+  method?: Method;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+function isErrorBody(value: unknown): value is { title: string; status?: number } {
+  return typeof value === "object" && value !== null && typeof (value as { title?: unknown }).title === "string";
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  if (!(response.headers.get("Content-Type") ?? "").includes("json")) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Calls the JSON API from the browser with the current UI language in Accept-Language, so server
+ * messages come back in it. Rejects with an ApiError carrying the body's `{title, status}`.
+ */
+export async function api<T = unknown>(path: string, { method = "GET", body, signal }: RequestOptions = {}): Promise<T> {
+  const headers = new Headers({ Accept: "application/json" });
+  const language = i18next.resolvedLanguage ?? i18next.language;
+  if (language) headers.set("Accept-Language", language);
+  if (body !== undefined) headers.set("Content-Type", "application/json");
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(i18next.t("common:error.network"), 0);
+  }
+
+  const data = await readBody(response);
+  if (!response.ok) {
+    if (isErrorBody(data)) throw new ApiError(data.title, typeof data.status === "number" ? data.status : response.status);
+    throw new ApiError(i18next.t("common:error.unknown"), response.status);
+  }
+  return data as T;
+}
+
+/** The message to show for a failed call: the server's localised title, else a generic sentence. */
+export function errorMessage(error: unknown): string {
+  if (isApiError(error)) return error.title;
+  return i18next.t("common:error.unknown");
+}

@@ -1,0 +1,57 @@
+import { LANGUAGES, matchLanguage, type Language } from "~/core/i18n/languages";
+
+/** Names of the stores the language choice lives in (rules.md §16). */
+export const LANGUAGE_COOKIE = "i18next";
+export const LANGUAGE_STORAGE_KEY = "i18nextLng";
+export const LANGUAGE_QUERY = "lng";
+
+/** Each language named in itself, as a switcher shows it. */
+export const LANGUAGE_NAMES: Record<Language, string> = {
+  "en-US": "English",
+  "ja-JP": "日本語",
+  "zh-CN": "简体中文",
+};
+
+export { LANGUAGES, type Language };
+
+const ONE_YEAR_S = 365 * 24 * 60 * 60;
+
+function readDocumentCookie(name: string): string | null {
+  for (const part of document.cookie.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
+}
+
+function readStorage(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeStorage(key: string, value: string) {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    // Private mode or storage disabled: the cookie still carries the choice.
+  }
+}
+
+/** Writes the choice to both the cookie (read by the server) and localStorage (read by the browser). */
+export function persistLanguage(language: Language) {
+  document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}; Path=/; Max-Age=${ONE_YEAR_S}; SameSite=Lax`;
+  writeStorage(LANGUAGE_STORAGE_KEY, language);
+}
+
+/**
+ * A language remembered only in localStorage. The server cannot see localStorage, so when neither the
+ * query parameter nor the cookie decided the page's language, this one should win over Accept-Language.
+ */
+export function languageOnlyInStorage(): Language | null {
+  if (new URLSearchParams(window.location.search).has(LANGUAGE_QUERY)) return null;
+  if (matchLanguage(readDocumentCookie(LANGUAGE_COOKIE))) return null;
+  return matchLanguage(readStorage(LANGUAGE_STORAGE_KEY));
+}

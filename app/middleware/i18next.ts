@@ -1,0 +1,56 @@
+import { createInstance, type i18n } from "i18next";
+import { initReactI18next } from "react-i18next";
+import type { RouterContextProvider } from "react-router";
+import { createI18nextMiddleware } from "remix-i18next";
+import { DEFAULT_LANGUAGE, LANGUAGES, matchLanguage } from "~/core/i18n/languages";
+import { i18nextOptions } from "~/lib/i18n";
+import { LANGUAGE_COOKIE } from "~/lib/language";
+
+function readLanguageCookie(header: string | null): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === LANGUAGE_COOKIE) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Detection order (rules.md §16): `lng` query parameter, cookie `i18next`, then Accept-Language.
+ * The cookie holds a plain language tag (the browser writes it), so it is read here rather than through
+ * React Router's signed/encoded cookie helper.
+ */
+export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
+  detection: {
+    supportedLanguages: [...LANGUAGES],
+    fallbackLanguage: DEFAULT_LANGUAGE,
+    searchParamKey: "lng",
+    order: ["searchParams", "custom", "header"],
+    async findLocale({ request }) {
+      return matchLanguage(readLanguageCookie(request.headers.get("Cookie")));
+    },
+  },
+  i18next: i18nextOptions,
+  plugins: [initReactI18next],
+});
+
+/**
+ * The request's instance, or a default-language one when the middleware never ran (a request that
+ * failed before the root middleware); rendering must still succeed then.
+ */
+export function getInstanceOrDefault(context: Readonly<RouterContextProvider>): i18n {
+  try {
+    return getInstance(context);
+  } catch {
+    const instance = createInstance().use(initReactI18next);
+    // Bundled resources: with initAsync off the instance is ready when init returns.
+    void instance.init({ ...i18nextOptions, lng: DEFAULT_LANGUAGE, initAsync: false });
+    return instance;
+  }
+}

@@ -1,0 +1,97 @@
+import { env } from "cloudflare:workers";
+import { useTranslation } from "react-i18next";
+import { Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { getCurrentUser } from "~/.server/auth/session";
+import { AuthCard } from "~/components/auth-card";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { TextField } from "~/components/ui/field";
+import { TextLink } from "~/components/ui/text-link";
+import { formText, safeRedirect } from "~/lib/account";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/login";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getCurrentUser(request, env);
+  if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("from")));
+  return { pageTitle: getInstance(context).t("login.title") };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+type FieldKey = "login.userNameRequired" | "password.empty";
+
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  const form = await request.formData();
+  const userName = formText(form, "userName").trim();
+  const password = formText(form, "password");
+  const fieldErrors: { userName?: FieldKey; password?: FieldKey } = {};
+  if (!userName) fieldErrors.userName = "login.userNameRequired";
+  if (!password) fieldErrors.password = "password.empty";
+  if (fieldErrors.userName || fieldErrors.password) return { fieldErrors, formError: null };
+
+  try {
+    await api("/api/account/login", { method: "POST", body: { userName, password } });
+  } catch (error) {
+    return { fieldErrors, formError: errorMessage(error) };
+  }
+  // Every loader (the header's user included) runs again after an action.
+  return redirect(safeRedirect(form.get("from")));
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const from = params.get("from") ?? "";
+  const reason = params.get("reason");
+
+  return (
+    <AuthCard
+      title={t("login.title")}
+      footer={
+        <>
+          {t("login.noAccount")}{" "}
+          <TextLink to={from ? `/account/register?from=${encodeURIComponent(from)}` : "/account/register"}>
+            {t("login.toRegister")}
+          </TextLink>
+        </>
+      }
+    >
+      <div className="space-y-4">
+        {reason === "password-changed" ? <Alert tone="info">{t("login.passwordChanged")}</Alert> : null}
+        {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
+        <Form method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="from" value={from} />
+          <TextField
+            label={t("login.userName")}
+            name="userName"
+            autoComplete="username"
+            required
+            autoFocus
+            error={actionData?.fieldErrors.userName ? t(actionData.fieldErrors.userName) : null}
+          />
+          <TextField
+            label={t("login.password")}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            error={actionData?.fieldErrors.password ? t(actionData.fieldErrors.password) : null}
+          />
+          <p className="-mt-2 text-end text-sm">
+            <TextLink to="/account/recovery">{t("login.forgotPassword")}</TextLink>
+          </p>
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? t("login.submitting") : t("login.submit")}
+          </Button>
+        </Form>
+      </div>
+    </AuthCard>
+  );
+}

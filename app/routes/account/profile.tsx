@@ -1,0 +1,328 @@
+import { env } from "cloudflare:workers";
+import i18next from "i18next";
+import { useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, redirect, useNavigation, useRevalidator } from "react-router";
+import { getCurrentUser } from "~/.server/auth/session";
+import { NewPasswordFields } from "~/components/password-fields";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { TextAreaField, TextField } from "~/components/ui/field";
+import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
+import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
+import { formText, type Profile } from "~/lib/account";
+import { api, errorMessage, isApiError } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import { uploadWithProgress } from "~/components/teams/upload";
+import { buttonClass } from "~/components/ui/button";
+import type { Route } from "./+types/profile";
+
+function loginRedirect(url: URL) {
+  return redirect(`/account/login?from=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getCurrentUser(request, env);
+  if (!user) throw loginRedirect(new URL(request.url));
+  return { pageTitle: getInstance(context).t("profile.title") };
+}
+
+/** The profile is read from the API in the browser, once per load (rules.md §15). */
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  const [server, profile] = await Promise.all([
+    serverLoader(),
+    api<Profile>("/api/account/profile", { signal: request.signal }).catch((error: unknown) => {
+      if (isApiError(error) && error.status === 401) throw loginRedirect(new URL(request.url));
+      throw error;
+    }),
+  ]);
+  return { ...server, profile };
+}
+clientLoader.hydrate = true as const;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+function ProfileLoading() {
+  const { t } = useTranslation();
+  return (
+    <p role="status" className="py-12 text-center text-zinc-600 dark:text-zinc-400">
+      {t("common.loading")}
+    </p>
+  );
+}
+
+export function HydrateFallback() {
+  return <ProfileLoading />;
+}
+
+type ActionResult =
+  | { intent: "update"; saved: boolean; error: string | null; userNameError?: "register.userNameLength" }
+  | { intent: "email"; sent: boolean; byAdmin?: boolean; error: string | null }
+  | { intent: "password"; error: string | null; oldError?: "password.empty"; problem?: NewPasswordProblem };
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
+  const form = await request.formData();
+
+  if (formText(form, "intent") === "email") {
+    const newMail = formText(form, "newMail").trim();
+    if (!newMail) return { intent: "email", sent: false, error: i18next.t("common:profile.newEmailRequired") };
+    return { intent: "email", ...(await requestEmailChange(newMail)) };
+  }
+
+  if (formText(form, "intent") === "password") {
+    const old = formText(form, "old");
+    const next = formText(form, "new");
+    const problem = computeNewPasswordProblem(next, formText(form, "newRetype")) ?? undefined;
+    const oldError = old ? undefined : ("password.empty" as const);
+    if (problem || oldError) return { intent: "password", error: null, problem, oldError };
+    try {
+      await api("/api/account/changepassword", { method: "PUT", body: { old, new: next } });
+    } catch (error) {
+      return { intent: "password", error: errorMessage(error) };
+    }
+    // The server revoked every session of this user: sign in again with the new password.
+    return redirect("/account/login?reason=password-changed");
+  }
+
+  const userName = formText(form, "userName").trim();
+  if (userName.length < USER_NAME_MIN || userName.length > USER_NAME_MAX) {
+    return { intent: "update", saved: false, error: null, userNameError: "register.userNameLength" };
+  }
+  try {
+    await api("/api/account/update", {
+      method: "PUT",
+      body: {
+        userName,
+        realName: formText(form, "realName").trim(),
+        stdNumber: formText(form, "stdNumber").trim(),
+        phone: formText(form, "phone").trim(),
+        bio: formText(form, "bio").trim(),
+      },
+    });
+  } catch (error) {
+    return { intent: "update", saved: false, error: errorMessage(error) };
+  }
+  return { intent: "update", saved: true, error: null };
+}
+
+/**
+ * PUT changeemail. Read by hand rather than through `api` because a refusal carries `data: false` when
+ * email confirmation is off (only an admin can change the address then).
+ */
+async function requestEmailChange(newMail: string): Promise<{ sent: boolean; byAdmin?: boolean; error: string | null }> {
+  const headers: Record<string, string> = { Accept: "application/json", "Content-Type": "application/json" };
+  const language = i18next.resolvedLanguage ?? i18next.language;
+  if (language) headers["Accept-Language"] = language;
+  type ChangeEmailBody = { title?: unknown; data?: unknown } | null;
+  let body: ChangeEmailBody = null;
+  let ok = false;
+  try {
+    const response = await fetch("/api/account/changeemail", {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ newMail }),
+      credentials: "same-origin",
+    });
+    ok = response.ok;
+    body = (await response.json().catch(() => null)) as ChangeEmailBody;
+  } catch {
+    return { sent: false, error: i18next.t("common:error.network") };
+  }
+  if (ok && body?.data === true) return { sent: true, error: null };
+  if (body?.data === false) return { sent: false, byAdmin: true, error: null };
+  return { sent: false, error: typeof body?.title === "string" ? body.title : i18next.t("common:error.unknown") };
+}
+
+const AVATAR_MAX_BYTES = 3 * 1024 * 1024;
+
+/** Chooses and uploads the user's avatar (PUT account/avatar) with a progress bar. */
+function ProfileAvatarUpload() {
+  const { t } = useTranslation();
+  const revalidator = useRevalidator();
+  const inputId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function upload(file: File) {
+    setError(null);
+    if (file.size > AVATAR_MAX_BYTES) {
+      setError(t("profile.avatarTooLarge"));
+      return;
+    }
+    setProgress(0);
+    try {
+      await uploadWithProgress<string>("/api/account/avatar", file, setProgress);
+      // The profile and the header's avatar are read again.
+      await revalidator.revalidate();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setProgress(null);
+      if (input.current) input.current.value = "";
+    }
+  }
+
+  return (
+    <div className="space-y-2">
+      <label htmlFor={inputId} className={buttonClass("secondary", "cursor-pointer px-3 py-1.5 text-sm")}>
+        {t("profile.uploadAvatar")}
+      </label>
+      <input
+        id={inputId}
+        ref={input}
+        type="file"
+        accept="image/png,image/jpeg,image/gif,image/webp"
+        className="sr-only"
+        disabled={progress !== null}
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0];
+          if (file) void upload(file);
+        }}
+      />
+      <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("profile.avatarHint")}</p>
+      {progress !== null ? (
+        <div className="space-y-1">
+          <progress className="h-2 w-full accent-primary-600" max={100} value={Math.round(progress * 100)} aria-label={t("profile.uploading")} />
+          <p className="text-xs text-zinc-600 dark:text-zinc-400" aria-live="polite">
+            {t("profile.uploadProgress", { percent: Math.round(progress * 100) })}
+          </p>
+        </div>
+      ) : null}
+      {error ? <Alert tone="error">{error}</Alert> : null}
+    </div>
+  );
+}
+
+export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  // Route chunking can load HydrateFallback after hydration starts; the server's data (no profile yet)
+  // then reaches this component first, so it draws the same fallback until the client loader is done.
+  const profile: Profile | undefined = "profile" in loaderData ? loaderData.profile : undefined;
+  const submitting = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
+  const update = actionData?.intent === "update" ? actionData : null;
+  const password = actionData?.intent === "password" ? actionData : null;
+  const emailChange = actionData?.intent === "email" ? actionData : null;
+
+  if (!profile) return <ProfileLoading />;
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-8">
+      <div className="flex items-center gap-4">
+        {profile.avatar ? (
+          <img src={profile.avatar} alt="" className="size-16 rounded-full object-cover" />
+        ) : (
+          <span
+            aria-hidden="true"
+            className="grid size-16 place-items-center rounded-full bg-primary-100 text-2xl font-semibold text-primary-800 dark:bg-primary-900 dark:text-primary-100"
+          >
+            {profile.userName.slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">{t("profile.title")}</h1>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            {profile.email} · {t(`role.${profile.role}`)}
+          </p>
+        </div>
+        <div className="ms-auto">
+          <ProfileAvatarUpload />
+        </div>
+      </div>
+
+      <Card aria-labelledby="profile-info-heading">
+        <h2 id="profile-info-heading" className="mb-4 text-lg font-semibold">
+          {t("profile.infoHeading")}
+        </h2>
+        <Form method="post" className="space-y-4" noValidate key={JSON.stringify(profile)}>
+          <input type="hidden" name="intent" value="update" />
+          {update?.saved ? <Alert tone="success">{t("profile.saved")}</Alert> : null}
+          {update?.error ? <Alert tone="error">{update.error}</Alert> : null}
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField
+              label={t("profile.userName")}
+              name="userName"
+              autoComplete="username"
+              required
+              maxLength={USER_NAME_MAX}
+              defaultValue={profile.userName}
+              error={update?.userNameError ? t(update.userNameError, { min: USER_NAME_MIN, max: USER_NAME_MAX }) : null}
+            />
+            <TextField label={t("profile.email")} name="email" type="email" value={profile.email} readOnly disabled />
+            <TextField
+              label={t("profile.realName")}
+              name="realName"
+              autoComplete="name"
+              maxLength={128}
+              defaultValue={profile.realName}
+            />
+            <TextField label={t("profile.stdNumber")} name="stdNumber" maxLength={64} defaultValue={profile.stdNumber} />
+            <TextField
+              label={t("profile.phone")}
+              name="phone"
+              type="tel"
+              autoComplete="tel"
+              maxLength={32}
+              defaultValue={profile.phone}
+            />
+          </div>
+          <TextAreaField label={t("profile.bio")} name="bio" maxLength={128} rows={3} defaultValue={profile.bio} />
+          <div className="flex justify-end">
+            <Button type="submit" disabled={submitting === "update"}>
+              {submitting === "update" ? t("common.saving") : t("profile.save")}
+            </Button>
+          </div>
+        </Form>
+      </Card>
+
+      <Card aria-labelledby="profile-email-heading">
+        <h2 id="profile-email-heading" className="mb-1 text-lg font-semibold">
+          {t("profile.emailHeading")}
+        </h2>
+        <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">{t("profile.emailNote")}</p>
+        <Form method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="intent" value="email" />
+          {emailChange?.sent ? <Alert tone="success">{t("profile.emailSent")}</Alert> : null}
+          {emailChange?.byAdmin ? <Alert tone="info">{t("profile.emailByAdmin")}</Alert> : null}
+          {emailChange?.error ? <Alert tone="error">{emailChange.error}</Alert> : null}
+          <TextField label={t("profile.newEmail")} name="newMail" type="email" autoComplete="email" required maxLength={254} />
+          <div className="flex justify-end">
+            <Button type="submit" disabled={submitting === "email"}>
+              {submitting === "email" ? t("common.saving") : t("profile.changeEmail")}
+            </Button>
+          </div>
+        </Form>
+      </Card>
+
+      <Card aria-labelledby="profile-password-heading">
+        <h2 id="profile-password-heading" className="mb-1 text-lg font-semibold">
+          {t("profile.passwordHeading")}
+        </h2>
+        <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">{t("profile.passwordNote")}</p>
+        <Form method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="intent" value="password" />
+          {password?.error ? <Alert tone="error">{password.error}</Alert> : null}
+          <TextField
+            label={t("profile.oldPassword")}
+            name="old"
+            type="password"
+            autoComplete="current-password"
+            required
+            error={password?.oldError ? t(password.oldError) : null}
+          />
+          <NewPasswordFields name="new" label={t("profile.newPassword")} problem={password?.problem} />
+          <div className="flex justify-end">
+            <Button type="submit" disabled={submitting === "password"}>
+              {submitting === "password" ? t("common.saving") : t("profile.changePassword")}
+            </Button>
+          </div>
+        </Form>
+      </Card>
+    </div>
+  );
+}

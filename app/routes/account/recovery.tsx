@@ -1,0 +1,74 @@
+import { useTranslation } from "react-i18next";
+import { Form, useNavigation } from "react-router";
+import { AuthCard } from "~/components/auth-card";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { TextField } from "~/components/ui/field";
+import { TextLink } from "~/components/ui/text-link";
+import { formText } from "~/lib/account";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/recovery";
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { pageTitle: getInstance(context).t("recovery.title") };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+type ActionResult = { sent: true; error?: undefined; emailError?: undefined } | { sent: false; error: string | null; emailError?: "recovery.emailRequired" };
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  const form = await request.formData();
+  const email = formText(form, "email").trim();
+  if (!email) return { sent: false, error: null, emailError: "recovery.emailRequired" };
+  try {
+    await api("/api/account/recovery", { method: "POST", body: { email } });
+  } catch (error) {
+    return { sent: false, error: errorMessage(error) };
+  }
+  return { sent: true };
+}
+
+export default function Recovery({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const footer = <TextLink to="/account/login">{t("recovery.backToLogin")}</TextLink>;
+
+  if (actionData?.sent) {
+    return (
+      <AuthCard title={t("recovery.title")} footer={footer}>
+        <Alert tone="success" title={t("recovery.sentTitle")}>
+          {t("recovery.sent")}
+        </Alert>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={t("recovery.title")} footer={footer}>
+      <div className="space-y-4">
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("recovery.intro")}</p>
+        {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
+        <Form method="post" className="space-y-4" noValidate>
+          <TextField
+            label={t("recovery.email")}
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            autoFocus
+            error={actionData?.emailError ? t(actionData.emailError) : null}
+          />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? t("recovery.submitting") : t("recovery.submit")}
+          </Button>
+        </Form>
+      </div>
+    </AuthCard>
+  );
+}

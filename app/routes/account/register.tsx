@@ -1,0 +1,130 @@
+import { env } from "cloudflare:workers";
+import { useTranslation } from "react-i18next";
+import { Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { getCurrentUser } from "~/.server/auth/session";
+import { AuthCard } from "~/components/auth-card";
+import { NewPasswordFields } from "~/components/password-fields";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { TextField } from "~/components/ui/field";
+import { TextLink } from "~/components/ui/text-link";
+import type { RegisterStatus } from "~/core/enums";
+import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
+import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
+import { formText, type RegisterResponse, safeRedirect } from "~/lib/account";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/register";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getCurrentUser(request, env);
+  if (user) throw redirect("/");
+  return { pageTitle: getInstance(context).t("register.title") };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+interface FieldErrors {
+  userName?: "register.userNameLength";
+  email?: "register.emailRequired";
+  password?: NewPasswordProblem;
+}
+
+type ActionResult =
+  | { fieldErrors: FieldErrors; formError: string | null; outcome?: undefined }
+  | { outcome: Exclude<RegisterStatus, "LoggedIn">; fieldErrors?: undefined; formError?: undefined };
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
+  const form = await request.formData();
+  const userName = formText(form, "userName").trim();
+  const email = formText(form, "email").trim();
+  const password = formText(form, "password");
+
+  const fieldErrors: FieldErrors = {};
+  if (userName.length < USER_NAME_MIN || userName.length > USER_NAME_MAX) fieldErrors.userName = "register.userNameLength";
+  if (!email) fieldErrors.email = "register.emailRequired";
+  const passwordProblem = computeNewPasswordProblem(password, formText(form, "passwordRetype"));
+  if (passwordProblem) fieldErrors.password = passwordProblem;
+  if (Object.keys(fieldErrors).length > 0) return { fieldErrors, formError: null };
+
+  let result: RegisterResponse;
+  try {
+    result = await api<RegisterResponse>("/api/account/register", {
+      method: "POST",
+      body: { userName, password, email },
+    });
+  } catch (error) {
+    return { fieldErrors, formError: errorMessage(error) };
+  }
+  if (result.data === "LoggedIn") return redirect(safeRedirect(form.get("from")));
+  return { outcome: result.data };
+}
+
+export default function Register({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const from = params.get("from") ?? "";
+
+  if (actionData?.outcome) {
+    const awaitingAdmin = actionData.outcome === "AdminConfirmationRequired";
+    return (
+      <AuthCard title={t("register.doneTitle")}>
+        <Alert tone="success" title={awaitingAdmin ? t("register.awaitingApprovalTitle") : t("register.checkEmailTitle")}>
+          {awaitingAdmin ? t("register.awaitingApproval") : t("register.checkEmail")}
+        </Alert>
+        <p className="mt-6 text-sm">
+          <TextLink to="/">{t("notFound.home")}</TextLink>
+        </p>
+      </AuthCard>
+    );
+  }
+
+  const fieldErrors = actionData?.fieldErrors;
+  return (
+    <AuthCard
+      title={t("register.title")}
+      footer={
+        <>
+          {t("register.haveAccount")}{" "}
+          <TextLink to={from ? `/account/login?from=${encodeURIComponent(from)}` : "/account/login"}>
+            {t("register.toLogin")}
+          </TextLink>
+        </>
+      }
+    >
+      <div className="space-y-4">
+        {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
+        <Form method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="from" value={from} />
+          <TextField
+            label={t("register.userName")}
+            name="userName"
+            autoComplete="username"
+            required
+            autoFocus
+            maxLength={USER_NAME_MAX}
+            description={t("register.userNameHint", { min: USER_NAME_MIN, max: USER_NAME_MAX })}
+            error={fieldErrors?.userName ? t(fieldErrors.userName, { min: USER_NAME_MIN, max: USER_NAME_MAX }) : null}
+          />
+          <TextField
+            label={t("register.email")}
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            error={fieldErrors?.email ? t(fieldErrors.email) : null}
+          />
+          <NewPasswordFields name="password" label={t("register.password")} problem={fieldErrors?.password} />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? t("register.submitting") : t("register.submit")}
+          </Button>
+        </Form>
+      </div>
+    </AuthCard>
+  );
+}

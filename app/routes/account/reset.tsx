@@ -1,0 +1,90 @@
+import { useTranslation } from "react-i18next";
+import { Form, useNavigation, useSearchParams } from "react-router";
+import { AuthCard } from "~/components/auth-card";
+import { NewPasswordFields } from "~/components/password-fields";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { TextLink } from "~/components/ui/text-link";
+import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
+import { formText } from "~/lib/account";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/reset";
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { pageTitle: getInstance(context).t("reset.title") };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+type ActionResult = { done: true; error?: undefined; problem?: undefined } | { done: false; error: string | null; problem?: NewPasswordProblem };
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  const form = await request.formData();
+  const password = formText(form, "password");
+  const problem = computeNewPasswordProblem(password, formText(form, "passwordRetype"));
+  if (problem) return { done: false, error: null, problem };
+  try {
+    await api("/api/account/passwordreset", {
+      method: "POST",
+      body: { password, email: formText(form, "email"), rToken: formText(form, "token") },
+    });
+  } catch (error) {
+    return { done: false, error: errorMessage(error) };
+  }
+  return { done: true };
+}
+
+export default function Reset({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const token = params.get("token") ?? "";
+  const email = params.get("email") ?? "";
+
+  if (actionData?.done) {
+    return (
+      <AuthCard title={t("reset.title")}>
+        <Alert tone="success" title={t("reset.doneTitle")}>
+          {t("reset.done")}
+        </Alert>
+        <p className="mt-6 text-sm">
+          <TextLink to="/account/login">{t("reset.toLogin")}</TextLink>
+        </p>
+      </AuthCard>
+    );
+  }
+
+  if (!token || !email) {
+    return (
+      <AuthCard title={t("reset.title")}>
+        <Alert tone="error" title={t("reset.badLinkTitle")}>
+          {t("reset.badLink")}
+        </Alert>
+        <p className="mt-6 text-sm">
+          <TextLink to="/account/recovery">{t("reset.requestAgain")}</TextLink>
+        </p>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={t("reset.title")} footer={<TextLink to="/account/recovery">{t("reset.requestAgain")}</TextLink>}>
+      <div className="space-y-4">
+        {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
+        <Form method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="token" value={token} />
+          <input type="hidden" name="email" value={email} />
+          <NewPasswordFields name="password" label={t("reset.password")} problem={actionData?.problem} />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? t("reset.submitting") : t("reset.submit")}
+          </Button>
+        </Form>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,250 @@
+import { env } from "cloudflare:workers";
+import { type ReactNode, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, Link, useRevalidator, useSearchParams } from "react-router";
+import { requireUser } from "~/.server/auth/guard";
+import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
+import { LoadingStatus } from "~/components/teams/loading";
+import { TeamAvatar } from "~/components/teams/team-avatar";
+import { TeamForm } from "~/components/teams/team-form";
+import { Alert } from "~/components/ui/alert";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import type { ArrayResponse, TeamInfo } from "~/core/schemas/team";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/teams";
+
+const PAGE_SIZE = 20;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireUser(request, env, "Admin");
+  return { pageTitle: getInstance(context).t("adminTeams.title") };
+}
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  const url = new URL(request.url);
+  const hint = (url.searchParams.get("hint") ?? "").trim();
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const [server, result] = await Promise.all([
+    serverLoader(),
+    hint
+      ? api<ArrayResponse<TeamInfo>>(`/api/admin/teams/search?hint=${encodeURIComponent(hint)}`, { method: "POST", signal: request.signal })
+      : api<ArrayResponse<TeamInfo>>(`/api/admin/teams?count=${PAGE_SIZE}&skip=${(page - 1) * PAGE_SIZE}`, { signal: request.signal }),
+  ]);
+  return { ...server, result, hint, page };
+}
+clientLoader.hydrate = true as const;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+/**
+ * The page heading, shared by the fallback and the page. Sharing it also keeps HydrateFallback inside the
+ * route's main module: split into its own chunk, it went missing from this route's build manifest.
+ */
+function PageFrame({ summary, tools, children }: { summary?: ReactNode; tools?: ReactNode; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">{t("adminTeams.title")}</h1>
+          {summary ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{summary}</p> : null}
+        </div>
+        {tools}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+export function HydrateFallback() {
+  return (
+    <PageFrame>
+      <LoadingStatus />
+    </PageFrame>
+  );
+}
+
+type Pending = { kind: "delete" | "lock" | "unlock"; team: TeamInfo };
+
+export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { revalidate } = useRevalidator();
+  const [searchParams] = useSearchParams();
+  const { result, hint, page } = loaderData;
+  const [editing, setEditing] = useState<TeamInfo | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
+
+  const pageLink = (n: number) => {
+    const next = new URLSearchParams(searchParams);
+    next.set("page", String(n));
+    return `?${next.toString()}`;
+  };
+
+  async function confirm() {
+    if (!pending) return;
+    setBusy(true);
+    setError(null);
+    try {
+      if (pending.kind === "delete") await api(`/api/admin/teams/${pending.team.id}`, { method: "DELETE" });
+      else await api(`/api/admin/teams/${pending.team.id}`, { method: "PUT", body: { locked: pending.kind === "lock" } });
+      setPending(null);
+      void revalidate();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const confirmText = pending
+    ? {
+        delete: { title: t("adminTeams.deleteTitle"), message: t("adminTeams.deleteConfirm", { team: pending.team.name }), confirm: t("adminTeams.delete") },
+        lock: { title: t("adminTeams.lockTitle"), message: t("adminTeams.lockConfirm", { team: pending.team.name }), confirm: t("adminTeams.lock") },
+        unlock: { title: t("adminTeams.unlockTitle"), message: t("adminTeams.unlockConfirm", { team: pending.team.name }), confirm: t("adminTeams.unlock") },
+      }[pending.kind]
+    : null;
+
+  return (
+    <PageFrame
+      summary={t("adminTeams.total", { count: result.total })}
+      tools={
+        <Form method="get" role="search" className="flex gap-2">
+          <input
+            type="search"
+            name="hint"
+            defaultValue={hint}
+            maxLength={64}
+            aria-label={t("adminTeams.search")}
+            placeholder={t("adminTeams.searchPlaceholder")}
+            className="block w-64 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          />
+          <Button type="submit" variant="secondary">
+            {t("adminTeams.search")}
+          </Button>
+        </Form>
+      }
+    >
+
+      {result.data.length === 0 ? (
+        <Card className="text-center">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{hint ? t("adminTeams.noMatch", { hint }) : t("adminTeams.empty")}</p>
+        </Card>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+              <tr>
+                <th scope="col" className="px-4 py-3">{t("adminTeams.team")}</th>
+                <th scope="col" className="px-4 py-3">{t("adminTeams.captain")}</th>
+                <th scope="col" className="px-4 py-3">{t("adminTeams.membersCol")}</th>
+                <th scope="col" className="px-4 py-3">{t("adminTeams.status")}</th>
+                <th scope="col" className="px-4 py-3 text-end">{t("adminTeams.actions")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {result.data.map((team) => (
+                <tr key={team.id} data-testid={`admin-team-${team.id}`}>
+                  <td className="px-4 py-3">
+                    <div className="flex items-center gap-3">
+                      <TeamAvatar name={team.name} avatar={team.avatar} size="sm" />
+                      <div className="min-w-0">
+                        <p className="font-medium break-all">
+                          {team.name} <span className="text-xs text-zinc-500">#{team.id}</span>
+                        </p>
+                        <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{team.bio}</p>
+                      </div>
+                    </div>
+                  </td>
+                  <td className="px-4 py-3">{team.members.find((m) => m.captain)?.userName ?? "—"}</td>
+                  <td className="px-4 py-3" title={team.members.map((m) => m.userName).join(", ")}>
+                    {team.members.length}
+                  </td>
+                  <td className="px-4 py-3">{team.locked ? t("adminTeams.locked") : t("adminTeams.unlocked")}</td>
+                  <td className="px-4 py-3">
+                    <div className="flex justify-end gap-1">
+                      <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing(team)}>
+                        {t("adminTeams.edit")}
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        className="px-2 py-1"
+                        onClick={() => {
+                          setError(null);
+                          setPending({ kind: team.locked ? "unlock" : "lock", team });
+                        }}
+                      >
+                        {team.locked ? t("adminTeams.unlock") : t("adminTeams.lock")}
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        className="px-2 py-1 text-red-700 dark:text-red-400"
+                        onClick={() => {
+                          setError(null);
+                          setPending({ kind: "delete", team });
+                        }}
+                      >
+                        {t("adminTeams.delete")}
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {hint ? (
+        result.total > result.length ? <Alert>{t("adminTeams.searchLimited", { count: result.length })}</Alert> : null
+      ) : pages > 1 ? (
+        <nav aria-label={t("adminTeams.pagination")} className="flex items-center justify-center gap-3 text-sm">
+          {page > 1 ? (
+            <Link className={buttonClass("secondary")} to={pageLink(page - 1)}>
+              {t("adminTeams.previous")}
+            </Link>
+          ) : null}
+          <span>{t("adminTeams.pageOf", { page, pages })}</span>
+          {page < pages ? (
+            <Link className={buttonClass("secondary")} to={pageLink(page + 1)}>
+              {t("adminTeams.next")}
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+
+      <Dialog open={editing !== null} title={t("adminTeams.editTitle")} onClose={() => setEditing(null)}>
+        {editing ? (
+          <TeamForm
+            initial={{ name: editing.name, bio: editing.bio }}
+            submitLabel={t("teams.save")}
+            onCancel={() => setEditing(null)}
+            onSubmit={async (values) => {
+              await api(`/api/admin/teams/${editing.id}`, { method: "PUT", body: values });
+              setEditing(null);
+              void revalidate();
+            }}
+          />
+        ) : null}
+      </Dialog>
+
+      <ConfirmDialog
+        open={pending !== null}
+        title={confirmText?.title ?? ""}
+        message={confirmText?.message ?? ""}
+        confirmLabel={confirmText?.confirm ?? ""}
+        busy={busy}
+        error={error}
+        onConfirm={() => void confirm()}
+        onCancel={() => setPending(null)}
+      />
+    </PageFrame>
+  );
+}

@@ -1,0 +1,153 @@
+import { env } from "cloudflare:workers";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { redirect, useRevalidator } from "react-router";
+import { requireUser } from "~/.server/auth/guard";
+import { Dialog } from "~/components/teams/dialog";
+import { LoadingStatus } from "~/components/teams/loading";
+import { TeamCard } from "~/components/teams/team-card";
+import { TeamForm } from "~/components/teams/team-form";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { TextField } from "~/components/ui/field";
+import type { TeamInfo } from "~/core/schemas/team";
+import { api, errorMessage, isApiError } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/teams";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, env, "User");
+  return { pageTitle: getInstance(context).t("teams.title"), userId: user.id };
+}
+
+/** The teams are read from the API in the browser, so every change shows after a revalidation. */
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  const [server, teams] = await Promise.all([
+    serverLoader(),
+    api<TeamInfo[]>("/api/team", { signal: request.signal }).catch((error: unknown) => {
+      if (isApiError(error) && error.status === 401) {
+        const url = new URL(request.url);
+        throw redirect(`/account/login?from=${encodeURIComponent(url.pathname + url.search)}`);
+      }
+      throw error;
+    }),
+  ]);
+  return { ...server, teams };
+}
+clientLoader.hydrate = true as const;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+export function HydrateFallback() {
+  return <LoadingStatus />;
+}
+
+function JoinForm({ onJoined }: { onJoined: () => void }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [joined, setJoined] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const code = String(new FormData(form).get("code") ?? "").trim();
+    setJoined(false);
+    if (!code) {
+      setError(t("teams.codeRequired"));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await api("/api/team/accept", { method: "POST", body: code });
+      form.reset();
+      setJoined(true);
+      onJoined();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {joined ? <Alert tone="success">{t("teams.joined")}</Alert> : null}
+      <TextField
+        label={t("teams.inviteCode")}
+        name="code"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={t("teams.codePlaceholder")}
+        description={t("teams.joinHint")}
+      />
+      <div className="flex justify-end">
+        <Button type="submit" disabled={busy}>
+          {busy ? t("teams.working") : t("teams.join")}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function TeamsPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { revalidate } = useRevalidator();
+  const { teams, userId } = loaderData;
+  const [creating, setCreating] = useState(false);
+  const ownsTeam = teams.some((team) => team.members.some((m) => m.captain && m.id === userId));
+  const refresh = () => void revalidate();
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-8">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">{t("teams.title")}</h1>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("teams.subtitle")}</p>
+        </div>
+        {!ownsTeam ? <Button onClick={() => setCreating(true)}>{t("teams.create")}</Button> : null}
+      </div>
+
+      {teams.length === 0 ? (
+        <Card aria-labelledby="teams-empty-heading" className="text-center">
+          <h2 id="teams-empty-heading" className="text-lg font-semibold">
+            {t("teams.emptyTitle")}
+          </h2>
+          <p className="mx-auto mt-2 max-w-xl text-sm text-zinc-600 dark:text-zinc-400">{t("teams.emptyText")}</p>
+        </Card>
+      ) : (
+        <div className="space-y-6">
+          {teams.map((team) => (
+            <TeamCard key={team.id} team={team} userId={userId} onChanged={refresh} />
+          ))}
+        </div>
+      )}
+
+      <Card aria-labelledby="teams-join-heading">
+        <h2 id="teams-join-heading" className="mb-4 text-lg font-semibold">
+          {t("teams.joinHeading")}
+        </h2>
+        <JoinForm onJoined={refresh} />
+      </Card>
+
+      <Dialog open={creating} title={t("teams.createTitle")} onClose={() => setCreating(false)}>
+        <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">{t("teams.createHint")}</p>
+        <TeamForm
+          submitLabel={t("teams.create")}
+          onCancel={() => setCreating(false)}
+          onSubmit={async (values) => {
+            await api("/api/team", { method: "POST", body: values });
+            setCreating(false);
+            refresh();
+          }}
+        />
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// End-to-end tests against the production-style server (scripts/start.mjs) on the already built app,
+// with a fresh data folder per run. `npm test` builds first and passes FLAGSTAFF_E2E_DATA_DIR.
+// FLAGSTAFF_E2E_PORT lets a second run share the machine (CI uses the default).
+const PORT = Number(process.env.FLAGSTAFF_E2E_PORT ?? 8790);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+// Made once, in the runner process (its workers inherit the variable), and removed when that process
+// exits, after the web server has stopped. `npm test` passes its own folder and removes it itself.
+if (!process.env.FLAGSTAFF_E2E_DATA_DIR) {
+  const dataDir = mkdtempSync(join(tmpdir(), "flagstaff-e2e-"));
+  process.env.FLAGSTAFF_E2E_DATA_DIR = dataDir;
+  process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
+}
+
+// FLAGSTAFF_TEST_RESULTS lets parallel runs keep their reports and traces apart.
+const RESULTS = process.env.FLAGSTAFF_TEST_RESULTS ?? "test-results";
+
+export const ADMIN_USER = "admin";
+export const ADMIN_PASSWORD = "Admin1234!";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  outputDir: `${RESULTS}/e2e`,
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [["list"], ["json", { outputFile: `${RESULTS}/reports/e2e.json` }]],
+  use: {
+    baseURL: BASE_URL,
+    locale: "en-US",
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  webServer: {
+    // The runner's own Node (22, from the `node` devDependency) runs the server too.
+    command: `"${process.execPath}" scripts/start.mjs`,
+    url: `${BASE_URL}/api/config`,
+    wait: { stdout: /Flagstaff is running at/ },
+    reuseExistingServer: false,
+    timeout: 90_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    env: {
+      ...(process.env as Record<string, string>),
+      FLAGSTAFF_PORT: String(PORT),
+      FLAGSTAFF_DATA_DIR: process.env.FLAGSTAFF_E2E_DATA_DIR,
+      FLAGSTAFF_ADMIN_USER: ADMIN_USER,
+      FLAGSTAFF_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      FLAGSTAFF_DISABLE_RATE_LIMIT: "true",
+      WRANGLER_SEND_METRICS: "false",
+      WRANGLER_SEND_ERROR_REPORTS: "false",
+      WRANGLER_HIDE_BANNER: "true",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    },
+  },
+});

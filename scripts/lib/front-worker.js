@@ -1,0 +1,58 @@
+// Entry worker of `npm start`: answers the exact files of build/client from a workerd disk service and
+// hands every other request (pages, API, WebSocket upgrades, R2 files under /assets/{hash}/{name}) to the
+// app worker. One JS hop instead of Cloudflare's asset-router chain; see DECISIONS.md.
+//
+// Bindings: STATIC_FILES (JSON: decoded path → {type, cacheControl, etag, size}), STATIC (disk service
+// rooted at build/client), APP (service binding to the app worker).
+
+function lookup(files, pathname) {
+  let path;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  return Object.prototype.hasOwnProperty.call(files, path) ? [path, files[path]] : undefined;
+}
+
+function etagMatches(header, etag) {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
+}
+
+async function serveFile(request, env, path, file) {
+  const headers = new Headers({
+    "content-type": file.type,
+    "cache-control": file.cacheControl,
+    etag: file.etag,
+    "x-content-type-options": "nosniff",
+  });
+  if (etagMatches(request.headers.get("if-none-match"), file.etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  const encoded = path.split("/").map(encodeURIComponent).join("/");
+  const response = await env.STATIC.fetch(`http://static${encoded}`);
+  if (!response.ok) {
+    // The file vanished after startup (a rebuild in progress): let the app answer.
+    return undefined;
+  }
+  headers.set("content-length", String(file.size));
+  return new Response(request.method === "HEAD" ? null : response.body, { status: 200, headers });
+}
+
+export default {
+  async fetch(request, env) {
+    if (request.method === "GET" || request.method === "HEAD") {
+      const found = lookup(env.STATIC_FILES, new URL(request.url).pathname);
+      if (found) {
+        const response = await serveFile(request, env, found[0], found[1]);
+        if (response) return response;
+      }
+    }
+    // The socket listens on loopback only, so the peer is this machine; never trust a client's claim.
+    const headers = new Headers(request.headers);
+    headers.set("cf-connecting-ip", "127.0.0.1");
+    return env.APP.fetch(new Request(request, { headers }));
+  },
+};

@@ -1,0 +1,278 @@
+#!/usr/bin/env node
+// Production-style local server: the built worker (build/server) in workerd through the Miniflare API,
+// behind a small front worker that answers build/client files from disk. State (D1, R2, Durable Objects)
+// persists under FLAGSTAFF_DATA_DIR in wrangler's `--persist-to` layout. `npm start` builds first.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { applyMigrations } from "./lib/d1-migrations.mjs";
+import { removeLock, takeOverDataDir, writeLock } from "./lib/runtime-lock.mjs";
+import { collectStaticFiles } from "./lib/static-files.mjs";
+
+// Offline and quiet, whatever the caller's environment says.
+Object.assign(process.env, {
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+});
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const BUILD_DIR = resolve(ROOT, process.env.FLAGSTAFF_BUILD_DIR ?? "build");
+const SERVER_DIR = join(BUILD_DIR, "server");
+const CLIENT_DIR = join(BUILD_DIR, "client");
+const MIGRATIONS_DIR = join(ROOT, "migrations");
+const HOST = "127.0.0.1";
+// Read by this script only; every other FLAGSTAFF_* variable becomes a binding of the app worker.
+const LAUNCHER_VARS = new Set([
+  "FLAGSTAFF_PORT",
+  "FLAGSTAFF_DATA_DIR",
+  "FLAGSTAFF_ADMIN_USER",
+  "FLAGSTAFF_ADMIN_PASSWORD",
+  "FLAGSTAFF_BOOTSTRAP_TOKEN",
+]);
+
+function fail(message) {
+  console.error(`flagstaff: ${message}`);
+  process.exit(1);
+}
+
+function readPort() {
+  const raw = process.env.FLAGSTAFF_PORT ?? "8787";
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`FLAGSTAFF_PORT must be a port number, got "${raw}"`);
+  return port;
+}
+
+function readWranglerConfig() {
+  const path = join(SERVER_DIR, "wrangler.json");
+  if (!existsSync(path) || !existsSync(join(SERVER_DIR, "index.js"))) {
+    fail("build/server is missing: run `npm start` (it builds first) or `npx react-router build`");
+  }
+  return JSON.parse(readFileSync(path, "utf8"));
+}
+
+function appBindings(config, bootstrapToken) {
+  const bindings = { ...(config.vars ?? {}) };
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name.startsWith("FLAGSTAFF_") && !LAUNCHER_VARS.has(name) && value !== undefined) bindings[name] = value;
+  }
+  bindings.FLAGSTAFF_BOOTSTRAP_TOKEN = bootstrapToken;
+  return bindings;
+}
+
+// "**/*.js" → /^(?:.*\/)?[^/]*\.js$/
+function globToRegExp(glob) {
+  let source = "";
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i];
+    if (glob.startsWith("**/", i)) {
+      source += "(?:.*/)?";
+      i += 2;
+    } else if (glob.startsWith("**", i)) {
+      source += ".*";
+      i += 1;
+    } else if (ch === "*") {
+      source += "[^/]*";
+    } else if (ch === "?") {
+      source += "[^/]";
+    } else {
+      source += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    }
+  }
+  return new RegExp(`^${source}$`);
+}
+
+// Miniflare 5 no longer walks imports from `scriptPath`, so list the modules of build/server the way
+// wrangler's `rules` describe them (no_bundle build): the entry first, then every file a rule matches.
+function collectModules(config) {
+  const rules = (config.rules ?? []).map((rule) => ({ type: rule.type, patterns: rule.globs.map(globToRegExp) }));
+  if (!rules.some((rule) => rule.type === "ESModule")) {
+    rules.push({ type: "ESModule", patterns: [globToRegExp("**/*.js"), globToRegExp("**/*.mjs")] });
+  }
+  const main = (config.main ?? "index.js").replace(/^\.\//, "");
+  const modules = [{ type: "ESModule", path: join(SERVER_DIR, main) }];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith(".")) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(full);
+        continue;
+      }
+      const path = relative(SERVER_DIR, full).split(sep).join("/");
+      if (path === main) continue;
+      const rule = rules.find((candidate) => candidate.patterns.some((pattern) => pattern.test(path)));
+      if (rule) modules.push({ type: rule.type, path: full });
+    }
+  };
+  walk(SERVER_DIR);
+  return modules;
+}
+
+function appWorker(config, bootstrapToken) {
+  return {
+    name: config.name,
+    modules: collectModules(config),
+    modulesRoot: SERVER_DIR,
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags ?? [],
+    bindings: appBindings(config, bootstrapToken),
+    d1Databases: Object.fromEntries(
+      (config.d1_databases ?? []).map((db) => [db.binding, db.preview_database_id ?? db.database_id]),
+    ),
+    r2Buckets: Object.fromEntries((config.r2_buckets ?? []).map((bucket) => [bucket.binding, bucket.bucket_name])),
+    durableObjects: Object.fromEntries(
+      (config.durable_objects?.bindings ?? []).map((binding) => [
+        binding.name,
+        { className: binding.class_name, scriptName: binding.script_name, useSQLite: true },
+      ]),
+    ),
+  };
+}
+
+function frontWorker(config, appName, port) {
+  return {
+    name: "flagstaff-front",
+    modules: true,
+    scriptPath: join(ROOT, "scripts", "lib", "front-worker.js"),
+    compatibilityDate: config.compatibility_date,
+    bindings: { STATIC_FILES: existsSync(CLIENT_DIR) ? collectStaticFiles(CLIENT_DIR) : {} },
+    serviceBindings: {
+      STATIC: { disk: { path: CLIENT_DIR, writable: false } },
+      APP: appName,
+    },
+    unsafeDirectSockets: [{ host: HOST, port }],
+  };
+}
+
+// Migrations run before the server listens, so no request ever meets a half-migrated database: a
+// short-lived runtime holding only the D1 binding, on the same persisted files.
+async function migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDir) {
+  if (!existsSync(MIGRATIONS_DIR) || Object.keys(app.d1Databases).length === 0) return [];
+  const binding = config.d1_databases[0].binding;
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: HOST,
+      port: 0,
+      cf: false,
+      logRequests: false,
+      telemetry: { enabled: false },
+      resourcePersistencePath: join(dataDir, "v3"),
+      name: app.name,
+      modules: true,
+      script: "export default { fetch() { return new Response(null, { status: 404 }); } };",
+      compatibilityDate: app.compatibilityDate,
+      d1Databases: { [binding]: app.d1Databases[binding] },
+    }),
+  );
+  try {
+    await mf.ready;
+    writeLock(dataDir);
+    return await applyMigrations(await mf.getD1Database(binding, app.name), MIGRATIONS_DIR);
+  } finally {
+    await mf.dispose();
+  }
+}
+
+async function bootstrapAdmin(baseUrl, token) {
+  const body = {};
+  if (process.env.FLAGSTAFF_ADMIN_USER) body.userName = process.env.FLAGSTAFF_ADMIN_USER;
+  if (process.env.FLAGSTAFF_ADMIN_PASSWORD) body.password = process.env.FLAGSTAFF_ADMIN_PASSWORD;
+  const response = await fetch(new URL("/__internal/bootstrap-admin", baseUrl), {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-flagstaff-bootstrap": token },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    const detail = response.headers.get("content-type")?.includes("json") ? `: ${text.slice(0, 300)}` : "";
+    console.error(`flagstaff: admin bootstrap answered HTTP ${response.status}${detail}; no admin account was created`);
+    return;
+  }
+  let result;
+  try {
+    result = JSON.parse(text);
+  } catch {
+    console.error(`flagstaff: admin bootstrap answered a non-JSON body: ${text.slice(0, 300)}`);
+    return;
+  }
+  if (result.created) console.log(`Admin account: username=${result.userName} password=${result.password}`);
+}
+
+async function main() {
+  const major = Number(process.versions.node.split(".")[0]);
+  if (major < 22) fail(`Node ${process.versions.node} is too old; run through npm (npm start) to use the project's Node 22`);
+
+  const port = readPort();
+  const dataDir = process.env.FLAGSTAFF_DATA_DIR ? resolve(process.env.FLAGSTAFF_DATA_DIR) : join(ROOT, "data");
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    const note = await takeOverDataDir(dataDir);
+    if (note) console.log(`flagstaff: ${note}`);
+  } catch (error) {
+    fail(error.message);
+  }
+  const config = readWranglerConfig();
+  const bootstrapToken = randomBytes(32).toString("base64url");
+  const app = appWorker(config, bootstrapToken);
+
+  const { Miniflare, convertV4MiniflareOptions } = await import("miniflare");
+  try {
+    const applied = await migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDir);
+    if (applied.length > 0) console.log(`Applied D1 migrations: ${applied.join(", ")}`);
+  } catch (error) {
+    fail(error?.message ?? String(error));
+  }
+
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: HOST,
+      port: 0,
+      cf: false,
+      logRequests: false,
+      telemetry: { enabled: false },
+      // Same layout as `wrangler … --persist-to <dataDir>`: <dataDir>/v3/{d1,do,r2}.
+      resourcePersistencePath: join(dataDir, "v3"),
+      // The first worker is Miniflare's entry; clients come in through the front worker's direct socket.
+      workers: [frontWorker(config, app.name, port), app],
+    }),
+  );
+
+  let stopping = false;
+  const stop = async (code) => {
+    if (stopping) process.exit(code);
+    stopping = true;
+    try {
+      await mf.dispose();
+      removeLock(dataDir);
+    } finally {
+      process.exit(code);
+    }
+  };
+  // Miniflare's own signal hooks exit at once, before an awaited dispose could finish; replace them.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void stop(0));
+  }
+
+  try {
+    await mf.ready;
+  } catch (error) {
+    console.error(`flagstaff: could not start on ${HOST}:${port}: ${error?.message ?? error}`);
+    await stop(1);
+  }
+  writeLock(dataDir);
+  const url = `http://${HOST}:${port}`;
+
+  try {
+    await bootstrapAdmin(url, bootstrapToken);
+  } catch (error) {
+    console.error(`flagstaff: admin bootstrap failed: ${error?.message ?? error}`);
+  }
+  console.log(`Flagstaff is running at ${url}`);
+  console.log(`Data folder: ${dataDir}`);
+}
+
+await main();

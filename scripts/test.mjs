@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// `npm test`: system parts, build, then unit (vitest, node), integration (vitest in workerd) and
+// end-to-end (Playwright + Chromium) suites. Each suite writes a JSON report under test-results/reports;
+// the totals end the output as one line, `N passed, M failed`, and any failure exits non-zero.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const REPORTS = join(ROOT, "test-results", "reports");
+const BIN = join(ROOT, "node_modules", ".bin");
+
+const env = {
+  ...process.env,
+  // The project's Node 22 (npm package `node`) first, whoever started us.
+  PATH: [BIN, dirname(process.execPath), process.env.PATH ?? ""].join(delimiter),
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? "1" : "0"),
+};
+
+// Parts of the machine the suites need, installed from Debian's packages when missing.
+const SYSTEM_PARTS = [
+  { name: "Chromium (Playwright's browser)", present: () => existsSync("/usr/bin/chromium"), packages: ["chromium"] },
+];
+
+function ensureSystemParts() {
+  const missing = SYSTEM_PARTS.filter((part) => !part.present());
+  if (missing.length === 0) return;
+  const packages = [...new Set(missing.flatMap((part) => part.packages))];
+  const command = `apt-get install -y ${packages.join(" ")}`;
+  if (typeof process.getuid !== "function" || process.getuid() !== 0) {
+    console.error(`Missing: ${missing.map((part) => part.name).join(", ")}. Install with:\n  sudo ${command}`);
+    process.exit(1);
+  }
+  console.log(`Installing ${packages.join(", ")} for ${missing.map((part) => part.name).join(", ")}`);
+  const aptEnv = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  for (const args of [["update"], ["install", "-y", ...packages]]) {
+    const result = spawnSync("apt-get", args, { stdio: "inherit", env: aptEnv });
+    if (result.status !== 0) {
+      console.error(`apt-get ${args.join(" ")} failed (exit ${result.status ?? result.signal})`);
+      process.exit(1);
+    }
+  }
+  const still = SYSTEM_PARTS.filter((part) => !part.present());
+  if (still.length > 0) {
+    console.error(`Still missing after install: ${still.map((part) => part.name).join(", ")}`);
+    process.exit(1);
+  }
+}
+
+/** Runs a command in its own process group; resolves with its exit code (or a description of its end). */
+function run(command, args, { timeoutMs, extraEnv = {} }) {
+  return new Promise((done) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: "inherit", detached: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }, timeoutMs);
+    const forward = (signal) => {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // Already gone.
+      }
+    };
+    process.on("SIGINT", forward);
+    process.on("SIGTERM", forward);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      done({ code: null, note: `could not start ${command}: ${error.message}` });
+    });
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      process.off("SIGINT", forward);
+      process.off("SIGTERM", forward);
+      if (timedOut) done({ code: null, note: `killed after ${Math.round(timeoutMs / 60000)} min` });
+      else done({ code, note: code === 0 ? undefined : `exited with ${code ?? signal}` });
+    });
+  });
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Counts from vitest's JSON reporter; a file that failed to load counts as one failure. */
+function countVitest(report) {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const file of report.testResults ?? []) {
+    const assertions = file.assertionResults ?? [];
+    const fileFailed = assertions.filter((a) => a.status === "failed").length;
+    passed += assertions.filter((a) => a.status === "passed").length;
+    skipped += assertions.filter((a) => ["skipped", "pending", "todo", "disabled"].includes(a.status)).length;
+    failed += fileFailed;
+    if (file.status === "failed" && fileFailed === 0) failed += 1;
+  }
+  return { passed, failed, skipped };
+}
+
+/** Counts from Playwright's JSON reporter; errors outside tests (e.g. the web server) count as failures. */
+function countPlaywright(report) {
+  const stats = report.stats ?? {};
+  const passed = (stats.expected ?? 0) + (stats.flaky ?? 0);
+  let failed = stats.unexpected ?? 0;
+  if ((report.errors ?? []).length > 0 && failed === 0) failed = report.errors.length;
+  return { passed, failed, skipped: stats.skipped ?? 0 };
+}
+
+function vitestSuite(name, config, timeoutMs) {
+  const reportFile = join(REPORTS, `${name}.json`);
+  return {
+    name,
+    reportFile,
+    count: countVitest,
+    start: () =>
+      run(
+        join(BIN, "vitest"),
+        ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`],
+        { timeoutMs },
+      ),
+  };
+}
+
+const BUILD = { name: "build", start: () => run(join(BIN, "react-router"), ["build"], { timeoutMs: 5 * 60_000 }) };
+
+async function main() {
+  ensureSystemParts();
+  rmSync(REPORTS, { recursive: true, force: true });
+  mkdirSync(REPORTS, { recursive: true });
+
+  const results = [];
+  const record = (name, counts, note) => {
+    results.push({ name, ...counts, note });
+  };
+
+  console.log("\n== build ==");
+  const build = await BUILD.start();
+  const built = build.code === 0;
+  if (!built) record("build", { passed: 0, failed: 1, skipped: 0 }, build.note);
+
+  const e2eData = mkdtempSync(join(tmpdir(), "flagstaff-e2e-"));
+  const suites = [
+    { ...vitestSuite("unit", "vitest.unit.config.ts", 5 * 60_000), needsBuild: false },
+    { ...vitestSuite("integration", "vitest.integration.config.ts", 8 * 60_000), needsBuild: true },
+    {
+      name: "e2e",
+      needsBuild: true,
+      reportFile: join(REPORTS, "e2e.json"),
+      count: countPlaywright,
+      start: () =>
+        run(join(BIN, "playwright"), ["test"], {
+          timeoutMs: 15 * 60_000,
+          extraEnv: { FLAGSTAFF_E2E_DATA_DIR: e2eData },
+        }),
+    },
+  ];
+
+  try {
+    for (const suite of suites) {
+      console.log(`\n== ${suite.name} ==`);
+      if (suite.needsBuild && !built) {
+        record(suite.name, { passed: 0, failed: 1, skipped: 0 }, "not run: the build failed");
+        continue;
+      }
+      const outcome = await suite.start();
+      const report = readJson(suite.reportFile);
+      if (report === undefined) {
+        record(suite.name, { passed: 0, failed: 1, skipped: 0 }, `no report (${outcome.note ?? "exited with 0"})`);
+        continue;
+      }
+      const counts = suite.count(report);
+      let note = outcome.note;
+      if (counts.passed + counts.failed + counts.skipped === 0) {
+        counts.failed += 1;
+        note = "reported no tests";
+      } else if (outcome.code !== 0 && counts.failed === 0) {
+        // E.g. unhandled errors between tests, or a runner killed after its report was written.
+        counts.failed += 1;
+      }
+      if (counts.skipped > 0) {
+        // Every test runs: a skipped or todo test is counted as a failure.
+        counts.failed += counts.skipped;
+        note = [note, `${counts.skipped} skipped (not allowed)`].filter(Boolean).join("; ");
+      }
+      record(suite.name, counts, note);
+    }
+  } finally {
+    rmSync(e2eData, { recursive: true, force: true });
+  }
+
+  console.log("\n== summary ==");
+  for (const result of results) {
+    console.log(`${result.name.padEnd(12)} ok ${String(result.passed).padStart(4)}   not ok ${String(result.failed).padStart(3)}${result.note ? `   (${result.note})` : ""}`);
+  }
+  const passed = results.reduce((sum, result) => sum + result.passed, 0);
+  const failed = results.reduce((sum, result) => sum + result.failed, 0);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+await main();

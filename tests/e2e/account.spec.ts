@@ -1,0 +1,143 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { expect, test, uniqueUserName } from "./fixtures";
+
+// Labels come from the locale files, so rewording a string does not break the flow under test.
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const strings = (language: string): Strings =>
+  JSON.parse(readFileSync(new URL(`../../app/locales/${language}/common.json`, import.meta.url), "utf8")) as Strings;
+const en = strings("en-US");
+const ja = strings("ja-JP");
+
+async function logIn(page: Page, strings: typeof en, login: string, password: string) {
+  await page.getByLabel(strings.login.userName, { exact: true }).fill(login);
+  await page.getByLabel(strings.login.password, { exact: true }).fill(password);
+  await page.getByRole("button", { name: strings.login.submit, exact: true }).click();
+}
+
+test("register, log out, log in, edit the profile, keep language and theme, change the password", async ({ page }) => {
+  const userName = uniqueUserName();
+  const email = `${userName}@example.com`;
+  const password = "Start1234!";
+  const newPassword = "Changed5678?";
+
+  // Register, watching the live password hints and the retype check on the way.
+  await page.goto("/account/register");
+  await expect(page.getByRole("heading", { name: en.register.title, level: 1 })).toBeVisible();
+  await page.getByLabel(en.register.userName, { exact: true }).fill(userName);
+  await page.getByLabel(en.register.email, { exact: true }).fill(email);
+  const passwordInput = page.getByLabel(en.register.password, { exact: true });
+  const hints = page.getByRole("list", { name: en.password.hint.title });
+  await passwordInput.fill("abc");
+  await expect(hints.getByRole("listitem").filter({ hasText: en.password.hint.lowercase })).toHaveAttribute("data-met", "true");
+  await expect(hints.getByRole("listitem").filter({ hasText: en.password.hint.uppercase })).toHaveAttribute("data-met", "false");
+  await page.getByRole("button", { name: en.register.submit, exact: true }).click();
+  await expect(page.getByText(en.password.tooShort)).toBeVisible();
+
+  await passwordInput.fill(password);
+  for (const hint of ["length", "lowercase", "uppercase", "digit", "symbol"] as const) {
+    await expect(hints.getByRole("listitem").filter({ hasText: en.password.hint[hint] })).toHaveAttribute("data-met", "true");
+  }
+  const retype = page.getByLabel(en.password.retype, { exact: true });
+  await retype.fill(`${password}x`);
+  await expect(page.getByText(en.password.mismatch)).toBeVisible();
+  await retype.fill(password);
+  await expect(page.getByText(en.password.mismatch)).toBeHidden();
+  await page.getByRole("button", { name: en.register.submit, exact: true }).click();
+
+  // LoggedIn (the default account policy): home, signed in.
+  await expect(page).toHaveURL(/\/$/);
+  const nav = page.getByRole("banner");
+  await expect(nav.getByRole("link", { name: userName })).toBeVisible();
+  await expect(nav.getByRole("link", { name: en.nav.login, exact: true })).toHaveCount(0);
+
+  // Log out, then log in again by email.
+  await nav.getByRole("button", { name: en.nav.logout, exact: true }).click();
+  await expect(nav.getByRole("link", { name: en.nav.login, exact: true })).toBeVisible();
+  await nav.getByRole("link", { name: en.nav.login, exact: true }).click();
+  await expect(page).toHaveURL(/\/account\/login$/);
+  await logIn(page, en, email, password);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(nav.getByRole("link", { name: userName })).toBeVisible();
+
+  // Edit the profile; it survives a reload.
+  await nav.getByRole("link", { name: userName }).click();
+  await expect(page.getByRole("heading", { name: en.profile.title, level: 1 })).toBeVisible();
+  await page.getByLabel(en.profile.realName, { exact: true }).fill("Ada Lovelace");
+  await page.getByLabel(en.profile.bio, { exact: true }).fill("Solving pwn before breakfast.");
+  await page.getByRole("button", { name: en.profile.save, exact: true }).click();
+  await expect(page.getByText(en.profile.saved)).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel(en.profile.realName, { exact: true })).toHaveValue("Ada Lovelace");
+  await expect(page.getByLabel(en.profile.bio, { exact: true })).toHaveValue("Solving pwn before breakfast.");
+
+  // Switch to Japanese and the light theme; both are kept across a reload.
+  await page.getByLabel(en.language.label, { exact: true }).selectOption("ja-JP");
+  await expect(nav.getByRole("link", { name: ja.nav.home, exact: true })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja-JP");
+  await page.getByLabel(ja.theme.label, { exact: true }).selectOption("light");
+  await expect(page.locator("html")).toHaveClass("light");
+
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja-JP");
+  await expect(page.locator("html")).toHaveClass("light");
+  await expect(page.getByRole("heading", { name: ja.profile.title, level: 1 })).toBeVisible();
+  await expect(page.getByLabel(ja.theme.label, { exact: true })).toHaveValue("light");
+  expect(await page.evaluate(() => [localStorage.getItem("i18nextLng"), localStorage.getItem("flagstaff-theme")])).toEqual([
+    "ja-JP",
+    "light",
+  ]);
+  // The server itself renders the chosen language and theme, so there is no flash before scripts run.
+  const ssr = await (await page.request.get("/account/profile")).text();
+  expect(ssr).toMatch(/<html[^>]*lang="ja-JP"/);
+  expect(ssr).toMatch(/<html[^>]*class="light"/);
+
+  // Change the password: the user is sent to log in again, and only the new password works.
+  await page.getByLabel(ja.profile.oldPassword, { exact: true }).fill(password);
+  await page.getByLabel(ja.profile.newPassword, { exact: true }).fill(newPassword);
+  await page.getByLabel(ja.password.retype, { exact: true }).fill(newPassword);
+  await page.getByRole("button", { name: ja.profile.changePassword, exact: true }).click();
+  await expect(page).toHaveURL(/\/account\/login\?reason=password-changed$/);
+  await expect(page.getByText(ja.login.passwordChanged)).toBeVisible();
+  await expect(nav.getByRole("link", { name: ja.nav.login, exact: true })).toBeVisible();
+
+  await logIn(page, ja, userName, password);
+  await expect(page.getByRole("alert")).toBeVisible();
+  await expect(page).toHaveURL(/\/account\/login/);
+
+  await logIn(page, ja, userName, newPassword);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(nav.getByRole("link", { name: userName })).toBeVisible();
+
+  await nav.getByRole("button", { name: ja.nav.logout, exact: true }).click();
+  await expect(nav.getByRole("link", { name: ja.nav.login, exact: true })).toBeVisible();
+  await expect(nav.getByRole("link", { name: userName })).toHaveCount(0);
+});
+
+test("paths are case-insensitive, unknown paths show the 404 page, and the profile needs a session", async ({ page }) => {
+  await page.goto("/ACCOUNT/Login");
+  await expect(page.getByRole("heading", { name: en.login.title, level: 1 })).toBeVisible();
+
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: en.notFound.title })).toBeVisible();
+  await page.getByRole("link", { name: en.notFound.home }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  await page.goto("/account/profile");
+  await expect(page).toHaveURL(/\/account\/login\?from=%2Faccount%2Fprofile$/);
+});
+
+test("the Admin tab is shown to admins only", async ({ adminPage, browser }) => {
+  await adminPage.goto("/");
+  const adminNav = adminPage.getByRole("navigation", { name: en.nav.label });
+  await expect(adminNav.getByRole("link", { name: en.nav.admin, exact: true })).toHaveAttribute("href", "/admin/games");
+
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await visitor.goto("/");
+  const visitorNav = visitor.getByRole("navigation", { name: en.nav.label });
+  await expect(visitorNav.getByRole("link", { name: en.nav.home, exact: true })).toBeVisible();
+  await expect(visitorNav.getByRole("link", { name: en.nav.admin, exact: true })).toHaveCount(0);
+  await context.close();
+});

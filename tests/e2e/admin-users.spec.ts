@@ -1,0 +1,152 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { expect, login, registerUser, test, uniqueUserName } from "./fixtures";
+
+// Labels come from the locale files, so rewording a string does not break the flow under test.
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
+const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k] ?? "");
+
+// A 1×1 transparent PNG.
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+// The first screen of a freshly started server may take longer to compile and hydrate.
+const FIRST_LOAD = { timeout: 15_000 };
+
+const userRow = (page: Page, userName: string) => page.getByTestId(`admin-user-${userName}`);
+
+async function openUser(page: Page, userName: string) {
+  await page.goto(`/admin/users?hint=${encodeURIComponent(userName)}`);
+  await expect(userRow(page, userName)).toBeVisible(FIRST_LOAD);
+}
+
+async function confirmIn(page: Page, confirmLabel: string) {
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: confirmLabel, exact: true }).click();
+}
+
+test("an admin bans a signed-in user: their next request and page load are refused", async ({ adminPage, browser }) => {
+  const userContext = await browser.newContext();
+  const userPage = await userContext.newPage();
+  const user = await registerUser(userPage);
+  await userPage.goto("/account/profile");
+  await expect(userPage.getByRole("heading", { name: en.profile.title, level: 1 })).toBeVisible(FIRST_LOAD);
+  expect((await userPage.request.get("/api/account/profile")).status()).toBe(200);
+
+  await openUser(adminPage, user.userName);
+  const row = userRow(adminPage, user.userName);
+  await expect(row).toContainText(en.role.User);
+  // Last visit time (DD/MM/YYYY HH:mm:ss) and IP are shown.
+  await expect(row).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}/);
+  await row.getByRole("button", { name: en.adminUsers.ban, exact: true }).click();
+  await expect(adminPage.getByRole("dialog")).toContainText(fill(en.adminUsers.banConfirm, { user: user.userName }));
+  await confirmIn(adminPage, en.adminUsers.ban);
+  await expect(row).toContainText(en.role.Banned);
+
+  // The open session is gone at once: the API refuses it and the page sends the user to log in.
+  expect((await userPage.request.get("/api/account/profile")).status()).toBe(401);
+  await userPage.reload();
+  await expect(userPage).toHaveURL(/\/account\/login\?from=%2Faccount%2Fprofile/);
+  const denied = await userPage.request.post("/api/account/login", { data: { userName: user.userName, password: user.password } });
+  expect(denied.status()).toBe(401);
+
+  // Unbanning lets them sign in again.
+  await row.getByRole("button", { name: en.adminUsers.unban, exact: true }).click();
+  await confirmIn(adminPage, en.adminUsers.unban);
+  await expect(row).toContainText(en.role.User);
+  await login(userPage, user.userName, user.password);
+  await userContext.close();
+});
+
+test("an admin edits a user, resets a password shown once, and deletes a user", async ({ adminPage, browser }) => {
+  const other = await browser.newContext();
+  const user = await registerUser(other.request);
+  await other.close();
+  await openUser(adminPage, user.userName);
+  const row = userRow(adminPage, user.userName);
+
+  // Edit: real name and role.
+  await row.getByRole("button", { name: en.adminUsers.edit, exact: true }).click();
+  const edit = adminPage.getByRole("dialog", { name: en.adminUsers.editTitle });
+  await edit.getByLabel(en.adminUsers.realName).fill("Grace Hopper");
+  await edit.getByLabel(en.adminUsers.role).selectOption("Monitor");
+  await edit.getByRole("button", { name: en.adminUsers.save, exact: true }).click();
+  await expect(edit).toBeHidden();
+  await expect(row).toContainText("Grace Hopper");
+  await expect(row).toContainText(en.role.Monitor);
+
+  // Reset the password: shown once, and it works.
+  await row.getByRole("button", { name: en.adminUsers.resetPassword, exact: true }).click();
+  await confirmIn(adminPage, en.adminUsers.resetPassword);
+  const shown = adminPage.getByTestId("new-password");
+  await expect(shown).toHaveText(/^.{16}$/);
+  const password = (await shown.textContent()) ?? "";
+  await adminPage.getByRole("dialog", { name: en.adminUsers.newPasswordTitle }).getByRole("button", { name: en.adminUsers.close }).click();
+  const fresh = await browser.newContext();
+  const freshPage = await fresh.newPage();
+  await login(freshPage, user.userName, password);
+  await fresh.close();
+
+  // Delete with confirmation.
+  await row.getByRole("button", { name: en.adminUsers.delete, exact: true }).click();
+  await confirmIn(adminPage, en.adminUsers.delete);
+  await expect(row).toBeHidden();
+  await expect(adminPage.getByText(fill(en.adminUsers.noMatch, { hint: user.userName }))).toBeVisible();
+});
+
+test("batch creation reports each row", async ({ adminPage }) => {
+  const [a, b] = [uniqueUserName("ba"), uniqueUserName("bb")];
+  await adminPage.goto("/admin/users");
+  await adminPage.getByRole("button", { name: en.adminUsers.batchOpen }).click(FIRST_LOAD);
+  const dialog = adminPage.getByRole("dialog", { name: en.adminUsers.batchTitle });
+  await dialog
+    .getByLabel(en.adminUsers.batchLabel)
+    .fill(`${a},Passw0rd!,${a}@example.com,Ada,1001\n${b},short,${b}@example.com`);
+  await dialog.getByRole("button", { name: en.adminUsers.batchSubmit }).click();
+  const results = dialog.getByTestId("batch-result");
+  await expect(results).toHaveCount(2);
+  await expect(results.nth(0)).toContainText(en.adminUsers.batchCreated);
+  await expect(results.nth(1)).toContainText("Password must be at least 6 characters");
+  await dialog.getByRole("button", { name: en.adminUsers.close }).click();
+  await openUser(adminPage, a);
+  await expect(userRow(adminPage, a)).toContainText("Ada");
+});
+
+test("account screens: forgot-password link, bad activation link, avatar and email change on the profile", async ({ page }) => {
+  await page.goto("/account/login");
+  await page.getByRole("link", { name: en.login.forgotPassword }).click(FIRST_LOAD);
+  await expect(page).toHaveURL(/\/account\/recovery$/);
+  await expect(page.getByRole("heading", { name: en.recovery.title })).toBeVisible();
+  await page.getByLabel(en.recovery.email).fill("nobody@example.com");
+  await page.getByRole("button", { name: en.recovery.submit }).click();
+  // This test server has no SMTP settings: the server's message is shown.
+  await expect(page.getByRole("alert")).toContainText("Email is not configured");
+
+  // A reset form posts the link's token; a wrong one is refused with the server's message.
+  await page.goto("/account/reset?token=bm9wZQ&email=bm9wZQ");
+  await page.getByLabel(en.reset.password, { exact: true }).fill("NewPassw0rd!");
+  await page.getByLabel(en.password.retype).fill("NewPassw0rd!");
+  await page.getByRole("button", { name: en.reset.submit }).click();
+  await expect(page.getByRole("alert")).toContainText("This password reset link is invalid");
+
+  await page.goto("/account/verify?token=bm9wZQ&email=bm9wZQ");
+  await expect(page.getByText(en.verify.failedTitle)).toBeVisible();
+  await expect(page.getByText(en.verify.failed)).toBeVisible();
+
+  const user = await registerUser(page);
+  await page.goto("/account/profile");
+  await expect(page.getByRole("heading", { name: en.profile.title, level: 1 })).toBeVisible(FIRST_LOAD);
+  await page.getByLabel(en.profile.uploadAvatar).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
+  await expect(page.locator(`header img[src^="/assets/"]`)).toBeVisible();
+
+  // Email confirmation is off by default: only an admin can change the email.
+  await page.getByLabel(en.profile.newEmail).fill(`${user.userName.toLowerCase()}@example.org`);
+  await page.getByRole("button", { name: en.profile.changeEmail }).click();
+  await expect(page.getByText(en.profile.emailByAdmin)).toBeVisible();
+
+  // A wrong email-change link.
+  await page.goto("/account/confirm?token=bm9wZQ&email=bm9wZQ");
+  await expect(page.getByText(en.confirmEmail.failedTitle)).toBeVisible();
+});

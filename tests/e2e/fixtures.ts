@@ -1,0 +1,75 @@
+import { type APIRequestContext, type APIResponse, test as base, expect, type Page } from "@playwright/test";
+import { ADMIN_PASSWORD, ADMIN_USER } from "../../playwright.config";
+
+/** The first admin, created by scripts/start.mjs from FLAGSTAFF_ADMIN_USER / FLAGSTAFF_ADMIN_PASSWORD. */
+export const adminCredentials = { userName: ADMIN_USER, password: ADMIN_PASSWORD } as const;
+
+/** Meets the password policy: long enough, with lower and upper case, a digit and a symbol. */
+export const DEFAULT_PASSWORD = "Passw0rd!e2e";
+
+export type RegisteredUser = {
+  userName: string;
+  password: string;
+  email: string;
+  /** RegisterStatus answered by the server: LoggedIn, EmailConfirmationRequired or AdminConfirmationRequired. */
+  status: string;
+};
+
+let counter = 0;
+
+/** A user name no other test (or earlier run on the same data) has: 3–15 characters. */
+export function uniqueUserName(prefix = "e2e"): string {
+  counter += 1;
+  const stamp = Date.now().toString(36).slice(-5);
+  const random = Math.floor(Math.random() * 36 ** 3).toString(36).padStart(3, "0");
+  return `${prefix}${stamp}${random}${counter.toString(36)}`.slice(0, 15);
+}
+
+function requestOf(target: Page | APIRequestContext): APIRequestContext {
+  return "goto" in target ? target.request : target;
+}
+
+async function describeFailure(what: string, response: APIResponse): Promise<Error> {
+  return new Error(`${what} answered HTTP ${response.status()}: ${(await response.text()).slice(0, 500)}`);
+}
+
+/**
+ * Registers a fresh user through POST /api/account/register. With a page, the request runs in the page's
+ * browser context, so a LoggedIn registration leaves the session cookie in the browser.
+ */
+export async function registerUser(
+  target: Page | APIRequestContext,
+  options: { userName?: string; password?: string; email?: string } = {},
+): Promise<RegisteredUser> {
+  const userName = options.userName ?? uniqueUserName();
+  const password = options.password ?? DEFAULT_PASSWORD;
+  const email = options.email ?? `${userName.toLowerCase()}@example.com`;
+  const response = await requestOf(target).post("/api/account/register", { data: { userName, password, email } });
+  if (response.status() !== 200) throw await describeFailure(`register ${userName}`, response);
+  const body = (await response.json()) as { data?: unknown };
+  return { userName, password, email, status: String(body.data) };
+}
+
+/** Signs in through POST /api/account/login in the page's context; the session cookie lands in the browser. */
+export async function login(page: Page, userName: string, password: string): Promise<void> {
+  const response = await page.request.post("/api/account/login", { data: { userName, password } });
+  if (response.status() !== 200) throw await describeFailure(`login ${userName}`, response);
+}
+
+type Fixtures = {
+  adminCredentials: typeof adminCredentials;
+  /** A page whose browser context is signed in as the first admin. */
+  adminPage: Page;
+};
+
+export const test = base.extend<Fixtures>({
+  adminCredentials: async ({}, use) => {
+    await use(adminCredentials);
+  },
+  adminPage: async ({ page }, use) => {
+    await login(page, adminCredentials.userName, adminCredentials.password);
+    await use(page);
+  },
+});
+
+export { expect };

@@ -1,0 +1,46 @@
+import { expect, login, registerUser, test } from "./fixtures";
+
+test("the home page loads", async ({ page }) => {
+  const response = await page.goto("/");
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()["content-type"]).toContain("text/html");
+});
+
+test("GET /api/config answers JSON with a title", async ({ request }) => {
+  const response = await request.get("/api/config");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toContain("application/json");
+  const body = (await response.json()) as { title?: unknown };
+  expect(typeof body.title).toBe("string");
+});
+
+test("built client files are served with their type and a long cache", async ({ page, request }) => {
+  const scripts: string[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname.startsWith("/assets/") && response.url().endsWith(".js")) scripts.push(response.url());
+  });
+  await page.goto("/");
+  await expect.poll(() => scripts.length).toBeGreaterThan(0);
+  const asset = await request.get(scripts[0]!);
+  expect(asset.status()).toBe(200);
+  expect(asset.headers()["content-type"]).toContain("javascript");
+  expect(asset.headers()["cache-control"]).toContain("immutable");
+});
+
+test("the bootstrapped admin signs in", async ({ page, adminCredentials }) => {
+  await login(page, adminCredentials.userName, adminCredentials.password);
+  const profile = await page.request.get("/api/account/profile");
+  expect(profile.status()).toBe(200);
+  expect(await profile.json()).toMatchObject({ userName: adminCredentials.userName, role: "Admin" });
+});
+
+test("a registered user can sign in from a fresh browser context", async ({ browser, request }) => {
+  const user = await registerUser(request);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await login(page, user.userName, user.password);
+  const profile = await page.request.get("/api/account/profile");
+  expect(profile.status()).toBe(200);
+  expect(await profile.json()).toMatchObject({ userName: user.userName, email: user.email });
+  await context.close();
+});

@@ -1,0 +1,116 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { expect, registerUser, test } from "./fixtures";
+
+// Labels come from the locale files, so rewording a string does not break the flow under test.
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
+const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k] ?? "");
+
+// A 1×1 transparent PNG.
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+async function confirmIn(page: Page, confirmLabel: string) {
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: confirmLabel, exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
+
+const memberRow = (page: Page, userName: string) => page.getByRole("listitem").filter({ hasText: userName });
+// The first screen of a freshly started server may take longer to compile and hydrate.
+const FIRST_LOAD = { timeout: 15_000 };
+
+test("create a team, a second user joins by code, transfer captaincy, kick, disband", async ({ page, browser }) => {
+  const first = await registerUser(page);
+  const teamName = `T${Date.now().toString(36).slice(-6)}`;
+
+  // Empty state, then create the team.
+  await page.goto("/teams");
+  await expect(page.getByRole("heading", { name: en.teams.emptyTitle })).toBeVisible(FIRST_LOAD);
+  await page.getByRole("button", { name: en.teams.create, exact: true }).click();
+  const createDialog = page.getByRole("dialog", { name: en.teams.createTitle });
+  await createDialog.getByLabel(en.teams.name).fill(teamName);
+  await createDialog.getByLabel(en.teams.bio).fill("e2e team");
+  await createDialog.getByRole("button", { name: en.teams.create, exact: true }).click();
+  await expect(page.getByRole("heading", { name: teamName, level: 2 })).toBeVisible();
+  await expect(memberRow(page, first.userName)).toContainText(en.teams.captain);
+
+  // Avatar upload.
+  await page.getByLabel(en.teams.uploadAvatar).setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
+  await expect(page.locator(`section img[src^="/assets/"]`).first()).toBeVisible();
+
+  // The invite code.
+  await page.getByRole("button", { name: en.teams.showInvite }).click();
+  const codeInput = page.getByRole("textbox", { name: en.teams.inviteCode }).first();
+  await expect(codeInput).toHaveValue(new RegExp(`^${teamName}:\\d+:[0-9a-f]{32}$`));
+  const code = await codeInput.inputValue();
+
+  // A second user joins with the code.
+  const secondContext = await browser.newContext();
+  const second = await secondContext.newPage();
+  const secondUser = await registerUser(second);
+  await second.goto("/teams");
+  await second.getByLabel(en.teams.inviteCode).fill(code);
+  await second.getByRole("button", { name: en.teams.join, exact: true }).click();
+  await expect(second.getByRole("heading", { name: teamName, level: 2 })).toBeVisible();
+  await expect(memberRow(second, secondUser.userName)).toContainText(en.teams.member);
+  await expect(second.getByRole("button", { name: en.teams.disband })).toHaveCount(0);
+
+  // The captain hands captaincy to the second user.
+  await page.reload();
+  await memberRow(page, secondUser.userName).getByRole("button", { name: en.teams.makeCaptain }).click();
+  await expect(page.getByRole("dialog")).toContainText(fill(en.teams.transferConfirm, { user: secondUser.userName, team: teamName }));
+  await confirmIn(page, en.teams.transfer);
+  await expect(memberRow(page, secondUser.userName)).toContainText(en.teams.captain);
+  await expect(page.getByRole("button", { name: en.teams.leave })).toBeVisible();
+
+  // The new captain removes the first user.
+  await second.reload();
+  await memberRow(second, first.userName).getByRole("button", { name: en.teams.kick, exact: true }).click();
+  await confirmIn(second, en.teams.kick);
+  await expect(memberRow(second, first.userName)).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: en.teams.emptyTitle })).toBeVisible();
+
+  // And disbands the team.
+  await second.getByRole("button", { name: en.teams.disband, exact: true }).click();
+  await confirmIn(second, en.teams.disband);
+  await expect(second.getByRole("heading", { name: en.teams.emptyTitle })).toBeVisible();
+  await secondContext.close();
+});
+
+test("a wrong invite code shows the server's message and changes nothing", async ({ page }) => {
+  await registerUser(page);
+  await page.goto("/teams");
+  await expect(page.getByRole("heading", { name: en.teams.emptyTitle })).toBeVisible(FIRST_LOAD);
+  await page.getByLabel(en.teams.inviteCode).fill("not-a-code");
+  await page.getByRole("button", { name: en.teams.join, exact: true }).click();
+  await expect(page.getByRole("alert")).toContainText("Wrong invite code");
+  await expect(page.getByRole("heading", { name: en.teams.emptyTitle })).toBeVisible();
+});
+
+test("admins page, search, lock and delete teams", async ({ adminPage: page, browser }) => {
+  const ctx = await browser.newContext();
+  const owner = await ctx.newPage();
+  await registerUser(owner);
+  const teamName = `A${Date.now().toString(36).slice(-6)}`;
+  const created = await owner.request.post("/api/team", { data: { name: teamName } });
+  expect(created.status()).toBe(200);
+  await ctx.close();
+
+  await page.goto(`/admin/teams`);
+  await expect(page.getByRole("heading", { name: en.adminTeams.title, level: 1 })).toBeVisible(FIRST_LOAD);
+  await page.getByRole("searchbox", { name: en.adminTeams.search }).fill(teamName);
+  await page.getByRole("button", { name: en.adminTeams.search, exact: true }).click();
+  const row = page.getByRole("row").filter({ hasText: teamName });
+  await expect(row).toContainText(en.adminTeams.unlocked);
+  await row.getByRole("button", { name: en.adminTeams.lock, exact: true }).click();
+  await confirmIn(page, en.adminTeams.lock);
+  await expect(row).toContainText(en.adminTeams.locked);
+  await row.getByRole("button", { name: en.adminTeams.delete, exact: true }).click();
+  await confirmIn(page, en.adminTeams.delete);
+  await expect(page.getByText(fill(en.adminTeams.noMatch, { hint: teamName }))).toBeVisible();
+});

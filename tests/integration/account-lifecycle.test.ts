@@ -1,0 +1,236 @@
+import { eq } from "drizzle-orm";
+import { afterEach, describe, expect, inject, it, vi } from "vitest";
+import { users } from "~/.server/db/schema";
+import { Client, db, newUser, PASSWORD, unique } from "./helpers";
+
+type Body = { title: string; status: number; data?: unknown };
+
+/** Messages received by the loopback SMTP server for an address (tests/integration/mail-server.ts). */
+async function mailsTo(address: string): Promise<string[]> {
+  const res = await fetch(`http://127.0.0.1:${inject("mailboxPort")}/?to=${encodeURIComponent(address)}`);
+  return ((await res.json()) as { raw: string }[]).map((m) => m.raw);
+}
+
+/** The decoded text/plain part of a raw message. */
+function textPart(raw: string): string {
+  const m = /Content-Type: text\/plain; charset="UTF-8"\r\nContent-Transfer-Encoding: base64\r\n\r\n([A-Za-z0-9+/=\r\n]+)/.exec(raw);
+  if (!m) throw new Error(`no text part in ${raw.slice(0, 400)}`);
+  const bin = atob(m[1]!.replace(/\s+/g, ""));
+  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+}
+
+async function lastLink(address: string, path: string): Promise<{ token: string; email: string; text: string; raw: string }> {
+  const mails = await mailsTo(address);
+  expect(mails.length).toBeGreaterThan(0);
+  const raw = mails[mails.length - 1]!;
+  const text = textPart(raw);
+  const m = new RegExp(`http://flagstaff\\.test${path}\\?token=([^&\\s]+)&email=([^\\s]+)`).exec(text);
+  if (!m) throw new Error(`no ${path} link in: ${text}`);
+  return { token: m[1]!, email: m[2]!, text, raw };
+}
+
+async function admin() {
+  const { client, userName } = await newUser();
+  await db().update(users).set({ role: "Admin" }).where(eq(users.userNameKey, userName.toLowerCase())).run();
+  return client;
+}
+
+async function withPolicy<T>(policy: Record<string, unknown>, fn: () => Promise<T>): Promise<T> {
+  const a = await admin();
+  const before = (await a.json<{ accountPolicy: Record<string, unknown> }>("/api/admin/config")).body.accountPolicy;
+  expect((await a.json("/api/admin/config", { method: "PUT", body: { accountPolicy: policy } })).status).toBe(200);
+  try {
+    return await fn();
+  } finally {
+    await a.json("/api/admin/config", { method: "PUT", body: { accountPolicy: before } });
+  }
+}
+
+const register = (c: Client, userName: string, email = `${userName}@example.com`, extra: Record<string, unknown> = {}) =>
+  c.json<Body>("/api/account/register", { method: "POST", body: { userName, password: PASSWORD, email, ...extra } });
+
+describe("email verification on register", () => {
+  it("mails a localised link; verifying activates and signs in; the link is single-use", async () => {
+    await withPolicy({ emailConfirmationRequired: true }, async () => {
+      const c = new Client({ lang: "ja-JP" });
+      const userName = unique();
+      const email = `${userName}@example.com`;
+      const r = await register(c, userName, email);
+      expect(r.status).toBe(200);
+      expect(r.body.data).toBe("EmailConfirmationRequired");
+      expect(c.cookie).toBeNull();
+      // Not active yet.
+      expect((await new Client().json<Body>("/api/account/login", { method: "POST", body: { userName, password: PASSWORD } })).status).toBe(401);
+
+      const link = await lastLink(email, "/account/verify");
+      expect(link.text).toContain(`${userName} さん`);
+      expect(link.text).toContain("3 時間");
+      expect(link.raw).toMatch(/Content-Type: text\/html; charset="UTF-8"/);
+      expect(link.raw).toMatch(/^Subject: =\?UTF-8\?B\?/m);
+
+      const bad = await new Client().json<Body>("/api/account/verify", { method: "POST", body: { token: `${link.token}x`, email: link.email } });
+      expect(bad.status).toBe(401);
+      expect(bad.body.title).toBe("Failed to verify the account");
+
+      const v = new Client();
+      expect((await v.json("/api/account/verify", { method: "POST", body: { token: link.token, email: link.email } })).status).toBe(200);
+      expect((await v.json<{ userName: string }>("/api/account/profile")).body.userName).toBe(userName);
+      // Reuse is refused.
+      expect((await new Client().json("/api/account/verify", { method: "POST", body: { token: link.token, email: link.email } })).status).toBe(401);
+    });
+  });
+
+  it("AdminConfirmationRequired: no sign-in until an admin activates", async () => {
+    await withPolicy({ emailConfirmationRequired: false, activeOnRegister: false }, async () => {
+      const userName = unique();
+      const r = await register(new Client(), userName);
+      expect(r.body.data).toBe("AdminConfirmationRequired");
+      const login = await new Client().json<Body>("/api/account/login", { method: "POST", body: { userName, password: PASSWORD } });
+      expect(login.status).toBe(401);
+      await db().update(users).set({ emailConfirmed: true }).where(eq(users.userNameKey, userName.toLowerCase())).run();
+      expect((await new Client().json("/api/account/login", { method: "POST", body: { userName, password: PASSWORD } })).status).toBe(200);
+    });
+  });
+
+  it("refuses an email domain outside the whitelist", async () => {
+    await withPolicy({ emailDomainList: "ctf.example.org, example.net" }, async () => {
+      const r = await register(new Client(), unique());
+      expect(r.status).toBe(400);
+      expect(r.body.title).toContain("ctf.example.org");
+      const ok = await register(new Client(), unique("w"), `${unique("m")}@CTF.example.org`);
+      expect(ok.status).toBe(200);
+    });
+  });
+});
+
+describe("password recovery", () => {
+  it("mails a reset link; resetting revokes every session; the link is single-use", async () => {
+    const { client, userName } = await newUser();
+    const email = `${userName}@example.com`;
+    const r = await new Client().json<Body>("/api/account/recovery", { method: "POST", body: { email: email.toUpperCase() } });
+    expect(r.status).toBe(200);
+    const link = await lastLink(email, "/account/reset");
+    expect(link.text).toContain(`Hello ${userName},`);
+
+    const weak = await new Client().json<Body>("/api/account/passwordreset", { method: "POST", body: { email: link.email, rToken: link.token, password: "short" } });
+    expect(weak.status).toBe(400);
+    const reset = await new Client().json<Body>("/api/account/passwordreset", { method: "POST", body: { email: link.email, rToken: link.token, password: "Rec0vered!" } });
+    expect(reset.status).toBe(200);
+    expect((await client.json("/api/account/profile")).status).toBe(401);
+    expect((await new Client().json("/api/account/login", { method: "POST", body: { userName, password: "Rec0vered!" } })).status).toBe(200);
+    const again = await new Client().json<Body>("/api/account/passwordreset", { method: "POST", body: { email: link.email, rToken: link.token, password: "Ag4inPass" } });
+    expect(again.status).toBe(400);
+  });
+
+  it("answers the same for an unknown email and sends nothing", async () => {
+    const email = `${unique("nobody")}@example.com`;
+    const known = await newUser();
+    const a = await new Client().json<Body>("/api/account/recovery", { method: "POST", body: { email } });
+    const b = await new Client().json<Body>("/api/account/recovery", { method: "POST", body: { email: `${known.userName}@example.com` } });
+    expect(a).toMatchObject({ status: 200 });
+    expect(a.body).toEqual(b.body);
+    expect(await mailsTo(email)).toEqual([]);
+  });
+
+  it("refuses a token after the password changed (bound to the security stamp)", async () => {
+    const { client, userName } = await newUser();
+    const email = `${userName}@example.com`;
+    await new Client().json("/api/account/recovery", { method: "POST", body: { email } });
+    const link = await lastLink(email, "/account/reset");
+    expect((await client.json("/api/account/changepassword", { method: "PUT", body: { old: PASSWORD, new: "Chang3dPw" } })).status).toBe(200);
+    const r = await new Client().json<Body>("/api/account/passwordreset", { method: "POST", body: { email: link.email, rToken: link.token, password: "Rec0vered!" } });
+    expect(r.status).toBe(400);
+  });
+
+  it("refuses an expired token", async () => {
+    const { userName } = await newUser();
+    const email = `${userName}@example.com`;
+    await new Client().json("/api/account/recovery", { method: "POST", body: { email } });
+    const link = await lastLink(email, "/account/reset");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 3 * 3600_000 + 1000);
+      const r = await new Client().json<Body>("/api/account/passwordreset", { method: "POST", body: { email: link.email, rToken: link.token, password: "Rec0vered!" } });
+      expect(r.status).toBe(400);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("change email", () => {
+  it("is refused with data false while email confirmation is off", async () => {
+    const { client } = await newUser();
+    const r = await client.json<Body>("/api/account/changeemail", { method: "PUT", body: { newMail: `${unique()}@example.com` } });
+    expect(r.status).toBe(400);
+    expect(r.body.data).toBe(false);
+  });
+
+  it("mails the new address; confirming changes the email; a bad token fails", async () => {
+    const { client } = await newUser();
+    await withPolicy({ emailConfirmationRequired: true }, async () => {
+      const newMail = `${unique("new")}@example.org`;
+      const r = await client.json<Body>("/api/account/changeemail", { method: "PUT", body: { newMail } });
+      expect(r.status).toBe(200);
+      expect(r.body.data).toBe(true);
+      const link = await lastLink(newMail, "/account/confirm");
+      const bad = await client.json<Body>("/api/account/mailchangeconfirm", { method: "POST", body: { token: link.token.slice(1), email: link.email } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.title).toBe("Failed to verify email");
+      expect((await client.json("/api/account/mailchangeconfirm", { method: "POST", body: link })).status).toBe(200);
+      expect((await client.json<{ email: string }>("/api/account/profile")).body.email).toBe(newMail);
+      expect((await client.json("/api/account/mailchangeconfirm", { method: "POST", body: { token: link.token, email: link.email } })).status).toBe(400);
+    });
+  });
+});
+
+describe("captcha", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  const TURNSTILE = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
+
+  /** Replaces only the provider's verify endpoint; every other request goes through. */
+  function mockTurnstile(answer: (token: string) => boolean) {
+    const real = globalThis.fetch;
+    const seen: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url !== TURNSTILE) return real(input, init);
+      const form = new URLSearchParams(String(init?.body));
+      seen.push(form.get("response") ?? "");
+      expect(form.get("secret")).toBe("test-turnstile-secret");
+      return Response.json({ success: answer(form.get("response") ?? "") });
+    });
+    return seen;
+  }
+
+  it("GET /api/captcha says None while useCaptcha is off, the provider and site key when on", async () => {
+    const off = await new Client().json<{ type: string; siteKey: string }>("/api/captcha");
+    expect(off.body).toEqual({ type: "None", siteKey: "" });
+    await withPolicy({ useCaptcha: true }, async () => {
+      const on = await new Client().json<{ type: string; siteKey: string }>("/api/captcha");
+      expect(on.body).toEqual({ type: "CloudflareTurnstile", siteKey: "test-turnstile-site-key" });
+    });
+  });
+
+  it("login, register and recovery verify the token with the provider", async () => {
+    const { userName } = await newUser();
+    await withPolicy({ useCaptcha: true }, async () => {
+      const seen = mockTurnstile((t) => t === "good-token");
+      const login = (challenge?: string) =>
+        new Client({ lang: "zh-CN" }).json<Body>("/api/account/login", { method: "POST", body: { userName, password: PASSWORD, challenge } });
+      const missing = await login();
+      expect(missing.status).toBe(400);
+      expect(missing.body.title).toBe("验证码校验失败，请重试");
+      expect((await login("bad-token")).status).toBe(400);
+      expect((await login("good-token")).status).toBe(200);
+      expect((await register(new Client(), unique(), undefined, { challenge: "bad-token" })).status).toBe(400);
+      expect((await register(new Client(), unique(), undefined, { challenge: "good-token" })).status).toBe(200);
+      const rec = (challenge: string) =>
+        new Client().json<Body>("/api/account/recovery", { method: "POST", body: { email: `${userName}@example.com`, challenge } });
+      expect((await rec("bad-token")).status).toBe(400);
+      expect((await rec("good-token")).status).toBe(200);
+      expect(seen).toEqual(["bad-token", "good-token", "bad-token", "good-token", "bad-token", "good-token"]);
+    });
+  });
+});

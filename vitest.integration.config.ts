@@ -1,0 +1,21 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import { smtpTestBindings } from "./tests/integration/mail-server.ts";
+
+// Integration tests run inside workerd against the built worker (`react-router build` first): the same
+// bindings as production, D1 with the real migrations, R2 and the Durable Objects.
+export default defineConfig(async () => ({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: `./${process.env.FLAGSTAFF_BUILD_DIR ?? "build"}/server/wrangler.json` },
+      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("migrations"), ...(await smtpTestBindings()) } },
+    }),
+  ],
+  resolve: { tsconfigPaths: true },
+  test: {
+    include: ["tests/integration/**/*.test.ts"],
+    setupFiles: ["./tests/integration/apply-migrations.ts"],
+    // A real SMTP server on loopback for account mail (tests/integration/mail-server.ts).
+    globalSetup: ["./tests/integration/mail-server.ts"],
+  },
+}));

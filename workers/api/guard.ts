@@ -1,0 +1,20 @@
+import type { CurrentUser } from "~/.server/auth/current-user";
+import { resolveCurrentUser } from "~/.server/auth/session";
+import { forbidden, unauthorized } from "~/core/errors";
+import { type AuthLevel, checkAccess } from "~/core/permissions";
+import type { ApiContext } from "./context";
+
+/** Reads (once per request) the signed-in user. */
+export async function getUser(c: ApiContext): Promise<CurrentUser | null> {
+  if (c.var.user === undefined) c.set("user", await resolveCurrentUser(c.var.db, c.req.raw, c.var.now));
+  return c.var.user ?? null;
+}
+
+/** The one guard every API handler passes (loaders use `requireUser`, built on the same `checkAccess`). */
+export async function requireAuth(c: ApiContext, level: AuthLevel): Promise<CurrentUser | null> {
+  const user = await getUser(c);
+  const access = checkAccess(user?.role ?? null, level);
+  if (access === "login") throw unauthorized();
+  if (access === "forbidden") throw forbidden();
+  return user;
+}

@@ -1,0 +1,29 @@
+import { Hono } from "hono";
+import { notFound } from "~/core/errors";
+import { account } from "./account";
+import { admin } from "./admin";
+import type { ApiEnv } from "./context";
+import { info } from "./info";
+import { team } from "./team";
+import { apiContext, csrfGuard, errorResponse, globalRateLimit } from "./middleware";
+import { buildOpenApi } from "./registry";
+
+/**
+ * The JSON API under /api. Paths are matched case-insensitively: the router sees the lower-cased path,
+ * and every path parameter is case-insensitive by design (numeric ids, UUIDs, lower-case hashes).
+ */
+export const api = new Hono<ApiEnv>({ getPath: (req) => new URL(req.url).pathname.toLowerCase() });
+
+api.use("*", apiContext);
+api.use("*", csrfGuard);
+api.use("*", globalRateLimit);
+api.route("/api", account);
+api.route("/api", info);
+api.route("/api", admin);
+api.route("/api", team);
+
+let openApi: Record<string, unknown> | null = null;
+api.get("/api/openapi.json", (c) => c.json((openApi ??= buildOpenApi())));
+
+api.notFound((c) => errorResponse(c, notFound("common.route_not_found")));
+api.onError((err, c) => errorResponse(c, err));

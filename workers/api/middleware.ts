@@ -1,0 +1,85 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { createDb } from "~/.server/db/client";
+import { clientIp } from "~/.server/auth/session";
+import { AppError, type ErrorBody, forbidden, tooManyRequests } from "~/core/errors";
+import { languageFromAcceptLanguage } from "~/core/i18n/languages";
+import { getTranslator } from "~/core/i18n/translator";
+import { type Limiter, SlidingWindowLimiter, TokenBucketLimiter } from "~/core/rate-limit";
+import type { ApiEnv } from "./context";
+import { getUser } from "./guard";
+
+/** Sets language, translator, database, clock and client IP for the request. */
+export const apiContext: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const lang = languageFromAcceptLanguage(c.req.header("accept-language"));
+  c.set("lang", lang);
+  c.set("t", getTranslator(lang));
+  c.set("db", createDb(c.env.DB));
+  c.set("now", Date.now());
+  c.set("ip", clientIp(c.req.raw));
+  c.set("user", undefined);
+  await next();
+};
+
+/**
+ * Cross-site request defence for writes: a browser's cross-site request carries `Sec-Fetch-Site:
+ * cross-site` or a foreign `Origin`; both are refused. (Cookies are also SameSite=Lax.)
+ */
+export const csrfGuard: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const method = c.req.method;
+  if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
+    const site = c.req.header("sec-fetch-site");
+    const origin = c.req.header("origin");
+    if (site === "cross-site" || site === "same-site") throw forbidden("auth.cross_site");
+    if (origin && origin !== "null" && new URL(origin).host !== new URL(c.req.url).host) throw forbidden("auth.cross_site");
+    if (origin === "null") throw forbidden("auth.cross_site");
+  }
+  await next();
+};
+
+const isLoopback = (ip: string) => ip === "::1" || ip.startsWith("127.") || ip === "::ffff:127.0.0.1";
+const rateLimitDisabled = (c: Context<ApiEnv>) => String(c.env.FLAGSTAFF_DISABLE_RATE_LIMIT) === "true";
+
+/** Limiters live in the isolate (one process locally); see DECISIONS.md. */
+const globalLimiter = new SlidingWindowLimiter(150, 60_000, 6);
+export const limiters = {
+  /** register, login, recovery, passwordreset, changeemail: 20 per 150 s per IP and per account. */
+  register: new SlidingWindowLimiter(20, 150_000, 5),
+  /** game list, posts list. */
+  query: new TokenBucketLimiter(100, 10, 10_000),
+  /** container create, extend, destroy (per team). */
+  container: new TokenBucketLimiter(120, 30, 10_000),
+  /** flag submission (per team). */
+  submit: new TokenBucketLimiter(100, 50, 5_000),
+} satisfies Record<string, Limiter>;
+
+/** The global limit: 150 requests a minute per signed-in user, else per IP; loopback is exempt. */
+export const globalRateLimit: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  if (!rateLimitDisabled(c) && !isLoopback(c.var.ip)) {
+    const user = await getUser(c);
+    const wait = globalLimiter.hit(user ? `u:${user.id}` : `ip:${c.var.ip}`, c.var.now);
+    if (wait > 0) throw tooManyRequests(wait);
+  }
+  await next();
+};
+
+/** Applies a named bucket to each key (e.g. the IP and the account named); throws 429 when any is exhausted. */
+export function enforceLimit(c: Context<ApiEnv>, limiter: Limiter, keys: string[]): void {
+  if (rateLimitDisabled(c) || isLoopback(c.var.ip)) return;
+  let wait = 0;
+  for (const key of keys) wait = Math.max(wait, limiter.hit(key, c.var.now));
+  if (wait > 0) throw tooManyRequests(wait);
+}
+
+/** Maps every thrown error to the `{title, status}` body in exactly one place; never leaks internals. */
+export function errorResponse(c: Context<ApiEnv>, err: unknown): Response {
+  const t = c.var.t ?? getTranslator("en-US");
+  if (err instanceof AppError) {
+    const params = { ...err.params };
+    const body: ErrorBody = { title: t(err.code, params), status: err.status };
+    return c.json(body, err.httpStatus as 400, err.headers);
+  }
+  const reference = crypto.randomUUID().slice(0, 8);
+  console.error(`[${reference}]`, err);
+  const body: ErrorBody = { title: t("common.unexpected", { reference }), status: 500 };
+  return c.json(body, 500);
+}

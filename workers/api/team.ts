@@ -1,0 +1,92 @@
+import { Hono } from "hono";
+import * as teamService from "~/.server/services/teams";
+import { badRequest, notFound, tooManyRequests } from "~/core/errors";
+import { inviteCodeSchema, teamCreateSchema, teamUpdateSchema, teamVerifySchema, transferSchema } from "~/core/schemas/team";
+import type { ApiContext, ApiEnv } from "./context";
+import { defineRoute } from "./registry";
+
+export const team = new Hono<ApiEnv>();
+const tag = "Team";
+const deps = (c: ApiContext) => ({ db: c.var.db, now: c.var.now });
+const storageDeps = (c: ApiContext) => ({ ...deps(c), bucket: c.env.FILES });
+const ok = (c: ApiContext, key: string) => c.json({ title: c.var.t(key), status: 200 });
+
+/** A positive integer path id; anything else is an unknown team (404), never a 500. */
+function teamId(c: ApiContext): number {
+  const raw = c.req.param("id") ?? "";
+  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  if (id <= 0) throw notFound("team.not_found");
+  return id;
+}
+
+/** One team creation at a time per user (api.md §13: 429); the captain index settles the rest. */
+const creating = new Set<string>();
+
+defineRoute(team, { method: "POST", path: "/team", auth: "User", tag, summary: "Create a team (the caller is captain)", body: teamCreateSchema }, async (c, { body, user }) => {
+  if (creating.has(user!.id)) throw tooManyRequests(1);
+  creating.add(user!.id);
+  try {
+    return c.json(await teamService.createTeam(deps(c), user!.id, body));
+  } finally {
+    creating.delete(user!.id);
+  }
+});
+
+defineRoute(team, { method: "GET", path: "/team", auth: "User", tag, summary: "The caller's teams" }, async (c, { user }) =>
+  c.json(await teamService.listMyTeams(c.var.db, user!.id)),
+);
+
+defineRoute(team, { method: "POST", path: "/team/accept", auth: "User", tag, summary: "Join a team by invite code (JSON string body)", body: inviteCodeSchema }, async (c, { body, user }) => {
+  await teamService.acceptInvite(deps(c), user!.id, body);
+  return ok(c, "team.joined");
+});
+
+defineRoute(team, { method: "POST", path: "/team/verify", auth: "Public", tag, summary: "Verify a team token against a game's public key", body: teamVerifySchema }, async (c, { body }) => {
+  await teamService.verifyToken(body);
+  return ok(c, "team.token_valid");
+});
+
+defineRoute(team, { method: "GET", path: "/team/:id", auth: "Public", tag, summary: "Team information" }, async (c) =>
+  c.json(await teamService.getTeamInfo(c.var.db, teamId(c))),
+);
+
+defineRoute(team, { method: "PUT", path: "/team/:id", auth: "User", tag, summary: "Edit a team (captain)", body: teamUpdateSchema }, async (c, { body, user }) =>
+  c.json(await teamService.updateTeam(deps(c), user!.id, teamId(c), body)),
+);
+
+defineRoute(team, { method: "DELETE", path: "/team/:id", auth: "User", tag, summary: "Disband a team (captain)" }, async (c, { user }) => {
+  await teamService.deleteTeam(storageDeps(c), user!.id, teamId(c));
+  return ok(c, "team.disbanded");
+});
+
+defineRoute(team, { method: "PUT", path: "/team/:id/avatar", auth: "User", tag, summary: "Upload the team avatar (captain)", rawBody: "multipart" }, async (c, { user }) => {
+  const id = teamId(c);
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw badRequest("file.invalid");
+  }
+  return c.json(await teamService.updateTeamAvatar(storageDeps(c), user!.id, id, form.get("file")));
+});
+
+defineRoute(team, { method: "GET", path: "/team/:id/invite", auth: "User", tag, summary: "The invite code (captain)" }, async (c, { user }) =>
+  c.json(await teamService.getInviteCode(c.var.db, user!.id, teamId(c))),
+);
+
+defineRoute(team, { method: "PUT", path: "/team/:id/invite", auth: "User", tag, summary: "Renew the invite code (captain)" }, async (c, { user }) =>
+  c.json(await teamService.renewInviteCode(c.var.db, user!.id, teamId(c))),
+);
+
+defineRoute(team, { method: "POST", path: "/team/:id/kick/:userid", auth: "User", tag, summary: "Remove a member (captain)" }, async (c, { user }) =>
+  c.json(await teamService.kickMember(deps(c), user!.id, teamId(c), c.req.param("userid") ?? "")),
+);
+
+defineRoute(team, { method: "POST", path: "/team/:id/leave", auth: "User", tag, summary: "Leave a team (member)" }, async (c, { user }) => {
+  await teamService.leaveTeam(deps(c), user!.id, teamId(c));
+  return ok(c, "team.left");
+});
+
+defineRoute(team, { method: "PUT", path: "/team/:id/transfer", auth: "User", tag, summary: "Transfer captaincy (captain)", body: transferSchema }, async (c, { body, user }) =>
+  c.json(await teamService.transferCaptain(deps(c), user!.id, teamId(c), body.newCaptainId)),
+);

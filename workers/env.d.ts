@@ -1,0 +1,18 @@
+/** Optional settings not declared in wrangler.toml (secrets and per-process values). */
+interface Env {
+  /** Random per `npm start` process; enables the one-shot first-admin bootstrap call. */
+  FLAGSTAFF_BOOTSTRAP_TOKEN?: string;
+  /** SMTP for account mail; mail is off without a host and a sender. */
+  FLAGSTAFF_SMTP_HOST?: string;
+  FLAGSTAFF_SMTP_PORT?: string;
+  FLAGSTAFF_SMTP_USER?: string;
+  FLAGSTAFF_SMTP_PASSWORD?: string;
+  /** The From address. */
+  FLAGSTAFF_SMTP_SENDER?: string;
+  /** none | starttls (default) | tls */
+  FLAGSTAFF_SMTP_SECURITY?: string;
+  /** None | GoogleRecaptcha | CloudflareTurnstile */
+  FLAGSTAFF_CAPTCHA_PROVIDER?: string;
+  FLAGSTAFF_CAPTCHA_SITE_KEY?: string;
+  FLAGSTAFF_CAPTCHA_SECRET?: string;
+}

@@ -1,0 +1,55 @@
+import { Hono } from "hono";
+import { forbidden, notFound } from "~/core/errors";
+import { HUB_HEADERS } from "~/core/protocol";
+import { getGameAccess } from "~/.server/services/game-access";
+import type { ApiContext, ApiEnv } from "./api/context";
+import { requireAuth } from "./api/guard";
+import { apiContext, errorResponse } from "./api/middleware";
+
+/** WebSocket entry points: the Worker authenticates, then hands the socket to the Durable Object. */
+export const hub = new Hono<ApiEnv>({ getPath: (req) => new URL(req.url).pathname.toLowerCase() });
+hub.use("*", apiContext);
+hub.onError((err, c) => errorResponse(c, err));
+hub.notFound((c) => errorResponse(c, notFound("common.route_not_found")));
+
+function forward(c: ApiContext, stub: { fetch(request: Request): Promise<Response> }, headers: Record<string, string>) {
+  const request = new Request(c.req.raw);
+  for (const name of Object.values(HUB_HEADERS)) request.headers.delete(name);
+  for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
+  return stub.fetch(request);
+}
+
+function requireUpgrade(c: ApiContext): void {
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw notFound("common.route_not_found");
+}
+
+hub.get("/hub/admin", async (c) => {
+  requireUpgrade(c);
+  const user = await requireAuth(c, "Admin");
+  const stub = c.env.ADMIN_HUB.get(c.env.ADMIN_HUB.idFromName("admin"));
+  return forward(c, stub, { [HUB_HEADERS.channel]: "admin", [HUB_HEADERS.userId]: user!.id });
+});
+
+hub.get("/hub/game/:id{[0-9]+}", async (c) => {
+  requireUpgrade(c);
+  const gameId = Number(c.req.param("id"));
+  const user = await requireAuth(c, "Public");
+  const access = await getGameAccess(c.var.db, gameId, user);
+  if (!access.exists) throw notFound("game.not_found");
+  if (!access.canView) throw user ? forbidden() : notFound("game.not_found");
+  const stub = c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`));
+  const headers: Record<string, string> = { [HUB_HEADERS.channel]: "game" };
+  if (user) headers[HUB_HEADERS.userId] = user.id;
+  if (access.teamId !== null) headers[HUB_HEADERS.teamId] = String(access.teamId);
+  return forward(c, stub, headers);
+});
+
+hub.get("/hub/game/:id{[0-9]+}/monitor", async (c) => {
+  requireUpgrade(c);
+  const gameId = Number(c.req.param("id"));
+  const user = await requireAuth(c, "Monitor");
+  const access = await getGameAccess(c.var.db, gameId, user);
+  if (!access.exists) throw notFound("game.not_found");
+  const stub = c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`));
+  return forward(c, stub, { [HUB_HEADERS.channel]: "monitor", [HUB_HEADERS.userId]: user!.id });
+});
