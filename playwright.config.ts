@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
+import { e2eMailBindings } from "./tests/support/e2e-mail";
 
 // End-to-end tests against the production-style server (scripts/start.mjs) on the already built app,
 // with a fresh data folder per run. `npm test` builds first and passes FLAGSTAFF_E2E_DATA_DIR.
@@ -15,6 +16,10 @@ if (!process.env.FLAGSTAFF_E2E_DATA_DIR) {
   process.env.FLAGSTAFF_E2E_DATA_DIR = dataDir;
   process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
 }
+
+// Account mail goes to a loopback SMTP server the tests read (tests/support/e2e-mail.ts). Playwright starts
+// webServer before globalSetup, so the mail server starts here, in the runner process, as the config loads.
+const MAIL_BINDINGS = await e2eMailBindings();
 
 // FLAGSTAFF_TEST_RESULTS lets parallel runs keep their reports and traces apart.
 const RESULTS = process.env.FLAGSTAFF_TEST_RESULTS ?? "test-results";
@@ -69,6 +74,7 @@ export default defineConfig({
       FLAGSTAFF_ADMIN_USER: ADMIN_USER,
       FLAGSTAFF_ADMIN_PASSWORD: ADMIN_PASSWORD,
       FLAGSTAFF_DISABLE_RATE_LIMIT: "true",
+      ...MAIL_BINDINGS,
       WRANGLER_SEND_METRICS: "false",
       WRANGLER_SEND_ERROR_REPORTS: "false",
       WRANGLER_HIDE_BANNER: "true",

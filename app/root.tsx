@@ -14,7 +14,9 @@ import {
 import { getCurrentUser } from "~/.server/auth/session";
 import { createDb } from "~/.server/db/client";
 import { getClientConfig } from "~/.server/services/config";
+import { brandCssVariables } from "~/core/colour";
 import { DEFAULT_LANGUAGE, matchLanguage } from "~/core/i18n/languages";
+import { Markdown } from "~/components/markdown";
 import { type ShellUser, SiteHeader } from "~/components/site-header";
 import { Button } from "~/components/ui/button";
 import { clearCacheAndReload } from "~/lib/cache";
@@ -53,20 +55,21 @@ const FAVICON =
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#4f6df5"/><path d="M10 6v20M10 7h12l-3 5 3 5H10" stroke="#fff" stroke-width="2.5" fill="none" stroke-linejoin="round"/></svg>',
   );
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: FAVICON, type: "image/svg+xml" }];
+// The favicon is drawn in Layout: the admin's logo when one is set (faviconHash = logoHash), else FAVICON.
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: loaderData?.config.title ?? "Flagstaff" }];
 }
-
-const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
 
 export function Layout({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const data = useRouteLoaderData<typeof loader>("root");
   const { resolved } = useTheme(data?.theme ?? "dark");
   const customTheme = data?.config.customTheme;
-  const style = customTheme && HEX_COLOUR.test(customTheme) ? ({ "--brand": customTheme } as CSSProperties) : undefined;
+  // The admin colour recolours the primary palette; text on it is white or near-black by luminance.
+  const brandVariables = brandCssVariables(customTheme);
+  const style = brandVariables ? (brandVariables as CSSProperties) : undefined;
+  const logoUrl = data?.config.logoUrl;
   const language = data?.locale ?? i18n.language;
 
   return (
@@ -77,6 +80,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="dark light" />
         <script dangerouslySetInnerHTML={{ __html: themeInitScript }} />
+        {logoUrl ? <link rel="icon" href={logoUrl} /> : <link rel="icon" href={FAVICON} type="image/svg+xml" />}
         <Meta />
         <Links />
       </head>
@@ -111,8 +115,8 @@ function Shell({ children }: { children: ReactNode }) {
         {children}
       </main>
       {data?.config.footerInfo ? (
-        <footer className="border-t border-zinc-200 px-4 py-6 text-center text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
-          <p className="whitespace-pre-line">{data.config.footerInfo}</p>
+        <footer className="border-t border-zinc-200 px-4 py-6 text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
+          <Markdown source={data.config.footerInfo} className="mx-auto max-w-7xl text-center text-sm text-zinc-600 dark:text-zinc-400" />
         </footer>
       ) : null}
     </div>

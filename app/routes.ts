@@ -1,4 +1,4 @@
-import { index, prefix, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, prefix, route, type RouteConfig } from "@react-router/dev/routes";
 
 // Paths match case-insensitively (React Router's default), so /Account/Login works as spec §2 writes it.
 export default [
@@ -13,7 +13,27 @@ export default [
     route("confirm", "routes/account/confirm.tsx"),
   ]),
   route("teams", "routes/teams.tsx"),
-  route("admin/teams", "routes/admin/teams.tsx"),
-  route("admin/users", "routes/admin/users.tsx"),
+  ...prefix("games", [index("routes/games/index.tsx"), route(":id", "routes/games/detail.tsx")]),
+  route("about", "routes/about.tsx"),
+  ...prefix("posts", [
+    index("routes/posts/index.tsx"),
+    route(":postId", "routes/posts/detail.tsx"),
+    route(":postId/edit", "routes/posts/edit.tsx"),
+  ]),
+  layout("routes/admin/layout.tsx", [
+    ...prefix("admin", [
+      route("teams", "routes/admin/teams.tsx"),
+      route("users", "routes/admin/users.tsx"),
+      route("settings", "routes/admin/settings.tsx"),
+      route("logs", "routes/admin/logs.tsx"),
+      route("games", "routes/admin/games/index.tsx"),
+      route("games/:id", "routes/admin/game-layout.tsx", [
+        index("routes/admin/games/redirect.tsx"),
+        route("info", "routes/admin/games/info.tsx"),
+        route("notices", "routes/admin/games/notices.tsx"),
+        route("review", "routes/admin/games/review.tsx"),
+      ]),
+    ]),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -15,4 +15,6 @@ interface Env {
   FLAGSTAFF_CAPTCHA_PROVIDER?: string;
   FLAGSTAFF_CAPTCHA_SITE_KEY?: string;
   FLAGSTAFF_CAPTCHA_SECRET?: string;
+  /** Days log records are kept (default 30). */
+  FLAGSTAFF_LOG_RETENTION_DAYS?: string;
 }

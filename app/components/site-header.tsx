@@ -70,7 +70,7 @@ export function SiteHeader({
           {logoUrl ? (
             <img src={logoUrl} alt="" className="size-7 rounded" />
           ) : (
-            <span aria-hidden="true" className="grid size-7 place-items-center rounded bg-primary-600 text-sm text-white dark:bg-primary-500 dark:text-zinc-950">
+            <span aria-hidden="true" className="grid size-7 place-items-center rounded bg-primary-600 text-sm text-on-primary-600 dark:bg-primary-500 dark:text-on-primary-500">
               ⚑
             </span>
           )}

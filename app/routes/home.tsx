@@ -1,20 +1,129 @@
+import { env } from "cloudflare:workers";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useRouteLoaderData } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
+import { createDb } from "~/.server/db/client";
+import { latestPosts } from "~/.server/services/posts";
+import { LocalTime } from "~/components/posts/local-time";
+import { PostCard } from "~/components/posts/post-card";
+import { Card } from "~/components/ui/card";
+import { api } from "~/lib/api";
 import type { loader as rootLoader } from "~/root";
+import type { Route } from "./+types/home";
 
-export default function Home() {
+/** How many posts the home page shows (of GET posts/latest, pinned first). */
+const HOME_POSTS = 5;
+const HOME_GAMES = 6;
+
+export async function loader() {
+  const posts = await latestPosts(createDb(env.DB));
+  return { posts: posts.slice(0, HOME_POSTS) };
+}
+
+/** BasicGameInfoModel (api.md §4). */
+interface BasicGame {
+  id: number;
+  title: string;
+  summary: string;
+  poster: string | null;
+  start: number;
+  end: number;
+}
+
+/** Recent games from GET /api/game in the browser; null while loading. An unavailable list shows as empty. */
+function useRecentGames(): BasicGame[] | null {
+  const [games, setGames] = useState<BasicGame[] | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    api<{ data: BasicGame[] }>(`/api/game?count=${HOME_GAMES}`, { signal: controller.signal })
+      .then((r) => setGames(Array.isArray(r?.data) ? r.data : []))
+      .catch(() => {
+        if (!controller.signal.aborted) setGames([]);
+      });
+    return () => controller.abort();
+  }, []);
+  return games;
+}
+
+function GameCard({ game }: { game: BasicGame }) {
+  return (
+    <li className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900/60">
+      {game.poster ? <img src={game.poster} alt="" className="aspect-video w-full object-cover" /> : null}
+      <div className="space-y-1 p-4">
+        <h3 className="font-semibold">
+          <Link to={`/games/${game.id}`} className="hover:text-primary-700 hover:underline dark:hover:text-primary-300">
+            {game.title}
+          </Link>
+        </h3>
+        {game.summary ? <p className="line-clamp-2 text-sm text-zinc-700 dark:text-zinc-300">{game.summary}</p> : null}
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+          <LocalTime ms={game.start} /> – <LocalTime ms={game.end} />
+        </p>
+      </div>
+    </li>
+  );
+}
+
+export default function Home({ loaderData: { posts } }: Route.ComponentProps) {
   const { t } = useTranslation();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const title = root?.config.title ?? t("app.name");
   const slogan = root?.config.slogan;
+  const games = useRecentGames();
 
   return (
-    <section className="py-12 sm:py-20">
-      <p className="text-sm font-semibold uppercase tracking-widest text-primary-700 dark:text-primary-300">
-        {t("home.eyebrow")}
-      </p>
-      <h1 className="mt-3 text-4xl font-bold tracking-tight sm:text-5xl">{t("home.welcome", { title })}</h1>
-      {slogan ? <p className="mt-4 max-w-2xl text-lg text-zinc-700 dark:text-zinc-300">{slogan}</p> : null}
-    </section>
+    <div className="space-y-12">
+      <section className="py-8 sm:py-14">
+        <p className="text-sm font-semibold uppercase tracking-widest text-primary-700 dark:text-primary-300">
+          {t("home.eyebrow")}
+        </p>
+        <h1 className="mt-3 text-4xl font-bold tracking-tight sm:text-5xl">{t("home.welcome", { title })}</h1>
+        {slogan ? <p className="mt-4 max-w-2xl text-lg text-zinc-700 dark:text-zinc-300">{slogan}</p> : null}
+      </section>
+
+      <section aria-labelledby="home-games" className="space-y-4">
+        <div className="flex items-baseline justify-between gap-4">
+          <h2 id="home-games" className="text-xl font-semibold tracking-tight">
+            {t("home.recentGames")}
+          </h2>
+          <Link to="/games" className="text-sm text-primary-700 hover:underline dark:text-primary-300">
+            {t("home.allGames")}
+          </Link>
+        </div>
+        {games === null ? (
+          <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+            {t("common.loading")}
+          </p>
+        ) : games.length === 0 ? (
+          <Card className="text-center text-sm text-zinc-600 dark:text-zinc-400">{t("home.noGames")}</Card>
+        ) : (
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {games.map((game) => (
+              <GameCard key={game.id} game={game} />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="home-posts" className="space-y-4">
+        <div className="flex items-baseline justify-between gap-4">
+          <h2 id="home-posts" className="text-xl font-semibold tracking-tight">
+            {t("home.latestPosts")}
+          </h2>
+          <Link to="/posts" className="text-sm text-primary-700 hover:underline dark:text-primary-300">
+            {t("home.allPosts")}
+          </Link>
+        </div>
+        {posts.length === 0 ? (
+          <Card className="text-center text-sm text-zinc-600 dark:text-zinc-400">{t("home.noPosts")}</Card>
+        ) : (
+          <div className="space-y-4">
+            {posts.map((post) => (
+              <PostCard key={post.id} post={post} headingLevel={3} />
+            ))}
+          </div>
+        )}
+      </section>
+    </div>
   );
 }

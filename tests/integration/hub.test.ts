@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { users } from "~/.server/db/schema";
-import { db, newUser } from "./helpers";
+import { Client, db, newUser } from "./helpers";
 
 async function openSocket(client: Awaited<ReturnType<typeof newUser>>["client"], path: string) {
   const res = await client.fetch(path, { headers: { upgrade: "websocket" } });
@@ -42,5 +42,72 @@ describe("hub sockets", () => {
     expect((await openSocket(client, "/hub/game/999999")).status).toBe(404);
     const plain = await client.fetch("/hub/admin");
     expect(plain.status).toBe(404);
+  });
+});
+
+describe("game notices over the game socket", () => {
+  async function newAdminClient() {
+    const admin = await newUser();
+    await db().update(users).set({ role: "Admin" }).where(eq(users.userName, admin.userName));
+    return admin.client;
+  }
+
+  async function createGameAs(admin: Awaited<ReturnType<typeof newAdminClient>>, fields: Record<string, unknown> = {}) {
+    const now = Date.now();
+    const r = await admin.json<{ id: number }>("/api/edit/games", {
+      method: "POST",
+      body: { title: "Live notices", start: now - 3_600_000, end: now + 3_600_000, ...fields },
+    });
+    expect(r.status).toBe(200);
+    return r.body.id;
+  }
+
+  it("delivers a notice posted by an admin to an open socket", async () => {
+    const admin = await newAdminClient();
+    const gameId = await createGameAs(admin);
+    const { client: player } = await newUser();
+    const res = await openSocket(player, `/hub/game/${gameId}`);
+    expect(res.status).toBe(101);
+    const ws = res.webSocket!;
+    const frames: { type: string; data: { id?: number; type?: string; values?: string[] } }[] = [];
+    const gotNotice = new Promise<void>((resolve) => {
+      ws.addEventListener("message", (e) => {
+        const frame = JSON.parse(e.data as string);
+        frames.push(frame);
+        if (frame.type === "notice") resolve();
+      });
+    });
+    ws.accept();
+    await new Promise((r) => setTimeout(r, 50));
+    const posted = await admin.json<{ id: number }>(`/api/edit/games/${gameId}/notices`, { method: "POST", body: { content: "Flag format fixed" } });
+    expect(posted.status).toBe(200);
+    await gotNotice;
+    const notice = frames.find((f) => f.type === "notice")!;
+    expect(notice.data).toMatchObject({ id: posted.body.id, type: "Normal", values: ["Flag format fixed"] });
+    ws.close(1000);
+  });
+
+  it("opens a hidden game's socket only to monitors, admins and its players", async () => {
+    const admin = await newAdminClient();
+    const gameId = await createGameAs(admin, { hidden: true, acceptWithoutReview: true });
+    expect((await openSocket(new Client(), `/hub/game/${gameId}`)).status).toBe(404);
+    const { client: stranger } = await newUser();
+    expect((await openSocket(stranger, `/hub/game/${gameId}`)).status).toBe(403);
+    const adminSocket = await openSocket(admin, `/hub/game/${gameId}`);
+    expect(adminSocket.status).toBe(101);
+    adminSocket.webSocket!.accept();
+    adminSocket.webSocket!.close(1000);
+    const { client: monitor, userName } = await newUser();
+    await db().update(users).set({ role: "Monitor" }).where(eq(users.userName, userName));
+    const monitorSocket = await openSocket(monitor, `/hub/game/${gameId}`);
+    expect(monitorSocket.status).toBe(101);
+    monitorSocket.webSocket!.accept();
+    monitorSocket.webSocket!.close(1000);
+    const team = await stranger.json<{ id: number }>("/api/team", { method: "POST", body: { name: "Hidden players" } });
+    expect((await stranger.json(`/api/game/${gameId}`, { method: "POST", body: { teamId: team.body.id } })).status).toBe(200);
+    const playerSocket = await openSocket(stranger, `/hub/game/${gameId}`);
+    expect(playerSocket.status).toBe(101);
+    playerSocket.webSocket!.accept();
+    playerSocket.webSocket!.close(1000);
   });
 });

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { checkCaptcha } from "./captcha-check";
 import { changePasswordSchema, loginSchema, profileUpdateSchema, registerSchema } from "~/core/schemas/account";
 import type { ApiContext, ApiEnv } from "./context";
+import { logEvent } from "./log";
 import { enforceLimit, limiters } from "./middleware";
 import { defineRoute } from "./registry";
 
@@ -33,14 +34,21 @@ defineRoute(account, { method: "POST", path: "/account/register", auth: "Public"
     });
   }
   if (outcome.sessionId) c.header("Set-Cookie", sessionCookie(c.req.raw, outcome.sessionId));
+  await logEvent(c, { level: "Information", logger: "Account", userName: body.userName, message: `User registered (${outcome.status})`, status: "Success" });
   return c.json({ title: c.var.t(`account.register_${outcome.status}`), data: outcome.status, status: 200 });
 });
 
 defineRoute(account, { method: "POST", path: "/account/login", auth: "Public", tag, summary: "Sign in", body: loginSchema }, async (c, { body }) => {
   enforceLimit(c, limiters.register, [`ip:${c.var.ip}`, `acct:${body.userName.toLowerCase()}`]);
   await checkCaptcha(c, body.challenge);
-  const { sessionId } = await accounts.login(deps(c), body);
+  const { userName, sessionId } = await accounts.login(deps(c), body).catch(async (err: unknown) => {
+    if (err instanceof AppError) {
+      await logEvent(c, { level: "Warning", logger: "Account", userName: body.userName, message: `Failed sign-in (${err.code})`, status: "Failed" });
+    }
+    throw err;
+  });
   c.header("Set-Cookie", sessionCookie(c.req.raw, sessionId));
+  await logEvent(c, { level: "Information", logger: "Account", userName, message: "Signed in", status: "Success" });
   return ok(c, "account.logged_in");
 });
 
@@ -61,6 +69,7 @@ defineRoute(account, { method: "PUT", path: "/account/update", auth: "User", tag
 
 defineRoute(account, { method: "PUT", path: "/account/changepassword", auth: "User", tag, summary: "Change password (signs out everywhere)", body: changePasswordSchema }, async (c, { body, user }) => {
   await accounts.changePassword(deps(c), user!.id, body);
+  await logEvent(c, { level: "Information", logger: "Account", message: "Password changed", status: "Success" });
   c.header("Set-Cookie", clearedSessionCookie(c.req.raw));
   return ok(c, "account.password_changed");
 });
@@ -88,7 +97,8 @@ defineRoute(account, { method: "POST", path: "/account/recovery", auth: "Public"
 
 defineRoute(account, { method: "POST", path: "/account/passwordreset", auth: "Public", tag, summary: "Set a new password from a reset link (signs out everywhere)", body: z.object({ password: passwordSchema, email: z.string().min(1).max(1024), rToken: z.string().min(1).max(1024) }) }, async (c, { body }) => {
   enforceLimit(c, limiters.register, [`ip:${c.var.ip}`, `acct:${body.email}`]);
-  await accountMail.resetPassword(deps(c), body);
+  const { userName } = await accountMail.resetPassword(deps(c), body);
+  await logEvent(c, { level: "Information", logger: "Account", userName, message: "Password reset from a mail link", status: "Success" });
   return ok(c, "account.password_reset");
 });
 

@@ -1,12 +1,21 @@
 import { Hono } from "hono";
 import * as teams from "~/.server/services/teams";
 import * as usersAdmin from "~/.server/services/users-admin";
-import { notFound } from "~/core/errors";
+import { badRequest, notFound } from "~/core/errors";
 import { adminTeamUpdateSchema, pageQuerySchema, searchQuerySchema } from "~/core/schemas/team";
 import { getPlatformConfig, updatePlatformConfig } from "~/.server/services/config";
 import { configUpdateSchema } from "~/core/schemas/config";
 import type { ApiContext, ApiEnv } from "./context";
+import { listLogs } from "~/.server/services/logs";
+import { LOG_LEVELS } from "~/core/enums";
+import { z } from "zod";
+import { logEvent } from "./log";
 import { defineRoute } from "./registry";
+import * as branding from "~/.server/services/branding";
+import { listFiles } from "~/.server/storage/files";
+
+import * as participations from "~/.server/services/participations";
+import { parseReviewStatus, participationReviewSchema, participationUpdateSchema, type ReviewStatus } from "~/core/schemas/game";
 
 export const admin = new Hono<ApiEnv>();
 const tag = "Admin";
@@ -16,7 +25,12 @@ defineRoute(admin, { method: "GET", path: "/admin/config", auth: "Admin", tag, s
 );
 
 defineRoute(admin, { method: "PUT", path: "/admin/config", auth: "Admin", tag, summary: "Update platform settings", body: configUpdateSchema }, async (c, { body }) => {
-  await updatePlatformConfig(c.var.db, body, c.var.now);
+  const before = await getPlatformConfig(c.var.db, c.var.now);
+  const after = await updatePlatformConfig(c.var.db, body, c.var.now);
+  const changed = (["accountPolicy", "globalConfig", "containerPolicy"] as const).flatMap((section) =>
+    Object.keys(after[section]).filter((k) => JSON.stringify((before[section] as Record<string, unknown>)[k]) !== JSON.stringify((after[section] as Record<string, unknown>)[k])).map((k) => `${section}.${k}`),
+  );
+  await logEvent(c, { level: "Information", logger: "Admin", message: `Platform settings changed: ${changed.join(", ") || "nothing"}`, status: "Success" });
   return c.json({ title: c.var.t("admin.config_saved"), status: 200 });
 });
 
@@ -37,12 +51,16 @@ defineRoute(admin, { method: "POST", path: "/admin/teams/search", auth: "Admin",
   c.json(await teams.searchTeams(c.var.db, query.hint)),
 );
 
-defineRoute(admin, { method: "PUT", path: "/admin/teams/:id", auth: "Admin", tag, summary: "Edit a team (name, bio, lock)", body: adminTeamUpdateSchema }, async (c, { body }) =>
-  c.json(await teams.adminUpdateTeam(c.var.db, adminTeamId(c), body)),
-);
+defineRoute(admin, { method: "PUT", path: "/admin/teams/:id", auth: "Admin", tag, summary: "Edit a team (name, bio, lock)", body: adminTeamUpdateSchema }, async (c, { body }) => {
+  const info = await teams.adminUpdateTeam(c.var.db, adminTeamId(c), body);
+  const action = body.locked == null ? "edited" : body.locked ? "locked" : "unlocked";
+  await logEvent(c, { level: "Information", logger: "Admin", message: `Team ${info.name} (#${info.id}) ${action}`, status: "Success" });
+  return c.json(info);
+});
 
 defineRoute(admin, { method: "DELETE", path: "/admin/teams/:id", auth: "Admin", tag, summary: "Delete a team" }, async (c) => {
   await teams.adminDeleteTeam({ db: c.var.db, bucket: c.env.FILES }, adminTeamId(c));
+  await logEvent(c, { level: "Warning", logger: "Admin", message: `Team #${adminTeamId(c)} deleted`, status: "Success" });
   return c.json({ title: c.var.t("team.deleted"), status: 200 });
 });
 
@@ -62,24 +80,92 @@ defineRoute(admin, { method: "POST", path: "/admin/users/search", auth: "Admin",
   c.json(await usersAdmin.searchUsers(c.var.db, query.hint)),
 );
 
-defineRoute(admin, { method: "POST", path: "/admin/users", auth: "Admin", tag, summary: "Create or update users in batch", body: usersAdmin.batchCreateSchema }, async (c, { body }) =>
-  c.json(await usersAdmin.batchCreateUsers({ db: c.var.db, now: c.var.now }, body, c.var.t)),
-);
+defineRoute(admin, { method: "POST", path: "/admin/users", auth: "Admin", tag, summary: "Create or update users in batch", body: usersAdmin.batchCreateSchema }, async (c, { body }) => {
+  const results = await usersAdmin.batchCreateUsers({ db: c.var.db, now: c.var.now }, body, c.var.t);
+  await logEvent(c, { level: "Information", logger: "Admin", message: `Batch user import: ${body.length} rows`, status: "Success" });
+  return c.json(results);
+});
 
 defineRoute(admin, { method: "GET", path: "/admin/users/:id", auth: "Admin", tag, summary: "A user's profile" }, async (c) =>
   c.json(await usersAdmin.getUserProfile(c.var.db, adminUserId(c))),
 );
 
 defineRoute(admin, { method: "PUT", path: "/admin/users/:id", auth: "Admin", tag, summary: "Edit a user (fields, role, activation)", body: usersAdmin.adminUserUpdateSchema }, async (c, { body, user }) => {
-  await usersAdmin.updateUser({ db: c.var.db, now: c.var.now }, user!.id, adminUserId(c), body);
+  const info = await usersAdmin.updateUser({ db: c.var.db, now: c.var.now }, user!.id, adminUserId(c), body);
+  const fields = Object.entries(body).flatMap(([k, v]) => (v == null ? [] : [k === "role" ? `role=${String(v)}` : k]));
+  await logEvent(c, { level: body.role === "Banned" ? "Warning" : "Information", logger: "Admin", message: `User ${info.userName} updated: ${fields.join(", ") || "nothing"}`, status: "Success" });
   return c.json({ title: c.var.t("admin.user_updated"), status: 200 });
 });
 
 defineRoute(admin, { method: "DELETE", path: "/admin/users/:id", auth: "Admin", tag, summary: "Delete a user" }, async (c, { user }) => {
+  const target = await usersAdmin.getUserProfile(c.var.db, adminUserId(c));
   await usersAdmin.deleteUser({ db: c.var.db, bucket: c.env.FILES }, user!.id, adminUserId(c));
+  await logEvent(c, { level: "Warning", logger: "Admin", message: `User ${target.userName} (${target.userId}) deleted`, status: "Success" });
   return c.json({ title: c.var.t("admin.user_deleted"), status: 200 });
 });
 
-defineRoute(admin, { method: "DELETE", path: "/admin/users/:id/password", auth: "Admin", tag, summary: "Reset a user's password to a random one (shown once)" }, async (c) =>
-  c.json(await usersAdmin.resetPassword(c.var.db, adminUserId(c))),
+defineRoute(admin, { method: "DELETE", path: "/admin/users/:id/password", auth: "Admin", tag, summary: "Reset a user's password to a random one (shown once)" }, async (c) => {
+  const password = await usersAdmin.resetPassword(c.var.db, adminUserId(c));
+  const target = await usersAdmin.getUserProfile(c.var.db, adminUserId(c));
+  await logEvent(c, { level: "Warning", logger: "Admin", message: `Password of user ${target.userName} reset by an admin`, status: "Success" });
+  return c.json(password);
+});
+
+// ── Logs (api.md §7) ─────────────────────────────────────────────────────────────────────────────────
+
+const logQuerySchema = z.object({
+  level: z.enum(LOG_LEVELS).default("All"),
+  count: z.coerce.number().int().min(0).max(1000).default(50),
+  skip: z.coerce.number().int().min(0).default(0),
+});
+
+defineRoute(admin, { method: "GET", path: "/admin/logs", auth: "Admin", tag, summary: "Platform log records, newest first", query: logQuerySchema }, async (c, { query }) =>
+  c.json(await listLogs(c.var.db, query)),
 );
+
+// ── Logo and files (api.md §7) ───────────────────────────────────────────────────────────────────────
+
+defineRoute(admin, { method: "POST", path: "/admin/config/logo", auth: "Admin", tag, summary: "Upload the platform logo (image ≤ 3 MB; also the favicon)", rawBody: "multipart" }, async (c) => {
+  const form = await c.req.formData().catch(() => null);
+  return c.json(await branding.setLogo({ db: c.var.db, bucket: c.env.FILES, now: c.var.now }, form?.get("file")));
+});
+
+defineRoute(admin, { method: "DELETE", path: "/admin/config/logo", auth: "Admin", tag, summary: "Restore the default logo" }, async (c) => {
+  await branding.resetLogo({ db: c.var.db, bucket: c.env.FILES, now: c.var.now });
+  return c.json({ title: c.var.t("admin.logo_reset"), status: 200 });
+});
+
+defineRoute(admin, { method: "GET", path: "/admin/files", auth: "Admin", tag, summary: "Stored files, newest first", query: pageQuerySchema }, async (c, { query }) =>
+  c.json(await listFiles(c.var.db, query)),
+);
+
+// ── Participation review (api.md §7) ─────────────────────────────────────────────────────────────────
+
+const participationId = (c: ApiContext): number => {
+  const raw = c.req.param("id") ?? "";
+  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  if (id <= 0) throw notFound("participation.not_found");
+  return id;
+};
+
+function reviewStatus(value: string | null | undefined): ReviewStatus {
+  const status = parseReviewStatus(value ?? "");
+  if (!status) throw badRequest("participation.invalid_status");
+  return status;
+}
+
+defineRoute(admin, { method: "PUT", path: "/admin/participation/:id/:status", auth: "Admin", tag, summary: "Review a participation (Accepted, Rejected, Suspended, Pending); optional division", body: participationReviewSchema }, async (c, { body }) => {
+  const id = participationId(c);
+  const status = reviewStatus(c.req.param("status"));
+  await participations.reviewParticipation({ db: c.var.db, now: c.var.now }, id, { status, divisionId: body?.divisionId });
+  await logEvent(c, { level: "Information", logger: "Admin", message: `Participation #${id} set to ${status}`, status: "Success" });
+  return c.json({ title: c.var.t("participation.updated"), status: 200 });
+});
+
+defineRoute(admin, { method: "PUT", path: "/admin/participation/:id", auth: "Admin", tag, summary: "Change a participation's status and/or division", body: participationUpdateSchema }, async (c, { body }) => {
+  const id = participationId(c);
+  const status = body.status != null ? reviewStatus(body.status) : null;
+  await participations.reviewParticipation({ db: c.var.db, now: c.var.now }, id, { status, divisionId: body.divisionId });
+  await logEvent(c, { level: "Information", logger: "Admin", message: `Participation #${id} updated`, status: "Success" });
+  return c.json({ title: c.var.t("participation.updated"), status: 200 });
+});

@@ -4,6 +4,8 @@ import { getClientConfig, getPlatformConfig } from "~/.server/services/config";
 import type { ApiEnv } from "./context";
 import { defineRoute } from "./registry";
 import { jsonWithEtag } from "./http-cache";
+import { enforceLimit, limiters } from "./middleware";
+import * as posts from "~/.server/services/posts";
 
 export const info = new Hono<ApiEnv>();
 const tag = "Info";
@@ -16,3 +18,18 @@ defineRoute(info, { method: "GET", path: "/captcha", auth: "Public", tag, summar
   const { accountPolicy } = await getPlatformConfig(c.var.db, c.var.now);
   return jsonWithEtag(c, captchaInfo(captchaSettingsFromEnv(c.env), accountPolicy.useCaptcha));
 });
+
+// ── Posts (api.md §11) ───────────────────────────────────────────────────────────────────────────────
+
+defineRoute(info, { method: "GET", path: "/posts/latest", auth: "Public", tag, summary: "Latest posts (at most 20, pinned first)" }, async (c) =>
+  jsonWithEtag(c, await posts.latestPosts(c.var.db)),
+);
+
+defineRoute(info, { method: "GET", path: "/posts", auth: "Public", tag, summary: "All posts, pinned first, then newest" }, async (c, { user }) => {
+  enforceLimit(c, limiters.query, [user ? `u:${user.id}` : `ip:${c.var.ip}`]);
+  return jsonWithEtag(c, await posts.listPosts(c.var.db));
+});
+
+defineRoute(info, { method: "GET", path: "/posts/:id", auth: "Public", tag, summary: "One post with its content" }, async (c) =>
+  jsonWithEtag(c, await posts.getPost(c.var.db, c.req.param("id") ?? "")),
+);

@@ -7,6 +7,7 @@ import { getTranslator } from "~/core/i18n/translator";
 import { type Limiter, SlidingWindowLimiter, TokenBucketLimiter } from "~/core/rate-limit";
 import type { ApiEnv } from "./context";
 import { getUser } from "./guard";
+import { logEvent } from "./log";
 
 /** Sets language, translator, database, clock and client IP for the request. */
 export const apiContext: MiddlewareHandler<ApiEnv> = async (c, next) => {
@@ -80,6 +81,13 @@ export function errorResponse(c: Context<ApiEnv>, err: unknown): Response {
   }
   const reference = crypto.randomUUID().slice(0, 8);
   console.error(`[${reference}]`, err);
+  void logEvent(c, {
+    level: "Error",
+    logger: "Api",
+    message: `Unexpected error ${reference} on ${c.req.method} ${new URL(c.req.url).pathname}`,
+    exception: err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err),
+    status: "Failed",
+  });
   const body: ErrorBody = { title: t("common.unexpected", { reference }), status: 500 };
   return c.json(body, 500);
 }

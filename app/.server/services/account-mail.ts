@@ -97,7 +97,7 @@ export async function requestRecovery(deps: MailDeps, email: string): Promise<vo
 export async function resetPassword(
   { db, now }: Pick<MailDeps, "db" | "now">,
   input: { email: string; rToken: string; password: string },
-): Promise<void> {
+): Promise<{ userName: string }> {
   const user = await userForLink(db, now, "reset", { token: input.rToken, email: input.email });
   if (!user) throw badRequest("account.reset_token_invalid");
   const updated = await db
@@ -108,6 +108,7 @@ export async function resetPassword(
     .get();
   if (!updated) throw badRequest("account.reset_token_invalid");
   await revokeAllSessions(db, user.id);
+  return { userName: user.userName };
 }
 
 /**

@@ -107,10 +107,10 @@ export async function register(
 }
 
 /** Signs in by user name or email. The password is always hashed so timing does not reveal who exists. */
-export async function login({ db, now }: ServiceDeps, input: LoginInput): Promise<{ userId: string; sessionId: string }> {
+export async function login({ db, now }: ServiceDeps, input: LoginInput): Promise<{ userId: string; userName: string; sessionId: string }> {
   const k = key(input.userName);
   const user = await db
-    .select({ id: users.id, passwordHash: users.passwordHash, role: users.role, emailConfirmed: users.emailConfirmed })
+    .select({ id: users.id, userName: users.userName, passwordHash: users.passwordHash, role: users.role, emailConfirmed: users.emailConfirmed })
     .from(users)
     .where(or(eq(users.userNameKey, k), eq(users.emailKey, k)))
     .get();
@@ -118,7 +118,7 @@ export async function login({ db, now }: ServiceDeps, input: LoginInput): Promis
   if (!user || !ok) throw unauthorized("account.wrong_credentials");
   if (user.role === "Banned") throw unauthorized("account.banned");
   if (!user.emailConfirmed) throw unauthorized("account.not_activated");
-  return { userId: user.id, sessionId: await createSession(db, user.id, now) };
+  return { userId: user.id, userName: user.userName, sessionId: await createSession(db, user.id, now) };
 }
 
 export async function getProfile(db: Db, userId: string) {

@@ -87,7 +87,9 @@ export async function getClientConfig(db: Db, portMapping: ClientConfig["portMap
 export async function updatePlatformConfig(db: Db, update: ConfigUpdate, now = Date.now()): Promise<PlatformConfig> {
   const current = await getPlatformConfig(db, now);
   const defined = <T extends object>(o: T | null | undefined) =>
-    Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+    Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined && v !== null)) as {
+      [K in keyof T]?: Exclude<T[K], null | undefined>;
+    };
   const patch: Partial<PlatformConfig> = {};
   if (update.accountPolicy) patch.accountPolicy = { ...current.accountPolicy, ...defined(update.accountPolicy) };
   if (update.globalConfig) {

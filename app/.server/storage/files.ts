@@ -1,5 +1,5 @@
-import { eq, sql } from "drizzle-orm";
-import { badRequest } from "~/core/errors";
+import { count, desc, eq, sql } from "drizzle-orm";
+import { badRequest, notFound } from "~/core/errors";
 import type { Db } from "../db/client";
 import { files } from "../db/schema";
 import { type DetectedKind, detectImage, isPdf, MIME_BY_KIND } from "./magic-bytes";
@@ -99,15 +99,76 @@ export async function releaseFile({ db, bucket }: Omit<StorageDeps, "now">, hash
     .get();
   if (!row || row.referenceCount > 0) return;
   // Another upload may have added a reference in between: delete only while still at zero.
-  const gone = await db
-    .delete(files)
-    .where(sql`${files.hash} = ${hash} and ${files.referenceCount} <= 0`)
-    .returning({ hash: files.hash })
-    .get();
+  let gone: { hash: string } | undefined;
+  try {
+    gone = await db
+      .delete(files)
+      .where(sql`${files.hash} = ${hash} and ${files.referenceCount} <= 0`)
+      .returning({ hash: files.hash })
+      .get();
+  } catch (err) {
+    // A row (attachment, writeup) still refers to the file by foreign key: it stays, with one reference.
+    if (!/FOREIGN KEY constraint failed/i.test(String((err as { cause?: unknown })?.cause ?? err))) throw err;
+    await db.update(files).set({ referenceCount: 1 }).where(sql`${files.hash} = ${hash} and ${files.referenceCount} <= 0`).run();
+    return;
+  }
   if (gone) await bucket.delete(blobKey(hash));
 }
 
 /** The stored row of a file, or null. */
 export async function getFile(db: Db, hash: string) {
   return (await db.select().from(files).where(eq(files.hash, hash)).get()) ?? null;
+}
+
+// ── Assets (api.md §8) ───────────────────────────────────────────────────────────────────────────────
+
+/** Largest single file of POST /api/assets (challenge attachments): 100 MB, the Workers request limit. */
+export const ASSET_LIMIT = 100 * 1024 * 1024;
+
+/** A stored name: the base name of the upload, without control characters or slashes, at most 255 characters. */
+export function sanitizeFileName(name: string, fallback = "file"): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex -- control characters are what is being removed
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255);
+  return clean && clean !== "." && clean !== ".." ? clean : fallback;
+}
+
+/**
+ * POST /api/assets: stores each upload (any type, 1 B – ASSET_LIMIT) with one reference. `filename`
+ * names the file when exactly one is sent. 400 `asset.no_file` without files, `asset.empty_file` for
+ * an empty or oversized one (nothing is stored then).
+ */
+export async function storeAssets(deps: StorageDeps, uploads: unknown[], filename?: string | null): Promise<{ hash: string; name: string }[]> {
+  const blobs = uploads.filter((u): u is File => u instanceof Blob);
+  if (blobs.length === 0) throw badRequest("asset.no_file");
+  if (blobs.some((b) => b.size < 1 || b.size > ASSET_LIMIT)) throw badRequest("asset.empty_file");
+  const result: { hash: string; name: string }[] = [];
+  for (const blob of blobs) {
+    const name = sanitizeFileName(blobs.length === 1 && filename ? filename : (blob as File).name ?? "");
+    const { bytes, contentType } = await readValidatedUpload(blob, "any", ASSET_LIMIT, "asset.empty_file");
+    const stored = await storeBytes(deps, bytes, { name, contentType });
+    result.push({ hash: stored.hash, name: stored.name });
+  }
+  return result;
+}
+
+/** DELETE /api/assets/{hash}: drops one reference (the blob goes with the last one); 404 when unknown. */
+export async function deleteAsset(deps: Omit<StorageDeps, "now">, hash: string): Promise<void> {
+  if (!isFileHash(hash) || !(await getFile(deps.db, hash))) throw notFound("asset.not_found");
+  await releaseFile(deps, hash);
+}
+
+/** GET /api/admin/files: `ArrayResponse<LocalFile>`, newest first. */
+export async function listFiles(db: Db, { count: take, skip }: { count: number; skip: number }) {
+  const [rows, total] = await Promise.all([
+    db
+      .select({ hash: files.hash, name: files.name })
+      .from(files)
+      .orderBy(desc(files.uploadTime), files.hash)
+      .limit(take)
+      .offset(skip)
+      .all(),
+    db.select({ n: count() }).from(files).get(),
+  ]);
+  return { data: rows, length: rows.length, total: total?.n ?? 0 };
 }

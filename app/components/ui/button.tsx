@@ -2,7 +2,7 @@ import type { ComponentProps } from "react";
 
 const variants = {
   primary:
-    "bg-primary-600 text-white hover:bg-primary-700 disabled:bg-primary-600/50 dark:bg-primary-500 dark:text-zinc-950 dark:hover:bg-primary-400 dark:disabled:bg-primary-500/50",
+    "bg-primary-600 text-on-primary-600 hover:bg-primary-700 disabled:bg-primary-600/50 dark:bg-primary-500 dark:text-on-primary-500 dark:hover:bg-primary-400 dark:disabled:bg-primary-500/50",
   secondary:
     "border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800",
   ghost: "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",

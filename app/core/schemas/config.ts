@@ -70,17 +70,32 @@ export function toClientConfig(g: GlobalConfig, c: ContainerPolicy, portMapping:
 
 /** PUT admin/config: every section and field optional; omitted or null fields stay unchanged. */
 export const configUpdateSchema = z.object({
-  accountPolicy: accountPolicySchema.partial().nullish(),
+  accountPolicy: z
+    .object({
+      allowRegister: z.boolean().nullish(),
+      activeOnRegister: z.boolean().nullish(),
+      useCaptcha: z.boolean().nullish(),
+      emailConfirmationRequired: z.boolean().nullish(),
+      emailDomainList: z.string().max(1024).nullish(),
+    })
+    .nullish(),
   globalConfig: z
     .object({
-      title: z.string().trim().min(1).max(64),
-      slogan: z.string().max(256),
-      description: z.string().max(65536),
-      footerInfo: z.string().max(4096),
-      customTheme: z.string().max(32),
+      title: z.string().trim().min(1).max(64).nullish(),
+      slogan: z.string().max(256).nullish(),
+      description: z.string().max(65536).nullish(),
+      footerInfo: z.string().max(4096).nullish(),
+      customTheme: z.string().max(32).nullish(),
     })
-    .partial()
     .nullish(),
-  containerPolicy: containerPolicySchema.partial().nullish(),
+  containerPolicy: z
+    .object({
+      defaultLifetime: containerPolicySchema.shape.defaultLifetime.unwrap().nullish(),
+      extensionDuration: containerPolicySchema.shape.extensionDuration.unwrap().nullish(),
+      renewalWindow: containerPolicySchema.shape.renewalWindow.unwrap().nullish(),
+      autoDestroyOnLimitReached: z.boolean().nullish(),
+      extraFlagEnvNames: containerPolicySchema.shape.extraFlagEnvNames.unwrap().nullish(),
+    })
+    .nullish(),
 });
 export type ConfigUpdate = z.infer<typeof configUpdateSchema>;

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
 import { AuthCard } from "~/components/auth-card";
+import { Captcha, useCaptcha } from "~/components/captcha";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { TextField } from "~/components/ui/field";
@@ -29,13 +30,14 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
   const form = await request.formData();
   const userName = formText(form, "userName").trim();
   const password = formText(form, "password");
+  const challenge = formText(form, "challenge") || undefined;
   const fieldErrors: { userName?: FieldKey; password?: FieldKey } = {};
   if (!userName) fieldErrors.userName = "login.userNameRequired";
   if (!password) fieldErrors.password = "password.empty";
   if (fieldErrors.userName || fieldErrors.password) return { fieldErrors, formError: null };
 
   try {
-    await api("/api/account/login", { method: "POST", body: { userName, password } });
+    await api("/api/account/login", { method: "POST", body: { userName, password, challenge } });
   } catch (error) {
     return { fieldErrors, formError: errorMessage(error) };
   }
@@ -50,6 +52,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const from = params.get("from") ?? "";
   const reason = params.get("reason");
+  const captcha = useCaptcha({ action: "login", failure: actionData?.formError ? actionData : null });
 
   return (
     <AuthCard
@@ -87,8 +90,9 @@ export default function Login({ actionData }: Route.ComponentProps) {
           <p className="-mt-2 text-end text-sm">
             <TextLink to="/account/recovery">{t("login.forgotPassword")}</TextLink>
           </p>
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? t("login.submitting") : t("login.submit")}
+          <Captcha captcha={captcha} />
+          <Button type="submit" className="w-full" disabled={busy || !captcha.ready}>
+            {captcha.waiting ? t("captcha.wait") : busy ? t("login.submitting") : t("login.submit")}
           </Button>
         </Form>
       </div>

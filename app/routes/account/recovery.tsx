@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import { AuthCard } from "~/components/auth-card";
+import { Captcha, useCaptcha } from "~/components/captcha";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { TextField } from "~/components/ui/field";
@@ -26,7 +27,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   const email = formText(form, "email").trim();
   if (!email) return { sent: false, error: null, emailError: "recovery.emailRequired" };
   try {
-    await api("/api/account/recovery", { method: "POST", body: { email } });
+    await api("/api/account/recovery", { method: "POST", body: { email, challenge: formText(form, "challenge") || undefined } });
   } catch (error) {
     return { sent: false, error: errorMessage(error) };
   }
@@ -37,6 +38,7 @@ export default function Recovery({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const captcha = useCaptcha({ action: "recovery", failure: actionData?.error ? actionData : null });
   const footer = <TextLink to="/account/login">{t("recovery.backToLogin")}</TextLink>;
 
   if (actionData?.sent) {
@@ -64,8 +66,9 @@ export default function Recovery({ actionData }: Route.ComponentProps) {
             autoFocus
             error={actionData?.emailError ? t(actionData.emailError) : null}
           />
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? t("recovery.submitting") : t("recovery.submit")}
+          <Captcha captcha={captcha} />
+          <Button type="submit" className="w-full" disabled={busy || !captcha.ready}>
+            {captcha.waiting ? t("captcha.wait") : busy ? t("recovery.submitting") : t("recovery.submit")}
           </Button>
         </Form>
       </div>

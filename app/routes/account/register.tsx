@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
 import { AuthCard } from "~/components/auth-card";
+import { Captcha, useCaptcha } from "~/components/captcha";
 import { NewPasswordFields } from "~/components/password-fields";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -54,7 +55,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   try {
     result = await api<RegisterResponse>("/api/account/register", {
       method: "POST",
-      body: { userName, password, email },
+      body: { userName, password, email, challenge: formText(form, "challenge") || undefined },
     });
   } catch (error) {
     return { fieldErrors, formError: errorMessage(error) };
@@ -69,6 +70,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const from = params.get("from") ?? "";
+  const captcha = useCaptcha({ action: "register", failure: actionData?.formError ? actionData : null });
 
   if (actionData?.outcome) {
     const awaitingAdmin = actionData.outcome === "AdminConfirmationRequired";
@@ -120,8 +122,9 @@ export default function Register({ actionData }: Route.ComponentProps) {
             error={fieldErrors?.email ? t(fieldErrors.email) : null}
           />
           <NewPasswordFields name="password" label={t("register.password")} problem={fieldErrors?.password} />
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? t("register.submitting") : t("register.submit")}
+          <Captcha captcha={captcha} />
+          <Button type="submit" className="w-full" disabled={busy || !captcha.ready}>
+            {captcha.waiting ? t("captcha.wait") : busy ? t("register.submitting") : t("register.submit")}
           </Button>
         </Form>
       </div>

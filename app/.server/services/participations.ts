@@ -1,0 +1,304 @@
+import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { GamePermission, type ParticipationStatus } from "~/core/enums";
+import { badRequest, forbidden, notFound } from "~/core/errors";
+import { assertJoinable } from "~/core/game/phase";
+import type { JoinGameInput, ParticipationInfo, ReviewStatus } from "~/core/schemas/game";
+import { signTeamToken } from "~/core/team-token";
+import { avatarUrl } from "../auth/session";
+import type { Db } from "../db/client";
+import {
+  challenges,
+  type Division,
+  divisions,
+  gameInstances,
+  participationMembers,
+  participations,
+  teamMembers,
+  teams,
+  users,
+} from "../db/schema";
+import { requireGame } from "./games";
+
+export interface ParticipationDeps {
+  db: Db;
+  now: number;
+}
+
+/** Whether a division needs review: a game accepting without review, or a division lacking RequireReview, does not. */
+function initialStatus(acceptWithoutReview: boolean, division: Division | null): ParticipationStatus {
+  if (acceptWithoutReview) return "Accepted";
+  if (division && (division.defaultPermissions & GamePermission.RequireReview) === 0) return "Accepted";
+  return "Pending";
+}
+
+/**
+ * Effects of acceptance (rules.md §2): the team is locked and has one instance per enabled challenge (its
+ * flag is attached lazily on first open).
+ */
+function acceptanceWrites(db: Db, participationId: number, gameId: number, teamId: number) {
+  return [
+    db.update(teams).set({ locked: true }).where(eq(teams.id, teamId)),
+    db
+      .insert(gameInstances)
+      .select(
+        db
+          .select({
+            // Every column in table order (drizzle's insert-select); a null id takes the next rowid.
+            id: sql<number>`null`.as("id"),
+            participationId: sql<number>`${participationId}`.as("participation_id"),
+            challengeId: challenges.id,
+            flagId: sql<number | null>`null`.as("flag_id"),
+            flag: sql<string | null>`null`.as("flag"),
+            lastContainerOperation: sql<number>`0`.as("last_container_operation"),
+          })
+          .from(challenges)
+          .where(and(eq(challenges.gameId, gameId), eq(challenges.isEnabled, true))),
+      )
+      .onConflictDoNothing(),
+  ] as const;
+}
+
+async function runAcceptance(db: Db, participationId: number, gameId: number, teamId: number): Promise<void> {
+  const [lock, instances] = acceptanceWrites(db, participationId, gameId, teamId);
+  await db.batch([lock, instances]);
+}
+
+/**
+ * POST game/{id}: registers the caller with one of their teams, checking in the order of rules.md §2.
+ */
+export async function joinGame({ db, now }: ParticipationDeps, userId: string, gameId: number, input: JoinGameInput): Promise<ParticipationStatus> {
+  const game = await requireGame(db, gameId);
+  assertJoinable({ startTime: game.startTime, endTime: game.endTime, practiceMode: game.practiceMode }, now);
+
+  const myTeams = await db.select({ teamId: teamMembers.teamId }).from(teamMembers).where(eq(teamMembers.userId, userId)).all();
+  if (myTeams.length === 0) throw badRequest("game.no_team");
+  if (!myTeams.some((m) => m.teamId === input.teamId)) throw badRequest("game.not_team_member");
+
+  const existing = await db
+    .select()
+    .from(participations)
+    .where(and(eq(participations.gameId, gameId), eq(participations.teamId, input.teamId)))
+    .get();
+  if (existing?.status === "Suspended") throw forbidden("game.banned");
+
+  const divisionRows = await db.select().from(divisions).where(eq(divisions.gameId, gameId)).all();
+  const joinable = divisionRows.filter((d) => (d.defaultPermissions & GamePermission.JoinGame) !== 0);
+  let division: Division | null = null;
+  if (input.divisionId != null) {
+    division = joinable.find((d) => d.id === input.divisionId) ?? null;
+    if (!division) throw badRequest("game.division_unknown");
+  } else if (joinable.length > 0 && !(existing && existing.status !== "Rejected")) {
+    throw badRequest("game.division_required");
+  }
+  // A member joining a team already registered keeps the team's division.
+  if (existing && existing.status !== "Rejected") {
+    division = divisionRows.find((d) => d.id === existing.divisionId) ?? division;
+  }
+
+  const expectedCode = division?.inviteCode || game.inviteCode;
+  if (expectedCode) {
+    const given = (input.inviteCode ?? "").trim();
+    if (!given) throw badRequest("game.invite_code_required");
+    if (given !== expectedCode) throw badRequest("game.invite_code_incorrect");
+  }
+
+  const registered = await db
+    .select({ participationId: participationMembers.participationId })
+    .from(participationMembers)
+    .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, userId)))
+    .get();
+  if (registered && registered.participationId !== existing?.id) throw badRequest("game.already_in_other_team");
+  if (registered && existing && existing.status !== "Rejected") throw badRequest("game.already_joined");
+
+  if (game.teamMemberCountLimit > 0 && existing) {
+    const members = await db
+      .select({ n: count() })
+      .from(participationMembers)
+      .where(eq(participationMembers.participationId, existing.id))
+      .get();
+    if (!registered && (members?.n ?? 0) >= game.teamMemberCountLimit) throw badRequest("game.member_limit");
+  }
+
+  const status = existing && existing.status !== "Rejected" ? existing.status : initialStatus(game.acceptWithoutReview, division);
+  let participationId: number;
+  if (!existing) {
+    const token = await signTeamToken(game.privateKey, input.teamId);
+    const created = await db
+      .insert(participations)
+      .values({ gameId, teamId: input.teamId, divisionId: division?.id ?? null, status, token })
+      .onConflictDoNothing()
+      .returning({ id: participations.id })
+      .get();
+    if (!created) throw badRequest("game.already_joined");
+    participationId = created.id;
+  } else {
+    participationId = existing.id;
+    if (existing.status === "Rejected") {
+      const updated = await db
+        .update(participations)
+        .set({ status, divisionId: division?.id ?? null })
+        .where(and(eq(participations.id, existing.id), eq(participations.status, "Rejected")))
+        .returning({ id: participations.id })
+        .get();
+      if (!updated) throw badRequest("game.already_joined");
+    }
+  }
+
+  if (!registered) {
+    // The member limit is re-checked inside the insert so concurrent joins cannot overshoot it.
+    const limit = game.teamMemberCountLimit;
+    const inserted = await db.all<{ user_id: string }>(sql`insert into ${participationMembers} (participation_id, game_id, user_id)
+      select ${participationId}, ${gameId}, ${userId}
+      where ${limit} = 0 or (select count(*) from ${participationMembers} where participation_id = ${participationId}) < ${limit}
+      on conflict do nothing returning user_id`);
+    if (inserted.length === 0) {
+      const again = await db
+        .select({ participationId: participationMembers.participationId })
+        .from(participationMembers)
+        .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, userId)))
+        .get();
+      if (again && again.participationId !== participationId) throw badRequest("game.already_in_other_team");
+      if (!again) {
+        await dropIfEmpty(db, participationId);
+        throw badRequest("game.member_limit");
+      }
+    }
+  }
+  if (status === "Accepted") await runAcceptance(db, participationId, gameId, input.teamId);
+  return status;
+}
+
+async function dropIfEmpty(db: Db, participationId: number): Promise<void> {
+  await db
+    .delete(participations)
+    .where(
+      and(
+        eq(participations.id, participationId),
+        sql`not exists (select 1 from ${participationMembers} where participation_id = ${participationId})`,
+        inArray(participations.status, ["Pending", "Rejected"]),
+      ),
+    )
+    .run();
+}
+
+/** DELETE game/{id}: only while Pending or Rejected; the participation goes when no member remains. */
+export async function leaveGame({ db }: ParticipationDeps, userId: string, gameId: number): Promise<void> {
+  await requireGame(db, gameId);
+  const row = await db
+    .select({ id: participations.id, status: participations.status })
+    .from(participationMembers)
+    .innerJoin(participations, eq(participations.id, participationMembers.participationId))
+    .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, userId)))
+    .get();
+  if (!row) throw badRequest("game.not_joined");
+  if (row.status !== "Pending" && row.status !== "Rejected") throw badRequest("game.leave_refused");
+  const [gone] = await db.batch([
+    db
+      .delete(participationMembers)
+      .where(
+        and(
+          eq(participationMembers.participationId, row.id),
+          eq(participationMembers.userId, userId),
+          sql`exists (select 1 from ${participations} where id = ${row.id} and status in ('Pending', 'Rejected'))`,
+        ),
+      )
+      .returning({ userId: participationMembers.userId }),
+    db
+      .delete(participations)
+      .where(
+        and(
+          eq(participations.id, row.id),
+          inArray(participations.status, ["Pending", "Rejected"]),
+          sql`not exists (select 1 from ${participationMembers} where participation_id = ${row.id})`,
+        ),
+      ),
+  ]);
+  if (gone.length === 0) throw badRequest("game.leave_refused");
+}
+
+/** GET game/{id}/participations (Admin): every team with its members and registered members. */
+export async function listParticipations(db: Db, gameId: number): Promise<ParticipationInfo[]> {
+  await requireGame(db, gameId);
+  const rows = await db
+    .select({ p: participations, team: teams })
+    .from(participations)
+    .innerJoin(teams, eq(teams.id, participations.teamId))
+    .where(eq(participations.gameId, gameId))
+    .orderBy(participations.id)
+    .all();
+  if (rows.length === 0) return [];
+  const teamIds = rows.map((r) => r.team.id);
+  const [members, registered] = await Promise.all([
+    db
+      .select({ teamId: teamMembers.teamId, user: users })
+      .from(teamMembers)
+      .innerJoin(users, eq(users.id, teamMembers.userId))
+      .where(inArray(teamMembers.teamId, teamIds))
+      .orderBy(users.userNameKey)
+      .all(),
+    db
+      .select({ participationId: participationMembers.participationId, userId: participationMembers.userId })
+      .from(participationMembers)
+      .where(eq(participationMembers.gameId, gameId))
+      .all(),
+  ]);
+  return rows.map(({ p, team }) => ({
+    id: p.id,
+    team: {
+      id: team.id,
+      locked: team.locked,
+      captainId: team.captainId,
+      name: team.name,
+      bio: team.bio,
+      avatar: avatarUrl(team.avatarHash),
+      members: members
+        .filter((m) => m.teamId === team.id)
+        .map(({ user }) => ({
+          userId: user.id,
+          userName: user.userName,
+          email: user.email,
+          bio: user.bio,
+          phone: user.phone,
+          realName: user.realName,
+          stdNumber: user.stdNumber,
+          avatar: avatarUrl(user.avatarHash),
+          role: user.role,
+        })),
+    },
+    registeredMembers: registered.filter((r) => r.participationId === p.id).map((r) => r.userId),
+    divisionId: p.divisionId,
+    status: p.status,
+  }));
+}
+
+/**
+ * PUT admin/participation/{id}/{status}: sets the review status and optionally the division (of the same
+ * game). Accepted locks the team and prepares its challenge instances.
+ */
+export async function reviewParticipation(
+  { db }: ParticipationDeps,
+  participationId: number,
+  change: { status?: ReviewStatus | null; divisionId?: number | null },
+): Promise<void> {
+  const p = await db.select().from(participations).where(eq(participations.id, participationId)).get();
+  if (!p) throw notFound("participation.not_found");
+  const set: { status?: ParticipationStatus; divisionId?: number } = {};
+  if (change.status) set.status = change.status;
+  if (change.divisionId != null) {
+    const division = await db
+      .select({ id: divisions.id })
+      .from(divisions)
+      .where(and(eq(divisions.id, change.divisionId), eq(divisions.gameId, p.gameId)))
+      .get();
+    if (!division) throw badRequest("game.division_unknown");
+    set.divisionId = division.id;
+  }
+  if (Object.keys(set).length === 0) return;
+  const update = db.update(participations).set(set).where(eq(participations.id, participationId));
+  if (set.status === "Accepted") {
+    const [lock, instances] = acceptanceWrites(db, p.id, p.gameId, p.teamId);
+    await db.batch([update, lock, instances]);
+  } else {
+    await update.run();
+  }
+}

@@ -1,0 +1,56 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Markdown } from "~/components/markdown";
+import type { GameNoticeInfo } from "~/core/schemas/game";
+import { formatDateTime } from "./time";
+
+const icon: Record<GameNoticeInfo["type"], string> = {
+  Normal: "📢",
+  FirstBlood: "🥇",
+  SecondBlood: "🥈",
+  ThirdBlood: "🥉",
+  NewHint: "💡",
+  NewChallenge: "🆕",
+};
+
+/** The sentence of a notice in the viewer's language, from its type and `values` (rules.md §11). */
+export function useNoticeText() {
+  const { t } = useTranslation();
+  return (notice: GameNoticeInfo): string => {
+    const [a = "", b = ""] = notice.values;
+    switch (notice.type) {
+      case "FirstBlood":
+      case "SecondBlood":
+      case "ThirdBlood":
+        return t(`notices.template.${notice.type}`, { team: a, challenge: b });
+      case "NewHint":
+      case "NewChallenge":
+        return t(`notices.template.${notice.type}`, { challenge: a });
+      default:
+        return a;
+    }
+  };
+}
+
+/** One notice: Normal notices are Markdown; the others are localised templates. */
+export function NoticeItem({ notice, actions }: { notice: GameNoticeInfo; actions?: ReactNode }) {
+  const { t } = useTranslation();
+  const text = useNoticeText();
+  return (
+    <li className="flex gap-3 py-3" data-testid="notice" data-notice-type={notice.type}>
+      <span aria-hidden="true" className="text-lg leading-6">
+        {icon[notice.type]}
+      </span>
+      <div className="min-w-0 flex-1 space-y-1">
+        <p className="flex flex-wrap items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
+          <span className="font-medium text-zinc-700 dark:text-zinc-300">{t(`notices.type.${notice.type}`)}</span>
+          <time className="tabular-nums" dateTime={new Date(notice.time).toISOString()}>
+            {formatDateTime(notice.time)}
+          </time>
+        </p>
+        {notice.type === "Normal" ? <Markdown source={notice.values[0] ?? ""} className="text-sm" /> : <p className="text-sm">{text(notice)}</p>}
+      </div>
+      {actions ? <div className="flex shrink-0 items-start gap-1">{actions}</div> : null}
+    </li>
+  );
+}

@@ -1,0 +1,116 @@
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert } from "~/components/ui/alert";
+import type { NoticeType } from "~/core/enums";
+import type { GameNoticeInfo } from "~/core/schemas/game";
+import { api, errorMessage } from "~/lib/api";
+import { useHubSocket } from "~/lib/realtime";
+import { NoticeItem } from "./notice-item";
+
+/** The notice filter of the game page (api.md §2). */
+const FILTERS = {
+  all: null,
+  game: ["Normal"],
+  challenge: ["NewChallenge", "NewHint"],
+  events: ["FirstBlood", "SecondBlood", "ThirdBlood"],
+} as const satisfies Record<string, readonly NoticeType[] | null>;
+type Filter = keyof typeof FILTERS;
+
+/** Normal first, each group newest first — the order of GET game/{id}/notices. */
+export function sortNotices(list: GameNoticeInfo[]): GameNoticeInfo[] {
+  return [...list].sort((a, b) => Number(a.type !== "Normal") - Number(b.type !== "Normal") || b.time - a.time || b.id - a.id);
+}
+
+/** Adds or replaces a notice by id (an edited notice arrives again with the same id). */
+export function mergeNotice(list: GameNoticeInfo[], notice: GameNoticeInfo): GameNoticeInfo[] {
+  return sortNotices([notice, ...list.filter((n) => n.id !== notice.id)]);
+}
+
+/**
+ * The notices of a game, kept live over the game's WebSocket (/hub/game/{id}); refetched after a reconnect.
+ * `enabled` is false before the start (the API answers "not started").
+ */
+export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boolean }) {
+  const { t } = useTranslation();
+  const [notices, setNotices] = useState<GameNoticeInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [filter, setFilter] = useState<Filter>("all");
+
+  const load = useCallback(async () => {
+    try {
+      const list = await api<GameNoticeInfo[]>(`/api/game/${gameId}/notices`);
+      setNotices(sortNotices(list));
+      setError(null);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  }, [gameId]);
+
+  useEffect(() => {
+    if (enabled) void load();
+  }, [enabled, load]);
+
+  const state = useHubSocket(enabled ? `/hub/game/${gameId}` : null, {
+    onMessage: (message) => {
+      if (message.type === "notice") setNotices((list) => mergeNotice(list ?? [], message.data));
+    },
+    onResync: () => void load(),
+  });
+
+  const shown = useMemo(() => {
+    const types = FILTERS[filter] as readonly NoticeType[] | null;
+    return (notices ?? []).filter((n) => !types || types.includes(n.type));
+  }, [notices, filter]);
+
+  return (
+    <section aria-labelledby="notices-heading" className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="notices-heading" className="text-lg font-semibold">
+          {t("notices.title")}
+        </h2>
+        {enabled ? (
+          <span className="text-xs text-zinc-500 dark:text-zinc-400" data-socket-state={state}>
+            {t(`notices.socket.${state}`)}
+          </span>
+        ) : null}
+      </div>
+      {!enabled ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("notices.notStarted")}</p>
+      ) : (
+        <>
+          <div role="group" aria-label={t("notices.filter")} className="flex flex-wrap gap-1">
+            {(Object.keys(FILTERS) as Filter[]).map((f) => (
+              <button
+                key={f}
+                type="button"
+                aria-pressed={filter === f}
+                onClick={() => setFilter(f)}
+                className={`rounded-md px-2.5 py-1 text-xs font-medium ${
+                  filter === f
+                    ? "bg-primary-600 text-white dark:bg-primary-500 dark:text-zinc-950"
+                    : "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
+                }`}
+              >
+                {t(`notices.filters.${f}`)}
+              </button>
+            ))}
+          </div>
+          {error ? <Alert tone="error">{error}</Alert> : null}
+          {notices === null && !error ? (
+            <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+              {t("common.loading")}
+            </p>
+          ) : shown.length === 0 ? (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("notices.empty")}</p>
+          ) : (
+            <ul aria-label={t("notices.title")} className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {shown.map((n) => (
+                <NoticeItem key={n.id} notice={n} />
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Markdown } from "~/components/markdown";
+
+/** A Markdown textarea with Write / Preview tabs; the preview uses the same safe renderer as the pages. */
+export function MarkdownEditor({
+  label,
+  name,
+  value,
+  onChange,
+  rows = 12,
+  description,
+  maxLength,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  rows?: number;
+  description?: string;
+  maxLength?: number;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [preview, setPreview] = useState(false);
+  const tab = (active: boolean) =>
+    `rounded-t-md px-3 py-1.5 text-sm font-medium ${
+      active
+        ? "border border-b-0 border-zinc-300 bg-white text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+        : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
+    }`;
+  return (
+    <div className="space-y-1.5">
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          {label}
+        </label>
+        <div className="flex gap-1">
+          <button type="button" className={tab(!preview)} aria-pressed={!preview} onClick={() => setPreview(false)}>
+            {t("posts.write")}
+          </button>
+          <button type="button" className={tab(preview)} aria-pressed={preview} onClick={() => setPreview(true)}>
+            {t("posts.preview")}
+          </button>
+        </div>
+      </div>
+      <textarea
+        id={id}
+        name={name}
+        rows={rows}
+        value={value}
+        maxLength={maxLength}
+        hidden={preview}
+        aria-describedby={description ? `${id}-description` : undefined}
+        onChange={(event) => onChange(event.target.value)}
+        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-sm text-zinc-900 shadow-xs focus:border-primary-500 focus:outline-2 focus:outline-offset-0 focus:outline-primary-500/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+      />
+      {preview ? (
+        <div className="min-h-24 rounded-md border border-zinc-300 bg-white px-4 py-3 dark:border-zinc-700 dark:bg-zinc-900" data-testid={`${name}-preview`}>
+          {value.trim() ? <Markdown source={value} /> : <p className="text-sm text-zinc-500">{t("posts.previewEmpty")}</p>}
+        </div>
+      ) : null}
+      {description ? (
+        <p id={`${id}-description`} className="text-xs text-zinc-600 dark:text-zinc-400">
+          {description}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { TextField } from "~/components/ui/field";
+import { CheckboxField, type SaveState, SettingsSection } from "./section";
+import type { AdminSettings } from "./types";
+
+type Policy = AdminSettings["accountPolicy"];
+
+export function AccountSection({ settings, state, onSave }: { settings: Policy; state: SaveState; onSave: (patch: Policy) => void }) {
+  const { t } = useTranslation();
+  const [policy, setPolicy] = useState(settings);
+  const set = <K extends keyof Policy>(key: K) => (value: Policy[K]) => setPolicy((p) => ({ ...p, [key]: value }));
+  return (
+    <SettingsSection id="settings-account" title={t("settings.account.heading")} state={state} onSubmit={() => onSave(policy)}>
+      <div className="grid gap-3 md:grid-cols-2">
+        <CheckboxField label={t("settings.account.allowRegister")} checked={policy.allowRegister} onChange={set("allowRegister")} />
+        <CheckboxField label={t("settings.account.emailConfirmation")} checked={policy.emailConfirmationRequired} onChange={set("emailConfirmationRequired")} />
+        <CheckboxField label={t("settings.account.activeOnRegister")} checked={policy.activeOnRegister} onChange={set("activeOnRegister")} />
+        <CheckboxField label={t("settings.account.useCaptcha")} checked={policy.useCaptcha} onChange={set("useCaptcha")} />
+      </div>
+      <TextField
+        label={t("settings.account.domains")}
+        name="emailDomainList"
+        maxLength={1024}
+        description={t("settings.account.domainsHint")}
+        value={policy.emailDomainList}
+        onChange={(e) => set("emailDomainList")(e.target.value)}
+      />
+    </SettingsSection>
+  );
+}

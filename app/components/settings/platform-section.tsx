@@ -1,0 +1,168 @@
+import { type CSSProperties, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { MarkdownEditor } from "~/components/markdown-editor";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { TextField } from "~/components/ui/field";
+import { brandColour, brandCssVariables, paletteFor } from "~/core/colour";
+import { normalizeCustomTheme } from "~/core/schemas/config";
+import { api, errorMessage } from "~/lib/api";
+import { type SaveState, SettingsSection } from "./section";
+import type { AdminSettings } from "./types";
+import { postFormWithProgress } from "./upload";
+
+type Global = AdminSettings["globalConfig"];
+
+/** The colour's palette as swatches, plus a sample button drawn with the same variables as the site. */
+function PalettePreview({ colour }: { colour: string }) {
+  const { t } = useTranslation();
+  const effective = brandColour(normalizeCustomTheme(colour));
+  const vars = (brandCssVariables(effective) ?? {}) as CSSProperties;
+  return (
+    <div className="space-y-2" style={vars}>
+      <p className="text-sm font-medium text-zinc-800 dark:text-zinc-200">{t("settings.platform.palette")}</p>
+      <ul className="flex flex-wrap gap-1" aria-label={t("settings.platform.palette")}>
+        {paletteFor(effective).map((p) => (
+          <li key={p.shade} className="flex flex-col items-center gap-1 text-[0.65rem] text-zinc-600 dark:text-zinc-400">
+            <span className="block size-9 rounded border border-zinc-200 dark:border-zinc-700" style={{ background: p.hex }} title={p.hex} />
+            {p.shade}
+          </li>
+        ))}
+      </ul>
+      <span className="inline-flex rounded-md bg-primary-600 px-4 py-2 text-sm font-medium text-on-primary-600 dark:bg-primary-500 dark:text-on-primary-500">
+        {t("settings.platform.sampleButton")}
+      </span>
+    </div>
+  );
+}
+
+function LogoField({ logoHash, onChanged }: { logoHash: string | null; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
+
+  async function upload(file: File) {
+    setMessage(null);
+    setProgress(0);
+    const form = new FormData();
+    form.append("file", file);
+    try {
+      await postFormWithProgress<string>("/api/admin/config/logo", form, setProgress);
+      setMessage({ tone: "success", text: t("settings.platform.logoUploaded") });
+      onChanged();
+    } catch (error) {
+      setMessage({ tone: "error", text: errorMessage(error) });
+    } finally {
+      setProgress(null);
+      if (input.current) input.current.value = "";
+    }
+  }
+
+  async function reset() {
+    setMessage(null);
+    try {
+      await api("/api/admin/config/logo", { method: "DELETE" });
+      setMessage({ tone: "success", text: t("settings.platform.logoReset") });
+      onChanged();
+    } catch (error) {
+      setMessage({ tone: "error", text: errorMessage(error) });
+    }
+  }
+
+  return (
+    <div className="space-y-2">
+      <p className="text-sm font-medium text-zinc-800 dark:text-zinc-200">{t("settings.platform.logo")}</p>
+      <div className="flex flex-wrap items-center gap-3">
+        {logoHash ? (
+          <img src={`/assets/${logoHash}/logo`} alt={t("settings.platform.logo")} className="size-12 rounded border border-zinc-200 object-contain dark:border-zinc-700" />
+        ) : (
+          <span className="text-sm text-zinc-600 dark:text-zinc-400">{t("settings.platform.noLogo")}</span>
+        )}
+        <label className="cursor-pointer">
+          <span className="sr-only">{t("settings.platform.uploadLogo")}</span>
+          <input
+            ref={input}
+            type="file"
+            accept="image/*"
+            aria-label={t("settings.platform.uploadLogo")}
+            disabled={progress !== null}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              if (file) void upload(file);
+            }}
+            className="text-sm file:me-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:file:border-zinc-700 dark:file:bg-zinc-900 dark:file:text-zinc-100"
+          />
+        </label>
+        {logoHash ? (
+          <Button variant="secondary" onClick={() => void reset()}>
+            {t("settings.platform.resetLogo")}
+          </Button>
+        ) : null}
+      </div>
+      {progress !== null ? <progress max={1} value={progress} className="w-48" aria-label={t("settings.platform.uploadLogo")} /> : null}
+      <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("settings.platform.logoHint")}</p>
+      {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
+    </div>
+  );
+}
+
+export function PlatformSection({
+  settings,
+  state,
+  onSave,
+  onLogoChanged,
+}: {
+  settings: Global;
+  state: SaveState;
+  onSave: (patch: Partial<Global>) => void;
+  onLogoChanged: () => void;
+}) {
+  const { t } = useTranslation();
+  const [title, setTitle] = useState(settings.title);
+  const [slogan, setSlogan] = useState(settings.slogan);
+  const [description, setDescription] = useState(settings.description);
+  const [footerInfo, setFooterInfo] = useState(settings.footerInfo);
+  const [customTheme, setCustomTheme] = useState(settings.customTheme);
+
+  return (
+    <SettingsSection
+      id="settings-platform"
+      title={t("settings.platform.heading")}
+      state={state}
+      onSubmit={() => onSave({ title, slogan, description, footerInfo, customTheme: customTheme.trim() })}
+    >
+      <div className="grid gap-4 md:grid-cols-2">
+        <TextField label={t("settings.platform.name")} name="title" required maxLength={64} value={title} onChange={(e) => setTitle(e.target.value)} />
+        <TextField label={t("settings.platform.slogan")} name="slogan" maxLength={256} value={slogan} onChange={(e) => setSlogan(e.target.value)} />
+      </div>
+      <MarkdownEditor label={t("settings.platform.description")} name="description" value={description} onChange={setDescription} rows={8} maxLength={65536} />
+      <MarkdownEditor label={t("settings.platform.footer")} name="footerInfo" value={footerInfo} onChange={setFooterInfo} rows={3} maxLength={4096} />
+      <LogoField logoHash={settings.logoHash} onChanged={onLogoChanged} />
+      <div className="grid gap-4 md:grid-cols-2">
+        <div className="flex items-end gap-2">
+          <div className="flex-1">
+            <TextField
+              label={t("settings.platform.colour")}
+              name="customTheme"
+              maxLength={32}
+              spellCheck={false}
+              placeholder="#4f6df5"
+              description={t("settings.platform.colourHint")}
+              value={customTheme}
+              onChange={(e) => setCustomTheme(e.target.value)}
+            />
+          </div>
+          <input
+            type="color"
+            aria-label={t("settings.platform.colourPicker")}
+            value={brandColour(normalizeCustomTheme(customTheme))}
+            onChange={(e) => setCustomTheme(e.target.value)}
+            className="mb-6 h-9 w-12 cursor-pointer rounded border border-zinc-300 bg-transparent dark:border-zinc-700"
+          />
+        </div>
+        <PalettePreview colour={customTheme} />
+      </div>
+    </SettingsSection>
+  );
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import {
+  brandColour,
+  brandCssVariables,
+  contrastRatio,
+  DARK_TEXT,
+  DEFAULT_BRAND,
+  LIGHT_TEXT,
+  mix,
+  paletteFor,
+  parseHex,
+  readableTextOn,
+  relativeLuminance,
+  toHex,
+} from "./colour";
+
+describe("parseHex / toHex", () => {
+  it("parses 7-character hex in any case", () => {
+    expect(parseHex("#ff8000")).toEqual([255, 128, 0]);
+    expect(parseHex("#FF8000")).toEqual([255, 128, 0]);
+    expect(toHex([255, 128, 0])).toBe("#ff8000");
+  });
+  it("rejects anything else", () => {
+    for (const bad of ["", "brand", "#fff", "ff8000", "#ff80000", "#gg0000", "red"]) expect(parseHex(bad)).toBeNull();
+  });
+  it("clamps and rounds when formatting", () => {
+    expect(toHex([300, -5, 127.6])).toBe("#ff0080");
+  });
+});
+
+describe("luminance and contrast", () => {
+  it("matches the WCAG reference values", () => {
+    expect(relativeLuminance([0, 0, 0])).toBe(0);
+    expect(relativeLuminance([255, 255, 255])).toBeCloseTo(1, 5);
+    expect(contrastRatio([0, 0, 0], [255, 255, 255])).toBeCloseTo(21, 5);
+    expect(contrastRatio([119, 119, 119], [255, 255, 255])).toBeCloseTo(4.48, 2);
+  });
+});
+
+describe("readableTextOn", () => {
+  it("chooses white on dark colours and near-black on light ones", () => {
+    expect(readableTextOn([0, 0, 128])).toBe(LIGHT_TEXT);
+    expect(readableTextOn([180, 20, 20])).toBe(LIGHT_TEXT);
+    expect(readableTextOn([255, 230, 0])).toBe(DARK_TEXT);
+    expect(readableTextOn([0, 255, 200])).toBe(DARK_TEXT);
+  });
+  it("picks the better of the two, which is never below 4.4:1 (the mid-grey worst case)", () => {
+    const light = parseHex(LIGHT_TEXT)!;
+    const dark = parseHex(DARK_TEXT)!;
+    for (let v = 0; v <= 255; v += 5) {
+      for (const bg of [[v, v, v], [v, 0, 0], [0, v, 0], [0, 0, v], [v, v, 0]] as const) {
+        const chosen = parseHex(readableTextOn(bg))!;
+        const best = Math.max(contrastRatio(bg, light), contrastRatio(bg, dark));
+        expect(contrastRatio(bg, chosen)).toBe(best);
+        expect(best).toBeGreaterThanOrEqual(4.4);
+      }
+    }
+  });
+});
+
+describe("brand colour", () => {
+  it("uses the admin hex colour, else the default", () => {
+    expect(brandColour("#123456")).toBe("#123456");
+    expect(brandColour("brand")).toBe(DEFAULT_BRAND);
+    expect(brandColour("")).toBe(DEFAULT_BRAND);
+    expect(brandColour(null)).toBe(DEFAULT_BRAND);
+  });
+
+  it("gives CSS variables only for a hex colour", () => {
+    expect(brandCssVariables("")).toBeNull();
+    expect(brandCssVariables("brand")).toBeNull();
+    expect(brandCssVariables("#FFEE00")).toEqual({
+      "--brand": "#ffee00",
+      "--on-primary-500": DARK_TEXT,
+      "--on-primary-600": DARK_TEXT,
+    });
+    expect(brandCssVariables("#1e3a8a")).toEqual({
+      "--brand": "#1e3a8a",
+      "--on-primary-500": LIGHT_TEXT,
+      "--on-primary-600": LIGHT_TEXT,
+    });
+  });
+
+  it("builds an 11-step palette around the colour", () => {
+    const palette = paletteFor("#ff0000");
+    expect(palette.map((p) => p.shade)).toEqual([50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 950]);
+    expect(palette.find((p) => p.shade === 500)!.hex).toBe("#ff0000");
+    expect(palette.find((p) => p.shade === 600)!.hex).toBe(toHex(mix([255, 0, 0], [0, 0, 0], 0.85)));
+    expect(relativeLuminance(parseHex(palette[0]!.hex)!)).toBeGreaterThan(relativeLuminance(parseHex(palette[10]!.hex)!));
+  });
+});

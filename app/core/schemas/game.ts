@@ -1,0 +1,218 @@
+import { z } from "zod";
+import type { NoticeType, ParticipationStatus, Role } from "../enums";
+
+/** Game field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
+export const GAME_TITLE_MAX = 64;
+export const GAME_SUMMARY_MAX = 1024;
+export const GAME_CONTENT_MAX = 100_000;
+export const GAME_INVITE_CODE_MAX = 32;
+export const DIVISION_NAME_MAX = 31;
+export const WRITEUP_NOTE_MAX = 10_000;
+export const NOTICE_CONTENT_MAX = 10_000;
+export const EDIT_GAME_PAGE_MAX = 100;
+export const GAME_PAGE_MAX = 50;
+export const NOTICE_PAGE_MAX = 100;
+export const NOTICE_SKIP_MAX = 300;
+const INT_MAX = 2147483647;
+
+/** A time in a request: Unix milliseconds or an ISO 8601 string (api.md §1); always ms after parsing. */
+export const timeSchema = z.union([z.number(), z.string()], "validation.invalid_time").transform((value, ctx) => {
+  const ms = typeof value === "number" ? value : /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : Date.parse(value);
+  if (!Number.isFinite(ms) || !Number.isInteger(Math.trunc(ms)) || ms < 0 || ms > 8_640_000_000_000_000) {
+    ctx.addIssue({ code: "custom", message: "validation.invalid_time" });
+    return z.NEVER;
+  }
+  return Math.trunc(ms);
+});
+
+const count = z.number("validation.invalid_type").int("validation.invalid_type").min(0).max(INT_MAX);
+
+export const challengeConfigSchema = z.object({
+  challengeId: z.number().int().positive(),
+  permissions: z.number().int().min(0).max(INT_MAX),
+});
+
+export const divisionSchema = z.object({
+  id: z.number().int().positive().nullish(),
+  name: z.string("validation.division_name_length").trim().min(1, "validation.division_name_length").max(DIVISION_NAME_MAX, "validation.division_name_length"),
+  inviteCode: z.string().trim().max(GAME_INVITE_CODE_MAX, "validation.invite_code_length").nullish(),
+  defaultPermissions: z.number().int().min(0).max(INT_MAX).nullish(),
+  challengeConfigs: z.array(challengeConfigSchema).max(1000).nullish(),
+});
+
+/** Every editable field of GameInfoModel; read-only fields (id, poster, publicKey, teamHashSalt) are ignored. */
+const gameFields = {
+  title: z.string("validation.invalid_type").trim().max(GAME_TITLE_MAX, "validation.game_title_length").nullish(),
+  summary: z.string().max(GAME_SUMMARY_MAX).nullish(),
+  content: z.string().max(GAME_CONTENT_MAX).nullish(),
+  hidden: z.boolean().nullish(),
+  acceptWithoutReview: z.boolean().nullish(),
+  writeupRequired: z.boolean().nullish(),
+  practiceMode: z.boolean().nullish(),
+  inviteCode: z.string().trim().max(GAME_INVITE_CODE_MAX, "validation.invite_code_length").nullish(),
+  teamMemberCountLimit: count.nullish(),
+  containerCountLimit: count.nullish(),
+  start: timeSchema.nullish(),
+  end: timeSchema.nullish(),
+  writeupDeadline: timeSchema.nullish(),
+  writeupNote: z.string().max(WRITEUP_NOTE_MAX).nullish(),
+  /** Invalid packed values are stored as the default (rules.md §3). */
+  bloodBonus: z.number().int().nullish(),
+  divisions: z.array(divisionSchema).max(100).nullish(),
+};
+
+/** POST edit/games: title, start and end are required (checked by the service for one clear message). */
+export const gameCreateSchema = z.object(gameFields);
+/** PUT edit/games/{id}: partial; `divisions`, when sent, is the full list. */
+export const gameUpdateSchema = z.object(gameFields);
+
+export const editGamesQuerySchema = z.object({
+  count: z.coerce.number().int().min(0).max(EDIT_GAME_PAGE_MAX).default(100),
+  skip: z.coerce.number().int().min(0).default(0),
+});
+
+export const gamesQuerySchema = z.object({
+  count: z.coerce.number().int().min(0).max(GAME_PAGE_MAX).default(10),
+  skip: z.coerce.number().int().min(0).default(0),
+});
+
+export const noticesQuerySchema = z.object({
+  count: z.coerce.number().int().min(0).max(NOTICE_PAGE_MAX).default(NOTICE_PAGE_MAX),
+  skip: z.coerce.number().int().min(0).max(NOTICE_SKIP_MAX).default(0),
+});
+
+export const joinGameSchema = z.object({
+  teamId: z.number("validation.team_required").int().positive(),
+  divisionId: z.number().int().positive().nullish(),
+  inviteCode: z.string().max(GAME_INVITE_CODE_MAX * 4).nullish(),
+});
+
+export const noticeSchema = z.object({
+  content: z.string("notice.content_empty").max(NOTICE_CONTENT_MAX),
+});
+
+export const participationReviewSchema = z
+  .object({ divisionId: z.number().int().positive().nullish() })
+  .nullish();
+
+export const participationUpdateSchema = z.object({
+  status: z.string().nullish(),
+  divisionId: z.number().int().positive().nullish(),
+});
+
+export type GameCreateInput = z.infer<typeof gameCreateSchema>;
+export type GameUpdateInput = z.infer<typeof gameUpdateSchema>;
+export type DivisionInput = z.infer<typeof divisionSchema>;
+export type JoinGameInput = z.infer<typeof joinGameSchema>;
+
+/** DivisionModel (api.md §4). */
+export interface DivisionInfo {
+  id: number;
+  name: string;
+  inviteCode: string;
+  defaultPermissions: number;
+  challengeConfigs: { challengeId: number; permissions: number }[];
+}
+
+/** GameInfoModel (edit, api.md §4). */
+export interface GameInfo {
+  id: number;
+  title: string;
+  hidden: boolean;
+  summary: string;
+  content: string;
+  acceptWithoutReview: boolean;
+  writeupRequired: boolean;
+  inviteCode: string;
+  teamMemberCountLimit: number;
+  containerCountLimit: number;
+  poster: string | null;
+  publicKey: string;
+  teamHashSalt: string;
+  practiceMode: boolean;
+  start: number;
+  end: number;
+  writeupDeadline: number;
+  writeupNote: string;
+  bloodBonus: number;
+  divisions: DivisionInfo[];
+}
+
+/** BasicGameInfoModel (api.md §4). */
+export interface BasicGameInfo {
+  id: number;
+  title: string;
+  summary: string;
+  poster: string | null;
+  limit: number;
+  start: number;
+  end: number;
+}
+
+/** DetailedGameInfoModel (api.md §4); divisions also say whether they can be chosen when joining. */
+export interface DetailedGameInfo {
+  id: number;
+  title: string;
+  summary: string;
+  content: string;
+  hidden: boolean;
+  divisions: { id: number; name: string; inviteCodeRequired: boolean; joinable: boolean }[];
+  inviteCodeRequired: boolean;
+  writeupRequired: boolean;
+  poster: string | null;
+  limit: number;
+  teamCount: number;
+  division: number | null;
+  teamName: string | null;
+  practiceMode: boolean;
+  status: ParticipationStatus;
+  start: number;
+  end: number;
+}
+
+export interface GameNoticeInfo {
+  id: number;
+  type: NoticeType;
+  values: string[];
+  time: number;
+}
+
+/** ProfileUserInfoModel as listed in the admin participation view. */
+export interface ParticipationMemberInfo {
+  userId: string;
+  userName: string;
+  email: string;
+  bio: string;
+  phone: string;
+  realName: string;
+  stdNumber: string;
+  avatar: string | null;
+  role: Role;
+}
+
+/** One row of GET game/{id}/participations (Admin). */
+export interface ParticipationInfo {
+  id: number;
+  team: {
+    id: number;
+    locked: boolean;
+    captainId: string;
+    name: string;
+    bio: string;
+    avatar: string | null;
+    members: ParticipationMemberInfo[];
+  };
+  registeredMembers: string[];
+  divisionId: number | null;
+  status: ParticipationStatus;
+}
+
+/** Review statuses an admin may set (api.md §7). */
+export const REVIEW_STATUSES = ["Pending", "Accepted", "Rejected", "Suspended"] as const satisfies readonly ParticipationStatus[];
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/** A status name matched case-insensitively, else null. */
+export function parseReviewStatus(value: string): ReviewStatus | null {
+  const lower = value.trim().toLowerCase();
+  return REVIEW_STATUSES.find((s) => s.toLowerCase() === lower) ?? null;
+}

@@ -1,0 +1,55 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { computeBloodPoints, computeChallengeValue, computeMinScore, roundHalfEven } from "./value";
+
+const defaults = { originalScore: 1000, minScoreRate: 0.25, difficulty: 5 };
+
+describe("computeChallengeValue", () => {
+  it.each([
+    [0, 1000],
+    [1, 1000],
+    [2, 864],
+    [3, 752],
+    [5, 586],
+    [10, 373],
+    [20, 266],
+    [50, 250],
+  ])("with defaults, %i solves → %i (rules.md §3)", (n, value) => {
+    expect(computeChallengeValue(defaults, n)).toBe(value);
+  });
+
+  it("never rises as solves grow and never drops below the minimum score", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0.01, max: 1000, noNaN: true }),
+        fc.integer({ min: 0, max: 2000 }),
+        (originalScore, minScoreRate, difficulty, n) => {
+          const p = { originalScore, minScoreRate, difficulty };
+          const v = computeChallengeValue(p, n);
+          expect(computeChallengeValue(p, n + 1)).toBeLessThanOrEqual(v);
+          expect(v).toBeGreaterThanOrEqual(computeMinScore(p));
+          expect(v).toBeLessThanOrEqual(originalScore);
+        },
+      ),
+    );
+  });
+});
+
+describe("blood points", () => {
+  it("matches the worked example at value 864: 907 / 890 / 873", () => {
+    expect([50, 30, 10].map((m) => computeBloodPoints(864, m))).toEqual([907, 890, 873]);
+  });
+
+  it.each([
+    [0.5, 0],
+    [1.5, 2],
+    [2.5, 2],
+    [3.5, 4],
+    [2.4999, 2],
+    [2.5001, 3],
+  ])("roundHalfEven(%d) = %d", (x, r) => {
+    expect(roundHalfEven(x)).toBe(r);
+  });
+});

@@ -1,0 +1,59 @@
+import { env } from "cloudflare:workers";
+import { useTranslation } from "react-i18next";
+import { Link, NavLink, Outlet } from "react-router";
+import { requireUser } from "~/.server/auth/guard";
+import { LoadingStatus } from "~/components/teams/loading";
+import type { GameInfo } from "~/core/schemas/game";
+import { api, isApiError } from "~/lib/api";
+import type { Route } from "./+types/game-layout";
+
+/** /admin/games/{id}/*: the game's title and a tab bar over its admin pages. */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireUser(request, env, "Admin");
+  return null;
+}
+
+export async function clientLoader({ request, params }: Route.ClientLoaderArgs) {
+  const game = await api<GameInfo>(`/api/edit/games/${Number(params.id) || 0}`, { signal: request.signal }).catch((error: unknown) => {
+    if (isApiError(error) && error.status === 404) throw new Response("Not Found", { status: 404 });
+    throw error;
+  });
+  return { game: { id: game.id, title: game.title } };
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return <LoadingStatus />;
+}
+
+const tabs = ["info", "notices", "review"] as const;
+
+const tabClass = ({ isActive }: { isActive: boolean }) =>
+  `-mb-px border-b-2 px-3 py-2 text-sm font-medium ${
+    isActive
+      ? "border-primary-600 text-primary-700 dark:border-primary-400 dark:text-primary-300"
+      : "border-transparent text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
+  }`;
+
+export default function AdminGameLayout({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { game } = loaderData;
+  return (
+    <div className="space-y-6">
+      <div className="space-y-1">
+        <Link to="/admin/games" className="text-sm text-primary-700 hover:underline dark:text-primary-300">
+          ← {t("adminGames.back")}
+        </Link>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{game.title}</h1>
+      </div>
+      <nav aria-label={t("adminGames.tabs")} className="flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
+        {tabs.map((tab) => (
+          <NavLink key={tab} to={`/admin/games/${game.id}/${tab}`} className={tabClass}>
+            {t(`adminGames.tab.${tab}`)}
+          </NavLink>
+        ))}
+      </nav>
+      <Outlet />
+    </div>
+  );
+}

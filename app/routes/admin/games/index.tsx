@@ -1,0 +1,158 @@
+import { env } from "cloudflare:workers";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { requireUser } from "~/.server/auth/guard";
+import { PhaseBadge } from "~/components/games/badges";
+import { formatDateTime, fromLocalInput, phaseOf, toLocalInput, useNow } from "~/components/games/time";
+import { Dialog } from "~/components/teams/dialog";
+import { LoadingStatus } from "~/components/teams/loading";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { TextField } from "~/components/ui/field";
+import type { GameInfo } from "~/core/schemas/game";
+import type { ArrayResponse } from "~/core/schemas/team";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/index";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireUser(request, env, "Admin");
+  return { pageTitle: getInstance(context).t("adminGames.title") };
+}
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  const [server, games] = await Promise.all([serverLoader(), api<ArrayResponse<GameInfo>>("/api/edit/games?count=100", { signal: request.signal })]);
+  return { ...server, games };
+}
+clientLoader.hydrate = true as const;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+export function HydrateFallback() {
+  return <LoadingStatus />;
+}
+
+const HOUR = 3_600_000;
+
+function CreateGameForm({ onCancel }: { onCancel: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [defaults] = useState(() => {
+    const start = Math.ceil(Date.now() / HOUR) * HOUR + 24 * HOUR;
+    return { start: toLocalInput(start), end: toLocalInput(start + 48 * HOUR) };
+  });
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const title = String(form.get("title") ?? "").trim();
+    const start = fromLocalInput(String(form.get("start") ?? ""));
+    const end = fromLocalInput(String(form.get("end") ?? ""));
+    if (!title || start === null || end === null) {
+      setError(t("adminGames.titleTimeRequired"));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const game = await api<GameInfo>("/api/edit/games", { method: "POST", body: { title, start, end } });
+      await navigate(`/admin/games/${game.id}/info`);
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-4" noValidate onSubmit={(e) => void submit(e)}>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <TextField label={t("adminGames.field.title")} name="title" maxLength={64} required autoComplete="off" />
+      <TextField label={t("adminGames.field.start")} name="start" type="datetime-local" defaultValue={defaults.start} required />
+      <TextField label={t("adminGames.field.end")} name="end" type="datetime-local" defaultValue={defaults.end} required />
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onCancel} disabled={busy}>
+          {t("teams.cancel")}
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? t("teams.working") : t("adminGames.create")}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function AdminGamesPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const now = useNow(10_000);
+  const { games } = loaderData;
+  const [creating, setCreating] = useState(false);
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">{t("adminGames.title")}</h1>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminGames.total", { count: games.total })}</p>
+        </div>
+        <Button onClick={() => setCreating(true)}>{t("adminGames.new")}</Button>
+      </div>
+      {games.data.length === 0 ? (
+        <Card className="text-center">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminGames.empty")}</p>
+        </Card>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+              <tr>
+                <th scope="col" className="px-4 py-3">{t("adminGames.field.title")}</th>
+                <th scope="col" className="px-4 py-3">{t("adminGames.field.start")}</th>
+                <th scope="col" className="px-4 py-3">{t("adminGames.field.end")}</th>
+                <th scope="col" className="px-4 py-3">{t("adminGames.state")}</th>
+                <th scope="col" className="px-4 py-3 text-end">{t("adminGames.actions")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {games.data.map((g) => (
+                <tr key={g.id} data-testid={`admin-game-${g.id}`}>
+                  <td className="px-4 py-3">
+                    <Link to={`/admin/games/${g.id}/info`} className="font-medium break-all hover:underline">
+                      {g.title}
+                    </Link>{" "}
+                    <span className="text-xs text-zinc-500">#{g.id}</span>
+                    {g.hidden ? <span className="ms-2 text-xs text-zinc-500">{t("adminGames.hiddenTag")}</span> : null}
+                  </td>
+                  <td className="px-4 py-3 tabular-nums">{formatDateTime(g.start)}</td>
+                  <td className="px-4 py-3 tabular-nums">{formatDateTime(g.end)}</td>
+                  <td className="px-4 py-3">{now !== null ? <PhaseBadge phase={phaseOf(g, now)} /> : null}</td>
+                  <td className="px-4 py-3">
+                    <div className="flex justify-end gap-1 text-sm">
+                      <Link className="rounded px-2 py-1 hover:bg-zinc-100 dark:hover:bg-zinc-800" to={`/admin/games/${g.id}/info`}>
+                        {t("adminGames.tab.info")}
+                      </Link>
+                      <Link className="rounded px-2 py-1 hover:bg-zinc-100 dark:hover:bg-zinc-800" to={`/admin/games/${g.id}/notices`}>
+                        {t("adminGames.tab.notices")}
+                      </Link>
+                      <Link className="rounded px-2 py-1 hover:bg-zinc-100 dark:hover:bg-zinc-800" to={`/admin/games/${g.id}/review`}>
+                        {t("adminGames.tab.review")}
+                      </Link>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Dialog open={creating} title={t("adminGames.newTitle")} onClose={() => setCreating(false)}>
+        {creating ? <CreateGameForm onCancel={() => setCreating(false)} /> : null}
+      </Dialog>
+    </div>
+  );
+}

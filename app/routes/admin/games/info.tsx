@@ -1,0 +1,312 @@
+import { env } from "cloudflare:workers";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useRevalidator } from "react-router";
+import { requireUser } from "~/.server/auth/guard";
+import { fromLocalInput, toLocalInput } from "~/components/games/time";
+import { ConfirmDialog } from "~/components/teams/dialog";
+import { LoadingStatus } from "~/components/teams/loading";
+import { uploadWithProgress } from "~/components/teams/upload";
+import { Alert } from "~/components/ui/alert";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { TextAreaField, TextField } from "~/components/ui/field";
+import { GamePermission } from "~/core/enums";
+import { packBloodBonus, percentToPerMille, perMilleToPercent, unpackBloodBonus } from "~/core/game/blood-bonus";
+import type { DivisionInfo, GameInfo } from "~/core/schemas/game";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/info";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireUser(request, env, "Admin");
+  return { pageTitle: getInstance(context).t("adminGames.tab.info") };
+}
+
+export async function clientLoader({ request, params, serverLoader }: Route.ClientLoaderArgs) {
+  const [server, game] = await Promise.all([serverLoader(), api<GameInfo>(`/api/edit/games/${Number(params.id) || 0}`, { signal: request.signal })]);
+  return { ...server, game };
+}
+clientLoader.hydrate = true as const;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+export function HydrateFallback() {
+  return <LoadingStatus />;
+}
+
+const HOUR = 3_600_000;
+const PERMISSIONS = ["JoinGame", "RankOverall", "RequireReview", "ViewChallenge", "SubmitFlags", "GetScore", "GetBlood", "AffectDynamicScore"] as const;
+
+interface DivisionDraft {
+  key: string;
+  id: number | null;
+  name: string;
+  inviteCode: string;
+  defaultPermissions: number;
+}
+
+const toDraft = (d: DivisionInfo): DivisionDraft => ({ key: `d${d.id}`, id: d.id, name: d.name, inviteCode: d.inviteCode, defaultPermissions: d.defaultPermissions });
+
+function Check({ label, checked, onChange, name }: { label: string; checked: boolean; onChange: (v: boolean) => void; name?: string }) {
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <input type="checkbox" name={name} checked={checked} onChange={(e) => onChange(e.target.checked)} className="h-4 w-4 accent-primary-600" />
+      {label}
+    </label>
+  );
+}
+
+function DivisionsEditor({ value, onChange }: { value: DivisionDraft[]; onChange: (v: DivisionDraft[]) => void }) {
+  const { t } = useTranslation();
+  const update = (key: string, patch: Partial<DivisionDraft>) => onChange(value.map((d) => (d.key === key ? { ...d, ...patch } : d)));
+  return (
+    <fieldset className="space-y-3">
+      <legend className="text-sm font-medium">{t("adminGames.field.divisions")}</legend>
+      <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminGames.divisionsHint")}</p>
+      {value.map((d, index) => (
+        <div key={d.key} className="space-y-3 rounded-md border border-zinc-200 p-3 dark:border-zinc-800" data-testid="division-row">
+          <div className="grid gap-3 sm:grid-cols-2">
+            <TextField label={t("adminGames.divisionName", { n: index + 1 })} value={d.name} maxLength={31} onChange={(e) => update(d.key, { name: e.target.value })} />
+            <TextField
+              label={t("adminGames.divisionCode", { n: index + 1 })}
+              value={d.inviteCode}
+              maxLength={32}
+              autoComplete="off"
+              onChange={(e) => update(d.key, { inviteCode: e.target.value })}
+            />
+          </div>
+          <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
+            {PERMISSIONS.map((p) => {
+              const bit = GamePermission[p];
+              return (
+                <Check
+                  key={p}
+                  label={t(`adminGames.permission.${p}`)}
+                  checked={(d.defaultPermissions & bit) !== 0}
+                  onChange={(on) => update(d.key, { defaultPermissions: on ? d.defaultPermissions | bit : d.defaultPermissions & ~bit })}
+                />
+              );
+            })}
+          </div>
+          <div className="flex justify-end">
+            <Button variant="ghost" className="px-2 py-1 text-red-700 dark:text-red-400" onClick={() => onChange(value.filter((x) => x.key !== d.key))}>
+              {t("adminGames.removeDivision")}
+            </Button>
+          </div>
+        </div>
+      ))}
+      <Button
+        variant="secondary"
+        onClick={() => onChange([...value, { key: `n${Date.now()}${value.length}`, id: null, name: "", inviteCode: "", defaultPermissions: GamePermission.All }])}
+      >
+        {t("adminGames.addDivision")}
+      </Button>
+    </fieldset>
+  );
+}
+
+function PosterUpload({ game, onUploaded }: { game: GameInfo; onUploaded: () => void }) {
+  const { t } = useTranslation();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function upload(input: HTMLInputElement) {
+    const file = input.files?.[0];
+    if (!file) return;
+    setError(null);
+    if (file.size > 3 * 1024 * 1024) {
+      setError(t("adminGames.posterTooLarge"));
+      input.value = "";
+      return;
+    }
+    setProgress(0);
+    try {
+      await uploadWithProgress<string>(`/api/edit/games/${game.id}/poster`, file, setProgress);
+      onUploaded();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setProgress(null);
+      input.value = "";
+    }
+  }
+
+  return (
+    <div className="space-y-2">
+      <p className="text-sm font-medium">{t("adminGames.field.poster")}</p>
+      {game.poster ? <img src={game.poster} alt={t("adminGames.posterAlt")} className="max-h-48 rounded-md object-cover" /> : <p className="text-sm text-zinc-500">{t("adminGames.noPoster")}</p>}
+      <label className={buttonClass("secondary", "cursor-pointer")}>
+        {t("adminGames.uploadPoster")}
+        <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" className="sr-only" disabled={progress !== null} onChange={(e) => void upload(e.currentTarget)} />
+      </label>
+      <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminGames.posterHint")}</p>
+      {progress !== null ? (
+        <div className="space-y-1">
+          <progress className="h-2 w-full accent-primary-600" max={100} value={Math.round(progress * 100)} aria-label={t("teams.uploading")} />
+          <p className="text-xs" aria-live="polite">
+            {t("teams.uploadProgress", { percent: Math.round(progress * 100) })}
+          </p>
+        </div>
+      ) : null}
+      {error ? <Alert tone="error">{error}</Alert> : null}
+    </div>
+  );
+}
+
+export default function AdminGameInfoPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { revalidate } = useRevalidator();
+  const { game } = loaderData;
+  const bonus = unpackBloodBonus(game.bloodBonus);
+  const [divisions, setDivisions] = useState<DivisionDraft[]>(() => game.divisions.map(toDraft));
+  const [flags, setFlags] = useState({
+    hidden: game.hidden,
+    acceptWithoutReview: game.acceptWithoutReview,
+    practiceMode: game.practiceMode,
+    writeupRequired: game.writeupRequired,
+  });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "");
+    const title = text("title").trim();
+    const start = fromLocalInput(text("start"));
+    const end = fromLocalInput(text("end"));
+    setSaved(false);
+    if (!title || start === null || end === null) {
+      setError(t("adminGames.titleTimeRequired"));
+      return;
+    }
+    const hours = Number(text("writeupHours") || "0");
+    const percent = (name: string) => percentToPerMille(Number(text(name) || "0"));
+    const body = {
+      title,
+      summary: text("summary"),
+      content: text("content"),
+      start,
+      end,
+      inviteCode: text("inviteCode").trim(),
+      teamMemberCountLimit: Math.max(0, Math.floor(Number(text("teamMemberCountLimit") || "0"))),
+      containerCountLimit: Math.max(0, Math.floor(Number(text("containerCountLimit") || "0"))),
+      ...flags,
+      writeupDeadline: end + Math.max(0, Number.isFinite(hours) ? hours : 0) * HOUR,
+      writeupNote: text("writeupNote"),
+      bloodBonus: packBloodBonus({ first: percent("blood1"), second: percent("blood2"), third: percent("blood3") }),
+      divisions: divisions.map((d) => ({ id: d.id, name: d.name.trim(), inviteCode: d.inviteCode.trim(), defaultPermissions: d.defaultPermissions })),
+    };
+    setBusy(true);
+    setError(null);
+    try {
+      const updated = await api<GameInfo>(`/api/edit/games/${game.id}`, { method: "PUT", body });
+      setDivisions(updated.divisions.map(toDraft));
+      setSaved(true);
+      void revalidate();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove() {
+    setDeleteError(null);
+    setBusy(true);
+    try {
+      await api(`/api/edit/games/${game.id}`, { method: "DELETE" });
+      await navigate("/admin/games");
+    } catch (err) {
+      setDeleteError(errorMessage(err));
+      setBusy(false);
+    }
+  }
+
+  const hoursAfterEnd = Math.round(((game.writeupDeadline - game.end) / HOUR) * 100) / 100;
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-3">
+      <form key={`${game.id}`} className="space-y-6 lg:col-span-2" noValidate onSubmit={(e) => void save(e)}>
+        <Card className="space-y-4">
+          <TextField label={t("adminGames.field.title")} name="title" defaultValue={game.title} maxLength={64} required />
+          <TextField label={t("adminGames.field.summary")} name="summary" defaultValue={game.summary} maxLength={1024} />
+          <TextAreaField label={t("adminGames.field.content")} name="content" defaultValue={game.content} rows={8} description={t("adminGames.markdownHint")} />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField label={t("adminGames.field.start")} name="start" type="datetime-local" defaultValue={toLocalInput(game.start)} required />
+            <TextField label={t("adminGames.field.end")} name="end" type="datetime-local" defaultValue={toLocalInput(game.end)} required />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-3">
+            <TextField label={t("adminGames.field.inviteCode")} name="inviteCode" defaultValue={game.inviteCode} maxLength={32} autoComplete="off" description={t("adminGames.inviteCodeHint")} />
+            <TextField label={t("adminGames.field.memberLimit")} name="teamMemberCountLimit" type="number" min={0} defaultValue={game.teamMemberCountLimit} description={t("adminGames.zeroUnlimited")} />
+            <TextField label={t("adminGames.field.containerLimit")} name="containerCountLimit" type="number" min={0} defaultValue={game.containerCountLimit} description={t("adminGames.zeroUnlimited")} />
+          </div>
+          <div className="grid gap-2 sm:grid-cols-2">
+            <Check label={t("adminGames.field.hidden")} checked={flags.hidden} onChange={(v) => setFlags({ ...flags, hidden: v })} />
+            <Check label={t("adminGames.field.acceptWithoutReview")} checked={flags.acceptWithoutReview} onChange={(v) => setFlags({ ...flags, acceptWithoutReview: v })} />
+            <Check label={t("adminGames.field.practiceMode")} checked={flags.practiceMode} onChange={(v) => setFlags({ ...flags, practiceMode: v })} />
+            <Check label={t("adminGames.field.writeupRequired")} checked={flags.writeupRequired} onChange={(v) => setFlags({ ...flags, writeupRequired: v })} />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-3">
+            <TextField label={t("adminGames.field.writeupHours")} name="writeupHours" type="number" min={0} step="any" defaultValue={hoursAfterEnd} />
+            <div className="sm:col-span-2">
+              <TextAreaField label={t("adminGames.field.writeupNote")} name="writeupNote" defaultValue={game.writeupNote} rows={2} />
+            </div>
+          </div>
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium">{t("adminGames.field.bloodBonus")}</legend>
+            <div className="grid gap-4 sm:grid-cols-3">
+              <TextField label={t("adminGames.blood.first")} name="blood1" type="number" min={0} max={100} step={0.1} defaultValue={perMilleToPercent(bonus.first)} />
+              <TextField label={t("adminGames.blood.second")} name="blood2" type="number" min={0} max={100} step={0.1} defaultValue={perMilleToPercent(bonus.second)} />
+              <TextField label={t("adminGames.blood.third")} name="blood3" type="number" min={0} max={100} step={0.1} defaultValue={perMilleToPercent(bonus.third)} />
+            </div>
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminGames.bloodHint")}</p>
+          </fieldset>
+        </Card>
+        <Card>
+          <DivisionsEditor value={divisions} onChange={setDivisions} />
+        </Card>
+        {error ? <Alert tone="error">{error}</Alert> : null}
+        {saved ? <Alert tone="success">{t("adminGames.saved")}</Alert> : null}
+        <div className="flex justify-end">
+          <Button type="submit" disabled={busy}>
+            {busy ? t("common.saving") : t("adminGames.save")}
+          </Button>
+        </div>
+      </form>
+      <div className="space-y-6">
+        <Card>
+          <PosterUpload game={game} onUploaded={() => void revalidate()} />
+        </Card>
+        <Card className="space-y-3">
+          <TextField label={t("adminGames.field.publicKey")} value={game.publicKey} readOnly className="font-mono text-xs" />
+          <TextField label={t("adminGames.field.teamHashSalt")} value={game.teamHashSalt} readOnly className="font-mono text-xs" description={t("adminGames.keyHint")} />
+        </Card>
+        <Card className="space-y-3">
+          <h2 className="font-semibold">{t("adminGames.dangerZone")}</h2>
+          <Button variant="danger" onClick={() => setDeleting(true)}>
+            {t("adminGames.delete")}
+          </Button>
+        </Card>
+      </div>
+      <ConfirmDialog
+        open={deleting}
+        title={t("adminGames.deleteTitle")}
+        message={t("adminGames.deleteConfirm", { game: game.title })}
+        confirmLabel={t("adminGames.delete")}
+        busy={busy}
+        error={deleteError}
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(false)}
+      />
+    </div>
+  );
+}

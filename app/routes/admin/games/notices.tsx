@@ -1,0 +1,178 @@
+import { env } from "cloudflare:workers";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useRevalidator } from "react-router";
+import { requireUser } from "~/.server/auth/guard";
+import { NoticeItem } from "~/components/games/notice-item";
+import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
+import { LoadingStatus } from "~/components/teams/loading";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { TextAreaField } from "~/components/ui/field";
+import type { GameNoticeInfo } from "~/core/schemas/game";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/notices";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireUser(request, env, "Admin");
+  return { pageTitle: getInstance(context).t("adminGames.tab.notices") };
+}
+
+export async function clientLoader({ request, params, serverLoader }: Route.ClientLoaderArgs) {
+  const id = Number(params.id) || 0;
+  const [server, notices] = await Promise.all([serverLoader(), api<GameNoticeInfo[]>(`/api/edit/games/${id}/notices`, { signal: request.signal })]);
+  return { ...server, gameId: id, notices };
+}
+clientLoader.hydrate = true as const;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+export function HydrateFallback() {
+  return <LoadingStatus />;
+}
+
+function NoticeForm({ initial, submitLabel, onSubmit, onCancel }: { initial: string; submitLabel: string; onSubmit: (content: string) => Promise<void>; onCancel?: () => void }) {
+  const { t } = useTranslation();
+  const [content, setContent] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!content.trim()) {
+      setError(t("adminGames.noticeEmpty"));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit(content);
+      setContent("");
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-3" noValidate onSubmit={(e) => void submit(e)}>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <TextAreaField label={t("adminGames.noticeContent")} value={content} onChange={(e) => setContent(e.target.value)} rows={4} description={t("adminGames.markdownHint")} />
+      <div className="flex justify-end gap-2">
+        {onCancel ? (
+          <Button variant="secondary" onClick={onCancel} disabled={busy}>
+            {t("teams.cancel")}
+          </Button>
+        ) : null}
+        <Button type="submit" disabled={busy}>
+          {busy ? t("teams.working") : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function AdminGameNoticesPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { revalidate } = useRevalidator();
+  const { gameId, notices } = loaderData;
+  const [editing, setEditing] = useState<GameNoticeInfo | null>(null);
+  const [deleting, setDeleting] = useState<GameNoticeInfo | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function remove() {
+    if (!deleting) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api(`/api/edit/games/${gameId}/notices/${deleting.id}`, { method: "DELETE" });
+      setDeleting(null);
+      void revalidate();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <Card className="space-y-3">
+        <h2 className="font-semibold">{t("adminGames.newNotice")}</h2>
+        <NoticeForm
+          initial=""
+          submitLabel={t("adminGames.postNotice")}
+          onSubmit={async (content) => {
+            await api(`/api/edit/games/${gameId}/notices`, { method: "POST", body: { content } });
+            void revalidate();
+          }}
+        />
+      </Card>
+      <Card>
+        <h2 className="mb-2 font-semibold">{t("adminGames.allNotices", { count: notices.length })}</h2>
+        {notices.length === 0 ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("notices.empty")}</p>
+        ) : (
+          <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+            {notices.map((n) => (
+              <NoticeItem
+                key={n.id}
+                notice={n}
+                actions={
+                  n.type === "Normal" ? (
+                    <>
+                      <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing(n)}>
+                        {t("adminGames.edit")}
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        className="px-2 py-1 text-red-700 dark:text-red-400"
+                        onClick={() => {
+                          setError(null);
+                          setDeleting(n);
+                        }}
+                      >
+                        {t("adminGames.deleteNotice")}
+                      </Button>
+                    </>
+                  ) : null
+                }
+              />
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Dialog open={editing !== null} title={t("adminGames.editNotice")} onClose={() => setEditing(null)}>
+        {editing ? (
+          <NoticeForm
+            initial={editing.values[0] ?? ""}
+            submitLabel={t("adminGames.save")}
+            onCancel={() => setEditing(null)}
+            onSubmit={async (content) => {
+              await api(`/api/edit/games/${gameId}/notices/${editing.id}`, { method: "PUT", body: { content } });
+              setEditing(null);
+              void revalidate();
+            }}
+          />
+        ) : null}
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t("adminGames.deleteNoticeTitle")}
+        message={t("adminGames.deleteNoticeConfirm")}
+        confirmLabel={t("adminGames.deleteNotice")}
+        busy={busy}
+        error={error}
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(null)}
+      />
+    </div>
+  );
+}

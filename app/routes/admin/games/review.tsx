@@ -1,0 +1,156 @@
+import { env } from "cloudflare:workers";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useRevalidator } from "react-router";
+import { requireUser } from "~/.server/auth/guard";
+import { StatusBadge } from "~/components/games/badges";
+import { LoadingStatus } from "~/components/teams/loading";
+import { TeamAvatar } from "~/components/teams/team-avatar";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { selectClass } from "~/components/ui/select";
+import type { GameInfo, ParticipationInfo, ReviewStatus } from "~/core/schemas/game";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/review";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireUser(request, env, "Admin");
+  return { pageTitle: getInstance(context).t("adminGames.tab.review") };
+}
+
+export async function clientLoader({ request, params, serverLoader }: Route.ClientLoaderArgs) {
+  const id = Number(params.id) || 0;
+  const [server, participations, game] = await Promise.all([
+    serverLoader(),
+    api<ParticipationInfo[]>(`/api/game/${id}/participations`, { signal: request.signal }),
+    api<GameInfo>(`/api/edit/games/${id}`, { signal: request.signal }),
+  ]);
+  return { ...server, participations, divisions: game.divisions.map((d) => ({ id: d.id, name: d.name })) };
+}
+clientLoader.hydrate = true as const;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+export function HydrateFallback() {
+  return <LoadingStatus />;
+}
+
+const ACTIONS: { status: ReviewStatus; variant: "primary" | "secondary" | "danger" }[] = [
+  { status: "Accepted", variant: "primary" },
+  { status: "Rejected", variant: "secondary" },
+  { status: "Suspended", variant: "danger" },
+];
+
+export default function AdminGameReviewPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { revalidate } = useRevalidator();
+  const { participations, divisions } = loaderData;
+  const [busy, setBusy] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function change(id: number, body: { status?: ReviewStatus; divisionId?: number }) {
+    setBusy(id);
+    setError(null);
+    try {
+      if (body.status) await api(`/api/admin/participation/${id}/${body.status}`, { method: "PUT", body: {} });
+      else await api(`/api/admin/participation/${id}`, { method: "PUT", body });
+      void revalidate();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="space-y-4">
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {participations.length === 0 ? (
+        <Card className="text-center">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminGames.noParticipations")}</p>
+        </Card>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
+              <tr>
+                <th scope="col" className="px-4 py-3">{t("adminGames.review.team")}</th>
+                <th scope="col" className="px-4 py-3">{t("adminGames.review.members")}</th>
+                <th scope="col" className="px-4 py-3">{t("adminGames.review.division")}</th>
+                <th scope="col" className="px-4 py-3">{t("adminGames.review.status")}</th>
+                <th scope="col" className="px-4 py-3 text-end">{t("adminGames.actions")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {participations.map((p) => (
+                <tr key={p.id} data-testid={`participation-${p.id}`}>
+                  <td className="px-4 py-3">
+                    <div className="flex items-center gap-3">
+                      <TeamAvatar name={p.team.name} avatar={p.team.avatar} size="sm" />
+                      <div className="min-w-0">
+                        <p className="font-medium break-all">
+                          {p.team.name} <span className="text-xs text-zinc-500">#{p.team.id}</span>
+                        </p>
+                        <p className="text-xs text-zinc-600 dark:text-zinc-400">{p.team.locked ? t("adminTeams.locked") : t("adminTeams.unlocked")}</p>
+                      </div>
+                    </div>
+                  </td>
+                  <td className="px-4 py-3">
+                    <ul className="space-y-0.5">
+                      {p.team.members.map((m) => (
+                        <li key={m.userId} className={p.registeredMembers.includes(m.userId) ? "font-medium" : "text-zinc-500"}>
+                          {m.userName}
+                          {m.userId === p.team.captainId ? ` (${t("adminGames.review.captain")})` : ""}
+                          {p.registeredMembers.includes(m.userId) ? "" : ` · ${t("adminGames.review.notRegistered")}`}
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td className="px-4 py-3">
+                    {divisions.length > 0 ? (
+                      <select
+                        aria-label={t("adminGames.review.changeDivision", { team: p.team.name })}
+                        className={selectClass}
+                        value={p.divisionId ?? ""}
+                        disabled={busy === p.id}
+                        onChange={(e) => {
+                          if (e.target.value) void change(p.id, { divisionId: Number(e.target.value) });
+                        }}
+                      >
+                        {p.divisionId === null ? <option value="">{t("adminGames.review.noDivision")}</option> : null}
+                        {divisions.map((d) => (
+                          <option key={d.id} value={d.id}>
+                            {d.name}
+                          </option>
+                        ))}
+                      </select>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                  <td className="px-4 py-3">
+                    <StatusBadge status={p.status} />
+                  </td>
+                  <td className="px-4 py-3">
+                    <div className="flex justify-end gap-1">
+                      {ACTIONS.filter((a) => a.status !== p.status).map((a) => (
+                        <Button key={a.status} variant={a.variant} className="px-2 py-1" disabled={busy === p.id} onClick={() => void change(p.id, { status: a.status })}>
+                          {t(`adminGames.review.action.${a.status}`)}
+                        </Button>
+                      ))}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,211 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useRevalidator, useRouteLoaderData } from "react-router";
+import { PhaseBadge, StatusBadge } from "~/components/games/badges";
+import { JoinDialog } from "~/components/games/join-dialog";
+import { NoticesPanel } from "~/components/games/notices-panel";
+import { formatCountdown, formatDateTime, phaseOf, useNow } from "~/components/games/time";
+import { Markdown } from "~/components/markdown";
+import { ConfirmDialog } from "~/components/teams/dialog";
+import { LoadingStatus } from "~/components/teams/loading";
+import { Alert } from "~/components/ui/alert";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { roleRank } from "~/core/enums";
+import type { DetailedGameInfo } from "~/core/schemas/game";
+import type { TeamInfo } from "~/core/schemas/team";
+import { api, errorMessage, isApiError } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { loader as rootLoader } from "~/root";
+import type { Route } from "./+types/detail";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { pageTitle: getInstance(context).t("games.detailTitle") };
+}
+
+export async function clientLoader({ request, params, serverLoader }: Route.ClientLoaderArgs) {
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Not Found", { status: 404 });
+  const [server, game, teams] = await Promise.all([
+    serverLoader(),
+    api<DetailedGameInfo>(`/api/game/${id}`, { signal: request.signal }).catch((error: unknown) => {
+      if (isApiError(error) && error.status === 404) throw new Response("Not Found", { status: 404 });
+      throw error;
+    }),
+    api<TeamInfo[]>("/api/team", { signal: request.signal }).catch(() => [] as TeamInfo[]),
+  ]);
+  return { ...server, game, teams };
+}
+clientLoader.hydrate = true as const;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  const game = (loaderData as { game?: DetailedGameInfo } | undefined)?.game;
+  return pageTitle(matches, game?.title ?? loaderData?.pageTitle);
+}
+
+export function HydrateFallback() {
+  return <LoadingStatus />;
+}
+
+export default function GameDetailPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { revalidate } = useRevalidator();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const user = root?.user ?? null;
+  const { game, teams } = loaderData;
+  const now = useNow();
+  const [joining, setJoining] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+
+  const phase = now === null ? null : phaseOf(game, now);
+  const joinClosed = phase === "Ended" && !game.practiceMode;
+  const canJoin = user !== null && (game.status === "Unsubmitted" || game.status === "Rejected") && !joinClosed;
+  const canLeave = game.status === "Pending" || game.status === "Rejected";
+  const privileged = user !== null && roleRank(user.role) >= roleRank("Monitor");
+  const mayReadNotices = !game.hidden || privileged || game.status === "Accepted";
+  const division = game.divisions.find((d) => d.id === game.division);
+
+  async function leave() {
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await api<{ title: string }>(`/api/game/${game.id}`, { method: "DELETE" });
+      setLeaving(false);
+      setMessage(result.title);
+      void revalidate();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-5xl space-y-6">
+      {game.poster ? <img src={game.poster} alt="" className="max-h-72 w-full rounded-lg object-cover" /> : null}
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0 space-y-2">
+          <div className="flex flex-wrap items-center gap-2">
+            <h1 className="text-2xl font-semibold tracking-tight break-words">{game.title}</h1>
+            {phase ? <PhaseBadge phase={phase} /> : null}
+            {game.hidden ? <span className="text-xs text-zinc-500">{t("games.hidden")}</span> : null}
+          </div>
+          {game.summary ? <p className="text-zinc-600 dark:text-zinc-400">{game.summary}</p> : null}
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {game.status !== "Unsubmitted" ? <StatusBadge status={game.status} /> : null}
+          {user === null ? (
+            <Link className={buttonClass("primary")} to={`/account/login?from=${encodeURIComponent(`/games/${game.id}`)}`}>
+              {t("games.loginToJoin")}
+            </Link>
+          ) : null}
+          {canJoin && teams.length > 0 ? (
+            <Button
+              onClick={() => {
+                setMessage(null);
+                setJoining(true);
+              }}
+            >
+              {game.status === "Rejected" ? t("games.reapply") : t("games.join.open")}
+            </Button>
+          ) : null}
+          {canLeave ? (
+            <Button variant="secondary" onClick={() => setLeaving(true)}>
+              {t("games.leave")}
+            </Button>
+          ) : null}
+        </div>
+      </div>
+
+      {message ? <Alert tone="success">{message}</Alert> : null}
+      {canJoin && teams.length === 0 ? (
+        <Alert>
+          {t("games.needTeam")}{" "}
+          <Link className="font-medium underline" to="/teams">
+            {t("games.toTeams")}
+          </Link>
+        </Alert>
+      ) : null}
+      {game.status === "Suspended" ? <Alert tone="error">{t("games.suspended")}</Alert> : null}
+      {game.status === "Pending" ? <Alert>{t("games.pendingHint")}</Alert> : null}
+
+      <div className="grid gap-6 md:grid-cols-3">
+        <Card className="space-y-3 md:col-span-1">
+          <dl className="space-y-2 text-sm">
+            <div>
+              <dt className="text-zinc-500 dark:text-zinc-400">{t("games.start")}</dt>
+              <dd className="tabular-nums">{formatDateTime(game.start)}</dd>
+            </div>
+            <div>
+              <dt className="text-zinc-500 dark:text-zinc-400">{t("games.end")}</dt>
+              <dd className="tabular-nums">{formatDateTime(game.end)}</dd>
+            </div>
+            {now !== null ? (
+              <div>
+                <dt className="text-zinc-500 dark:text-zinc-400">{phase === "NotStarted" ? t("games.countdownStart") : phase === "Running" ? t("games.countdownEnd") : t("games.phase.Ended")}</dt>
+                <dd className="text-lg font-semibold tabular-nums" data-testid="countdown">
+                  {phase === "NotStarted" ? formatCountdown(game.start - now) : phase === "Running" ? formatCountdown(game.end - now) : game.practiceMode ? t("games.practiceOpen") : "—"}
+                </dd>
+              </div>
+            ) : null}
+            <div>
+              <dt className="text-zinc-500 dark:text-zinc-400">{t("games.teamCount")}</dt>
+              <dd>{game.teamCount}</dd>
+            </div>
+            <div>
+              <dt className="text-zinc-500 dark:text-zinc-400">{t("games.limit")}</dt>
+              <dd>{game.limit > 0 ? game.limit : t("games.unlimited")}</dd>
+            </div>
+            {game.teamName ? (
+              <div>
+                <dt className="text-zinc-500 dark:text-zinc-400">{t("games.myTeam")}</dt>
+                <dd className="break-all">
+                  {game.teamName}
+                  {division ? ` · ${division.name}` : ""}
+                </dd>
+              </div>
+            ) : null}
+            {game.practiceMode ? <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("games.practiceHint")}</p> : null}
+          </dl>
+        </Card>
+        <Card className="md:col-span-2">
+          {game.content ? <Markdown source={game.content} /> : <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("games.noContent")}</p>}
+        </Card>
+      </div>
+
+      {mayReadNotices && phase !== null ? (
+        <Card>
+          <NoticesPanel gameId={game.id} enabled={phase !== "NotStarted"} />
+        </Card>
+      ) : null}
+
+      {joining ? (
+        <JoinDialog
+          open
+          game={game}
+          teams={teams}
+          onClose={() => setJoining(false)}
+          onJoined={(text) => {
+            setJoining(false);
+            setMessage(text);
+            void revalidate();
+          }}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={leaving}
+        title={t("games.leaveTitle")}
+        message={t("games.leaveConfirm", { game: game.title })}
+        confirmLabel={t("games.leave")}
+        busy={busy}
+        error={error}
+        onConfirm={() => void leave()}
+        onCancel={() => setLeaving(false)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { PhaseBadge } from "~/components/games/badges";
+import { formatCountdown, formatDateTime, phaseOf, useNow } from "~/components/games/time";
+import { LoadingStatus } from "~/components/teams/loading";
+import { Card } from "~/components/ui/card";
+import type { BasicGameInfo } from "~/core/schemas/game";
+import type { ArrayResponse } from "~/core/schemas/team";
+import { api } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/index";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { pageTitle: getInstance(context).t("games.title") };
+}
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  const [server, games] = await Promise.all([serverLoader(), api<ArrayResponse<BasicGameInfo>>("/api/game?count=50", { signal: request.signal })]);
+  return { ...server, games };
+}
+clientLoader.hydrate = true as const;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+export function HydrateFallback() {
+  return <LoadingStatus />;
+}
+
+/** "Starts in …" / "Ends in …" / "Ended", ticking. */
+export function GameCountdown({ game, now }: { game: { start: number; end: number }; now: number | null }) {
+  const { t } = useTranslation();
+  if (now === null) return null;
+  const phase = phaseOf(game, now);
+  const text =
+    phase === "NotStarted"
+      ? t("games.startsIn", { time: formatCountdown(game.start - now) })
+      : phase === "Running"
+        ? t("games.endsIn", { time: formatCountdown(game.end - now) })
+        : t("games.endedAt", { time: formatDateTime(game.end) });
+  return <span className="tabular-nums">{text}</span>;
+}
+
+function GameCard({ game, now }: { game: BasicGameInfo; now: number | null }) {
+  const { t } = useTranslation();
+  return (
+    <li>
+      <Link
+        to={`/games/${game.id}`}
+        className="group flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm transition hover:border-primary-400 dark:border-zinc-800 dark:bg-zinc-900/60 dark:hover:border-primary-600"
+      >
+        <div className="aspect-[16/7] bg-gradient-to-br from-primary-500/30 to-zinc-200 dark:to-zinc-800">
+          {game.poster ? <img src={game.poster} alt="" className="h-full w-full object-cover" loading="lazy" /> : null}
+        </div>
+        <div className="flex flex-1 flex-col gap-2 p-4">
+          <div className="flex items-start justify-between gap-2">
+            <h2 className="text-lg font-semibold break-words group-hover:text-primary-700 dark:group-hover:text-primary-300">{game.title}</h2>
+            {now !== null ? <PhaseBadge phase={phaseOf(game, now)} /> : null}
+          </div>
+          {game.summary ? <p className="line-clamp-3 text-sm text-zinc-600 dark:text-zinc-400">{game.summary}</p> : null}
+          <div className="mt-auto space-y-0.5 pt-2 text-xs text-zinc-600 dark:text-zinc-400">
+            <p className="tabular-nums">
+              {formatDateTime(game.start)} – {formatDateTime(game.end)}
+            </p>
+            <p className="font-medium text-zinc-800 dark:text-zinc-200">
+              <GameCountdown game={game} now={now} />
+            </p>
+            {game.limit > 0 ? <p>{t("games.memberLimit", { count: game.limit })}</p> : null}
+          </div>
+        </div>
+      </Link>
+    </li>
+  );
+}
+
+export default function GamesPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const now = useNow();
+  const { games } = loaderData;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">{t("games.title")}</h1>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("games.subtitle")}</p>
+      </div>
+      {games.data.length === 0 ? (
+        <Card className="text-center">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("games.empty")}</p>
+        </Card>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {games.data.map((g) => (
+            <GameCard key={g.id} game={g} now={now} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

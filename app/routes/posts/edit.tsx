@@ -1,0 +1,157 @@
+import { env } from "cloudflare:workers";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Link, useNavigate } from "react-router";
+import { requireUser } from "~/.server/auth/guard";
+import { createDb } from "~/.server/db/client";
+import { getPost } from "~/.server/services/posts";
+import { MarkdownEditor } from "~/components/markdown-editor";
+import { ConfirmDialog } from "~/components/teams/dialog";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { TextAreaField, TextField } from "~/components/ui/field";
+import { AppError } from "~/core/errors";
+import { POST_SUMMARY_MAX, POST_TITLE_MAX, type PostDetail } from "~/core/schemas/post";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/edit";
+
+/** `/posts/new/edit` creates a post; `/posts/{id}/edit` edits one. Admins only. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireUser(request, env, "Admin");
+  const t = getInstance(context).t;
+  const id = params.postId.toLowerCase();
+  if (id === "new") return { pageTitle: t("posts.createTitle"), post: null };
+  try {
+    return { pageTitle: t("posts.editTitle"), post: await getPost(createDb(env.DB), id) };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) throw data(t("posts.notFound"), { status: 404 });
+    throw error;
+  }
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+const parseTags = (text: string) => text.split(/[,，、]/).map((s) => s.trim()).filter(Boolean);
+
+export default function EditPostPage({ loaderData: { post } }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [title, setTitle] = useState(post?.title ?? "");
+  const [summary, setSummary] = useState(post?.summary ?? "");
+  const [content, setContent] = useState(post?.content ?? "");
+  const [tags, setTags] = useState((post?.tags ?? []).join(", "));
+  const [isPinned, setPinned] = useState(post?.isPinned ?? false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [titleError, setTitleError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!title.trim()) {
+      setTitleError(t("posts.titleRequired"));
+      return;
+    }
+    setTitleError(null);
+    setBusy(true);
+    setError(null);
+    const body = { title: title.trim(), summary, content, tags: parseTags(tags), isPinned };
+    try {
+      const saved = post
+        ? await api<PostDetail>(`/api/edit/posts/${post.id}`, { method: "PUT", body })
+        : await api<PostDetail>("/api/edit/posts", { method: "POST", body });
+      await navigate(`/posts/${saved.id}`);
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  }
+
+  async function remove() {
+    if (!post) return;
+    setBusy(true);
+    setDeleteError(null);
+    try {
+      await api(`/api/edit/posts/${post.id}`, { method: "DELETE" });
+      await navigate("/posts");
+    } catch (err) {
+      setDeleteError(errorMessage(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">{post ? t("posts.editTitle") : t("posts.createTitle")}</h1>
+        <Link to={post ? `/posts/${post.id}` : "/posts"} className="text-sm text-primary-700 hover:underline dark:text-primary-300">
+          {t("posts.cancel")}
+        </Link>
+      </div>
+      <Card>
+        <form className="space-y-5" noValidate onSubmit={(event) => void save(event)}>
+          {error ? <Alert tone="error">{error}</Alert> : null}
+          <TextField
+            label={t("posts.fieldTitle")}
+            name="title"
+            required
+            maxLength={POST_TITLE_MAX}
+            value={title}
+            error={titleError}
+            onChange={(event) => setTitle(event.target.value)}
+          />
+          <TextAreaField
+            label={t("posts.fieldSummary")}
+            name="summary"
+            rows={2}
+            maxLength={POST_SUMMARY_MAX}
+            value={summary}
+            onChange={(event) => setSummary(event.target.value)}
+          />
+          <MarkdownEditor label={t("posts.fieldContent")} name="content" value={content} onChange={setContent} rows={16} />
+          <TextField
+            label={t("posts.fieldTags")}
+            name="tags"
+            description={t("posts.tagsHint")}
+            value={tags}
+            onChange={(event) => setTags(event.target.value)}
+          />
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="isPinned" checked={isPinned} onChange={(event) => setPinned(event.target.checked)} className="size-4 accent-primary-600" />
+            {t("posts.fieldPinned")}
+          </label>
+          <div className="flex flex-wrap justify-between gap-2">
+            {post ? (
+              <Button variant="danger" onClick={() => setConfirming(true)} disabled={busy}>
+                {t("posts.delete")}
+              </Button>
+            ) : (
+              <span />
+            )}
+            <Button type="submit" disabled={busy}>
+              {busy ? t("common.saving") : post ? t("posts.save") : t("posts.create")}
+            </Button>
+          </div>
+        </form>
+      </Card>
+      {post ? (
+        <ConfirmDialog
+          open={confirming}
+          title={t("posts.deleteTitle")}
+          message={t("posts.deleteConfirm", { title: post.title })}
+          confirmLabel={t("posts.delete")}
+          busy={busy}
+          error={deleteError}
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirming(false)}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Starts the private Docker engine the agent tests use, unless it already answers:
+#   socket unix:///tmp/flagstaff-docker.sock, storage driver vfs, state under /tmp/flagstaff-docker*.
+# It keeps running after the tests (the next run reuses it). Stop it with: kill "$(cat /tmp/flagstaff-docker.pid)"
+set -euo pipefail
+SOCK=${FLAGSTAFF_TEST_DOCKER_SOCK:-/tmp/flagstaff-docker.sock}
+PIDFILE=/tmp/flagstaff-docker.pid
+LOG=/tmp/flagstaff-docker.log
+
+ping() { timeout 5 docker -H "unix://$SOCK" version --format "{{.Server.Version}}" >/dev/null 2>&1; }
+
+if ping; then exit 0; fi
+if ! command -v dockerd >/dev/null; then
+  echo "dockerd is missing: apt-get install -y docker.io" >&2
+  exit 1
+fi
+if [ "$(id -u)" != 0 ]; then
+  echo "dockerd must be started as root:" >&2
+  echo "  sudo $0" >&2
+  exit 1
+fi
+# A daemon that died leaves its pid file and socket behind.
+if [ -f "$PIDFILE" ] && ! kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then rm -f "$PIDFILE" "$SOCK"; fi
+mkdir -p /tmp/flagstaff-docker /tmp/flagstaff-docker-exec
+setsid dockerd \
+  --storage-driver vfs \
+  -H "unix://$SOCK" \
+  --data-root /tmp/flagstaff-docker \
+  --exec-root /tmp/flagstaff-docker-exec \
+  --pidfile "$PIDFILE" \
+  >"$LOG" 2>&1 </dev/null &
+for _ in $(seq 1 60); do
+  if ping; then
+    echo "dockerd started (unix://$SOCK, log $LOG)"
+    exit 0
+  fi
+  sleep 0.5
+done
+echo "dockerd did not come up; see $LOG" >&2
+tail -20 "$LOG" >&2
+exit 1

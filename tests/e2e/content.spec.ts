@@ -1,0 +1,97 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "./fixtures";
+
+// Labels come from the locale files, so rewording a string does not break the flow under test.
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
+// The first screen of a freshly started server may take longer to compile and hydrate.
+const FIRST_LOAD = { timeout: 15_000 };
+const stamp = () => Date.now().toString(36);
+
+test("an admin writes a pinned post: it shows first on /posts and on the home page", async ({ adminPage: page }) => {
+  const title = `Pinned ${stamp()}`;
+  await page.goto("/posts");
+  await page.getByRole("link", { name: en.posts.newPost }).click();
+  await expect(page.getByRole("heading", { name: en.posts.createTitle, level: 1 })).toBeVisible(FIRST_LOAD);
+  await page.getByLabel(en.posts.fieldTitle).fill(title);
+  await page.getByLabel(en.posts.fieldSummary).fill("A short summary");
+  await page.getByLabel(en.posts.fieldContent).fill("## Rules\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n`code`");
+  await page.getByRole("button", { name: en.posts.preview }).click();
+  await expect(page.getByTestId("content-preview").getByRole("heading", { name: "Rules" })).toBeVisible();
+  await page.getByLabel(en.posts.fieldTags).fill("news, rules");
+  await page.getByLabel(en.posts.fieldPinned).check();
+  await page.getByRole("button", { name: en.posts.create }).click();
+
+  await expect(page.getByRole("heading", { name: title, level: 1 })).toBeVisible();
+  await expect(page).toHaveURL(/\/posts\/[0-9a-z]{8}$/);
+  await expect(page.getByRole("heading", { name: "Rules", level: 2 })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "2" })).toBeVisible();
+
+  // An unpinned post written later still comes after the pinned one.
+  const later = `Later ${stamp()}`;
+  await page.request.post("/api/edit/posts", { data: { title: later } });
+
+  await page.goto("/posts");
+  const headings = page.getByRole("article").getByRole("heading", { level: 2 });
+  await expect(headings.first()).toHaveText(title);
+  await expect(page.getByRole("article").first()).toContainText(en.posts.pinned);
+  await expect(page.getByRole("heading", { name: later })).toBeVisible();
+
+  await page.goto("/");
+  const latest = page.getByRole("region", { name: en.home.latestPosts });
+  await expect(latest.getByRole("link", { name: title })).toBeVisible();
+  await expect(page.getByRole("region", { name: en.home.recentGames })).toBeVisible();
+});
+
+test("XSS in a post renders inert: no dialog, no script element, no javascript: link", async ({ adminPage: page }) => {
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  const title = `XSS ${stamp()}`;
+  const content = [
+    "<script>window.__xss = 1; alert('script')</script>",
+    "<img src=x onerror=\"window.__xss = 2; alert('img')\">",
+    "[click me](javascript:alert('link'))",
+    "![pixel](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)",
+    "<iframe src=\"javascript:alert('frame')\"></iframe>",
+  ].join("\n\n");
+  const response = await page.request.post("/api/edit/posts", { data: { title, content } });
+  expect(response.status()).toBe(200);
+  const { id } = (await response.json()) as { id: string };
+
+  await page.goto(`/posts/${id}`);
+  await expect(page.getByRole("heading", { name: title, level: 1 })).toBeVisible(FIRST_LOAD);
+  const body = page.locator("[data-markdown]");
+  await expect(body).toContainText("<script>window.__xss = 1;");
+  await expect(body.locator("script, iframe, img[onerror]")).toHaveCount(0);
+  const link = body.getByRole("link", { name: "click me" });
+  await expect(link).toHaveAttribute("href", "");
+  await link.click();
+  await page.waitForTimeout(300);
+  expect(dialogs).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+});
+
+test("an admin changes the colour: after a reload the primary colour variable has changed", async ({ adminPage: page }) => {
+  const brand = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--brand").trim().toLowerCase());
+  await page.goto("/admin/settings");
+  const colour = page.getByRole("textbox", { name: en.settings.platform.colour, exact: true });
+  await expect(colour).toBeVisible(FIRST_LOAD);
+  const before = await brand();
+  const next = before === "#d9480f" ? "#2b8a3e" : "#d9480f";
+  await colour.fill(next);
+  const platform = page.getByRole("region", { name: en.settings.platform.heading });
+  await platform.getByRole("button", { name: en.settings.save }).click();
+  await expect(platform.getByText(en.settings.saved)).toBeVisible();
+
+  await page.reload();
+  await expect(colour).toHaveValue(next, FIRST_LOAD);
+  expect(await brand()).toBe(next);
+  // Text on the primary colour is chosen by luminance: white on this dark orange or green.
+  const onPrimary = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--on-primary-600").trim());
+  expect(onPrimary).toBe("#ffffff");
+  // Restore the default palette for other tests.
+  await page.request.put("/api/admin/config", { data: { globalConfig: { customTheme: "" } } });
+});

@@ -1,0 +1,99 @@
+import { eq } from "drizzle-orm";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { files } from "~/.server/db/schema";
+import { blobKey } from "~/.server/storage/files";
+import { Client, db, newUser, unique } from "./helpers";
+import { newAdmin, sha256 } from "./content-helpers";
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+function upload(...entries: [Uint8Array<ArrayBuffer>, string][]): FormData {
+  const f = new FormData();
+  for (const [bytes, name] of entries) f.append("files", new File([bytes], name, { type: "application/octet-stream" }));
+  return f;
+}
+
+describe("assets (api.md §8) and admin/files", () => {
+  it("uploads several files, lists them, serves them and deduplicates by SHA-256", async () => {
+    const { client: admin } = await newAdmin();
+    const a = text(`alpha ${unique()}`);
+    const b = text(`beta ${unique()}`);
+    const r = await admin.json<{ hash: string; name: string }[]>("/api/assets", { method: "POST", raw: upload([a, "a.txt"], [b, "dir/b.bin"]) });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual([
+      { hash: await sha256(a), name: "a.txt" },
+      { hash: await sha256(b), name: "b.bin" },
+    ]);
+
+    const served = await new Client().fetch(`/assets/${r.body[0]!.hash}/a.txt`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe(new TextDecoder().decode(a));
+
+    const listed = await admin.json<{ data: { hash: string; name: string }[]; length: number; total: number }>("/api/admin/files?count=500");
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual(expect.arrayContaining(r.body));
+    expect(listed.body.length).toBe(listed.body.data.length);
+    expect(listed.body.total).toBeGreaterThanOrEqual(2);
+    const paged = await admin.json<{ data: unknown[]; length: number; total: number }>("/api/admin/files?count=1&skip=0");
+    expect(paged.body.length).toBe(1);
+    expect(paged.body.total).toBe(listed.body.total);
+    expect((await admin.json("/api/admin/files?count=501")).status).toBe(400);
+
+    // The same bytes again: one blob, two references.
+    const again = await admin.json<{ hash: string }[]>("/api/assets?filename=renamed.txt", { method: "POST", raw: upload([a, "x.txt"]) });
+    expect(again.body[0]!.hash).toBe(r.body[0]!.hash);
+    const row = await db().select().from(files).where(eq(files.hash, r.body[0]!.hash)).get();
+    expect(row!.referenceCount).toBe(2);
+
+    // Each DELETE drops one reference; the blob goes with the last one.
+    expect((await admin.json(`/api/assets/${r.body[0]!.hash}`, { method: "DELETE" })).status).toBe(200);
+    expect(await env.FILES.head(blobKey(r.body[0]!.hash))).not.toBeNull();
+    expect((await admin.json(`/api/assets/${r.body[0]!.hash}`, { method: "DELETE" })).status).toBe(200);
+    expect(await env.FILES.head(blobKey(r.body[0]!.hash))).toBeNull();
+    expect(await db().select().from(files).where(eq(files.hash, r.body[0]!.hash)).get()).toBeUndefined();
+    expect((await new Client().fetch(`/assets/${r.body[0]!.hash}/a.txt`)).status).toBe(404);
+    expect((await admin.json(`/api/assets/${r.body[0]!.hash}`, { method: "DELETE" })).status).toBe(404);
+  });
+
+  it("uses the filename query for a single file", async () => {
+    const { client: admin } = await newAdmin();
+    const bytes = text(`named ${unique()}`);
+    const r = await admin.json<{ hash: string; name: string }[]>("/api/assets?filename=challenge.zip", { method: "POST", raw: upload([bytes, "tmp"]) });
+    expect(r.body).toEqual([{ hash: await sha256(bytes), name: "challenge.zip" }]);
+  });
+
+  it("refuses no file and empty files with localised messages", async () => {
+    const { client: admin } = await newAdmin();
+    const none = await admin.json<{ title: string; status: number }>("/api/assets", { method: "POST", raw: new FormData() });
+    expect(none.status).toBe(400);
+    expect(none.body.title).toBe("Attachment upload needs at least one file");
+    const notMultipart = await admin.json<{ title: string }>("/api/assets", { method: "POST", body: { files: [] } });
+    expect(notMultipart.status).toBe(400);
+    expect(notMultipart.body.title).toBe("Attachment upload needs at least one file");
+    const empty = await admin.json<{ title: string }>("/api/assets", { method: "POST", raw: upload([new Uint8Array(0), "empty.txt"]) });
+    expect(empty.status).toBe(400);
+    // A batch with one empty file stores nothing.
+    const good = text(`good ${unique()}`);
+    const mixed = await admin.json("/api/assets", { method: "POST", raw: upload([good, "g.txt"], [new Uint8Array(0), "e.txt"]) });
+    expect(mixed.status).toBe(400);
+    expect(await db().select().from(files).where(eq(files.hash, await sha256(good))).get()).toBeUndefined();
+    const zh = new Client({ lang: "zh-CN" });
+    zh.cookie = admin.cookie;
+    expect((await zh.json<{ title: string }>("/api/assets", { method: "POST", raw: new FormData() })).body.title).toBe("上传附件至少需要一个文件");
+  });
+
+  it("answers 404 for an unknown or malformed hash", async () => {
+    const { client: admin } = await newAdmin();
+    expect((await admin.json(`/api/assets/${"0".repeat(64)}`, { method: "DELETE" })).status).toBe(404);
+    expect((await admin.json("/api/assets/nothex", { method: "DELETE" })).status).toBe(404);
+  });
+
+  it("is for admins only", async () => {
+    const { client: user } = await newUser();
+    expect((await user.json("/api/assets", { method: "POST", raw: upload([text("x"), "x"]) })).status).toBe(403);
+    expect((await user.json(`/api/assets/${"0".repeat(64)}`, { method: "DELETE" })).status).toBe(403);
+    expect((await user.json("/api/admin/files")).status).toBe(403);
+    expect((await new Client().json("/api/admin/files")).status).toBe(401);
+  });
+});

@@ -1,0 +1,250 @@
+import { and, eq, gt, inArray, like } from "drizzle-orm";
+import { Hono } from "hono";
+import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { logs, users } from "~/.server/db/schema";
+import type { LogRecord } from "~/.server/db/schema/logs";
+import { writeLog } from "~/.server/services/logs";
+import type { LogMessage } from "~/core/protocol";
+import type { ApiEnv } from "../../workers/api/context";
+import { apiContext, errorResponse } from "../../workers/api/middleware";
+import { Client, PASSWORD, db, newUser, unique } from "./helpers";
+
+const hub = () => env.ADMIN_HUB.get(env.ADMIN_HUB.idFromName("admin"));
+
+/** Log records are written after the response (waitUntil): poll until one matches. */
+async function waitForLog(match: (r: LogRecord) => boolean, since: number, timeoutMs = 3000): Promise<LogRecord> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await db().select().from(logs).where(gt(logs.time, since - 1)).all();
+    const hit = rows.find(match);
+    if (hit) return hit;
+    if (Date.now() > end) throw new Error(`no matching log record; recent: ${JSON.stringify(rows.slice(-5))}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function makeAdmin(userName: string) {
+  await db().update(users).set({ role: "Admin" }).where(eq(users.userName, userName));
+}
+
+async function userId(userName: string): Promise<string> {
+  const row = await db().select({ id: users.id }).from(users).where(eq(users.userName, userName)).get();
+  return row!.id;
+}
+
+describe("log records for security-relevant actions", () => {
+  it("logs registration, sign-in and failed sign-in with the name tried and the IP, never the password", async () => {
+    const since = Date.now();
+    const ip = "203.0.113.7";
+    const { userName } = await newUser({ ip });
+    const registered = await waitForLog((r) => r.userName === userName && r.message.startsWith("User registered"), since);
+    expect(registered).toMatchObject({ level: "Information", logger: "Account", ip, status: "Success" });
+
+    const wrong = `Wr0ng!${unique("p")}`;
+    const attacker = new Client({ ip });
+    const failed = await attacker.json("/api/account/login", { method: "POST", body: { userName, password: wrong } });
+    expect(failed.status).toBe(401);
+    const warning = await waitForLog((r) => r.userName === userName && r.message.startsWith("Failed sign-in"), since);
+    expect(warning).toMatchObject({ level: "Warning", ip, status: "Failed" });
+    expect(JSON.stringify(warning)).not.toContain(wrong);
+
+    const nobody = unique("ghost");
+    await attacker.json("/api/account/login", { method: "POST", body: { userName: nobody, password: wrong } });
+    await waitForLog((r) => r.userName === nobody && r.level === "Warning", since);
+
+    const ok = await new Client({ ip }).json("/api/account/login", { method: "POST", body: { userName, password: PASSWORD } });
+    expect(ok.status).toBe(200);
+    const signedIn = await waitForLog((r) => r.userName === userName && r.message === "Signed in", since);
+    expect(signedIn).toMatchObject({ level: "Information", ip, status: "Success" });
+  });
+
+  it("logs role changes, bans, admin password resets, user deletions and config changes", async () => {
+    const since = Date.now();
+    const admin = await newUser();
+    await makeAdmin(admin.userName);
+    const target = await newUser();
+    const id = await userId(target.userName);
+
+    expect((await admin.client.json(`/api/admin/users/${id}`, { method: "PUT", body: { role: "Monitor" } })).status).toBe(200);
+    const role = await waitForLog((r) => r.message === `User ${target.userName} updated: role=Monitor`, since);
+    expect(role).toMatchObject({ level: "Information", logger: "Admin", userName: admin.userName });
+
+    await admin.client.json(`/api/admin/users/${id}`, { method: "PUT", body: { role: "Banned" } });
+    const ban = await waitForLog((r) => r.message === `User ${target.userName} updated: role=Banned`, since);
+    expect(ban.level).toBe("Warning");
+
+    const reset = await admin.client.json<string>(`/api/admin/users/${id}/password`, { method: "DELETE" });
+    expect(reset.status).toBe(200);
+    const resetLog = await waitForLog((r) => r.message === `Password of user ${target.userName} reset by an admin`, since);
+    expect(resetLog.userName).toBe(admin.userName);
+
+    expect((await admin.client.json(`/api/admin/users/${id}`, { method: "DELETE" })).status).toBe(200);
+    await waitForLog((r) => r.message === `User ${target.userName} (${id}) deleted` && r.level === "Warning", since);
+
+    // A setting no other test reads, restored at once; only the changed field is named.
+    const current = await admin.client.json<{ containerPolicy: { extraFlagEnvNames: string[] } }>("/api/admin/config");
+    const previous = current.body.containerPolicy.extraFlagEnvNames;
+    const put = (names: string[]) =>
+      admin.client.json("/api/admin/config", { method: "PUT", body: { containerPolicy: { ...current.body.containerPolicy, extraFlagEnvNames: names } } });
+    expect((await put([...previous, `LOGS_${unique().toUpperCase()}`])).status).toBe(200);
+    expect((await put(previous)).status).toBe(200);
+    const changes = async () =>
+      (
+        await db()
+          .select({ message: logs.message })
+          .from(logs)
+          .where(and(gt(logs.time, since - 1), eq(logs.userName, admin.userName), like(logs.message, "Platform settings changed%")))
+          .all()
+      ).map((r) => r.message);
+    await expect.poll(changes, { timeout: 3000 }).toEqual(Array(2).fill("Platform settings changed: containerPolicy.extraFlagEnvNames"));
+
+    // The freshly reset password never reached a record.
+    const all = await db().select().from(logs).where(gt(logs.time, since - 1)).all();
+    expect(JSON.stringify(all)).not.toContain(reset.body);
+  });
+
+  it("logs team lock, unlock and deletion by an admin", async () => {
+    const since = Date.now();
+    const admin = await newUser();
+    await makeAdmin(admin.userName);
+    const captain = await newUser();
+    const teamName = unique("t");
+    const created = await captain.client.json<{ id: number }>("/api/team", { method: "POST", body: { name: teamName } });
+    expect(created.status).toBe(200);
+    const teamId = created.body.id;
+
+    await admin.client.json(`/api/admin/teams/${teamId}`, { method: "PUT", body: { locked: true } });
+    await waitForLog((r) => r.message === `Team ${teamName} (#${teamId}) locked` && r.userName === admin.userName, since);
+    await admin.client.json(`/api/admin/teams/${teamId}`, { method: "PUT", body: { locked: false } });
+    await waitForLog((r) => r.message === `Team ${teamName} (#${teamId}) unlocked`, since);
+    expect((await admin.client.json(`/api/admin/teams/${teamId}`, { method: "DELETE" })).status).toBe(200);
+    await waitForLog((r) => r.message === `Team #${teamId} deleted` && r.level === "Warning", since);
+  });
+
+  it("logs password changes and keeps every password and session token out of the table", async () => {
+    const since = Date.now();
+    const { client, userName } = await newUser();
+    const session = client.cookie!.split("=")[1]!;
+    const next = `N3w!${unique("pw")}`;
+    const wrong = `Bad!${unique("pw")}`;
+    await new Client().json("/api/account/login", { method: "POST", body: { userName, password: wrong } });
+    const changed = await client.json("/api/account/changepassword", { method: "PUT", body: { old: PASSWORD, new: next } });
+    expect(changed.status).toBe(200);
+    await waitForLog((r) => r.userName === userName && r.message === "Password changed", since);
+    const again = new Client();
+    expect((await again.json("/api/account/login", { method: "POST", body: { userName, password: next } })).status).toBe(200);
+    await waitForLog((r) => r.userName === userName && r.message === "Signed in", since);
+    const newSession = again.cookie!.split("=")[1]!;
+
+    const all = await db().select().from(logs).all();
+    const text = JSON.stringify(all);
+    for (const secret of [PASSWORD, next, wrong, session, newSession]) expect(text).not.toContain(secret);
+  });
+
+  it("logs unexpected errors with their reference, redacted", async () => {
+    const since = Date.now();
+    const app = new Hono<ApiEnv>();
+    app.use("*", apiContext);
+    app.get("/boom", () => {
+      throw new Error("database said password=Sup3rSecret! flag{leaked_flag}");
+    });
+    app.onError((err, c) => errorResponse(c, err));
+    const res = await app.fetch(new Request("http://flagstaff.test/boom"), env);
+    expect(res.status).toBe(500);
+    const title = ((await res.json()) as { title: string }).title;
+    const record = await waitForLog((r) => r.logger === "Api" && r.message.includes("GET /boom"), since);
+    expect(record.level).toBe("Error");
+    const reference = /Unexpected error (\w+)/.exec(record.message)![1]!;
+    expect(title).toContain(reference);
+    expect(record.exception).toContain("database said");
+    expect(record.exception).not.toContain("Sup3rSecret!");
+    expect(record.exception).not.toContain("leaked_flag");
+  });
+});
+
+describe("live delivery on /hub/admin", () => {
+  it("pushes a new record to an admin socket as it is written", async () => {
+    const admin = await newUser();
+    await makeAdmin(admin.userName);
+    const res = await admin.client.fetch("/hub/admin", { headers: { upgrade: "websocket" } });
+    expect(res.status).toBe(101);
+    const ws = res.webSocket!;
+    const tried = unique("live");
+    const got = new Promise<LogMessage>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no live log")), 5000);
+      ws.addEventListener("message", (e) => {
+        const msg = JSON.parse(e.data as string) as { type: string; data: LogMessage };
+        if (msg.type === "log" && msg.data.name === tried) {
+          clearTimeout(timer);
+          resolve(msg.data);
+        }
+      });
+    });
+    ws.accept();
+    await new Promise((r) => setTimeout(r, 50));
+    await new Client({ ip: "198.51.100.9" }).json("/api/account/login", { method: "POST", body: { userName: tried, password: "Nope1234!" } });
+    const live = await got;
+    expect(live).toMatchObject({ level: "Warning", ip: "198.51.100.9", status: "Failed" });
+    expect(live.msg).toMatch(/^Failed sign-in/);
+    expect(live.msg).not.toContain("Nope1234!");
+    ws.close(1000);
+  });
+
+  it("refuses the socket and GET admin/logs to non-admins", async () => {
+    const { client } = await newUser();
+    expect((await client.fetch("/hub/admin", { headers: { upgrade: "websocket" } })).status).toBe(403);
+    expect((await client.json("/api/admin/logs")).status).toBe(403);
+    const anonymous = new Client();
+    expect((await anonymous.fetch("/hub/admin", { headers: { upgrade: "websocket" } })).status).toBe(401);
+    expect((await anonymous.json("/api/admin/logs")).status).toBe(401);
+  });
+});
+
+describe("GET admin/logs", () => {
+  it("filters by level and pages newest first", async () => {
+    const admin = await newUser();
+    await makeAdmin(admin.userName);
+    const tag = unique("page");
+    // Records dated in the future are the newest of the table, whatever other tests wrote.
+    const base = Date.now() + 10 * 365 * 86_400_000;
+    const levels = ["Information", "Error", "Warning", "Error", "Information"] as const;
+    for (const [i, level] of levels.entries()) {
+      await writeLog({ db: db(), now: base + i }, { level, logger: "Test", message: `${tag} #${i}` });
+    }
+    try {
+      const first = await admin.client.json<LogMessage[]>("/api/admin/logs?level=All&count=2&skip=0");
+      expect(first.status).toBe(200);
+      expect(first.body.map((r) => r.msg)).toEqual([`${tag} #4`, `${tag} #3`]);
+      expect(Object.keys(first.body[0]!).sort()).toEqual(["ip", "level", "msg", "name", "status", "time"]);
+      const second = await admin.client.json<LogMessage[]>("/api/admin/logs?count=2&skip=2");
+      expect(second.body.map((r) => r.msg)).toEqual([`${tag} #2`, `${tag} #1`]);
+      const errors = await admin.client.json<LogMessage[]>("/api/admin/logs?level=Error&count=2");
+      expect(errors.body.map((r) => r.msg)).toEqual([`${tag} #3`, `${tag} #1`]);
+      expect(errors.body.every((r) => r.level === "Error")).toBe(true);
+      expect((await admin.client.json("/api/admin/logs?count=1001")).status).toBe(400);
+      expect((await admin.client.json("/api/admin/logs?level=Loud")).status).toBe(400);
+      expect((await admin.client.json<LogMessage[]>("/api/admin/logs?count=1000")).body.length).toBeLessThanOrEqual(1000);
+    } finally {
+      await db().delete(logs).where(like(logs.message, `${tag} #%`));
+    }
+  });
+});
+
+describe("retention", () => {
+  it("arms the AdminHub alarm on publish and purges records older than the retention period", async () => {
+    const now = Date.now();
+    const tag = unique("old");
+    await writeLog({ db: db(), now: now - 31 * 86_400_000 }, { level: "Information", logger: "Test", message: `${tag} old` });
+    await writeLog({ db: db(), now: now - 29 * 86_400_000 }, { level: "Information", logger: "Test", message: `${tag} recent` });
+    await writeLog({ db: db(), adminHub: env.ADMIN_HUB }, { level: "Information", logger: "Test", message: `${tag} arm` });
+    const stub = hub();
+    const alarm = await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
+    expect(alarm).not.toBeNull();
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const left = await db().select({ message: logs.message }).from(logs).where(like(logs.message, `${tag} %`)).all();
+    expect(left.map((r) => r.message).sort()).toEqual([`${tag} arm`, `${tag} recent`]);
+    await db().delete(logs).where(and(like(logs.message, `${tag} %`), inArray(logs.logger, ["Test"])));
+  });
+});

@@ -1,0 +1,285 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { challenges, gameInstances, participationMembers, participations, teams } from "~/.server/db/schema";
+import type { DetailedGameInfo, ParticipationInfo } from "~/core/schemas/game";
+import { parseTeamToken, parsePublicKey, verifyTeamToken } from "~/core/team-token";
+import { createGame, createTeam, type ErrorBody, HOUR, join, newAdmin, teamWithMembers, updateGame } from "./game-helpers";
+import { Client, db, newUser } from "./helpers";
+
+async function participationOf(gameId: number, teamId: number) {
+  return db()
+    .select()
+    .from(participations)
+    .where(and(eq(participations.gameId, gameId), eq(participations.teamId, teamId)))
+    .get();
+}
+
+async function review(admin: Client, id: number, status: string, body?: unknown) {
+  return admin.json<ErrorBody>(`/api/admin/participation/${id}/${status}`, { method: "PUT", body });
+}
+
+async function statusOf(client: Client, gameId: number) {
+  return (await client.json<DetailedGameInfo>(`/api/game/${gameId}`)).body.status;
+}
+
+describe("joining a game", () => {
+  it("needs a signed-in user with a team they belong to", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin);
+    expect((await new Client().json(`/api/game/${g.id}`, { method: "POST", body: { teamId: 1 } })).status).toBe(401);
+    const { client: lonely } = await newUser();
+    const none = await join(lonely, g.id, { teamId: 1 });
+    expect(none.status).toBe(400);
+    expect(none.body.title).toMatch(/need a team/);
+    const other = await teamWithMembers();
+    await createTeam(lonely);
+    const notMine = await join(lonely, g.id, { teamId: other.team.id });
+    expect(notMine.status).toBe(400);
+    expect(notMine.body.title).toBe("You are not a member of this team");
+    expect((await join(lonely, 999999999, { teamId: other.team.id })).status).toBe(404);
+    expect((await join(lonely, g.id, {})).status).toBe(400);
+  });
+
+  it("creates a Pending participation with a verifiable team token", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin);
+    const { captain, team } = await teamWithMembers();
+    const r = await join(captain.client, g.id, { teamId: team.id });
+    expect(r.status).toBe(200);
+    expect(r.body.title).toMatch(/waiting for review/);
+    const p = (await participationOf(g.id, team.id))!;
+    expect(p.status).toBe("Pending");
+    const token = parseTeamToken(p.token)!;
+    expect(token.teamId).toBe(team.id);
+    expect(await verifyTeamToken(token, parsePublicKey(g.publicKey)!)).toBe(true);
+    expect(await statusOf(captain.client, g.id)).toBe("Pending");
+    const twice = await join(captain.client, g.id, { teamId: team.id });
+    expect(twice.status).toBe(400);
+    expect(twice.body.title).toBe("You have already joined this game");
+  });
+
+  it("accepts at once without review, locks the team and prepares instances", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin, { acceptWithoutReview: true });
+    const [ch] = await db().insert(challenges).values({ gameId: g.id, title: "c", type: "StaticAttachment", isEnabled: true }).returning();
+    await db().insert(challenges).values({ gameId: g.id, title: "off", type: "StaticAttachment", isEnabled: false });
+    const { captain, team, members } = await teamWithMembers(1);
+    const r = await join(captain.client, g.id, { teamId: team.id });
+    expect(r.status).toBe(200);
+    const p = (await participationOf(g.id, team.id))!;
+    expect(p.status).toBe("Accepted");
+    expect((await db().select().from(teams).where(eq(teams.id, team.id)).get())!.locked).toBe(true);
+    const inst = await db().select().from(gameInstances).where(eq(gameInstances.participationId, p.id)).all();
+    expect(inst.map((i) => i.challengeId)).toEqual([ch!.id]);
+    // The lock is in force: the captain cannot kick, the member cannot leave the team.
+    const kick = await captain.client.json<ErrorBody>(`/api/team/${team.id}/kick/${members[0]!.id}`, { method: "POST" });
+    expect(kick.status).toBe(400);
+    expect(kick.body.title).toMatch(/locked/);
+    // A second member joins the accepted participation.
+    expect((await join(members[0]!.client, g.id, { teamId: team.id })).status).toBe(200);
+    const regs = await db().select().from(participationMembers).where(eq(participationMembers.participationId, p.id)).all();
+    expect(regs).toHaveLength(2);
+    expect(await statusOf(members[0]!.client, g.id)).toBe("Accepted");
+    expect((await new Client().json<DetailedGameInfo>(`/api/game/${g.id}`)).body.teamCount).toBe(1);
+  });
+
+  it("enforces the game's invitation code", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin, { inviteCode: "s3cret" });
+    const { captain, team } = await teamWithMembers();
+    const empty = await join(captain.client, g.id, { teamId: team.id });
+    expect(empty.status).toBe(400);
+    expect(empty.body.title).toBe("Invitation code cannot be empty");
+    const ja = new Client({ lang: "ja-JP" });
+    ja.cookie = captain.client.cookie;
+    expect((await join(ja, g.id, { teamId: team.id, inviteCode: "" })).body.title).toBe("招待コードを入力してください");
+    const wrong = await join(captain.client, g.id, { teamId: team.id, inviteCode: "nope" });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.title).toBe("Incorrect team invitation code");
+    expect((await join(captain.client, g.id, { teamId: team.id, inviteCode: "s3cret" })).status).toBe(200);
+  });
+
+  it("requires a joinable division and uses its code instead of the game's", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin, {
+      inviteCode: "game-code",
+      divisions: [
+        { name: "Students", inviteCode: "stu-code" },
+        { name: "Open" },
+        { name: "Invited only", defaultPermissions: 2147483647 - 1 },
+        // Without RequireReview: accepted at once.
+        { name: "Auto", defaultPermissions: 2147483647 - 4 },
+      ],
+    });
+    const [students, open, invited, auto] = g.divisions;
+    const { captain, team } = await teamWithMembers();
+    const need = await join(captain.client, g.id, { teamId: team.id, inviteCode: "game-code" });
+    expect(need.status).toBe(400);
+    expect(need.body.title).toBe("Please choose a division");
+    expect((await join(captain.client, g.id, { teamId: team.id, divisionId: 999999999, inviteCode: "game-code" })).body.title).toMatch(/division does not exist/);
+    expect((await join(captain.client, g.id, { teamId: team.id, divisionId: invited!.id, inviteCode: "game-code" })).status).toBe(400);
+    expect((await join(captain.client, g.id, { teamId: team.id, divisionId: students!.id, inviteCode: "game-code" })).body.title).toBe("Incorrect team invitation code");
+    expect((await join(captain.client, g.id, { teamId: team.id, divisionId: students!.id, inviteCode: "stu-code" })).status).toBe(200);
+    expect((await participationOf(g.id, team.id))!.divisionId).toBe(students!.id);
+
+    const second = await teamWithMembers();
+    expect((await join(second.captain.client, g.id, { teamId: second.team.id, divisionId: open!.id, inviteCode: "stu-code" })).status).toBe(400);
+    expect((await join(second.captain.client, g.id, { teamId: second.team.id, divisionId: open!.id, inviteCode: "game-code" })).status).toBe(200);
+    expect((await participationOf(g.id, second.team.id))!.status).toBe("Pending");
+
+    const third = await teamWithMembers();
+    expect((await join(third.captain.client, g.id, { teamId: third.team.id, divisionId: auto!.id, inviteCode: "game-code" })).status).toBe(200);
+    expect((await participationOf(g.id, third.team.id))!.status).toBe("Accepted");
+  });
+
+  it("refuses joining with a second team and over the member limit", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin, { teamMemberCountLimit: 2 });
+    const first = await teamWithMembers(2);
+    expect((await join(first.captain.client, g.id, { teamId: first.team.id })).status).toBe(200);
+    expect((await join(first.members[0]!.client, g.id, { teamId: first.team.id })).status).toBe(200);
+    const over = await join(first.members[1]!.client, g.id, { teamId: first.team.id });
+    expect(over.status).toBe(400);
+    expect(over.body.title).toMatch(/member limit/);
+    // members[1] also belongs to another team, which may join; then members[0] cannot join with it.
+    const other = await createTeam(first.members[1]!.client);
+    expect((await join(first.members[1]!.client, g.id, { teamId: other.id })).status).toBe(200);
+    const code = (await first.members[1]!.client.json<string>(`/api/team/${other.id}/invite`)).body;
+    expect((await first.members[0]!.client.json("/api/team/accept", { method: "POST", body: code })).status).toBe(200);
+    const twice = await join(first.members[0]!.client, g.id, { teamId: other.id });
+    expect(twice.status).toBe(400);
+    expect(twice.body.title).toMatch(/another team/);
+  });
+
+  it("lets a rejected team re-apply and bans a suspended one", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin);
+    const { captain, team } = await teamWithMembers();
+    await join(captain.client, g.id, { teamId: team.id });
+    const p = (await participationOf(g.id, team.id))!;
+    expect((await review(admin, p.id, "rejected")).status).toBe(200);
+    expect(await statusOf(captain.client, g.id)).toBe("Rejected");
+    expect((await join(captain.client, g.id, { teamId: team.id })).status).toBe(200);
+    expect(await statusOf(captain.client, g.id)).toBe("Pending");
+    expect((await review(admin, p.id, "SUSPENDED")).status).toBe(200);
+    const banned = await join(captain.client, g.id, { teamId: team.id });
+    expect(banned.status).toBe(403);
+    expect(banned.body.title).toBe("You have been banned");
+  });
+
+  it("follows the game phases: join before the start and after the end only in practice mode", async () => {
+    const { client: admin } = await newAdmin();
+    const now = Date.now();
+    const future = await createGame(admin, { start: now + HOUR, end: now + 2 * HOUR });
+    const practice = await createGame(admin, { start: now - 2 * HOUR, end: now - HOUR });
+    const closed = await createGame(admin, { start: now - 2 * HOUR, end: now - HOUR, practiceMode: false });
+    const { captain, team } = await teamWithMembers();
+    expect((await join(captain.client, future.id, { teamId: team.id })).status).toBe(200);
+    expect((await join(captain.client, practice.id, { teamId: team.id })).status).toBe(200);
+    const ended = await join(captain.client, closed.id, { teamId: team.id });
+    expect(ended.status).toBe(400);
+    expect(ended.body).toEqual({ title: "The game has ended", status: 10002 });
+    // Turning practice mode off closes the ended game too.
+    await updateGame(admin, practice.id, { practiceMode: false });
+    const other = await teamWithMembers();
+    expect((await join(other.captain.client, practice.id, { teamId: other.team.id })).body.status).toBe(10002);
+  });
+});
+
+describe("leaving a game", () => {
+  it("is allowed while Pending or Rejected and removes the participation with its last member", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin);
+    const { captain, team, members } = await teamWithMembers(1);
+    const notJoined = await captain.client.json<ErrorBody>(`/api/game/${g.id}`, { method: "DELETE" });
+    expect(notJoined.status).toBe(400);
+    expect(notJoined.body.title).toBe("You have not joined this game");
+    await join(captain.client, g.id, { teamId: team.id });
+    await join(members[0]!.client, g.id, { teamId: team.id });
+    expect((await captain.client.json(`/api/game/${g.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await statusOf(captain.client, g.id)).toBe("Unsubmitted");
+    const p = (await participationOf(g.id, team.id))!;
+    expect(p).toBeTruthy();
+    await review(admin, p.id, "Rejected");
+    expect((await members[0]!.client.json(`/api/game/${g.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await participationOf(g.id, team.id)).toBeUndefined();
+  });
+
+  it("is refused once Accepted or Suspended", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin);
+    const { captain, team } = await teamWithMembers();
+    await join(captain.client, g.id, { teamId: team.id });
+    const p = (await participationOf(g.id, team.id))!;
+    await review(admin, p.id, "Accepted");
+    const refused = await captain.client.json<ErrorBody>(`/api/game/${g.id}`, { method: "DELETE" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.title).toMatch(/pending or rejected/);
+    await review(admin, p.id, "Suspended");
+    expect((await captain.client.json(`/api/game/${g.id}`, { method: "DELETE" })).status).toBe(400);
+  });
+});
+
+describe("admin review", () => {
+  it("lists participations with members and registered members (Admin only)", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin, { divisions: [{ name: "D" }] });
+    const { captain, team, members } = await teamWithMembers(1);
+    await join(captain.client, g.id, { teamId: team.id, divisionId: g.divisions[0]!.id });
+    expect((await captain.client.json(`/api/game/${g.id}/participations`)).status).toBe(403);
+    const r = await admin.json<ParticipationInfo[]>(`/api/game/${g.id}/participations`);
+    expect(r.status).toBe(200);
+    expect(r.body).toHaveLength(1);
+    const [row] = r.body;
+    expect(row).toMatchObject({
+      status: "Pending",
+      divisionId: g.divisions[0]!.id,
+      registeredMembers: [captain.id],
+      team: { id: team.id, name: team.name, locked: false, captainId: captain.id },
+    });
+    expect(row!.team.members.map((m) => m.userId).sort()).toEqual([captain.id, members[0]!.id].sort());
+    expect(row!.team.members[0]).toHaveProperty("email");
+    expect((await admin.json(`/api/game/999999999/participations`)).status).toBe(404);
+  });
+
+  it("accepts, rejects, suspends, changes the division and validates input", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin, { divisions: [{ name: "A" }, { name: "B" }] });
+    const otherGame = await createGame(admin, { divisions: [{ name: "X" }] });
+    const { captain, team } = await teamWithMembers();
+    await join(captain.client, g.id, { teamId: team.id, divisionId: g.divisions[0]!.id });
+    const p = (await participationOf(g.id, team.id))!;
+    expect((await review(admin, p.id, "Unsubmitted")).status).toBe(400);
+    expect((await review(admin, p.id, "bogus")).status).toBe(400);
+    expect((await review(admin, 999999999, "Accepted")).status).toBe(404);
+    expect((await review(admin, p.id, "Accepted", { divisionId: otherGame.divisions[0]!.id })).status).toBe(400);
+    expect((await participationOf(g.id, team.id))!.status).toBe("Pending");
+    expect((await review(captain.client, p.id, "Accepted")).status).toBe(403);
+
+    expect((await review(admin, p.id, "accepted", { divisionId: g.divisions[1]!.id })).status).toBe(200);
+    const after = (await participationOf(g.id, team.id))!;
+    expect(after).toMatchObject({ status: "Accepted", divisionId: g.divisions[1]!.id });
+    expect((await db().select().from(teams).where(eq(teams.id, team.id)).get())!.locked).toBe(true);
+
+    const variant = await admin.json(`/api/admin/participation/${p.id}`, { method: "PUT", body: { status: "Rejected", divisionId: g.divisions[0]!.id } });
+    expect(variant.status).toBe(200);
+    expect((await participationOf(g.id, team.id))!).toMatchObject({ status: "Rejected", divisionId: g.divisions[0]!.id });
+    expect((await admin.json(`/api/admin/participation/${p.id}`, { method: "PUT", body: { status: "nope" } })).status).toBe(400);
+    expect((await admin.json(`/api/admin/participation/${p.id}`, { method: "PUT", body: { divisionId: g.divisions[1]!.id } })).status).toBe(200);
+    expect((await participationOf(g.id, team.id))!).toMatchObject({ status: "Rejected", divisionId: g.divisions[1]!.id });
+  });
+
+  it("lets a hidden game's accepted players see it live, others not", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin, { hidden: true });
+    const { captain, team } = await teamWithMembers();
+    await join(captain.client, g.id, { teamId: team.id });
+    expect((await captain.client.fetch(`/hub/game/${g.id}`, { headers: { upgrade: "websocket" } })).status).toBe(403);
+    const p = (await participationOf(g.id, team.id))!;
+    await review(admin, p.id, "Accepted");
+    const res = await captain.client.fetch(`/hub/game/${g.id}`, { headers: { upgrade: "websocket" } });
+    expect(res.status).toBe(101);
+    res.webSocket!.accept();
+    res.webSocket!.close(1000);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * A real SMTP server on loopback (smtp-server) that keeps every message it receives, and a tiny HTTP
+ * mailbox to read them: `GET /?to=<address>` answers the messages for that recipient, oldest first, as
+ * JSON `ReceivedMail[]` (tests/support/mail-reader.ts reads it). Node only; used by the integration
+ * tests' globalSetup (tests/integration/mail-server.ts) and by the end-to-end config (playwright.config.ts).
+ */
+import { createServer as createHttpServer } from "node:http";
+import { createServer as createNetServer, type Server } from "node:net";
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** The account the test SMTP server accepts (plain AUTH over loopback). */
+export const SMTP_TEST_USER = "mailer";
+export const SMTP_TEST_PASSWORD = "mailer-secret";
+export const SMTP_TEST_SENDER = "noreply@flagstaff.test";
+
+export interface MailServer {
+  smtpPort: number;
+  mailboxPort: number;
+  close(): Promise<void>;
+  /** Lets the process end while the servers still listen (they go with it). */
+  unref(): void;
+}
+
+/** A loopback port free right now (for configs that must name a port before the server starts). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function listen(server: Server | SMTPServer, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const net = server instanceof SMTPServer ? server.server : server;
+    net.once("error", reject);
+    net.listen(port, "127.0.0.1", () => {
+      net.off("error", reject);
+      resolve((net.address() as { port: number }).port);
+    });
+  });
+}
+
+/**
+ * Starts both servers on 127.0.0.1 (port 0 = any free port). The SMTP server speaks plain SMTP (no
+ * STARTTLS) and requires AUTH as SMTP_TEST_USER / SMTP_TEST_PASSWORD.
+ */
+export async function startMailServer(ports: { smtp?: number; mailbox?: number } = {}): Promise<MailServer> {
+  const received: ReceivedMail[] = [];
+  const smtp = new SMTPServer({
+    secure: false,
+    disabledCommands: ["STARTTLS"],
+    allowInsecureAuth: true,
+    authMethods: ["PLAIN", "LOGIN"],
+    onAuth(auth, _session, cb) {
+      if (auth.username === SMTP_TEST_USER && auth.password === SMTP_TEST_PASSWORD) cb(null, { user: auth.username });
+      else cb(new Error("Invalid username or password"));
+    },
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
+        cb();
+      });
+    },
+  });
+  const mailbox = createHttpServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const to = (url.searchParams.get("to") ?? "").toLowerCase();
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(received.filter((m) => m.to.includes(to))));
+  });
+  const smtpPort = await listen(smtp, ports.smtp ?? 0);
+  const mailboxPort = await listen(mailbox, ports.mailbox ?? 0);
+  return {
+    smtpPort,
+    mailboxPort,
+    unref() {
+      smtp.server.unref();
+      mailbox.unref();
+    },
+    async close() {
+      await new Promise<void>((resolve) => mailbox.close(() => resolve()));
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    },
+  };
+}
+
+/** FLAGSTAFF_SMTP_* bindings that point the worker at the test SMTP server on `port`. */
+export function smtpBindings(port: number): Record<string, string> {
+  return {
+    FLAGSTAFF_SMTP_HOST: "127.0.0.1",
+    FLAGSTAFF_SMTP_PORT: String(port),
+    FLAGSTAFF_SMTP_USER: SMTP_TEST_USER,
+    FLAGSTAFF_SMTP_PASSWORD: SMTP_TEST_PASSWORD,
+    FLAGSTAFF_SMTP_SENDER: SMTP_TEST_SENDER,
+    FLAGSTAFF_SMTP_SECURITY: "none",
+  };
+}

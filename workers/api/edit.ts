@@ -1,0 +1,89 @@
+import { Hono } from "hono";
+import * as gameService from "~/.server/services/games";
+import * as noticeService from "~/.server/services/notices";
+import { badRequest, notFound } from "~/core/errors";
+import { editGamesQuerySchema, gameCreateSchema, gameUpdateSchema, noticeSchema } from "~/core/schemas/game";
+import type { ApiContext, ApiEnv } from "./context";
+import { logEvent } from "./log";
+import { defineRoute } from "./registry";
+
+/** Edit — games and notices (api.md §9), all Admin. */
+export const edit = new Hono<ApiEnv>();
+const tag = "Edit";
+
+const deps = (c: ApiContext) => ({ db: c.var.db, now: c.var.now });
+
+/** A positive integer path parameter; anything else is an unknown object (404), never a 500. */
+export function pathId(c: ApiContext, name: string, code: string): number {
+  const raw = c.req.param(name) ?? "";
+  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  if (id <= 0) throw notFound(code);
+  return id;
+}
+
+export const editGameId = (c: ApiContext) => pathId(c, "id", "game.not_found");
+
+/** Pushes a notice through the game's Durable Object to every socket on its `game` channel. */
+export function noticeDeps(c: ApiContext): noticeService.NoticeDeps {
+  return {
+    ...deps(c),
+    publish: (gameId, notice) => c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`)).publish("game", "notice", notice),
+  };
+}
+
+defineRoute(edit, { method: "POST", path: "/edit/games", auth: "Admin", tag, summary: "Create a game (an Ed25519 key pair is made for it)", body: gameCreateSchema }, async (c, { body }) => {
+  const game = await gameService.createGame(deps(c), body);
+  await logEvent(c, { level: "Information", logger: "Admin", message: `Game ${game.title} (#${game.id}) created`, status: "Success" });
+  return c.json(game);
+});
+
+defineRoute(edit, { method: "GET", path: "/edit/games", auth: "Admin", tag, summary: "All games, newest start first (hidden included)", query: editGamesQuerySchema }, async (c, { query }) =>
+  c.json(await gameService.listEditGames(c.var.db, query)),
+);
+
+defineRoute(edit, { method: "GET", path: "/edit/games/:id", auth: "Admin", tag, summary: "A game's settings" }, async (c) =>
+  c.json(await gameService.getEditGame(c.var.db, editGameId(c))),
+);
+
+defineRoute(edit, { method: "PUT", path: "/edit/games/:id", auth: "Admin", tag, summary: "Edit a game (partial; divisions as a full list)", body: gameUpdateSchema }, async (c, { body }) =>
+  c.json(await gameService.updateGame(deps(c), editGameId(c), body)),
+);
+
+defineRoute(edit, { method: "DELETE", path: "/edit/games/:id", auth: "Admin", tag, summary: "Delete a game and everything in it" }, async (c) => {
+  const id = editGameId(c);
+  await gameService.deleteGame({ db: c.var.db, bucket: c.env.FILES }, id);
+  await logEvent(c, { level: "Warning", logger: "Admin", message: `Game #${id} deleted`, status: "Success" });
+  return c.json({ title: c.var.t("game.deleted"), status: 200 });
+});
+
+defineRoute(edit, { method: "PUT", path: "/edit/games/:id/poster", auth: "Admin", tag, summary: "Upload the game poster (image < 3 MB)", rawBody: "multipart" }, async (c) => {
+  const id = editGameId(c);
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw badRequest("file.invalid");
+  }
+  return c.json(await gameService.updatePoster({ ...deps(c), bucket: c.env.FILES }, id, form.get("file")));
+});
+
+// ── Notices ──────────────────────────────────────────────────────────────────────────────────────────
+
+const noticeId = (c: ApiContext) => pathId(c, "nid", "notice.not_found");
+
+defineRoute(edit, { method: "GET", path: "/edit/games/:id/notices", auth: "Admin", tag, summary: "Every notice of a game, newest first" }, async (c) =>
+  c.json(await noticeService.listAllNotices(c.var.db, editGameId(c))),
+);
+
+defineRoute(edit, { method: "POST", path: "/edit/games/:id/notices", auth: "Admin", tag, summary: "Post a notice (pushed to players)", body: noticeSchema }, async (c, { body }) =>
+  c.json(await noticeService.createNotice(noticeDeps(c), editGameId(c), body.content)),
+);
+
+defineRoute(edit, { method: "PUT", path: "/edit/games/:id/notices/:nid", auth: "Admin", tag, summary: "Edit a Normal notice", body: noticeSchema }, async (c, { body }) =>
+  c.json(await noticeService.updateNotice(noticeDeps(c), editGameId(c), noticeId(c), body.content)),
+);
+
+defineRoute(edit, { method: "DELETE", path: "/edit/games/:id/notices/:nid", auth: "Admin", tag, summary: "Delete a Normal notice" }, async (c) => {
+  await noticeService.deleteNotice({ db: c.var.db }, editGameId(c), noticeId(c));
+  return c.json({ title: c.var.t("notice.deleted"), status: 200 });
+});

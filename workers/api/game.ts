@@ -1,0 +1,51 @@
+import { Hono } from "hono";
+import * as gameService from "~/.server/services/games";
+import { getGameAccess } from "~/.server/services/game-access";
+import * as noticeService from "~/.server/services/notices";
+import * as participationService from "~/.server/services/participations";
+import { forbidden, unauthorized } from "~/core/errors";
+import { computeGamePhase, gameNotStarted } from "~/core/game/phase";
+import { gamesQuerySchema, joinGameSchema, noticesQuerySchema } from "~/core/schemas/game";
+import type { ApiContext, ApiEnv } from "./context";
+import { editGameId } from "./edit";
+import { jsonWithEtag } from "./http-cache";
+import { enforceLimit, limiters } from "./middleware";
+import { defineRoute } from "./registry";
+
+/** Game — list, detail, join/leave, notices, participations (api.md §10). */
+export const game = new Hono<ApiEnv>();
+const tag = "Game";
+
+const deps = (c: ApiContext) => ({ db: c.var.db, now: c.var.now });
+
+defineRoute(game, { method: "GET", path: "/game", auth: "Public", tag, summary: "Public games, newest start first", query: gamesQuerySchema }, async (c, { query, user }) => {
+  enforceLimit(c, limiters.query, [user ? `u:${user.id}` : `ip:${c.var.ip}`]);
+  return jsonWithEtag(c, await gameService.listGames(c.var.db, query));
+});
+
+defineRoute(game, { method: "GET", path: "/game/:id", auth: "Public", tag, summary: "A game's details and the caller's registration" }, async (c, { user }) =>
+  jsonWithEtag(c, await gameService.getGameDetail(c.var.db, editGameId(c), user), { private: true }),
+);
+
+defineRoute(game, { method: "POST", path: "/game/:id", auth: "User", tag, summary: "Join a game with one of the caller's teams", body: joinGameSchema }, async (c, { body, user }) => {
+  const status = await participationService.joinGame(deps(c), user!.id, editGameId(c), body);
+  return c.json({ title: c.var.t(status === "Accepted" ? "game.joined_accepted" : "game.joined_pending"), status: 200 });
+});
+
+defineRoute(game, { method: "DELETE", path: "/game/:id", auth: "User", tag, summary: "Leave a game (Pending or Rejected only)" }, async (c, { user }) => {
+  await participationService.leaveGame(deps(c), user!.id, editGameId(c));
+  return c.json({ title: c.var.t("game.left"), status: 200 });
+});
+
+defineRoute(game, { method: "GET", path: "/game/:id/notices", auth: "Public", tag, summary: "Notices: Normal first, each group newest first", query: noticesQuerySchema }, async (c, { query, user }) => {
+  const id = editGameId(c);
+  const g = await gameService.requireGame(c.var.db, id);
+  const access = await getGameAccess(c.var.db, id, user);
+  if (!access.canView) throw user ? forbidden() : unauthorized();
+  if (computeGamePhase(g, c.var.now) === "NotStarted") throw gameNotStarted();
+  return jsonWithEtag(c, await noticeService.listGameNotices(c.var.db, id, query));
+});
+
+defineRoute(game, { method: "GET", path: "/game/:id/participations", auth: "Admin", tag, summary: "Every participation of a game with its members" }, async (c) =>
+  c.json(await participationService.listParticipations(c.var.db, editGameId(c))),
+);

@@ -1,0 +1,27 @@
+import { createDb } from "~/.server/db/client";
+import { type LogDeps, type LogEntry, writeLog } from "~/.server/services/logs";
+import type { ApiContext } from "./context";
+
+/** Log dependencies of a request: its database, the AdminHub and `waitUntil` (no latency on the response). */
+export function logDeps(c: ApiContext): LogDeps {
+  let waitUntil: LogDeps["waitUntil"];
+  try {
+    const ctx = c.executionCtx;
+    waitUntil = (p) => ctx.waitUntil(p);
+  } catch {
+    waitUntil = undefined;
+  }
+  return { db: c.var.db ?? createDb(c.env.DB), adminHub: c.env.ADMIN_HUB, waitUntil };
+}
+
+/**
+ * Writes a log record for the current request: the IP and (unless given) the signed-in user's name are
+ * filled in. Never throws.
+ */
+export function logEvent(c: ApiContext, entry: Omit<LogEntry, "ip"> & { ip?: string | null }): Promise<void> {
+  return writeLog(logDeps(c), {
+    ...entry,
+    ip: entry.ip ?? c.var.ip ?? null,
+    userName: entry.userName !== undefined ? entry.userName : (c.var.user?.userName ?? null),
+  });
+}
