@@ -23,10 +23,33 @@ const env = {
   FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? "1" : "0"),
 };
 
+const onPath = (program) => spawnSync("sh", ["-c", `command -v ${program}`], { stdio: "ignore" }).status === 0;
+const debInstalled = (pkg) =>
+  spawnSync("dpkg-query", ["-W", "-f=${Status}", pkg], { encoding: "utf8" }).stdout?.includes("install ok installed") ?? false;
+
 // Parts of the machine the suites need, installed from Debian's packages when missing.
 const SYSTEM_PARTS = [
   { name: "Chromium (Playwright's browser)", present: () => existsSync("/usr/bin/chromium"), packages: ["chromium"] },
+  // The container agent's suite: a real Docker engine, a static busybox for its test image, tshark for captures.
+  { name: "Docker engine (dockerd)", present: () => onPath("dockerd") && onPath("docker"), packages: ["docker.io"] },
+  { name: "static busybox", present: () => debInstalled("busybox-static"), packages: ["busybox-static"] },
+  { name: "tshark", present: () => onPath("tshark"), packages: ["tshark"] },
 ];
+
+// The agent suite's private Docker engine (started when not running) and its test images.
+const AGENT_DIR = join(ROOT, "container-agent");
+const AGENT_DOCKER_HOST = "unix:///tmp/flagstaff-docker.sock";
+
+function prepareAgentEngine() {
+  for (const script of ["dockerd.sh", "test-image.sh"]) {
+    const result = spawnSync(join(AGENT_DIR, "scripts", script), [], {
+      stdio: "inherit",
+      env: { ...env, DOCKER_HOST: AGENT_DOCKER_HOST },
+    });
+    if (result.status !== 0) return `container-agent/scripts/${script} failed (exit ${result.status ?? result.signal})`;
+  }
+  return undefined;
+}
 
 function ensureSystemParts() {
   const missing = SYSTEM_PARTS.filter((part) => !part.present());
@@ -122,7 +145,7 @@ function countPlaywright(report) {
   return { passed, failed, skipped: stats.skipped ?? 0 };
 }
 
-function vitestSuite(name, config, timeoutMs) {
+function vitestSuite(name, config, timeoutMs, extraEnv = {}) {
   const reportFile = join(REPORTS, `${name}.json`);
   return {
     name,
@@ -132,7 +155,7 @@ function vitestSuite(name, config, timeoutMs) {
       run(
         join(BIN, "vitest"),
         ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`],
-        { timeoutMs },
+        { timeoutMs, extraEnv },
       ),
   };
 }
@@ -157,6 +180,11 @@ async function main() {
   const e2eData = mkdtempSync(join(tmpdir(), "flagstaff-e2e-"));
   const suites = [
     { ...vitestSuite("unit", "vitest.unit.config.ts", 5 * 60_000), needsBuild: false },
+    {
+      ...vitestSuite("agent", "container-agent/vitest.config.ts", 6 * 60_000, { DOCKER_HOST: AGENT_DOCKER_HOST }),
+      needsBuild: false,
+      prepare: prepareAgentEngine,
+    },
     { ...vitestSuite("integration", "vitest.integration.config.ts", 8 * 60_000), needsBuild: true },
     {
       name: "e2e",
@@ -176,6 +204,11 @@ async function main() {
       console.log(`\n== ${suite.name} ==`);
       if (suite.needsBuild && !built) {
         record(suite.name, { passed: 0, failed: 1, skipped: 0 }, "not run: the build failed");
+        continue;
+      }
+      const unprepared = suite.prepare?.();
+      if (unprepared) {
+        record(suite.name, { passed: 0, failed: 1, skipped: 0 }, `not run: ${unprepared}`);
         continue;
       }
       const outcome = await suite.start();

@@ -3,6 +3,7 @@
  * Servers push `{type, seq, data}` text frames; clients send only "ping".
  */
 import type { AnswerResult, EventType, LogLevel, NoticeType, TaskStatus } from "./enums";
+import type { BoardDelta } from "./game-room/delta";
 
 export interface GameNotice {
   id: number;
@@ -45,12 +46,8 @@ export interface LogMessage {
   status: TaskStatus | null;
 }
 
-/** A scoreboard change since the previous version (the changed challenges and items only). */
-export interface ScoreboardDelta {
-  updateTimeUtc: number;
-  challenges: unknown[];
-  items: unknown[];
-}
+/** A scoreboard change since the previous version (the changed challenges and items only); see game-room/delta. */
+export type ScoreboardDelta = BoardDelta;
 
 /** Which stream a socket subscribed to. */
 export type Channel = "game" | "monitor" | "admin";

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ServerMessage } from "~/core/protocol";
 
 export type SocketState = "connecting" | "open" | "closed";
@@ -36,13 +36,12 @@ function socketUrl(path: string): string {
 export function useHubSocket(path: string | null, options: SocketOptions): SocketState {
   const [state, setState] = useState<SocketState>("connecting");
   const handlers = useRef(options);
-  handlers.current = options;
+  useLayoutEffect(() => {
+    handlers.current = options;
+  });
 
   useEffect(() => {
-    if (!path) {
-      setState("closed");
-      return;
-    }
+    if (!path) return;
     let socket: WebSocket | null = null;
     let attempt = 0;
     let stopped = false;
@@ -52,7 +51,6 @@ export function useHubSocket(path: string | null, options: SocketOptions): Socke
     let connectedBefore = false;
 
     const connect = () => {
-      setState("connecting");
       const ws = new WebSocket(socketUrl(path));
       socket = ws;
       ws.onopen = () => {
@@ -85,7 +83,10 @@ export function useHubSocket(path: string | null, options: SocketOptions): Socke
         clearInterval(ping);
         if (stopped) return;
         setState("closed");
-        retry = setTimeout(connect, backoffDelay(attempt++));
+        retry = setTimeout(() => {
+          setState("connecting");
+          connect();
+        }, backoffDelay(attempt++));
       };
       ws.onerror = () => ws.close();
     };
@@ -99,5 +100,5 @@ export function useHubSocket(path: string | null, options: SocketOptions): Socke
     };
   }, [path]);
 
-  return state;
+  return path ? state : "closed";
 }

@@ -19,8 +19,18 @@ if [ "$(id -u)" != 0 ]; then
   echo "  sudo $0" >&2
   exit 1
 fi
+# A daemon that is still starting or stopping: wait for it to answer or to end.
+for _ in $(seq 1 60); do
+  if ! { [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }; then break; fi
+  if ping; then exit 0; fi
+  sleep 0.5
+done
+if [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
+  echo "dockerd (pid $(cat "$PIDFILE")) runs but does not answer on $SOCK; see $LOG" >&2
+  exit 1
+fi
 # A daemon that died leaves its pid file and socket behind.
-if [ -f "$PIDFILE" ] && ! kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then rm -f "$PIDFILE" "$SOCK"; fi
+rm -f "$PIDFILE" "$SOCK"
 mkdir -p /tmp/flagstaff-docker /tmp/flagstaff-docker-exec
 setsid dockerd \
   --storage-driver vfs \
@@ -28,7 +38,7 @@ setsid dockerd \
   --data-root /tmp/flagstaff-docker \
   --exec-root /tmp/flagstaff-docker-exec \
   --pidfile "$PIDFILE" \
-  >"$LOG" 2>&1 </dev/null &
+  >>"$LOG" 2>&1 </dev/null &
 for _ in $(seq 1 60); do
   if ping; then
     echo "dockerd started (unix://$SOCK, log $LOG)"

@@ -14,9 +14,12 @@
  *
  * Every request is signed (app/core/agent-protocol.ts); anything else is refused with 401.
  */
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
+import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import Dockerode from "dockerode";
 import {
@@ -37,7 +40,6 @@ import { HttpEventSink, HttpKnownInstancesProvider, noEvents, type AgentEventSin
 import { ProxyManager, rejectUpgrade } from "./proxy.ts";
 import { StateStore } from "./state-store.ts";
 import { isInstanceId, parseCreateRequest, parseExtendRequest } from "./validate.ts";
-import { join } from "node:path";
 
 export const AGENT_VERSION = "0.1.0";
 const MAX_BODY = 64 * 1024;
@@ -141,9 +143,12 @@ export class Agent {
         await this.captures.release(instanceId);
       },
     });
-    this.server = createServer((req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
       this.handle(req, res).catch((error: unknown) => this.fail(res, error));
-    });
+    };
+    this.server = config.tls
+      ? createTlsServer({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }, handler)
+      : createServer(handler);
     this.server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       this.upgrade(req, socket, head).catch((error: unknown) => {
         this.log.error("proxy.failed", { error: describe(error) });
@@ -172,7 +177,7 @@ export class Agent {
   get url(): string {
     const address = this.server.address() as AddressInfo;
     const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-    return `http://${host}:${address.port}`;
+    return `${this.config.tls ? "https" : "http"}://${host}:${address.port}`;
   }
 
   /** Stops serving; containers keep running and are re-adopted by the next start. */

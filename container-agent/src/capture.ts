@@ -171,14 +171,13 @@ class ContainerCapture {
       clientIp = ipv6Bytes("::1");
     }
     const connection: Connection = { id: connectionId, clientIp, clientPort: port };
-    const liveKey = connectionId;
-    this.live.set(liveKey, connection);
+    this.live.set(connectionId, connection);
     return {
       clientPort: port,
       toServer: (bytes) => this.record(connection, bytes, true),
       toClient: (bytes) => this.record(connection, bytes, false),
       close: () => {
-        this.live.delete(liveKey);
+        this.live.delete(connectionId);
       },
     };
   }

@@ -37,6 +37,8 @@ export interface AgentConfig {
   reapIntervalMs: number;
   captureIdleMs: number;
   logLevel: LogLevel;
+  /** PEM files; both set = serve HTTPS/WSS instead of plain HTTP. */
+  tls: { certFile: string; keyFile: string } | null;
 }
 
 export const DEFAULT_PORT = 8788;
@@ -62,6 +64,14 @@ export function parseDockerHost(value: string | undefined): DockerTarget {
     port: Number(url.port || (url.protocol === "https:" ? 2376 : 2375)),
     protocol: url.protocol === "https:" ? "https" : "http",
   };
+}
+
+function tls(env: NodeJS.ProcessEnv): AgentConfig["tls"] {
+  const certFile = env.FLAGSTAFF_AGENT_TLS_CERT;
+  const keyFile = env.FLAGSTAFF_AGENT_TLS_KEY;
+  if (!certFile && !keyFile) return null;
+  if (!certFile || !keyFile) throw new ConfigError("FLAGSTAFF_AGENT_TLS_CERT and FLAGSTAFF_AGENT_TLS_KEY go together");
+  return { certFile, keyFile };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -94,5 +104,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     reapIntervalMs: integer(env, "FLAGSTAFF_AGENT_REAP_INTERVAL_MS", 30_000, 100, 3_600_000),
     captureIdleMs: integer(env, "FLAGSTAFF_AGENT_CAPTURE_IDLE_MS", 30_000, 100, 3_600_000),
     logLevel,
+    tls: tls(env),
   };
 }

@@ -91,7 +91,7 @@ describe("creating containers", () => {
     expect(inspect.Config.Env!.some((line) => line.startsWith("FLAGSTAFF_FLAG="))).toBe(false);
     expect(inspect.Config.Env!.some((line) => line.startsWith("FLAGSTAFF_GAME_ID="))).toBe(false);
     const network = await docker.getNetwork("flagstaff-isolated").inspect();
-    expect(network.Options["com.docker.network.bridge.enable_ip_masquerade"]).toBe("false");
+    expect(network.Options?.["com.docker.network.bridge.enable_ip_masquerade"]).toBe("false");
     expect(network.Internal).toBe(false);
   });
 

@@ -1,7 +1,7 @@
 /** Shared pieces of the agent tests: a real agent on a real Docker engine, and a signing client. */
 import { execFile } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -26,10 +26,6 @@ export interface TestAgent {
   stop(): Promise<void>;
 }
 
-export async function newDataDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), "flagstaff-agent-test-"));
-}
-
 export function testConfig(overrides: Partial<AgentConfig> = {}): AgentConfig {
   return {
     agentId: `test-${randomBytes(4).toString("hex")}`,
@@ -48,6 +44,7 @@ export function testConfig(overrides: Partial<AgentConfig> = {}): AgentConfig {
     reapIntervalMs: 60_000,
     captureIdleMs: 30_000,
     logLevel: "silent",
+    tls: null,
     ...overrides,
   };
 }

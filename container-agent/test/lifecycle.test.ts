@@ -34,13 +34,15 @@ describe("expiry", () => {
   it("reaps containers past expectStopAt and keeps extended ones", async () => {
     const t = await start({ reapIntervalMs: 200 });
     const short = createBody({ expectStopAt: Date.now() + 2500 });
-    const extended = createBody({ expectStopAt: Date.now() + 2500 });
+    const extended = createBody({ expectStopAt: Date.now() + 4500 });
     const long = createBody();
     const [a, b, c] = await Promise.all([short, extended, long].map((body) => t.call<AgentContainer>("POST", "/containers", body)));
     expect([a!.status, b!.status, c!.status]).toEqual([201, 201, 201]);
     expect((await t.call("POST", `/containers/${extended.instanceId}/extend`, { expectStopAt: Date.now() + 10 * 60_000 })).status).toBe(200);
 
     await waitFor(async () => (await containersOf(t.config.agentId)).length === 2, 10_000);
+    // Past the extended container's original expiry (its label) plus a few reaper passes.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, extended.expectStopAt + 800 - Date.now())));
     const left = (await containersOf(t.config.agentId)).map((x) => x.Labels["flagstaff.instance"]).sort();
     expect(left).toEqual([extended.instanceId, long.instanceId].sort());
     expect(t.log.find("container.destroyed").map((e) => [e.fields.instanceId, e.fields.reason])).toEqual([[short.instanceId, "expired"]]);

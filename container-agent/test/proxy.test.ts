@@ -13,7 +13,7 @@ let echo: AgentContainer;
 let work: string;
 
 beforeAll(async () => {
-  t = await startAgent({ captureIdleMs: 60_000 }, { proxyMaxConnections: 3, proxyMaxConnectionMs: 4000 });
+  t = await startAgent({ captureIdleMs: 60_000 }, { proxyMaxConnections: 3, proxyMaxConnectionMs: 2500 });
   work = await mkdtemp(join(tmpdir(), "flagstaff-proxy-"));
   const created = await t.call<AgentContainer>("POST", "/containers", createBody({ proxy: true, exposePort: 7 }));
   expect(created.status).toBe(201);
@@ -118,7 +118,7 @@ describe("WebSocket proxy", () => {
     const startedAt = Date.now();
     const end = await closed(ws);
     expect(end).toEqual({ code: 1008, reason: "time limit" });
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(3500);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(2400);
   });
 
   it("answers 418 when the container's port does not accept connections", async () => {

@@ -189,7 +189,8 @@ describe("request defences", () => {
     expect(last.status).toBe(429);
     expect(Number(last.res.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(last.body.title).toMatch(/^Too many requests\. Please try again in \d+ seconds\.$/);
-  });
+    // 21 password checks (scrypt, ≈ 0.14 s each) take several seconds on a loaded 2-core machine.
+  }, 60_000);
 
   it("serves an OpenAPI document generated from the route schemas", async () => {
     const r = await new Client().json<{ openapi: string; paths: Record<string, Record<string, { requestBody?: unknown }>> }>("/api/openapi.json");

@@ -5,7 +5,7 @@ import { DEFAULT_BLOOD_BONUS } from "~/core/game/blood-bonus";
 import type { BasicGameInfo, DetailedGameInfo, GameInfo, GameNoticeInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { createGame, type ErrorBody, HOUR, join, newAdmin, teamWithMembers, updateGame } from "./game-helpers";
-import { Client, db, newUser, unique } from "./helpers";
+import { Client, db, newUser } from "./helpers";
 
 async function sha256Hex(text: string) {
   const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -312,5 +312,16 @@ describe("game keys", () => {
     expect(a.publicKey).not.toBe(b.publicKey);
     expect(a.teamHashSalt).toMatch(/^[0-9a-f]{64}$/);
     expect(a.teamHashSalt).not.toBe(b.teamHashSalt);
+  });
+});
+
+describe("OpenAPI", () => {
+  it("documents the game and edit calls", async () => {
+    const r = await new Client().json<{ paths: Record<string, Record<string, { requestBody?: unknown }>> }>("/api/openapi.json");
+    expect(r.status).toBe(200);
+    expect(r.body.paths["/api/edit/games"]?.post?.requestBody).toBeTruthy();
+    expect(Object.keys(r.body.paths)).toEqual(
+      expect.arrayContaining(["/api/game", "/api/game/{id}", "/api/game/{id}/notices", "/api/edit/games/{id}/notices/{nid}", "/api/admin/participation/{id}/{status}"]),
+    );
   });
 });

@@ -15,6 +15,7 @@ import * as branding from "~/.server/services/branding";
 import { listFiles } from "~/.server/storage/files";
 
 import * as participations from "~/.server/services/participations";
+import { refreshRoomOfParticipation } from "~/.server/services/room";
 import { parseReviewStatus, participationReviewSchema, participationUpdateSchema, type ReviewStatus } from "~/core/schemas/game";
 
 export const admin = new Hono<ApiEnv>();
@@ -158,6 +159,7 @@ defineRoute(admin, { method: "PUT", path: "/admin/participation/:id/:status", au
   const id = participationId(c);
   const status = reviewStatus(c.req.param("status"));
   await participations.reviewParticipation({ db: c.var.db, now: c.var.now }, id, { status, divisionId: body?.divisionId });
+  await refreshRoomOfParticipation(c.env, c.var.db, id);
   await logEvent(c, { level: "Information", logger: "Admin", message: `Participation #${id} set to ${status}`, status: "Success" });
   return c.json({ title: c.var.t("participation.updated"), status: 200 });
 });
@@ -166,6 +168,7 @@ defineRoute(admin, { method: "PUT", path: "/admin/participation/:id", auth: "Adm
   const id = participationId(c);
   const status = body.status != null ? reviewStatus(body.status) : null;
   await participations.reviewParticipation({ db: c.var.db, now: c.var.now }, id, { status, divisionId: body.divisionId });
+  await refreshRoomOfParticipation(c.env, c.var.db, id);
   await logEvent(c, { level: "Information", logger: "Admin", message: `Participation #${id} updated`, status: "Success" });
   return c.json({ title: c.var.t("participation.updated"), status: 200 });
 });

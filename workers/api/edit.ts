@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import * as gameService from "~/.server/services/games";
 import * as noticeService from "~/.server/services/notices";
+import { refreshRoom } from "~/.server/services/room";
 import { badRequest, notFound } from "~/core/errors";
 import { editGamesQuerySchema, gameCreateSchema, gameUpdateSchema, noticeSchema } from "~/core/schemas/game";
 import type { ApiContext, ApiEnv } from "./context";
@@ -45,13 +46,17 @@ defineRoute(edit, { method: "GET", path: "/edit/games/:id", auth: "Admin", tag, 
   c.json(await gameService.getEditGame(c.var.db, editGameId(c))),
 );
 
-defineRoute(edit, { method: "PUT", path: "/edit/games/:id", auth: "Admin", tag, summary: "Edit a game (partial; divisions as a full list)", body: gameUpdateSchema }, async (c, { body }) =>
-  c.json(await gameService.updateGame(deps(c), editGameId(c), body)),
-);
+defineRoute(edit, { method: "PUT", path: "/edit/games/:id", auth: "Admin", tag, summary: "Edit a game (partial; divisions as a full list)", body: gameUpdateSchema }, async (c, { body }) => {
+  const id = editGameId(c);
+  const updated = await gameService.updateGame(deps(c), id, body);
+  await refreshRoom(c.env, id, "game");
+  return c.json(updated);
+});
 
 defineRoute(edit, { method: "DELETE", path: "/edit/games/:id", auth: "Admin", tag, summary: "Delete a game and everything in it" }, async (c) => {
   const id = editGameId(c);
   await gameService.deleteGame({ db: c.var.db, bucket: c.env.FILES }, id);
+  await refreshRoom(c.env, id, "all");
   await logEvent(c, { level: "Warning", logger: "Admin", message: `Game #${id} deleted`, status: "Success" });
   return c.json({ title: c.var.t("game.deleted"), status: 200 });
 });

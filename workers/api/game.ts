@@ -3,6 +3,7 @@ import * as gameService from "~/.server/services/games";
 import { getGameAccess } from "~/.server/services/game-access";
 import * as noticeService from "~/.server/services/notices";
 import * as participationService from "~/.server/services/participations";
+import { refreshRoom } from "~/.server/services/room";
 import { forbidden, unauthorized } from "~/core/errors";
 import { computeGamePhase, gameNotStarted } from "~/core/game/phase";
 import { gamesQuerySchema, joinGameSchema, noticesQuerySchema } from "~/core/schemas/game";
@@ -29,11 +30,13 @@ defineRoute(game, { method: "GET", path: "/game/:id", auth: "Public", tag, summa
 
 defineRoute(game, { method: "POST", path: "/game/:id", auth: "User", tag, summary: "Join a game with one of the caller's teams", body: joinGameSchema }, async (c, { body, user }) => {
   const status = await participationService.joinGame(deps(c), user!.id, editGameId(c), body);
+  await refreshRoom(c.env, editGameId(c), "participations");
   return c.json({ title: c.var.t(status === "Accepted" ? "game.joined_accepted" : "game.joined_pending"), status: 200 });
 });
 
 defineRoute(game, { method: "DELETE", path: "/game/:id", auth: "User", tag, summary: "Leave a game (Pending or Rejected only)" }, async (c, { user }) => {
   await participationService.leaveGame(deps(c), user!.id, editGameId(c));
+  await refreshRoom(c.env, editGameId(c), "participations");
   return c.json({ title: c.var.t("game.left"), status: 200 });
 });
 

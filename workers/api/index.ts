@@ -5,10 +5,14 @@ import { admin } from "./admin";
 import { assets } from "./assets";
 import { editPosts } from "./edit-posts";
 import { edit } from "./edit";
+import { editChallenges } from "./edit-challenges";
 import { game } from "./game";
+import { gameRoomApi } from "./game-room";
+import { gameChallenges } from "./game-challenges";
 import type { ApiEnv } from "./context";
 import { info } from "./info";
 import { team } from "./team";
+import { writeups } from "./writeups";
 import { apiContext, csrfGuard, errorResponse, globalRateLimit } from "./middleware";
 import { buildOpenApi } from "./registry";
 
@@ -27,8 +31,12 @@ api.route("/api", admin);
 api.route("/api", team);
 api.route("/api", editPosts);
 api.route("/api", edit);
+api.route("/api", editChallenges);
 api.route("/api", game);
+api.route("/api", gameRoomApi);
+api.route("/api", gameChallenges);
 api.route("/api", assets);
+api.route("/api", writeups);
 
 let openApi: Record<string, unknown> | null = null;
 api.get("/api/openapi.json", (c) => c.json((openApi ??= buildOpenApi())));

@@ -10,12 +10,24 @@ export interface SocketIdentity {
 
 const SEQ_KEY = "seq";
 
+/** One message to publish: to every socket of a channel, or to one team's sockets on it. */
+export interface OutgoingMessage {
+  channel: Channel;
+  type: ServerMessageType;
+  data: unknown;
+  teamId?: number | undefined;
+  /** Sockets allowed to receive a channel-wide message (default: all of the channel). */
+  filter?: ((identity: SocketIdentity) => boolean) | undefined;
+}
+
 /**
  * Base of the hub Durable Objects: accepts hibernating WebSockets authenticated by the Worker, answers
- * pings, and publishes numbered messages to a channel (or one team). `seq` survives hibernation.
+ * pings, and publishes numbered messages to a channel (or one team). Each channel has its own `seq`
+ * (it survives hibernation); a channel-wide message advances it, a message to one team carries the
+ * current value without advancing it, so a client sees a gap only when it missed a message meant for all.
  */
 export abstract class SocketHub extends DurableObject<Env> {
-  private seq: number | null = null;
+  private seqs = new Map<Channel, number>();
 
   protected abstract allowedChannels: readonly Channel[];
 
@@ -37,12 +49,14 @@ export abstract class SocketHub extends DurableObject<Env> {
     if (identity.teamId !== null) tags.push(`t:${identity.teamId}`);
     this.ctx.acceptWebSocket(server, tags);
     server.serializeAttachment(identity);
-    server.send(JSON.stringify({ type: "hello", seq: await this.currentSeq(), data: { channel } }));
+    server.send(JSON.stringify({ type: "hello", seq: await this.currentSeq(channel), data: { channel } }));
     return new Response(null, { status: 101, webSocket: client });
   }
 
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    if (message === "ping") ws.send(JSON.stringify({ type: "pong", seq: await this.currentSeq(), data: null }));
+    if (message !== "ping") return;
+    const identity = ws.deserializeAttachment() as SocketIdentity | null;
+    ws.send(JSON.stringify({ type: "pong", seq: identity ? await this.currentSeq(identity.channel) : 0, data: null }));
   }
 
   async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
@@ -61,29 +75,52 @@ export abstract class SocketHub extends DurableObject<Env> {
     }
   }
 
-  private async currentSeq(): Promise<number> {
-    this.seq ??= (await this.ctx.storage.get<number>(SEQ_KEY)) ?? 0;
-    return this.seq;
+  private async currentSeq(channel: Channel): Promise<number> {
+    let seq = this.seqs.get(channel);
+    if (seq === undefined) {
+      seq = (await this.ctx.storage.get<number>(`${SEQ_KEY}:${channel}`)) ?? 0;
+      this.seqs.set(channel, seq);
+    }
+    return seq;
   }
 
   /** Sends one message to every socket of a channel (or of one team on it). Returns how many got it. */
   async publish<T extends ServerMessageType>(channel: Channel, type: T, data: PayloadOf<T>, teamId?: number): Promise<number> {
-    const seq = (await this.currentSeq()) + 1;
-    this.seq = seq;
-    await this.ctx.storage.put(SEQ_KEY, seq);
-    const frame = JSON.stringify({ type, seq, data });
+    return this.publishMany([{ channel, type, data, teamId }]);
+  }
+
+  /**
+   * Sends several messages in order with one storage write for the sequence numbers. Returns how many
+   * frames were sent in all.
+   */
+  protected async publishMany(messages: OutgoingMessage[]): Promise<number> {
+    if (messages.length === 0) return 0;
+    const touched = new Set<Channel>();
     let sent = 0;
-    const sockets = teamId === undefined ? this.ctx.getWebSockets(`c:${channel}`) : this.ctx.getWebSockets(`t:${teamId}`);
-    for (const ws of sockets) {
-      const identity = ws.deserializeAttachment() as SocketIdentity | null;
-      if (identity?.channel !== channel) continue;
-      try {
-        ws.send(frame);
-        sent++;
-      } catch {
-        // A socket closing concurrently; it is dropped by the runtime.
+    for (const m of messages) {
+      let seq = await this.currentSeq(m.channel);
+      if (m.teamId === undefined) {
+        seq += 1;
+        this.seqs.set(m.channel, seq);
+        touched.add(m.channel);
+      }
+      const frame = JSON.stringify({ type: m.type, seq, data: m.data });
+      const sockets = m.teamId === undefined ? this.ctx.getWebSockets(`c:${m.channel}`) : this.ctx.getWebSockets(`t:${m.teamId}`);
+      for (const ws of sockets) {
+        const identity = ws.deserializeAttachment() as SocketIdentity | null;
+        if (identity?.channel !== m.channel) continue;
+        if (m.filter && !m.filter(identity)) continue;
+        try {
+          ws.send(frame);
+          sent++;
+        } catch {
+          // A socket closing concurrently; it is dropped by the runtime.
+        }
       }
     }
+    const entries: Record<string, number> = {};
+    for (const channel of touched) entries[`${SEQ_KEY}:${channel}`] = this.seqs.get(channel)!;
+    if (touched.size > 0) await this.ctx.storage.put(entries);
     return sent;
   }
 

@@ -36,18 +36,22 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState<Filter>("all");
 
-  const load = useCallback(async () => {
-    try {
-      const list = await api<GameNoticeInfo[]>(`/api/game/${gameId}/notices`);
-      setNotices(sortNotices(list));
-      setError(null);
-    } catch (err) {
-      setError(errorMessage(err));
-    }
-  }, [gameId]);
+  const load = useCallback(
+    () =>
+      api<GameNoticeInfo[]>(`/api/game/${gameId}/notices`).then(
+        (list) => {
+          setNotices(sortNotices(list));
+          setError(null);
+        },
+        (err: unknown) => setError(errorMessage(err)),
+      ),
+    [gameId],
+  );
 
   useEffect(() => {
-    if (enabled) void load();
+    if (!enabled) return;
+    const timer = setTimeout(() => void load(), 0);
+    return () => clearTimeout(timer);
   }, [enabled, load]);
 
   const state = useHubSocket(enabled ? `/hub/game/${gameId}` : null, {

@@ -2,13 +2,13 @@ import i18next from "i18next";
 import { ApiError } from "~/lib/api";
 
 /**
- * PUTs a file as multipart `file` with XMLHttpRequest, the only browser API that reports upload progress.
+ * Sends a file as multipart `file` (PUT unless told) with XMLHttpRequest, the only browser API that reports upload progress.
  * Resolves with the JSON answer; rejects with an ApiError carrying the server's localised title.
  */
-export function uploadWithProgress<T>(url: string, file: File, onProgress: (fraction: number) => void): Promise<T> {
+export function uploadWithProgress<T>(url: string, file: File, onProgress: (fraction: number) => void, method: "PUT" | "POST" = "PUT"): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("PUT", url);
+    xhr.open(method, url);
     xhr.withCredentials = true;
     xhr.setRequestHeader("Accept", "application/json");
     const language = i18next.resolvedLanguage ?? i18next.language;

@@ -22,11 +22,16 @@ export async function clientLoader({ request, params }: Route.ClientLoaderArgs) 
 }
 clientLoader.hydrate = true as const;
 
-export function HydrateFallback() {
+/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
+function PageLoading() {
   return <LoadingStatus />;
 }
 
-const tabs = ["info", "notices", "review"] as const;
+export function HydrateFallback() {
+  return <PageLoading />;
+}
+
+const tabs = ["info", "challenges", "notices", "review", "writeups"] as const;
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
   `-mb-px border-b-2 px-3 py-2 text-sm font-medium ${
@@ -36,6 +41,12 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
   }`;
 
 export default function AdminGameLayout({ loaderData }: Route.ComponentProps) {
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!(loaderData as { game?: unknown } | null)?.game) return <PageLoading />;
+  return <AdminGameLayoutView loaderData={loaderData} />;
+}
+
+function AdminGameLayoutView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const { game } = loaderData;
   return (

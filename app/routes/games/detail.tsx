@@ -7,6 +7,7 @@ import { NoticesPanel } from "~/components/games/notices-panel";
 import { formatCountdown, formatDateTime, phaseOf, useNow } from "~/components/games/time";
 import { Markdown } from "~/components/markdown";
 import { ConfirmDialog } from "~/components/teams/dialog";
+import { WriteupPanel } from "~/components/writeups/writeup-panel";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
@@ -44,11 +45,22 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, game?.title ?? loaderData?.pageTitle);
 }
 
-export function HydrateFallback() {
+/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
+function PageLoading() {
   return <LoadingStatus />;
 }
 
+export function HydrateFallback() {
+  return <PageLoading />;
+}
+
 export default function GameDetailPage({ loaderData }: Route.ComponentProps) {
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!(loaderData as { game?: unknown } | null)?.game) return <PageLoading />;
+  return <GameDetailPageView loaderData={loaderData} />;
+}
+
+function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const root = useRouteLoaderData<typeof rootLoader>("root");
@@ -112,6 +124,11 @@ export default function GameDetailPage({ loaderData }: Route.ComponentProps) {
             >
               {game.status === "Rejected" ? t("games.reapply") : t("games.join.open")}
             </Button>
+          ) : null}
+          {game.status === "Accepted" && phase !== null && phase !== "NotStarted" ? (
+            <Link className={buttonClass("primary")} to={`/games/${game.id}/challenges`}>
+              {t("challenge.pageTitle")}
+            </Link>
           ) : null}
           {canLeave ? (
             <Button variant="secondary" onClick={() => setLeaving(true)}>
@@ -180,6 +197,12 @@ export default function GameDetailPage({ loaderData }: Route.ComponentProps) {
       {mayReadNotices && phase !== null ? (
         <Card>
           <NoticesPanel gameId={game.id} enabled={phase !== "NotStarted"} />
+        </Card>
+      ) : null}
+
+      {game.writeupRequired && game.status === "Accepted" && phase !== null && phase !== "NotStarted" ? (
+        <Card>
+          <WriteupPanel gameId={game.id} />
         </Card>
       ) : null}
 

@@ -25,8 +25,13 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-export function HydrateFallback() {
+/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
+function PageLoading() {
   return <LoadingStatus />;
+}
+
+export function HydrateFallback() {
+  return <PageLoading />;
 }
 
 /** "Starts in …" / "Ends in …" / "Ended", ticking. */
@@ -76,6 +81,12 @@ function GameCard({ game, now }: { game: BasicGameInfo; now: number | null }) {
 }
 
 export default function GamesPage({ loaderData }: Route.ComponentProps) {
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!(loaderData as { games?: unknown } | null)?.games) return <PageLoading />;
+  return <GamesPageView loaderData={loaderData} />;
+}
+
+function GamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const now = useNow();
   const { games } = loaderData;

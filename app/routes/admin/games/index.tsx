@@ -33,8 +33,13 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-export function HydrateFallback() {
+/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
+function PageLoading() {
   return <LoadingStatus />;
+}
+
+export function HydrateFallback() {
+  return <PageLoading />;
 }
 
 const HOUR = 3_600_000;
@@ -89,6 +94,12 @@ function CreateGameForm({ onCancel }: { onCancel: () => void }) {
 }
 
 export default function AdminGamesPage({ loaderData }: Route.ComponentProps) {
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!(loaderData as { games?: unknown } | null)?.games) return <PageLoading />;
+  return <AdminGamesPageView loaderData={loaderData} />;
+}
+
+function AdminGamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const now = useNow(10_000);
   const { games } = loaderData;

@@ -34,8 +34,13 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-export function HydrateFallback() {
+/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
+function PageLoading() {
   return <LoadingStatus />;
+}
+
+export function HydrateFallback() {
+  return <PageLoading />;
 }
 
 const HOUR = 3_600_000;
@@ -158,6 +163,12 @@ function PosterUpload({ game, onUploaded }: { game: GameInfo; onUploaded: () => 
 }
 
 export default function AdminGameInfoPage({ loaderData }: Route.ComponentProps) {
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!(loaderData as { game?: unknown } | null)?.game) return <PageLoading />;
+  return <AdminGameInfoPageView loaderData={loaderData} />;
+}
+
+function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { revalidate } = useRevalidator();

@@ -32,8 +32,13 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-export function HydrateFallback() {
+/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
+function PageLoading() {
   return <LoadingStatus />;
+}
+
+export function HydrateFallback() {
+  return <PageLoading />;
 }
 
 function NoticeForm({ initial, submitLabel, onSubmit, onCancel }: { initial: string; submitLabel: string; onSubmit: (content: string) => Promise<void>; onCancel?: () => void }) {
@@ -79,6 +84,12 @@ function NoticeForm({ initial, submitLabel, onSubmit, onCancel }: { initial: str
 }
 
 export default function AdminGameNoticesPage({ loaderData }: Route.ComponentProps) {
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!(loaderData as { notices?: unknown } | null)?.notices) return <PageLoading />;
+  return <AdminGameNoticesPageView loaderData={loaderData} />;
+}
+
+function AdminGameNoticesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const { gameId, notices } = loaderData;

@@ -36,8 +36,13 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-export function HydrateFallback() {
+/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
+function PageLoading() {
   return <LoadingStatus />;
+}
+
+export function HydrateFallback() {
+  return <PageLoading />;
 }
 
 const ACTIONS: { status: ReviewStatus; variant: "primary" | "secondary" | "danger" }[] = [
@@ -47,6 +52,12 @@ const ACTIONS: { status: ReviewStatus; variant: "primary" | "secondary" | "dange
 ];
 
 export default function AdminGameReviewPage({ loaderData }: Route.ComponentProps) {
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!(loaderData as { participations?: unknown } | null)?.participations) return <PageLoading />;
+  return <AdminGameReviewPageView loaderData={loaderData} />;
+}
+
+function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const { participations, divisions } = loaderData;

@@ -1,0 +1,191 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { isContainerType, type NoticeType } from "~/core/enums";
+import { badRequest, notFound } from "~/core/errors";
+import { checkTemplate, TEMPLATE_MAX } from "~/core/flags/template";
+import { computeGamePhase } from "~/core/game/phase";
+import {
+  type ChallengeCreateInput,
+  type ChallengeEditDetail,
+  type ChallengeEditInfo,
+  type ChallengeUpdateInput,
+  TEMPLATE_PROBLEM_CODES,
+} from "~/core/schemas/challenge";
+import type { GameNoticeInfo } from "~/core/schemas/game";
+import { computeChallengeValue, computeMinScore } from "~/core/scoring/value";
+import { orderChallenges } from "~/core/scoring/scoreboard";
+import type { Db } from "../db/client";
+import { type Challenge, challenges, firstSolves, flags, gameNotices, type NewChallenge, participations } from "../db/schema";
+import { deleteAttachments, getChallengeAttachment, hasFlags, listFlags } from "./flags";
+import { requireGame } from "./games";
+import { createInstancesForChallenge } from "./instances";
+import { toNoticeInfo } from "./notices";
+
+export interface ChallengeDeps {
+  db: Db;
+  now: number;
+  bucket: R2Bucket;
+  /** Pushes a notice to the game's sockets (the game's Durable Object). */
+  publish: (gameId: number, notice: GameNoticeInfo) => Promise<unknown>;
+}
+
+/** A challenge of the game; 404 when it does not exist or belongs to another game. */
+export async function requireChallenge(db: Db, gameId: number, challengeId: number): Promise<Challenge> {
+  const row = await db
+    .select()
+    .from(challenges)
+    .where(and(eq(challenges.id, challengeId), eq(challenges.gameId, gameId)))
+    .get();
+  if (!row) throw notFound("challenge.not_found");
+  return row;
+}
+
+/** ChallengeEditDetailModel of a stored challenge. */
+export async function toEditDetail(db: Db, c: Challenge): Promise<ChallengeEditDetail> {
+  const [attachment, flagList] = await Promise.all([getChallengeAttachment(db, c), listFlags(db, c)]);
+  return {
+    id: c.id,
+    title: c.title,
+    content: c.content,
+    category: c.category,
+    type: c.type,
+    hints: c.hints,
+    flagTemplate: c.flagTemplate,
+    isEnabled: c.isEnabled,
+    acceptedCount: c.acceptedCount,
+    fileName: c.fileName,
+    attachment,
+    testContainer: null,
+    flags: flagList,
+    containerImage: c.containerImage,
+    memoryLimit: c.memoryLimit,
+    cpuCount: c.cpuCount,
+    storageLimit: c.storageLimit,
+    exposePort: c.exposePort,
+    networkMode: c.networkMode,
+    enableTrafficCapture: c.enableTrafficCapture,
+    disableBloodBonus: c.disableBloodBonus,
+    deadlineUtc: c.deadline,
+    submissionLimit: c.submissionLimit,
+    originalScore: c.originalScore,
+    minScoreRate: c.minScoreRate,
+    difficulty: c.difficulty,
+  };
+}
+
+/** GET edit/games/{id}/challenges: ChallengeInfoModel[] in board order. */
+export async function listEditChallenges(db: Db, gameId: number): Promise<ChallengeEditInfo[]> {
+  await requireGame(db, gameId);
+  const rows = await db.select().from(challenges).where(eq(challenges.gameId, gameId)).orderBy(asc(challenges.id)).all();
+  return orderChallenges(rows).map((c) => ({
+    id: c.id,
+    title: c.title,
+    category: c.category,
+    type: c.type,
+    isEnabled: c.isEnabled,
+    score: computeChallengeValue(c, c.acceptedCount),
+    minScore: computeMinScore(c),
+    originalScore: c.originalScore,
+    deadlineUtc: c.deadline,
+  }));
+}
+
+/** POST edit/games/{id}/challenges: a new, disabled challenge. */
+export async function createChallenge(db: Db, gameId: number, input: ChallengeCreateInput): Promise<ChallengeEditDetail> {
+  await requireGame(db, gameId);
+  const row = await db.insert(challenges).values({ gameId, title: input.title, category: input.category, type: input.type }).returning().get();
+  return toEditDetail(db, row);
+}
+
+/** The stored template: "" clears it; a non-empty one must pass rules.md §6 on DynamicContainer. */
+function templateChange(challenge: Challenge, template: string): string | null {
+  if (template === "") return null;
+  if (challenge.type !== "DynamicContainer") {
+    if (template.length > TEMPLATE_MAX) throw badRequest(TEMPLATE_PROBLEM_CODES.too_long);
+    return template;
+  }
+  const problem = checkTemplate(template);
+  if (problem) throw badRequest(TEMPLATE_PROBLEM_CODES[problem]);
+  return template;
+}
+
+const sameHints = (a: string[], b: string[]) => a.length === b.length && a.every((h, i) => h === b[i]);
+
+async function postChallengeNotice({ db, now, publish }: ChallengeDeps, gameId: number, type: NoticeType, title: string): Promise<void> {
+  const row = await db.insert(gameNotices).values({ gameId, type, values: [title], publishTime: now }).returning().get();
+  await publish(gameId, toNoticeInfo(row));
+}
+
+/**
+ * PUT edit/games/{id}/challenges/{cid}: a partial update. Enabling needs a flag (except
+ * DynamicContainer) and, for container types, an image; enabling creates every accepted team's instance.
+ * While the game runs, enabling posts NewChallenge and a hint change of an enabled challenge posts NewHint.
+ */
+export async function updateChallenge(deps: ChallengeDeps, gameId: number, challengeId: number, input: ChallengeUpdateInput): Promise<ChallengeEditDetail> {
+  const { db, now } = deps;
+  const game = await requireGame(db, gameId);
+  const current = await requireChallenge(db, gameId, challengeId);
+  const set: Partial<NewChallenge> = {};
+  if (input.title != null) set.title = input.title;
+  if (input.content != null) set.content = input.content;
+  if (input.category != null) set.category = input.category;
+  if (input.hints != null) set.hints = input.hints.map((h) => h.trim()).filter((h) => h !== "");
+  if (input.flagTemplate != null) set.flagTemplate = templateChange(current, input.flagTemplate);
+  if (input.isEnabled != null) set.isEnabled = input.isEnabled;
+  if (input.containerImage != null) set.containerImage = input.containerImage === "" ? null : input.containerImage;
+  if (input.memoryLimit != null) set.memoryLimit = input.memoryLimit;
+  if (input.cpuCount != null) set.cpuCount = input.cpuCount;
+  if (input.storageLimit != null) set.storageLimit = input.storageLimit;
+  if (input.exposePort != null) set.exposePort = input.exposePort;
+  if (input.networkMode != null) set.networkMode = input.networkMode;
+  if (input.enableTrafficCapture != null) set.enableTrafficCapture = input.enableTrafficCapture && isContainerType(current.type);
+  if (input.disableBloodBonus != null) set.disableBloodBonus = input.disableBloodBonus;
+  if (input.deadlineUtc != null) set.deadline = input.deadlineUtc === 0 ? null : input.deadlineUtc;
+  if (input.submissionLimit != null) set.submissionLimit = input.submissionLimit;
+  if (input.originalScore != null) set.originalScore = input.originalScore;
+  if (input.minScoreRate != null) set.minScoreRate = input.minScoreRate;
+  if (input.difficulty != null) set.difficulty = input.difficulty;
+  if (input.fileName != null) set.fileName = input.fileName;
+
+  const next = { ...current, ...set } as Challenge;
+  const enabling = next.isEnabled && !current.isEnabled;
+  if (enabling) {
+    if (next.type !== "DynamicContainer" && !(await hasFlags(db, current.id))) throw badRequest("challenge.no_flag");
+    if (isContainerType(next.type) && !next.containerImage?.trim()) throw badRequest("challenge.no_image");
+  }
+
+  const updated = Object.keys(set).length
+    ? await db.update(challenges).set(set).where(eq(challenges.id, current.id)).returning().get()
+    : current;
+  if (enabling) await createInstancesForChallenge(db, updated);
+
+  if (computeGamePhase(game, now) === "Running") {
+    if (enabling) await postChallengeNotice(deps, gameId, "NewChallenge", updated.title);
+    else if (updated.isEnabled && current.isEnabled && !sameHints(current.hints, updated.hints)) {
+      await postChallengeNotice(deps, gameId, "NewHint", updated.title);
+    }
+  }
+  return toEditDetail(db, updated);
+}
+
+/** DELETE edit/games/{id}/challenges/{cid}: the challenge, its flags, instances and attachments. */
+export async function deleteChallenge(deps: Pick<ChallengeDeps, "db" | "bucket">, gameId: number, challengeId: number): Promise<Challenge> {
+  const { db } = deps;
+  const challenge = await requireChallenge(db, gameId, challengeId);
+  const flagAttachments = await db.select({ id: flags.attachmentId }).from(flags).where(eq(flags.challengeId, challenge.id)).all();
+  await db.delete(challenges).where(eq(challenges.id, challenge.id)).run();
+  await deleteAttachments(deps, [challenge.attachmentId, ...flagAttachments.map((f) => f.id)]);
+  return challenge;
+}
+
+/** POST edit/games/{id}/challenges/updateaccepted: acceptedCount = solves of Accepted teams. */
+export async function updateAcceptedCounts(db: Db, gameId: number): Promise<void> {
+  await requireGame(db, gameId);
+  await db
+    .update(challenges)
+    .set({
+      acceptedCount: sql`(select count(*) from ${firstSolves} inner join ${participations} on ${participations.id} = ${firstSolves.participationId}
+        where ${firstSolves.challengeId} = ${challenges.id} and ${participations.status} = 'Accepted')`,
+    })
+    .where(eq(challenges.gameId, gameId))
+    .run();
+}

@@ -1,0 +1,184 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { FileType } from "~/core/enums";
+import { badRequest, notFound } from "~/core/errors";
+import type { AttachmentInfo, AttachmentInput, FlagCreateInput, FlagInfo } from "~/core/schemas/challenge";
+import type { Db } from "../db/client";
+import { type Attachment, attachments, type Challenge, challenges, files, flags } from "../db/schema";
+import { releaseFile } from "../storage/files";
+
+export interface FlagDeps {
+  db: Db;
+  bucket: R2Bucket;
+}
+
+/** The download URL of a local file under a given name (`/assets/{hash}/{name}`). */
+export const assetUrl = (hash: string, name: string) => `/assets/${hash}/${encodeURIComponent(name)}`;
+
+/** AttachmentInfo of a row; `name` is the download name of a Local file. */
+export function toAttachmentInfo(row: Attachment, name: string): AttachmentInfo {
+  const url = row.type === "Local" && row.fileHash ? assetUrl(row.fileHash, name) : row.type === "Remote" ? row.remoteUrl : null;
+  return { id: row.id, type: row.type, url, fileSize: row.type === "Local" ? row.fileSize : null };
+}
+
+interface AttachmentSpec {
+  type: FileType;
+  fileHash?: string | null | undefined;
+  remoteUrl?: string | null | undefined;
+}
+
+/** Checks that the fields a type needs are present (Local: a hash, Remote: a URL). */
+function requireSpec({ type, fileHash, remoteUrl }: AttachmentSpec): AttachmentSpec {
+  if (type === "Local" && !fileHash) throw badRequest("challenge.file_required");
+  if (type === "Remote" && !remoteUrl) throw badRequest("challenge.url_required");
+  return { type, fileHash: type === "Local" ? fileHash : null, remoteUrl: type === "Remote" ? remoteUrl : null };
+}
+
+/**
+ * Adds one reference to each Local file (the attachment rows will point at it); 400 when a hash is unknown.
+ * Returns the sizes by hash.
+ */
+async function referenceFiles(db: Db, hashes: string[]): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  const distinct = [...new Set(hashes)];
+  if (distinct.length === 0) return sizes;
+  const known = await db.select({ hash: files.hash, size: files.size }).from(files).where(inArray(files.hash, distinct)).all();
+  if (known.length !== distinct.length) throw badRequest("challenge.file_unknown");
+  for (const k of known) sizes.set(k.hash, k.size);
+  const updates = hashes.map((hash) => db.update(files).set({ referenceCount: sql`${files.referenceCount} + 1` }).where(eq(files.hash, hash)));
+  await db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
+  return sizes;
+}
+
+/** Removes attachment rows and releases their files (the blob goes with its last reference). */
+export async function deleteAttachments({ db, bucket }: FlagDeps, ids: (number | null)[]): Promise<void> {
+  const list = ids.filter((id): id is number => id != null);
+  for (let i = 0; i < list.length; i += 90) {
+    const gone = await db
+      .delete(attachments)
+      .where(inArray(attachments.id, list.slice(i, i + 90)))
+      .returning({ hash: attachments.fileHash })
+      .all();
+    for (const g of gone) await releaseFile({ db, bucket }, g.hash);
+  }
+}
+
+/** POST edit/games/{id}/challenges/{cid}/attachment: replaces the shared attachment of a static challenge. */
+export async function setChallengeAttachment(deps: FlagDeps, challenge: Challenge, input: AttachmentInput): Promise<void> {
+  const { db } = deps;
+  if (challenge.type === "DynamicAttachment") throw badRequest("challenge.attachment_on_flags");
+  const spec = requireSpec({ type: input.attachmentType, fileHash: input.fileHash, remoteUrl: input.remoteUrl });
+  let attachmentId: number | null = null;
+  if (spec.type !== "None") {
+    const sizes = await referenceFiles(db, spec.fileHash ? [spec.fileHash] : []);
+    const row = await db
+      .insert(attachments)
+      .values({ type: spec.type, fileHash: spec.fileHash ?? null, remoteUrl: spec.remoteUrl ?? null, fileSize: spec.fileHash ? (sizes.get(spec.fileHash) ?? null) : null })
+      .returning({ id: attachments.id })
+      .get();
+    attachmentId = row.id;
+  }
+  await db.update(challenges).set({ attachmentId }).where(eq(challenges.id, challenge.id)).run();
+  await deleteAttachments(deps, [challenge.attachmentId]);
+}
+
+/**
+ * POST edit/games/{id}/challenges/{cid}/flags. Static types: plain flags. DynamicAttachment: (flag,
+ * attachment) pairs with a Local file or a Remote link. DynamicContainer: refused (flags are generated).
+ * Flags are unique within the challenge, also against the ones already stored; nothing is stored on error.
+ */
+export async function addFlags(deps: FlagDeps, challenge: Challenge, input: FlagCreateInput[]): Promise<void> {
+  const { db } = deps;
+  if (challenge.type === "DynamicContainer") throw badRequest("challenge.flags_generated");
+  const dynamic = challenge.type === "DynamicAttachment";
+  const texts = input.map((f) => f.flag);
+  if (new Set(texts).size !== texts.length) throw badRequest("challenge.flag_duplicate");
+  for (let i = 0; i < texts.length; i += 90) {
+    const clash = await db
+      .select({ id: flags.id })
+      .from(flags)
+      .where(and(eq(flags.challengeId, challenge.id), inArray(flags.flag, texts.slice(i, i + 90))))
+      .get();
+    if (clash) throw badRequest("challenge.flag_duplicate");
+  }
+  const specs = input.map((f) => {
+    if (!dynamic) return null;
+    const type = f.attachmentType ?? (f.fileHash ? "Local" : f.remoteUrl ? "Remote" : "None");
+    if (type === "None") throw badRequest("challenge.flag_attachment_required");
+    return requireSpec({ type, fileHash: f.fileHash, remoteUrl: f.remoteUrl });
+  });
+  const sizes = await referenceFiles(
+    db,
+    specs.flatMap((s) => (s?.fileHash ? [s.fileHash] : [])),
+  );
+  const attachmentIds: (number | null)[] = [];
+  for (const spec of specs) {
+    if (!spec) {
+      attachmentIds.push(null);
+      continue;
+    }
+    const row = await db
+      .insert(attachments)
+      .values({ type: spec.type, fileHash: spec.fileHash ?? null, remoteUrl: spec.remoteUrl ?? null, fileSize: spec.fileHash ? (sizes.get(spec.fileHash) ?? null) : null })
+      .returning({ id: attachments.id })
+      .get();
+    attachmentIds.push(row.id);
+  }
+  const inserts = [];
+  for (let i = 0; i < input.length; i += 20) {
+    inserts.push(
+      db.insert(flags).values(input.slice(i, i + 20).map((f, j) => ({ challengeId: challenge.id, flag: f.flag, attachmentId: attachmentIds[i + j] ?? null }))),
+    );
+  }
+  try {
+    // One batch is one transaction: all flags are stored or none.
+    await db.batch(inserts as [(typeof inserts)[number], ...(typeof inserts)[number][]]);
+  } catch (err) {
+    await deleteAttachments(deps, attachmentIds);
+    if (/UNIQUE constraint failed/i.test(String((err as { cause?: unknown })?.cause ?? err))) throw badRequest("challenge.flag_duplicate");
+    throw err;
+  }
+}
+
+/** DELETE edit/games/{id}/challenges/{cid}/flags/{flagId}: the flag and its attachment. */
+export async function deleteFlag(deps: FlagDeps, challengeId: number, flagId: number): Promise<void> {
+  const row = await deps.db
+    .delete(flags)
+    .where(and(eq(flags.id, flagId), eq(flags.challengeId, challengeId)))
+    .returning({ attachmentId: flags.attachmentId })
+    .get();
+  if (!row) throw notFound("challenge.flag_not_found");
+  await deleteAttachments(deps, [row.attachmentId]);
+}
+
+/** The flags of a challenge with their attachments (dynamic ones under the common file name). */
+export async function listFlags(db: Db, challenge: Challenge): Promise<FlagInfo[]> {
+  const rows = await db
+    .select({ flag: flags, attachment: attachments })
+    .from(flags)
+    .leftJoin(attachments, eq(attachments.id, flags.attachmentId))
+    .where(eq(flags.challengeId, challenge.id))
+    .orderBy(flags.id)
+    .all();
+  return rows.map(({ flag, attachment }) => ({
+    id: flag.id,
+    flag: flag.flag,
+    attachment: attachment ? toAttachmentInfo(attachment, challenge.fileName) : null,
+  }));
+}
+
+/** The shared attachment of a static challenge, downloaded under the file's own name. */
+export async function getChallengeAttachment(db: Db, challenge: Challenge): Promise<AttachmentInfo | null> {
+  if (challenge.attachmentId == null) return null;
+  const row = await db
+    .select({ attachment: attachments, name: files.name })
+    .from(attachments)
+    .leftJoin(files, eq(files.hash, attachments.fileHash))
+    .where(eq(attachments.id, challenge.attachmentId))
+    .get();
+  return row ? toAttachmentInfo(row.attachment, row.name ?? challenge.fileName) : null;
+}
+
+/** Whether a challenge has at least one flag row. */
+export async function hasFlags(db: Db, challengeId: number): Promise<boolean> {
+  return (await db.select({ id: flags.id }).from(flags).where(eq(flags.challengeId, challengeId)).limit(1).get()) !== undefined;
+}

@@ -1,0 +1,35 @@
+import { eq } from "drizzle-orm";
+import type { RefreshWhat } from "../../../workers/game-room/types";
+import type { Db } from "../db/client";
+import { participations } from "../db/schema";
+
+/**
+ * The game's room (GameRoom Durable Object, `game:{id}`) as seen from services and handlers. Every change
+ * to what the room caches (game, divisions, participations, challenges, flags, instances) must call
+ * `refreshRoom` and await it, so the board and the judge see the change before the call returns.
+ */
+export interface RoomEnv {
+  GAME_ROOM: Env["GAME_ROOM"];
+}
+
+export function roomOf(env: RoomEnv, gameId: number) {
+  return env.GAME_ROOM.get(env.GAME_ROOM.idFromName(`game:${gameId}`));
+}
+
+export async function refreshRoom(env: RoomEnv, gameId: number, what: RefreshWhat = "all"): Promise<void> {
+  await roomOf(env, gameId).refresh(gameId, what);
+}
+
+export type { RefreshWhat };
+
+/** Refreshes the room of the game a participation belongs to (review, division change). */
+export async function refreshRoomOfParticipation(env: RoomEnv, db: Db, participationId: number): Promise<void> {
+  const row = await db.select({ gameId: participations.gameId }).from(participations).where(eq(participations.id, participationId)).get();
+  if (row) await refreshRoom(env, row.gameId, "participations");
+}
+
+/** Refreshes the rooms of every game a team plays (its name, bio or avatar is on the boards). */
+export async function refreshRoomsOfTeam(env: RoomEnv, db: Db, teamId: number): Promise<void> {
+  const rows = await db.select({ gameId: participations.gameId }).from(participations).where(eq(participations.teamId, teamId)).all();
+  await Promise.all(rows.map((r) => refreshRoom(env, r.gameId, "participations")));
+}

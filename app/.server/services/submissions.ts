@@ -1,0 +1,119 @@
+import { and, desc, eq, inArray, ne } from "drizzle-orm";
+import type { AnswerResult } from "~/core/enums";
+import type { GameEvent, SubmissionRecord } from "~/core/protocol";
+import { avatarUrl } from "../auth/session";
+import type { Db } from "../db/client";
+import { challenges, cheatInfos, divisions, gameEvents, participations, submissions, teams, users } from "../db/schema";
+import { requireGame } from "./games";
+
+/** Monitor reads of a game's submissions, events and cheat records (api.md §10), newest first. */
+
+export interface Page {
+  count: number;
+  skip: number;
+}
+
+/** GET game/{id}/events: newest first; `hideContainer` drops ContainerStart/ContainerDestroy. */
+export async function listEvents(db: Db, gameId: number, query: Page & { hideContainer: boolean }): Promise<GameEvent[]> {
+  await requireGame(db, gameId);
+  const where = query.hideContainer
+    ? and(eq(gameEvents.gameId, gameId), ne(gameEvents.type, "ContainerStart"), ne(gameEvents.type, "ContainerDestroy"))
+    : eq(gameEvents.gameId, gameId);
+  const rows = await db
+    .select({ e: gameEvents, user: users.userName, team: teams.name })
+    .from(gameEvents)
+    .leftJoin(users, eq(users.id, gameEvents.userId))
+    .leftJoin(teams, eq(teams.id, gameEvents.teamId))
+    .where(where)
+    .orderBy(desc(gameEvents.publishTime), desc(gameEvents.id))
+    .limit(query.count)
+    .offset(query.skip)
+    .all();
+  return rows.map(({ e, user, team }) => ({ type: e.type, values: e.values, time: e.publishTime, user: user ?? null, team: team ?? null }));
+}
+
+function submissionQuery(db: Db) {
+  return db
+    .select({
+      id: submissions.id,
+      answer: submissions.answer,
+      status: submissions.status,
+      time: submissions.submitTime,
+      user: users.userName,
+      email: users.email,
+      team: teams.name,
+      challenge: challenges.title,
+    })
+    .from(submissions)
+    .innerJoin(participations, eq(participations.id, submissions.participationId))
+    .innerJoin(teams, eq(teams.id, participations.teamId))
+    .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+    .leftJoin(users, eq(users.id, submissions.userId));
+}
+
+/** GET game/{id}/submissions: newest first, true statuses, optionally one status. */
+export async function listSubmissions(db: Db, gameId: number, query: Page & { type?: AnswerResult | undefined }): Promise<SubmissionRecord[]> {
+  await requireGame(db, gameId);
+  const where = query.type ? and(eq(submissions.gameId, gameId), eq(submissions.status, query.type)) : eq(submissions.gameId, gameId);
+  const rows = await submissionQuery(db)
+    .where(where)
+    .orderBy(desc(submissions.id))
+    .limit(query.count)
+    .offset(query.skip)
+    .all();
+  return rows.map((r) => ({ id: r.id, answer: r.answer, status: r.status, time: r.time, user: r.user ?? "", team: r.team, challenge: r.challenge }));
+}
+
+/** Every submission of a game, newest first, with the user's email (the submission sheet). */
+export async function allSubmissions(db: Db, gameId: number) {
+  const rows = await submissionQuery(db).where(eq(submissions.gameId, gameId)).orderBy(desc(submissions.id)).all();
+  return rows.map((r) => ({ ...r, user: r.user ?? "", email: r.email ?? "" }));
+}
+
+export interface ParticipationModel {
+  id: number;
+  team: { id: number; name: string; avatar: string | null };
+  status: string;
+  division: string | null;
+  divisionId: number | null;
+}
+
+export interface CheatInfoModel {
+  ownedTeam: ParticipationModel;
+  submitTeam: ParticipationModel;
+  submission: SubmissionRecord;
+}
+
+/** GET game/{id}/cheatinfo: every cheat record, newest first. */
+export async function listCheatInfo(db: Db, gameId: number): Promise<CheatInfoModel[]> {
+  await requireGame(db, gameId);
+  const rows = await db
+    .select({ owned: cheatInfos.ownedParticipationId, submit: cheatInfos.submitParticipationId, submissionId: cheatInfos.submissionId })
+    .from(cheatInfos)
+    .where(eq(cheatInfos.gameId, gameId))
+    .orderBy(desc(cheatInfos.id))
+    .all();
+  if (rows.length === 0) return [];
+  const pids = [...new Set(rows.flatMap((r) => [r.owned, r.submit]))];
+  const sids = rows.map((r) => r.submissionId);
+  const parts = new Map<number, ParticipationModel>();
+  for (let i = 0; i < pids.length; i += 90) {
+    const chunk = await db
+      .select({ p: participations, team: teams, division: divisions.name })
+      .from(participations)
+      .innerJoin(teams, eq(teams.id, participations.teamId))
+      .leftJoin(divisions, eq(divisions.id, participations.divisionId))
+      .where(inArray(participations.id, pids.slice(i, i + 90)))
+      .all();
+    for (const { p, team, division } of chunk)
+      parts.set(p.id, { id: p.id, team: { id: team.id, name: team.name, avatar: avatarUrl(team.avatarHash) }, status: p.status, division: division ?? null, divisionId: p.divisionId });
+  }
+  const subs = new Map<number, SubmissionRecord>();
+  for (let i = 0; i < sids.length; i += 90) {
+    const chunk = await submissionQuery(db).where(inArray(submissions.id, sids.slice(i, i + 90))).all();
+    for (const r of chunk) subs.set(r.id, { id: r.id, answer: r.answer, status: r.status, time: r.time, user: r.user ?? "", team: r.team, challenge: r.challenge });
+  }
+  return rows
+    .filter((r) => parts.has(r.owned) && parts.has(r.submit) && subs.has(r.submissionId))
+    .map((r) => ({ ownedTeam: parts.get(r.owned)!, submitTeam: parts.get(r.submit)!, submission: subs.get(r.submissionId)! }));
+}

@@ -1,0 +1,61 @@
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { errorMessage } from "~/lib/api";
+import { FLAG_PLACEHOLDER_COUNT } from "./placeholders";
+
+/**
+ * The flag box of a challenge. It refuses an empty flag itself and hands anything else to `submit`
+ * (POST game/{id}/challenges/{cid} and the verdict live with the submission code); a rejected promise
+ * shows its message. The placeholder is one of our playful lines, picked when the box mounts.
+ */
+export function FlagInput({ submit, disabled = false }: { submit: (flag: string) => Promise<void>; disabled?: boolean }) {
+  const { t } = useTranslation();
+  const [placeholder] = useState(() => Math.floor(Math.random() * FLAG_PLACEHOLDER_COUNT));
+  const [flag, setFlag] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const value = flag.trim();
+    if (!value) {
+      setError(t("challenge.flagEmpty"));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await submit(value);
+      setFlag("");
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-2" noValidate onSubmit={(e) => void onSubmit(e)}>
+      <div className="flex gap-2">
+        <input
+          aria-label={t("challenge.flag")}
+          name="flag"
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={127}
+          value={flag}
+          disabled={disabled || busy}
+          placeholder={t(`challenge.placeholders.${placeholder}`)}
+          onChange={(e) => setFlag(e.target.value)}
+          className="block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-sm text-zinc-900 placeholder:font-sans placeholder:text-zinc-400 focus:border-primary-500 focus:outline-2 focus:outline-primary-500/40 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+        />
+        <Button type="submit" disabled={disabled || busy}>
+          {busy ? t("teams.working") : t("challenge.submit")}
+        </Button>
+      </div>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+    </form>
+  );
+}

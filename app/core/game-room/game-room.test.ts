@@ -1,0 +1,197 @@
+import fc from "fast-check";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { GamePermission } from "../enums";
+import { computeScoreboard, type BoardInput } from "../scoring/scoreboard";
+import { applyBoardDelta, boardDelta } from "./delta";
+import { emptyFlagCache, judge, playerStatus, setInstance } from "./judge";
+import { checkFlagText } from "./schemas";
+import { addSolve, checkSubmission, type RoomChallenge, type RoomState, solveType } from "./state";
+import { verdictText, WRONG_MESSAGE_COUNT, wrongMessageKey } from "./verdict-text";
+
+describe("judge", () => {
+  it("accepts any static flag, trimmed, and never reports cheats on static flags", () => {
+    const cache = emptyFlagCache(false);
+    cache.staticFlags = ["flag{a}", "flag{b}"];
+    setInstance(cache, 1, null);
+    setInstance(cache, 2, null);
+    expect(judge(cache, 1, " flag{b}\n")).toEqual({ status: "Accepted" });
+    expect(judge(cache, 1, "FLAG{a}")).toEqual({ status: "WrongAnswer" });
+    expect(judge(cache, 3, "flag{a}")).toEqual({ status: "NotFound" });
+  });
+
+  it("accepts only the team's own dynamic flag and detects another team's", () => {
+    const cache = emptyFlagCache(true);
+    setInstance(cache, 1, "flag{one}");
+    setInstance(cache, 2, "flag{two}");
+    setInstance(cache, 3, null);
+    expect(judge(cache, 1, "flag{one}")).toEqual({ status: "Accepted" });
+    expect(judge(cache, 1, "flag{two}")).toEqual({ status: "CheatDetected", ownerParticipationId: 2 });
+    expect(judge(cache, 3, "flag{one}")).toEqual({ status: "CheatDetected", ownerParticipationId: 1 });
+    expect(judge(cache, 3, "anything")).toEqual({ status: "WrongAnswer" });
+    // Reassigning a team's flag forgets the old owner entry.
+    setInstance(cache, 2, "flag{new}");
+    expect(judge(cache, 1, "flag{two}")).toEqual({ status: "WrongAnswer" });
+    expect(playerStatus("CheatDetected")).toBe("WrongAnswer");
+    expect(playerStatus("Accepted")).toBe("Accepted");
+  });
+});
+
+function state(overrides: Partial<RoomState["game"]> = {}): RoomState {
+  const now = Date.now();
+  const challenge: RoomChallenge = {
+    id: 10,
+    title: "c",
+    category: "Web",
+    type: "StaticAttachment",
+    isEnabled: true,
+    originalScore: 1000,
+    minScoreRate: 0.25,
+    difficulty: 5,
+    deadline: null,
+    disableBloodBonus: false,
+    submissionLimit: 0,
+  };
+  const s: RoomState = {
+    game: { id: 1, title: "g", hidden: false, start: now - 1000, end: now + 100_000, practiceMode: true, bloodBonus: 52459530, writeupRequired: false, writeupDeadline: 0, ...overrides },
+    divisions: new Map([[5, { id: 5, name: "d", defaultPermissions: GamePermission.All & ~GamePermission.GetBlood, challengeConfigs: {} }]]),
+    participations: new Map(),
+    members: new Map(),
+    userNames: new Map(),
+    challenges: new Map([[10, challenge]]),
+    flagCaches: new Map(),
+    solves: new Map(),
+    solvesByChallenge: new Map(),
+    submissionCounts: new Map(),
+  };
+  for (let i = 1; i <= 6; i++) {
+    s.participations.set(i, { id: i, teamId: 100 + i, name: `t${i}`, bio: "", avatar: null, divisionId: i === 6 ? 5 : null, status: i === 5 ? "Suspended" : "Accepted", token: "" });
+    s.members.set(`u${i}`, i);
+  }
+  return s;
+}
+
+describe("submission checks", () => {
+  it("follows the order of rules.md §7", () => {
+    const s = state();
+    const now = Date.now();
+    expect(checkSubmission(s, "nobody", 10, now)).toMatchObject({ status: 403, code: "submission.not_player" });
+    expect(checkSubmission(s, "u5", 10, now)).toMatchObject({ status: 403, code: "game.banned" });
+    expect(checkSubmission(s, "u1", 99, now)).toMatchObject({ status: 404 });
+    expect(checkSubmission(state({ start: now + 1000 }), "u1", 10, now)).toMatchObject({ status: 10001 });
+    expect(checkSubmission(state({ end: now - 1, practiceMode: false }), "u1", 10, now)).toMatchObject({ status: 10002 });
+    expect("participation" in checkSubmission(state({ end: now - 1 }), "u1", 10, now)).toBe(true);
+    s.challenges.get(10)!.deadline = now - 1;
+    expect("participation" in checkSubmission(s, "u1", 10, now)).toBe(true);
+    s.game.practiceMode = false;
+    expect(checkSubmission(s, "u1", 10, now)).toMatchObject({ code: "submission.deadline_passed" });
+    s.challenges.get(10)!.deadline = null;
+    s.challenges.get(10)!.submissionLimit = 1;
+    s.submissionCounts.set("1:10", 1);
+    expect(checkSubmission(s, "u1", 10, now)).toMatchObject({ code: "submission.limit_reached" });
+    s.divisions.get(5)!.challengeConfigs[10] = GamePermission.ViewChallenge;
+    expect(checkSubmission(s, "u6", 10, now)).toMatchObject({ status: 403, code: "submission.not_allowed" });
+    s.divisions.get(5)!.challengeConfigs[10] = 0;
+    expect(checkSubmission(s, "u6", 10, now)).toMatchObject({ status: 404 });
+  });
+
+  it("checks the flag text", () => {
+    expect(checkFlagText(undefined)).toBe("submission.flag_empty");
+    expect(checkFlagText("  ")).toBe("submission.flag_empty");
+    expect(checkFlagText("x".repeat(128))).toBe("submission.flag_too_long");
+    expect(checkFlagText("x".repeat(127))).toBeNull();
+  });
+});
+
+describe("blood order", () => {
+  it("gives the first three blood-eligible solves of accepted teams their bloods", () => {
+    const s = state();
+    const c = s.challenges.get(10)!;
+    const t = s.game.start + 10;
+    const take = (pid: number) => {
+      const type = solveType(s, s.participations.get(pid)!, c, t + pid);
+      addSolve(s, { participationId: pid, challengeId: 10, submissionId: pid, time: t + pid, userName: "" });
+      return type;
+    };
+    // Team 6's division lacks GetBlood; team 5 is suspended (its solve does not count).
+    expect(take(6)).toBe("Normal");
+    expect(take(5)).toBe("FirstBlood");
+    expect(take(1)).toBe("FirstBlood");
+    expect(take(2)).toBe("SecondBlood");
+    expect(take(3)).toBe("ThirdBlood");
+    expect(take(4)).toBe("Normal");
+    expect(solveType(state({ end: Date.now() - 1, start: Date.now() - 1000 }), s.participations.get(1)!, c, Date.now())).toBe("Normal");
+  });
+});
+
+describe("scoreboard deltas", () => {
+  const arbInput = fc
+    .record({
+      teams: fc.integer({ min: 1, max: 12 }),
+      challenges: fc.integer({ min: 1, max: 5 }),
+      solves: fc.array(fc.tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 5 })), { maxLength: 40 }),
+      cut: fc.nat(),
+    })
+    .map(({ teams, challenges, solves, cut }) => {
+      const seen = new Set<string>();
+      const list = solves
+        .filter(([p, c]) => p <= teams && c <= challenges && !seen.has(`${p}:${c}`) && seen.add(`${p}:${c}`))
+        .map(([p, c], i) => ({ participationId: p, challengeId: c, submissionId: i + 1, time: 1000 + i, userName: `u${p}` }));
+      const input: BoardInput = {
+        game: { start: 0, end: 10_000, bloodBonus: 52459530, bloodFactors: { first: 50, second: 30, third: 10 } },
+        divisions: [],
+        teams: Array.from({ length: teams }, (_, i) => ({ participationId: i + 1, teamId: i + 1, name: `t${i}`, bio: "", avatar: null, divisionId: null })),
+        challenges: Array.from({ length: challenges }, (_, i) => ({ id: i + 1, title: `c${i}`, category: "Web" as const, originalScore: 1000, minScoreRate: 0.25, difficulty: 3, deadline: null, disableBloodBonus: false })),
+        solves: list,
+        now: 5,
+      };
+      return { input, cut: list.length === 0 ? 0 : cut % (list.length + 1) };
+    });
+
+  it("applying the delta of two boards to the first gives the second (items, challenges, timelines)", () => {
+    fc.assert(
+      fc.property(arbInput, ({ input, cut }) => {
+        const before = computeScoreboard({ ...input, solves: input.solves.slice(0, cut) });
+        const after = computeScoreboard({ ...input, now: 6 });
+        const delta = boardDelta(before, after, 2)!;
+        expect(delta).not.toBeNull();
+        const applied = applyBoardDelta(before, delta);
+        expect(applied.items).toEqual(after.items);
+        expect(applied.challenges).toEqual(after.challenges);
+        expect(applied.timelines).toEqual(after.timelines);
+        expect(applied.updateTimeUtc).toBe(6);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("asks for a refetch when the structure changes", () => {
+    const input: BoardInput = {
+      game: { start: 0, end: 10, bloodBonus: 0, bloodFactors: { first: 0, second: 0, third: 0 } },
+      divisions: [],
+      teams: [],
+      challenges: [{ id: 1, title: "a", category: "Web", originalScore: 1, minScoreRate: 0.25, difficulty: 1, deadline: null, disableBloodBonus: false }],
+      solves: [],
+      now: 0,
+    };
+    expect(boardDelta(computeScoreboard(input), computeScoreboard({ ...input, challenges: [] }), 2)).toBeNull();
+  });
+});
+
+describe("verdict texts", () => {
+  it("has 23 wrong-flag messages in every language, and picks one at random", () => {
+    for (const lang of ["en-US", "ja-JP", "zh-CN"]) {
+      const common = JSON.parse(readFileSync(`app/locales/${lang}/common.json`, "utf8")) as { verdict: { wrong: Record<string, string> } };
+      const messages = Object.values(common.verdict.wrong);
+      expect(messages).toHaveLength(WRONG_MESSAGE_COUNT);
+      expect(new Set(messages).size).toBe(WRONG_MESSAGE_COUNT);
+      expect(messages.every((m) => m.trim().length > 0 && m.length <= 80)).toBe(true);
+    }
+    expect(wrongMessageKey(() => 0)).toBe("verdict.wrong.0");
+    expect(wrongMessageKey(() => 0.9999)).toBe("verdict.wrong.22");
+    expect(verdictText("CheatDetected", { submissionId: 1, ended: false, random: () => 0.5 }).key).toBe("verdict.wrong.11");
+    expect(verdictText("Accepted", { submissionId: 1, ended: true }).key).toBe("verdict.notScored");
+    expect(verdictText("NotFound", { submissionId: 7, ended: false })).toMatchObject({ key: "verdict.unknown", params: { id: 7 } });
+    expect(verdictText("FlagSubmitted", { submissionId: 7, ended: false }).key).toBe("verdict.submitted");
+  });
+});

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { ANSWER_RESULTS } from "../enums";
+
+/** Request schemas of the game room calls (api.md §10). */
+
+export const FLAG_MAX_LENGTH = 127;
+export const MONITOR_PAGE_MAX = 100;
+
+/** POST game/{id}/challenges/{cid}: the flag text is checked by `checkFlagText` for the rules' own messages. */
+export const submitSchema = z.object({ flag: z.unknown().optional() }).optional();
+
+/** The flag's own checks (rules.md §7 step 1): a code, or null when fine. */
+export function checkFlagText(flag: unknown): string | null {
+  if (typeof flag !== "string" || flag.trim() === "") return "submission.flag_empty";
+  if (flag.length > FLAG_MAX_LENGTH) return "submission.flag_too_long";
+  return null;
+}
+
+const booleanQuery = z
+  .union([z.boolean(), z.string()])
+  .transform((v) => v === true || v === "true" || v === "1")
+  .default(false);
+
+export const eventsQuerySchema = z.object({
+  hideContainer: booleanQuery,
+  count: z.coerce.number().int().min(0).max(MONITOR_PAGE_MAX).default(MONITOR_PAGE_MAX),
+  skip: z.coerce.number().int().min(0).default(0),
+});
+
+export const submissionsQuerySchema = z.object({
+  type: z.enum(ANSWER_RESULTS).optional(),
+  count: z.coerce.number().int().min(0).max(MONITOR_PAGE_MAX).default(MONITOR_PAGE_MAX),
+  skip: z.coerce.number().int().min(0).default(0),
+});
+
+/** GET game/{id}/scoreboard: optional paging of the items (the rest of the board is always whole). */
+export const scoreboardQuerySchema = z.object({
+  count: z.coerce.number().int().min(1).max(1000).optional(),
+  skip: z.coerce.number().int().min(0).default(0),
+});

@@ -1,0 +1,454 @@
+import { env } from "cloudflare:workers";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate, useRevalidator } from "react-router";
+import { requireUser } from "~/.server/auth/guard";
+import { ChallengeView } from "~/components/challenges/challenge-view";
+import { CheckboxField, SelectField } from "~/components/challenges/fields";
+import { ScoreChart } from "~/components/challenges/score-chart";
+import { uploadAssets } from "~/components/challenges/upload";
+import { fromLocalInput, toLocalInput, useNow } from "~/components/games/time";
+import { MarkdownEditor } from "~/components/markdown-editor";
+import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
+import { LoadingStatus } from "~/components/teams/loading";
+import { Alert } from "~/components/ui/alert";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { TextField } from "~/components/ui/field";
+import { CHALLENGE_CATEGORIES, type ChallengeCategory, type FileType, FILE_TYPES, isContainerType, NETWORK_MODES, type NetworkMode } from "~/core/enums";
+import type { ChallengeDetail, ChallengeEditDetail, ChallengeEditInfo } from "~/core/schemas/challenge";
+import type { GameInfo } from "~/core/schemas/game";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/challenge-edit";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireUser(request, env, "Admin");
+  return { pageTitle: getInstance(context).t("adminChallenges.editTitle") };
+}
+
+export async function clientLoader({ request, params, serverLoader }: Route.ClientLoaderArgs) {
+  const gameId = Number(params.id) || 0;
+  const challengeId = Number(params.chalId) || 0;
+  const signal = request.signal;
+  const [server, challenge, list, game] = await Promise.all([
+    serverLoader(),
+    api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challengeId}`, { signal }),
+    api<ChallengeEditInfo[]>(`/api/edit/games/${gameId}/challenges`, { signal }),
+    api<GameInfo>(`/api/edit/games/${gameId}`, { signal }),
+  ]);
+  return { ...server, gameId, challenge, list, bloodBonus: game.bloodBonus };
+}
+clientLoader.hydrate = true as const;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.challenge?.title ?? loaderData?.pageTitle);
+}
+
+export function HydrateFallback() {
+  return <LoadingStatus />;
+}
+
+interface Draft {
+  title: string;
+  content: string;
+  category: ChallengeCategory;
+  hints: string[];
+  originalScore: string;
+  difficulty: string;
+  minScoreRate: string;
+  disableBloodBonus: boolean;
+  containerImage: string;
+  cpuCount: string;
+  memoryLimit: string;
+  storageLimit: string;
+  exposePort: string;
+  networkMode: NetworkMode;
+  enableTrafficCapture: boolean;
+  fileName: string;
+  deadline: string;
+  submissionLimit: string;
+}
+
+function toDraft(c: ChallengeEditDetail): Draft {
+  return {
+    title: c.title,
+    content: c.content,
+    category: c.category,
+    hints: c.hints,
+    originalScore: String(c.originalScore),
+    difficulty: String(c.difficulty),
+    minScoreRate: String(c.minScoreRate),
+    disableBloodBonus: c.disableBloodBonus,
+    containerImage: c.containerImage ?? "",
+    cpuCount: String(c.cpuCount),
+    memoryLimit: String(c.memoryLimit),
+    storageLimit: String(c.storageLimit),
+    exposePort: String(c.exposePort),
+    networkMode: c.networkMode,
+    enableTrafficCapture: c.enableTrafficCapture,
+    fileName: c.fileName,
+    deadline: c.deadlineUtc ? toLocalInput(c.deadlineUtc) : "",
+    submissionLimit: String(c.submissionLimit),
+  };
+}
+
+/** The PUT body of a draft (numbers parsed; an empty deadline clears it). */
+function toUpdate(d: Draft, container: boolean) {
+  return {
+    title: d.title,
+    content: d.content,
+    category: d.category,
+    hints: d.hints,
+    originalScore: Number(d.originalScore),
+    difficulty: Number(d.difficulty),
+    minScoreRate: Number(d.minScoreRate),
+    disableBloodBonus: d.disableBloodBonus,
+    fileName: d.fileName,
+    deadlineUtc: d.deadline ? (fromLocalInput(d.deadline) ?? 0) : 0,
+    submissionLimit: Number(d.submissionLimit),
+    ...(container
+      ? {
+          containerImage: d.containerImage,
+          cpuCount: Number(d.cpuCount),
+          memoryLimit: Number(d.memoryLimit),
+          storageLimit: Number(d.storageLimit),
+          exposePort: Number(d.exposePort),
+          networkMode: d.networkMode,
+          enableTrafficCapture: d.enableTrafficCapture,
+        }
+      : {}),
+  };
+}
+
+function HintsEditor({ hints, onChange }: { hints: string[]; onChange: (hints: string[]) => void }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium">{t("adminChallenges.hints")}</legend>
+      {hints.map((hint, i) => (
+        <div key={i} className="flex items-center gap-2">
+          <input
+            aria-label={t("adminChallenges.hintN", { n: i + 1 })}
+            value={hint}
+            maxLength={1000}
+            onChange={(e) => onChange(hints.map((h, j) => (j === i ? e.target.value : h)))}
+            className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          />
+          <Button variant="ghost" className="px-2 py-1" onClick={() => onChange(hints.filter((_, j) => j !== i))}>
+            {t("adminChallenges.removeHint")}
+          </Button>
+        </div>
+      ))}
+      <Button variant="secondary" onClick={() => onChange([...hints, ""])}>
+        {t("adminChallenges.addHint")}
+      </Button>
+    </fieldset>
+  );
+}
+
+function AttachmentEditor({ gameId, challenge, onSaved }: { gameId: number; challenge: ChallengeEditDetail; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const [type, setType] = useState<FileType>(challenge.attachment?.type ?? "None");
+  const [remoteUrl, setRemoteUrl] = useState(challenge.attachment?.type === "Remote" ? (challenge.attachment.url ?? "") : "");
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setSaved(false);
+    if (type === "Local" && !file) {
+      setError(t("adminChallenges.chooseFile"));
+      return;
+    }
+    setBusy(true);
+    try {
+      let fileHash: string | undefined;
+      if (type === "Local" && file) {
+        setProgress(0);
+        fileHash = (await uploadAssets([file], setProgress))[0]?.hash;
+      }
+      await api(`/api/edit/games/${gameId}/challenges/${challenge.id}/attachment`, {
+        method: "POST",
+        body: { attachmentType: type, fileHash, remoteUrl: type === "Remote" ? remoteUrl : undefined },
+      });
+      setSaved(true);
+      setFile(null);
+      onSaved();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+      setProgress(null);
+    }
+  }
+
+  return (
+    <form className="space-y-3" noValidate onSubmit={(e) => void save(e)}>
+      <h3 className="font-semibold">{t("adminChallenges.attachment")}</h3>
+      {challenge.attachment?.url ? (
+        <p className="text-sm">
+          {t("adminChallenges.currentAttachment")}:{" "}
+          <a href={challenge.attachment.url} className="break-all text-primary-700 underline dark:text-primary-300">
+            {challenge.attachment.url}
+          </a>
+        </p>
+      ) : (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminChallenges.noAttachment")}</p>
+      )}
+      <div role="radiogroup" aria-label={t("adminChallenges.attachmentType")} className="flex gap-4 text-sm">
+        {FILE_TYPES.map((ft) => (
+          <label key={ft} className="flex items-center gap-1.5">
+            <input type="radio" name="attachmentType" value={ft} checked={type === ft} onChange={() => setType(ft)} className="accent-primary-600" />
+            {t(`adminChallenges.attachmentTypes.${ft}`)}
+          </label>
+        ))}
+      </div>
+      {type === "Local" ? (
+        <div className="space-y-1.5">
+          <label className="block text-sm font-medium" htmlFor="attachment-file">
+            {t("adminChallenges.file")}
+          </label>
+          <input id="attachment-file" type="file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} className="block text-sm" />
+          {progress !== null ? (
+            <progress max={1} value={progress} aria-label={t("adminChallenges.uploading", { percent: Math.round(progress * 100) })} className="w-full" />
+          ) : null}
+        </div>
+      ) : null}
+      {type === "Remote" ? <TextField label={t("adminChallenges.remoteUrl")} type="url" value={remoteUrl} onChange={(e) => setRemoteUrl(e.target.value)} placeholder="https://" /> : null}
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {saved ? <Alert tone="success">{t("adminChallenges.attachmentSaved")}</Alert> : null}
+      <Button type="submit" variant="secondary" disabled={busy}>
+        {busy ? t("teams.working") : t("adminChallenges.saveAttachment")}
+      </Button>
+    </form>
+  );
+}
+
+/** The player's view of the draft, as the preview dialog shows it. */
+function previewDetail(c: ChallengeEditDetail, d: Draft): ChallengeDetail {
+  const attachment = c.type === "DynamicAttachment" ? (c.flags[0]?.attachment ?? null) : c.attachment;
+  return {
+    id: c.id,
+    title: d.title,
+    content: d.content,
+    category: d.category,
+    hints: d.hints.filter((h) => h.trim()),
+    score: Number(d.originalScore) || 0,
+    type: c.type,
+    context: { closeTime: null, instanceEntry: null, url: attachment?.url ?? null, fileSize: attachment?.fileSize ?? null },
+    limit: Number(d.submissionLimit) || 0,
+    attempts: 0,
+    deadline: d.deadline ? fromLocalInput(d.deadline) : null,
+  };
+}
+
+export default function AdminChallengeEditPage({ loaderData }: Route.ComponentProps) {
+  const { revalidate } = useRevalidator();
+  const { gameId, challenge, list, bloodBonus } = loaderData;
+  // Keyed by id so previous/next navigation starts from the other challenge's saved values.
+  return <Editor key={challenge.id} gameId={gameId} challenge={challenge} list={list} bloodBonus={bloodBonus} onChanged={() => void revalidate()} />;
+}
+
+function Editor({
+  gameId,
+  challenge,
+  list,
+  bloodBonus,
+  onChanged,
+}: {
+  gameId: number;
+  challenge: ChallengeEditDetail;
+  list: ChallengeEditInfo[];
+  bloodBonus: number;
+  onChanged: () => void;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [draft, setDraft] = useState(() => toDraft(challenge));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [preview, setPreview] = useState(false);
+  const now = useNow(60_000);
+  const [deleting, setDeleting] = useState(false);
+  const container = isContainerType(challenge.type);
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const index = list.findIndex((c) => c.id === challenge.id);
+  const previous = index > 0 ? list[index - 1] : undefined;
+  const next = index >= 0 && index < list.length - 1 ? list[index + 1] : undefined;
+  const base = `/admin/games/${gameId}/challenges`;
+
+  async function put(body: Record<string, unknown>, message: string) {
+    setBusy(true);
+    setError(null);
+    setSaved(null);
+    try {
+      await api(`/api/edit/games/${gameId}/challenges/${challenge.id}`, { method: "PUT", body });
+      setSaved(message);
+      onChanged();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove() {
+    setBusy(true);
+    try {
+      await api(`/api/edit/games/${gameId}/challenges/${challenge.id}`, { method: "DELETE" });
+      void navigate(base);
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+      setDeleting(false);
+    }
+  }
+
+  const params = { originalScore: Number(draft.originalScore), minScoreRate: Number(draft.minScoreRate), difficulty: Number(draft.difficulty) };
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="flex items-center gap-2">
+          <Link to={base} className="text-sm text-primary-700 hover:underline dark:text-primary-300">
+            ← {t("adminChallenges.backToList")}
+          </Link>
+          <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs dark:bg-zinc-800">{t(`challenge.type.${challenge.type}`)}</span>
+          <span className={`rounded px-2 py-0.5 text-xs ${challenge.isEnabled ? "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100" : "bg-zinc-100 dark:bg-zinc-800"}`}>
+            {challenge.isEnabled ? t("adminChallenges.stateEnabled") : t("adminChallenges.stateDisabled")}
+          </span>
+        </div>
+        <nav aria-label={t("adminChallenges.navigation")} className="flex gap-2">
+          {previous ? (
+            <Link className={buttonClass("secondary")} to={`${base}/${previous.id}`}>
+              ← {t("adminChallenges.previous")}
+            </Link>
+          ) : null}
+          {next ? (
+            <Link className={buttonClass("secondary")} to={`${base}/${next.id}`}>
+              {t("adminChallenges.next")} →
+            </Link>
+          ) : null}
+        </nav>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button onClick={() => void put({ isEnabled: !challenge.isEnabled }, challenge.isEnabled ? t("adminChallenges.disabledNow") : t("adminChallenges.enabledNow"))} disabled={busy}>
+          {challenge.isEnabled ? t("adminChallenges.disable") : t("adminChallenges.enable")}
+        </Button>
+        <Link className={buttonClass("secondary")} to={`${base}/${challenge.id}/flags`}>
+          {challenge.type === "DynamicContainer" ? t("adminChallenges.templateLink") : t("adminChallenges.flagsLink", { count: challenge.flags.length })}
+        </Link>
+        <Button variant="secondary" onClick={() => setPreview(true)}>
+          {t("adminChallenges.preview")}
+        </Button>
+        <Button variant="danger" onClick={() => setDeleting(true)} disabled={busy}>
+          {t("adminChallenges.delete")}
+        </Button>
+      </div>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {saved ? <Alert tone="success">{saved}</Alert> : null}
+
+      <form
+        className="space-y-6"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void put(toUpdate(draft, container), t("adminChallenges.saved"));
+        }}
+      >
+        <Card className="space-y-4">
+          <TextField label={t("adminChallenges.titleLabel")} value={draft.title} maxLength={64} onChange={(e) => set("title", e.target.value)} required />
+          <SelectField
+            label={t("adminChallenges.category")}
+            value={draft.category}
+            onChange={(e) => set("category", e.target.value as ChallengeCategory)}
+            options={CHALLENGE_CATEGORIES.map((c) => ({ value: c, label: t(`challenge.category.${c}`) }))}
+          />
+          <MarkdownEditor label={t("adminChallenges.description")} name="content" value={draft.content} onChange={(v) => set("content", v)} />
+          <HintsEditor hints={draft.hints} onChange={(hints) => set("hints", hints)} />
+        </Card>
+
+        <Card className="space-y-4">
+          <h3 className="font-semibold">{t("adminChallenges.scoring")}</h3>
+          <div className="grid gap-4 sm:grid-cols-3">
+            <TextField label={t("adminChallenges.originalScore")} type="number" min={0} value={draft.originalScore} onChange={(e) => set("originalScore", e.target.value)} />
+            <TextField label={t("adminChallenges.difficulty")} type="number" min={0.1} step={0.1} value={draft.difficulty} onChange={(e) => set("difficulty", e.target.value)} />
+            <TextField label={t("adminChallenges.minScoreRate")} type="number" min={0} max={1} step={0.01} value={draft.minScoreRate} onChange={(e) => set("minScoreRate", e.target.value)} />
+          </div>
+          <ScoreChart params={params} bloodBonus={bloodBonus} disableBloodBonus={draft.disableBloodBonus} />
+          <CheckboxField label={t("adminChallenges.disableBloodBonus")} checked={draft.disableBloodBonus} onChange={(v) => set("disableBloodBonus", v)} />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField label={t("adminChallenges.deadline")} type="datetime-local" value={draft.deadline} onChange={(e) => set("deadline", e.target.value)} description={t("adminChallenges.deadlineHelp")} />
+            <TextField label={t("adminChallenges.submissionLimit")} type="number" min={0} max={10000} value={draft.submissionLimit} onChange={(e) => set("submissionLimit", e.target.value)} description={t("adminChallenges.submissionLimitHelp")} />
+          </div>
+        </Card>
+
+        {container ? (
+          <Card className="space-y-4">
+            <h3 className="font-semibold">{t("adminChallenges.container")}</h3>
+            <TextField label={t("adminChallenges.containerImage")} value={draft.containerImage} onChange={(e) => set("containerImage", e.target.value)} placeholder="registry/image:tag" />
+            <div className="grid gap-4 sm:grid-cols-4">
+              <TextField label={t("adminChallenges.cpuCount")} type="number" min={1} max={1024} value={draft.cpuCount} onChange={(e) => set("cpuCount", e.target.value)} />
+              <TextField label={t("adminChallenges.memoryLimit")} type="number" min={32} value={draft.memoryLimit} onChange={(e) => set("memoryLimit", e.target.value)} />
+              <TextField label={t("adminChallenges.storageLimit")} type="number" min={1} value={draft.storageLimit} onChange={(e) => set("storageLimit", e.target.value)} />
+              <TextField label={t("adminChallenges.exposePort")} type="number" min={1} max={65535} value={draft.exposePort} onChange={(e) => set("exposePort", e.target.value)} />
+            </div>
+            <SelectField
+              label={t("adminChallenges.networkMode")}
+              value={draft.networkMode}
+              onChange={(e) => set("networkMode", e.target.value as NetworkMode)}
+              options={NETWORK_MODES.map((m) => ({ value: m, label: t(`adminChallenges.networkModes.${m}`) }))}
+            />
+            <CheckboxField label={t("adminChallenges.trafficCapture")} checked={draft.enableTrafficCapture} onChange={(v) => set("enableTrafficCapture", v)} />
+          </Card>
+        ) : null}
+
+        {challenge.type === "DynamicAttachment" ? (
+          <Card className="space-y-2">
+            <TextField label={t("adminChallenges.fileName")} value={draft.fileName} maxLength={255} onChange={(e) => set("fileName", e.target.value)} description={t("adminChallenges.fileNameHelp")} />
+          </Card>
+        ) : null}
+
+        <div className="flex justify-end">
+          <Button type="submit" disabled={busy}>
+            {busy ? t("teams.working") : t("adminChallenges.save")}
+          </Button>
+        </div>
+      </form>
+
+      {challenge.type !== "DynamicAttachment" ? (
+        <Card>
+          <AttachmentEditor gameId={gameId} challenge={challenge} onSaved={onChanged} />
+        </Card>
+      ) : null}
+
+      <Dialog open={preview} title={draft.title} onClose={() => setPreview(false)}>
+        <div className="space-y-4">
+          <ChallengeView detail={previewDetail(challenge, draft)} now={now} />
+          <div className="flex justify-end">
+            <Button variant="secondary" onClick={() => setPreview(false)}>
+              {t("adminChallenges.closePreview")}
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+      <ConfirmDialog
+        open={deleting}
+        title={t("adminChallenges.delete")}
+        message={t("adminChallenges.deleteConfirm", { title: challenge.title })}
+        confirmLabel={t("adminChallenges.delete")}
+        busy={busy}
+        error={null}
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(false)}
+      />
+    </div>
+  );
+}

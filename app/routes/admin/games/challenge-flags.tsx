@@ -1,0 +1,309 @@
+import { env } from "cloudflare:workers";
+import { type FormEvent, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useRevalidator } from "react-router";
+import { requireUser } from "~/.server/auth/guard";
+import { parseRemotePairs, parseStaticFlags } from "~/components/challenges/flag-lines";
+import { uploadAssets } from "~/components/challenges/upload";
+import { ConfirmDialog } from "~/components/teams/dialog";
+import { LoadingStatus } from "~/components/teams/loading";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { TextAreaField, TextField } from "~/components/ui/field";
+import { checkTemplate, generateTestFlag, MIN_ENTROPY_BITS, parseTemplate, templateEntropy } from "~/core/flags/template";
+import type { ChallengeEditDetail, FlagInfo } from "~/core/schemas/challenge";
+import type { ParticipationInfo } from "~/core/schemas/game";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/challenge-flags";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireUser(request, env, "Admin");
+  return { pageTitle: getInstance(context).t("adminChallenges.flagsTitle") };
+}
+
+export async function clientLoader({ request, params, serverLoader }: Route.ClientLoaderArgs) {
+  const gameId = Number(params.id) || 0;
+  const challengeId = Number(params.chalId) || 0;
+  const signal = request.signal;
+  const [server, challenge, participations] = await Promise.all([
+    serverLoader(),
+    api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challengeId}`, { signal }),
+    api<ParticipationInfo[]>(`/api/game/${gameId}/participations`, { signal }),
+  ]);
+  return { ...server, gameId, challenge, acceptedTeams: participations.filter((p) => p.status === "Accepted").length };
+}
+clientLoader.hydrate = true as const;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+export function HydrateFallback() {
+  return <LoadingStatus />;
+}
+
+/** Runs one admin action with busy/error/success state. */
+function useAction(onDone: () => void) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  async function run(action: () => Promise<string | null>) {
+    setBusy(true);
+    setError(null);
+    setSuccess(null);
+    try {
+      setSuccess(await action());
+      onDone();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, error, success, setError, run };
+}
+
+function Feedback({ error, success }: { error: string | null; success: string | null }) {
+  return (
+    <>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {success ? <Alert tone="success">{success}</Alert> : null}
+    </>
+  );
+}
+
+function StaticFlagsForm({ url, onDone }: { url: string; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [text, setText] = useState("");
+  const action = useAction(onDone);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const list = parseStaticFlags(text);
+    if (list.length === 0) {
+      action.setError(t("adminChallenges.flagsEmpty"));
+      return;
+    }
+    void action.run(async () => {
+      const r = await api<{ title: string }>(url, { method: "POST", body: list.map((flag) => ({ flag })) });
+      setText("");
+      return r.title;
+    });
+  }
+  return (
+    <form className="space-y-3" noValidate onSubmit={submit}>
+      <TextAreaField label={t("adminChallenges.staticFlags")} value={text} onChange={(e) => setText(e.target.value)} rows={5} className="font-mono" description={t("adminChallenges.staticFlagsHelp")} />
+      <Feedback error={action.error} success={action.success} />
+      <Button type="submit" disabled={action.busy}>
+        {action.busy ? t("teams.working") : t("adminChallenges.addFlags")}
+      </Button>
+    </form>
+  );
+}
+
+function DynamicAttachmentForms({ url, acceptedTeams, onDone }: { url: string; acceptedTeams: number; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [files, setFiles] = useState<File[]>([]);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [remote, setRemote] = useState("");
+  const upload = useAction(onDone);
+  const batch = useAction(onDone);
+
+  function submitFiles(event: FormEvent) {
+    event.preventDefault();
+    if (files.length === 0) {
+      upload.setError(t("adminChallenges.noFiles"));
+      return;
+    }
+    void upload.run(async () => {
+      setProgress(0);
+      try {
+        const stored = await uploadAssets(files, setProgress);
+        const r = await api<{ title: string }>(url, { method: "POST", body: stored.map((s, i) => ({ flag: files[i]!.name, attachmentType: "Local", fileHash: s.hash })) });
+        setFiles([]);
+        return r.title;
+      } finally {
+        setProgress(null);
+      }
+    });
+  }
+
+  function submitRemote(event: FormEvent) {
+    event.preventDefault();
+    const parsed = parseRemotePairs(remote);
+    if (!parsed.ok) {
+      batch.setError(t("adminChallenges.badPairLine", { line: parsed.line }));
+      return;
+    }
+    if (parsed.pairs.length === 0) {
+      batch.setError(t("adminChallenges.flagsEmpty"));
+      return;
+    }
+    void batch.run(async () => {
+      const r = await api<{ title: string }>(url, { method: "POST", body: parsed.pairs.map((p) => ({ ...p, attachmentType: "Remote" })) });
+      setRemote("");
+      return r.title;
+    });
+  }
+
+  return (
+    <div className="space-y-6">
+      <Alert tone="info">{t("adminChallenges.pairAdvice", { count: acceptedTeams, suggested: Math.max(2, acceptedTeams * 2) })}</Alert>
+      <form className="space-y-3" noValidate onSubmit={submitFiles}>
+        <label htmlFor="pair-files" className="block text-sm font-medium">
+          {t("adminChallenges.pairFiles")}
+        </label>
+        <input id="pair-files" type="file" multiple onChange={(e) => setFiles([...(e.target.files ?? [])])} className="block text-sm" />
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminChallenges.pairFilesHelp")}</p>
+        {progress !== null ? <progress max={1} value={progress} aria-label={t("adminChallenges.uploading", { percent: Math.round(progress * 100) })} className="w-full" /> : null}
+        <Feedback error={upload.error} success={upload.success} />
+        <Button type="submit" disabled={upload.busy}>
+          {upload.busy ? t("teams.working") : t("adminChallenges.uploadPairs", { count: files.length })}
+        </Button>
+      </form>
+      <form className="space-y-3" noValidate onSubmit={submitRemote}>
+        <TextAreaField label={t("adminChallenges.remotePairs")} value={remote} onChange={(e) => setRemote(e.target.value)} rows={5} className="font-mono" description={t("adminChallenges.remotePairsHelp")} />
+        <Feedback error={batch.error} success={batch.success} />
+        <Button type="submit" variant="secondary" disabled={batch.busy}>
+          {batch.busy ? t("teams.working") : t("adminChallenges.addRemotePairs")}
+        </Button>
+      </form>
+    </div>
+  );
+}
+
+function TemplateEditor({ gameId, challenge, onDone }: { gameId: number; challenge: ChallengeEditDetail; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [template, setTemplate] = useState(challenge.flagTemplate ?? "");
+  const action = useAction(onDone);
+  const problem = template === "" ? null : checkTemplate(template);
+  const info = useMemo(() => {
+    if (template.trim() === "") return null;
+    const parsed = parseTemplate(template);
+    return { mode: parsed.mode, placeholder: parsed.hasPlaceholder, bits: templateEntropy(template) };
+  }, [template]);
+  const sample = useMemo(() => (problem === null ? generateTestFlag(template) : null), [template, problem]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void action.run(async () => {
+      await api(`/api/edit/games/${gameId}/challenges/${challenge.id}`, { method: "PUT", body: { flagTemplate: template } });
+      return t("adminChallenges.templateSaved");
+    });
+  }
+
+  return (
+    <form className="space-y-3" noValidate onSubmit={submit}>
+      <TextField label={t("adminChallenges.template")} value={template} maxLength={120} onChange={(e) => setTemplate(e.target.value)} className="font-mono" placeholder="flag{[TEAM_HASH]}" />
+      <div className="space-y-1 text-sm" aria-live="polite">
+        {template === "" ? <p>{t("adminChallenges.templateEmpty")}</p> : null}
+        {info ? (
+          <p data-testid="template-entropy">
+            {info.placeholder ? t("adminChallenges.templatePlaceholder") : t("adminChallenges.entropy", { bits: info.bits.toFixed(1), min: MIN_ENTROPY_BITS })}
+          </p>
+        ) : null}
+        {problem ? (
+          <p className="text-red-700 dark:text-red-400">{t(`adminChallenges.templateProblem.${problem}`)}</p>
+        ) : (
+          <p className="text-emerald-700 dark:text-emerald-400">{t("adminChallenges.templateValid")}</p>
+        )}
+        {info?.mode === "complex" ? <p className="text-amber-700 dark:text-amber-400">{t("adminChallenges.cleetWarning")}</p> : null}
+        {sample ? (
+          <p>
+            {t("adminChallenges.sampleFlag")}: <code className="font-mono break-all" data-testid="sample-flag">{sample}</code>
+          </p>
+        ) : null}
+      </div>
+      <details className="text-sm">
+        <summary className="cursor-pointer font-medium">{t("adminChallenges.templateHelpTitle")}</summary>
+        <ul className="mt-2 list-disc space-y-1 ps-5 text-zinc-700 dark:text-zinc-300">
+          {(["guid", "teamHash", "leet", "cleet", "braces", "empty"] as const).map((k) => (
+            <li key={k}>{t(`adminChallenges.templateHelp.${k}`)}</li>
+          ))}
+        </ul>
+      </details>
+      <Feedback error={action.error} success={action.success} />
+      <Button type="submit" disabled={action.busy || problem !== null}>
+        {action.busy ? t("teams.working") : t("adminChallenges.saveTemplate")}
+      </Button>
+    </form>
+  );
+}
+
+function FlagList({ gameId, challenge, onDone }: { gameId: number; challenge: ChallengeEditDetail; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [deleting, setDeleting] = useState<FlagInfo | null>(null);
+  const action = useAction(onDone);
+  return (
+    <div className="space-y-2">
+      <h3 className="font-semibold">{t("adminChallenges.flagCount", { count: challenge.flags.length })}</h3>
+      {challenge.flags.length === 0 ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminChallenges.noFlags")}</p>
+      ) : (
+        <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+          {challenge.flags.map((f) => (
+            <li key={f.id} className="flex items-center justify-between gap-3 py-2 text-sm">
+              <div className="min-w-0">
+                <code className="font-mono break-all">{f.flag}</code>
+                {f.attachment?.url ? (
+                  <a href={f.attachment.url} className="ms-3 text-xs text-primary-700 underline dark:text-primary-300">
+                    {f.attachment.type === "Remote" ? f.attachment.url : t("adminChallenges.file")}
+                  </a>
+                ) : null}
+              </div>
+              <Button variant="ghost" className="px-2 py-1 text-red-700 dark:text-red-400" aria-label={t("adminChallenges.deleteFlagNamed", { flag: f.flag })} onClick={() => setDeleting(f)}>
+                {t("adminChallenges.deleteFlag")}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t("adminChallenges.deleteFlag")}
+        message={<code className="font-mono break-all">{deleting?.flag}</code>}
+        confirmLabel={t("adminChallenges.deleteFlag")}
+        busy={action.busy}
+        error={action.error}
+        onConfirm={() =>
+          void action.run(async () => {
+            await api(`/api/edit/games/${gameId}/challenges/${challenge.id}/flags/${deleting!.id}`, { method: "DELETE" });
+            setDeleting(null);
+            return null;
+          })
+        }
+        onCancel={() => setDeleting(null)}
+      />
+    </div>
+  );
+}
+
+export default function AdminChallengeFlagsPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { revalidate } = useRevalidator();
+  const { gameId, challenge, acceptedTeams } = loaderData;
+  const url = `/api/edit/games/${gameId}/challenges/${challenge.id}/flags`;
+  const done = () => void revalidate();
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center gap-3">
+        <Link to={`/admin/games/${gameId}/challenges/${challenge.id}`} className="text-sm text-primary-700 hover:underline dark:text-primary-300">
+          ← {challenge.title}
+        </Link>
+        <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs dark:bg-zinc-800">{t(`challenge.type.${challenge.type}`)}</span>
+      </div>
+      <Card className="space-y-4">
+        {challenge.type === "DynamicContainer" ? <TemplateEditor key={challenge.flagTemplate ?? ""} gameId={gameId} challenge={challenge} onDone={done} /> : null}
+        {challenge.type === "DynamicAttachment" ? <DynamicAttachmentForms url={url} acceptedTeams={acceptedTeams} onDone={done} /> : null}
+        {challenge.type === "StaticAttachment" || challenge.type === "StaticContainer" ? <StaticFlagsForm url={url} onDone={done} /> : null}
+      </Card>
+      {challenge.type !== "DynamicContainer" ? (
+        <Card>
+          <FlagList gameId={gameId} challenge={challenge} onDone={done} />
+        </Card>
+      ) : null}
+    </div>
+  );
+}

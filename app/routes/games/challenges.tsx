@@ -1,0 +1,145 @@
+import { env } from "cloudflare:workers";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { requireUser } from "~/.server/auth/guard";
+import { createDb } from "~/.server/db/client";
+import { requireGame } from "~/.server/services/games";
+import { listPlayerChallenges, requirePlayer } from "~/.server/services/player-challenges";
+import { ChallengeBoard } from "~/components/challenges/challenge-board";
+import { ChallengeView } from "~/components/challenges/challenge-view";
+import { submitFlag } from "~/components/challenges/submit";
+import { formatDateTime, useNow } from "~/components/games/time";
+import { LoadingStatus } from "~/components/teams/loading";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { AppError, GAME_ENDED, GAME_NOT_STARTED } from "~/core/errors";
+import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/challenges";
+
+type PageState =
+  | { state: "ready"; challenges: PlayerChallengeInfo[]; gameTitle: string }
+  | { state: "notStarted"; start: number; gameTitle: string }
+  | { state: "ended" | "forbidden" | "banned"; gameTitle: string | null };
+
+/** /games/{id}/challenges (Player): the team's challenge board; before the start only "not started". */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, env, "User");
+  const t = getInstance(context).t;
+  const gameId = Number(params.id);
+  if (!Number.isSafeInteger(gameId) || gameId <= 0) throw new Response("Not Found", { status: 404 });
+  const db = createDb(env.DB);
+  const base = { pageTitle: t("challenge.pageTitle"), gameId };
+  let page: PageState;
+  try {
+    const player = await requirePlayer(db, gameId, user.id, Date.now());
+    page = { state: "ready", challenges: await listPlayerChallenges(db, player), gameTitle: player.game.title };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.status === 404) throw new Response("Not Found", { status: 404 });
+    const game = await requireGame(db, gameId);
+    if (error.status === GAME_NOT_STARTED) page = { state: "notStarted", start: game.startTime, gameTitle: game.title };
+    else if (error.status === GAME_ENDED) page = { state: "ended", gameTitle: game.title };
+    else page = { state: error.code === "game.banned" ? "banned" : "forbidden", gameTitle: game.title };
+  }
+  return { ...base, ...page };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+/** One challenge's detail; keyed by id by its parent so each challenge starts from a fresh state. */
+function DetailPanel({ gameId, challengeId, onClose }: { gameId: number; challengeId: number; onClose: () => void }) {
+  const { t } = useTranslation();
+  const now = useNow(30_000);
+  const [detail, setDetail] = useState<ChallengeDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [submitted, setSubmitted] = useState<number | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    api<ChallengeDetail>(`/api/game/${gameId}/challenges/${challengeId}`, { signal: controller.signal })
+      .then(setDetail)
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) setError(errorMessage(err));
+      });
+    return () => controller.abort();
+  }, [gameId, challengeId]);
+
+  return (
+    <Card className="space-y-4" aria-labelledby="challenge-title">
+      <div className="flex items-start justify-between gap-2">
+        <h2 id="challenge-title" className="text-xl font-semibold break-words">
+          {detail?.title ?? ""}
+        </h2>
+        <Button variant="ghost" className="px-2 py-1" onClick={onClose}>
+          {t("challenge.close")}
+        </Button>
+      </div>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {!detail && !error ? <LoadingStatus /> : null}
+      {detail ? (
+        <ChallengeView
+          key={detail.id}
+          detail={detail}
+          now={now}
+          submit={async (flag) => {
+            setSubmitted(await submitFlag(gameId, detail.id, flag));
+          }}
+        />
+      ) : null}
+      {submitted !== null ? <Alert tone="info">{t("challenge.submitted", { id: submitted })}</Alert> : null}
+    </Card>
+  );
+}
+
+export default function GameChallengesPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [selected, setSelected] = useState<number | null>(null);
+  const data = loaderData;
+  const back = (
+    <Link to={`/games/${data.gameId}`} className="text-sm text-primary-700 hover:underline dark:text-primary-300">
+      ← {data.gameTitle || t("challenge.backToGame")}
+    </Link>
+  );
+  if (data.state !== "ready") {
+    const message =
+      data.state === "notStarted"
+        ? t("challenge.notStarted", { time: formatDateTime(data.start) })
+        : data.state === "ended"
+          ? t("challenge.ended")
+          : data.state === "banned"
+            ? t("challenge.banned")
+            : t("challenge.notPlayer");
+    return (
+      <div className="space-y-4">
+        {back}
+        <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
+        <Alert tone={data.state === "notStarted" ? "info" : "error"}>{message}</Alert>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      {back}
+      <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
+      {data.challenges.length === 0 ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("challenge.empty")}</p>
+      ) : (
+        <div className={`grid gap-6 ${selected !== null ? "lg:grid-cols-2" : ""}`}>
+          <ChallengeBoard challenges={data.challenges} selectedId={selected} onSelect={setSelected} />
+          {selected !== null ? (
+            <div className="lg:sticky lg:top-4 lg:self-start">
+              <DetailPanel key={selected} gameId={data.gameId} challengeId={selected} onClose={() => setSelected(null)} />
+            </div>
+          ) : null}
+        </div>
+      )}
+    </div>
+  );
+}

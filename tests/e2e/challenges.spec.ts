@@ -1,0 +1,187 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { expect, registerUser, test } from "./fixtures";
+
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
+const A = en.adminChallenges;
+const C = en.challenge;
+
+const HOUR = 3_600_000;
+const REMOTE = "https://example.com/files/remote-tools.zip";
+
+async function createGame(page: Page): Promise<number> {
+  const now = Date.now();
+  const r = await page.request.post("/api/edit/games", { data: { title: `Chal ${now.toString(36)}`, start: now - HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
+  expect(r.status()).toBe(200);
+  return ((await r.json()) as { id: number }).id;
+}
+
+/** Creates a challenge from the list page's dialog and lands on its editor. */
+async function createChallenge(page: Page, gameId: number, title: string, type: string, category: string) {
+  await page.goto(`/admin/games/${gameId}/challenges`);
+  await page.getByRole("button", { name: A.new }).click();
+  const dialog = page.getByRole("dialog", { name: A.new });
+  await dialog.getByLabel(A.titleLabel).fill(title);
+  await dialog.getByLabel(A.category).selectOption(category);
+  await dialog.getByLabel(A.type).selectOption(type);
+  await dialog.getByRole("button", { name: A.create }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/games/${gameId}/challenges/\\d+$`));
+  await expect(page.getByLabel(A.titleLabel)).toHaveValue(title);
+}
+
+async function save(page: Page) {
+  await page.getByRole("button", { name: A.save, exact: true }).click();
+  await expect(page.getByText(A.saved, { exact: true })).toBeVisible();
+}
+
+async function enable(page: Page) {
+  await page.getByRole("button", { name: A.enable, exact: true }).click();
+  await expect(page.getByText(A.enabledNow)).toBeVisible();
+}
+
+async function openFlags(page: Page) {
+  await page.getByRole("link", { name: /^(Flags \(\d+\)|Flag template)$/ }).click();
+  await expect(page).toHaveURL(/\/flags$/);
+}
+
+async function backToEditor(page: Page, title: string) {
+  await page.getByRole("link", { name: `← ${title}` }).click();
+  await expect(page.getByLabel(A.titleLabel)).toHaveValue(title);
+}
+
+test("an admin builds one challenge of each type and a player opens and downloads the right things", async ({ adminPage: page, browser }) => {
+  test.setTimeout(120_000);
+  const gameId = await createGame(page);
+  const stamp = Date.now().toString(36);
+  const staticContent = `shared file ${stamp}`;
+
+  // StaticAttachment: a local file uploaded with progress, one static flag.
+  await createChallenge(page, gameId, "Static file", "StaticAttachment", "Misc");
+  await page.getByRole("radio", { name: A.attachmentTypes.Local }).check();
+  await page.getByLabel(A.file, { exact: true }).setInputFiles({ name: "handout.txt", mimeType: "text/plain", buffer: Buffer.from(staticContent) });
+  await page.getByRole("button", { name: A.saveAttachment }).click();
+  await expect(page.getByText(A.attachmentSaved)).toBeVisible();
+  await openFlags(page);
+  await page.getByLabel(A.staticFlags).fill("flag{static_one}\nflag{static_two}");
+  await page.getByRole("button", { name: A.addFlags }).click();
+  await expect(page.getByText("flag{static_two}")).toBeVisible();
+  await backToEditor(page, "Static file");
+  await enable(page);
+
+  // StaticContainer: an image name and a remote attachment link.
+  await createChallenge(page, gameId, "Static box", "StaticContainer", "Web");
+  await page.getByLabel(A.containerImage).fill("nginx:alpine");
+  await save(page);
+  await page.getByRole("radio", { name: A.attachmentTypes.Remote }).check();
+  await page.getByRole("textbox", { name: A.remoteUrl, exact: true }).fill(REMOTE);
+  await page.getByRole("button", { name: A.saveAttachment }).click();
+  await expect(page.getByText(A.attachmentSaved)).toBeVisible();
+  await openFlags(page);
+  await page.getByLabel(A.staticFlags).fill("flag{box}");
+  await page.getByRole("button", { name: A.addFlags }).click();
+  await expect(page.getByText("flag{box}")).toBeVisible();
+  await backToEditor(page, "Static box");
+  await enable(page);
+
+  // DynamicAttachment: bulk upload, each file name is its flag; a common download name.
+  await createChallenge(page, gameId, "Dynamic file", "DynamicAttachment", "Forensics");
+  await page.getByLabel(A.fileName).fill("evidence.bin");
+  await save(page);
+  await openFlags(page);
+  await expect(page.getByText(/0 teams are accepted now/)).toBeVisible();
+  await page.getByLabel(A.pairFiles).setInputFiles([
+    { name: "flag{pair_a}", mimeType: "application/octet-stream", buffer: Buffer.from(`pair a ${stamp}`) },
+    { name: "flag{pair_b}", mimeType: "application/octet-stream", buffer: Buffer.from(`pair b ${stamp}`) },
+  ]);
+  await page.getByRole("button", { name: "Upload 2 files" }).click();
+  await expect(page.getByText("flag{pair_b}")).toBeVisible();
+  await backToEditor(page, "Dynamic file");
+  await enable(page);
+
+  // DynamicContainer: an image name and a template with a live sample flag.
+  await createChallenge(page, gameId, "Dynamic box", "DynamicContainer", "Pwn");
+  await page.getByLabel(A.containerImage).fill("busybox:latest");
+  await save(page);
+  await openFlags(page);
+  await page.getByLabel(A.template).fill("flag{trivial}");
+  await expect(page.getByText(A.templateProblem.too_trivial)).toBeVisible();
+  await page.getByLabel(A.template).fill("flag{[TEAM_HASH]}");
+  await expect(page.getByTestId("sample-flag")).toHaveText("flag{TestTeamHash}");
+  await page.getByRole("button", { name: A.saveTemplate }).click();
+  await expect(page.getByText(A.templateSaved)).toBeVisible();
+  await backToEditor(page, "Dynamic box");
+  await enable(page);
+
+  await page.goto(`/admin/games/${gameId}/challenges`);
+  for (const title of ["Static file", "Static box", "Dynamic file", "Dynamic box"]) {
+    await expect(page.getByRole("switch", { name: `Enable ${title}` })).toBeChecked();
+  }
+
+  // A player with an accepted team.
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = await player.request.post("/api/team", { data: { name: `T${stamp}`.slice(0, 20) } });
+  const teamId = ((await team.json()) as { id: number }).id;
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId } })).status()).toBe(200);
+
+  await player.goto(`/games/${gameId}/challenges`);
+  await expect(player.getByRole("heading", { name: C.pageTitle, level: 1 })).toBeVisible();
+  for (const category of ["Misc", "Web", "Forensics", "Pwn"]) await expect(player.getByRole("heading", { name: category, level: 2 })).toBeVisible();
+
+  await player.getByRole("button", { name: /Static file/ }).click();
+  const staticLink = player.getByRole("link", { name: C.download });
+  await expect(staticLink).toHaveAttribute("href", /^\/assets\/[0-9a-f]{64}\/handout\.txt$/);
+  expect(await (await player.request.get((await staticLink.getAttribute("href"))!)).text()).toBe(staticContent);
+  const flagBox = player.getByRole("textbox", { name: C.flag });
+  const placeholder = await flagBox.getAttribute("placeholder");
+  expect(Object.values(C.placeholders)).toContain(placeholder);
+  await player.getByRole("button", { name: C.submit }).click();
+  await expect(player.getByText(C.flagEmpty)).toBeVisible();
+
+  await player.getByRole("button", { name: /Static box/ }).click();
+  await expect(player.getByRole("link", { name: C.openLink })).toHaveAttribute("href", REMOTE);
+
+  await player.getByRole("button", { name: /Dynamic file/ }).click();
+  const pairLink = player.getByRole("link", { name: C.download });
+  await expect(pairLink).toHaveAttribute("href", /^\/assets\/[0-9a-f]{64}\/evidence\.bin$/);
+  const pairHref = (await pairLink.getAttribute("href"))!;
+  expect([`pair a ${stamp}`, `pair b ${stamp}`]).toContain(await (await player.request.get(pairHref)).text());
+
+  await player.getByRole("button", { name: /Dynamic box/ }).click();
+  await expect(player.getByRole("heading", { name: "Dynamic box" })).toBeVisible();
+  await expect(player.getByRole("textbox", { name: C.flag })).toBeVisible();
+  await player.getByRole("textbox", { name: C.flag }).fill("   ");
+  await player.getByRole("button", { name: C.submit }).click();
+  await expect(player.getByText(C.flagEmpty)).toBeVisible();
+
+  // Reopening keeps the team's own pair.
+  await player.reload();
+  await player.getByRole("button", { name: /Dynamic file/ }).click();
+  await expect(player.getByRole("link", { name: C.download })).toHaveAttribute("href", pairHref);
+  await context.close();
+});
+
+test("a disabled challenge is invisible to players and the page says when the game has not started", async ({ adminPage: page, browser }) => {
+  const now = Date.now();
+  const r = await page.request.post("/api/edit/games", { data: { title: `Later ${now.toString(36)}`, start: now + HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
+  const gameId = ((await r.json()) as { id: number }).id;
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = await player.request.post("/api/team", { data: { name: `L${now.toString(36)}`.slice(0, 20) } });
+  const teamId = ((await team.json()) as { id: number }).id;
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId } })).status()).toBe(200);
+  await player.goto(`/games/${gameId}/challenges`);
+  await expect(player.getByText(/The game has not started yet/)).toBeVisible();
+
+  await page.request.put(`/api/edit/games/${gameId}`, { data: { start: now - HOUR } });
+  const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Hidden one", category: "Crypto", type: "StaticAttachment" } });
+  const cid = ((await created.json()) as { id: number }).id;
+  await player.goto(`/games/${gameId}/challenges`);
+  await expect(player.getByText(C.empty)).toBeVisible();
+  await expect(player.getByRole("button", { name: /Hidden one/ })).toHaveCount(0);
+  expect((await player.request.get(`/api/game/${gameId}/challenges/${cid}`)).status()).toBe(404);
+  await context.close();
+});

@@ -1,0 +1,90 @@
+import { readFileSync } from "node:fs";
+import { expect, registerUser, test } from "./fixtures";
+
+// Labels come from the locale files, so rewording a string does not break the flow under test.
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
+const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ""));
+const FIRST_LOAD = { timeout: 15_000 };
+
+test("admin creates a game with a division and code, a captain joins, admin accepts, the team locks, notices arrive live", async ({ adminPage, browser }) => {
+  const admin = adminPage;
+  const title = `Game ${Date.now().toString(36)}`;
+
+  // The admin creates a game that is already running.
+  await admin.goto("/admin/games");
+  await admin.getByRole("button", { name: en.adminGames.new }).click(FIRST_LOAD);
+  const create = admin.getByRole("dialog", { name: en.adminGames.newTitle });
+  await create.getByLabel(en.adminGames.field.title).fill(title);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const local = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  await create.getByLabel(en.adminGames.field.start).fill(local(new Date(Date.now() - 3_600_000)));
+  await create.getByLabel(en.adminGames.field.end).fill(local(new Date(Date.now() + 24 * 3_600_000)));
+  await create.getByRole("button", { name: en.adminGames.create, exact: true }).click();
+  await expect(admin).toHaveURL(/\/admin\/games\/\d+\/info$/);
+  const gameId = Number(/games\/(\d+)\/info/.exec(admin.url())![1]);
+  await expect(admin.getByLabel(en.adminGames.field.publicKey)).toHaveValue(/^[A-Za-z0-9+/]{43}=$/);
+
+  // A division with its own invitation code.
+  await admin.getByRole("button", { name: en.adminGames.addDivision }).click();
+  await admin.getByLabel(fill(en.adminGames.divisionName, { n: 1 })).fill("Students");
+  await admin.getByLabel(fill(en.adminGames.divisionCode, { n: 1 })).fill("letmein");
+  await admin.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect(admin.getByText(en.adminGames.saved)).toBeVisible();
+
+  // A captain in a second browser context creates a team and joins.
+  const playerContext = await browser.newContext();
+  const player = await playerContext.newPage();
+  await registerUser(player);
+  const teamName = `P${Date.now().toString(36).slice(-6)}`;
+  const created = await player.request.post("/api/team", { data: { name: teamName } });
+  expect(created.status()).toBe(200);
+  const team = (await created.json()) as { id: number };
+  const code = (await (await player.request.get(`/api/team/${team.id}/invite`)).json()) as string;
+  const memberContext = await browser.newContext();
+  await registerUser(await memberContext.newPage());
+  expect((await memberContext.request.post("/api/team/accept", { data: JSON.stringify(code), headers: { "content-type": "application/json" } })).status()).toBe(200);
+
+  await player.goto(`/games/${gameId}`);
+  await expect(player.getByRole("heading", { name: title })).toBeVisible(FIRST_LOAD);
+  await player.getByRole("button", { name: en.games.join.open }).click();
+  const join = player.getByRole("dialog");
+  await join.getByLabel(en.games.join.division).selectOption({ label: "Students" });
+  await join.getByLabel(en.games.join.inviteCode).fill("wrong");
+  await join.getByRole("button", { name: en.games.join.submit, exact: true }).click();
+  await expect(join.getByRole("alert")).toHaveText("Incorrect team invitation code");
+  await join.getByLabel(en.games.join.inviteCode).fill("letmein");
+  await join.getByRole("button", { name: en.games.join.submit, exact: true }).click();
+  await expect(join).toBeHidden();
+  await expect(player.locator("[data-status]")).toHaveText(en.games.status.Pending);
+
+  // The admin accepts the team on the review tab.
+  await admin.getByRole("link", { name: en.adminGames.tab.review }).click();
+  const row = admin.getByRole("row").filter({ hasText: teamName });
+  await expect(row.locator("[data-status]")).toHaveText(en.games.status.Pending);
+  await row.getByRole("button", { name: en.adminGames.review.action.Accepted }).click();
+  await expect(row.locator("[data-status]")).toHaveText(en.games.status.Accepted);
+  await expect(row).toContainText(en.adminTeams.locked);
+
+  // The team is locked: the team page says so and removing the member is refused.
+  await player.goto("/teams");
+  await expect(player.getByText(en.teams.lockedNote)).toBeVisible(FIRST_LOAD);
+  const kicked = await player.request.post(`/api/team/${team.id}/kick/${(await (await memberContext.request.get("/api/account/profile")).json()).userId}`);
+  expect(kicked.status()).toBe(400);
+
+  // The player keeps the game page open; a notice posted by the admin appears without reload.
+  await player.goto(`/games/${gameId}`);
+  await expect(player.locator("[data-status]")).toHaveText(en.games.status.Accepted, FIRST_LOAD);
+  await expect(player.locator("[data-socket-state]")).toHaveAttribute("data-socket-state", "open");
+  await admin.getByRole("link", { name: en.adminGames.tab.notices }).click();
+  const notice = `Hint: **look closer** ${Date.now().toString(36)}`;
+  await admin.getByLabel(en.adminGames.noticeContent).fill(notice);
+  await admin.getByRole("button", { name: en.adminGames.postNotice }).click();
+  await expect(admin.getByTestId("notice").first()).toContainText("look closer");
+  const live = player.getByTestId("notice").filter({ hasText: "look closer" });
+  await expect(live).toBeVisible();
+  await expect(live.locator("strong")).toHaveText("look closer");
+
+  await playerContext.close();
+  await memberContext.close();
+});

@@ -1,0 +1,500 @@
+import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { sha256Hex } from "~/.server/auth/session";
+import { challenges, cheatInfos, firstSolves, gameEvents, gameInstances, gameNotices, participations, submissions } from "~/.server/db/schema";
+import type { ScoreboardModel } from "~/core/scoring/scoreboard";
+import { createGame, type ErrorBody, HOUR, newAdmin, updateGame } from "./game-helpers";
+import { Client, db, unique } from "./helpers";
+
+// ── Fixtures: players are seeded straight into D1 (no password hashing), each with a session cookie. ──
+
+interface Player {
+  client: Client;
+  userId: string;
+  userName: string;
+  teamId: number;
+  teamName: string;
+  participationId: number;
+}
+
+async function seedPlayers(gameId: number, n: number, opts: { divisionId?: number | null; status?: string } = {}): Promise<Player[]> {
+  const now = Date.now();
+  const players: Player[] = [];
+  const stmts: D1PreparedStatement[] = [];
+  const tag = unique("s");
+  for (let i = 0; i < n; i++) {
+    const userId = crypto.randomUUID();
+    const userName = `${tag}_${i}`.slice(-15);
+    const teamName = `T${tag}${i}`.slice(-20);
+    const sessionId = `${userId}-session`;
+    players.push({ client: new Client(), userId, userName, teamId: 0, teamName, participationId: 0 });
+    (players[i]!.client as Client).cookie = `flagstaff_session=${sessionId}`;
+    stmts.push(
+      env.DB.prepare(
+        "INSERT INTO users (id, user_name, user_name_key, email, email_key, password_hash, security_stamp, register_time, email_confirmed) VALUES (?1, ?2, lower(?2), ?3, lower(?3), 'x', 'x', ?4, 1)",
+      ).bind(userId, userName, `${userId}@example.com`, now),
+      env.DB.prepare("INSERT INTO sessions (id_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)").bind(await sha256Hex(sessionId), userId, now, now + 86_400_000),
+      env.DB.prepare("INSERT INTO teams (name, captain_id, invite_token) VALUES (?1, ?2, 'tok')").bind(teamName, userId),
+      env.DB.prepare("INSERT INTO team_members (team_id, user_id) SELECT id, ?1 FROM teams WHERE captain_id = ?1").bind(userId),
+      env.DB.prepare("INSERT INTO participations (game_id, team_id, division_id, status, token) SELECT ?1, id, ?3, ?4, 'token-' || id FROM teams WHERE captain_id = ?2").bind(
+        gameId,
+        userId,
+        opts.divisionId ?? null,
+        opts.status ?? "Accepted",
+      ),
+      env.DB.prepare("INSERT INTO participation_members (participation_id, game_id, user_id) SELECT p.id, ?1, ?2 FROM participations p JOIN teams t ON t.id = p.team_id WHERE t.captain_id = ?2 AND p.game_id = ?1").bind(gameId, userId),
+      env.DB.prepare(
+        "INSERT INTO game_instances (participation_id, challenge_id) SELECT p.id, c.id FROM participations p JOIN teams t ON t.id = p.team_id JOIN challenges c ON c.game_id = p.game_id AND c.is_enabled = 1 WHERE t.captain_id = ?2 AND p.game_id = ?1 ON CONFLICT DO NOTHING",
+      ).bind(gameId, userId),
+    );
+  }
+  for (let i = 0; i < stmts.length; i += 140) await env.DB.batch(stmts.slice(i, i + 140));
+  const rows = await env.DB.prepare("SELECT t.captain_id AS u, t.id AS team, p.id AS p FROM participations p JOIN teams t ON t.id = p.team_id WHERE p.game_id = ?1").bind(gameId).all<{ u: string; team: number; p: number }>();
+  const byUser = new Map(rows.results.map((r) => [r.u, r]));
+  for (const p of players) {
+    const r = byUser.get(p.userId)!;
+    p.teamId = r.team;
+    p.participationId = r.p;
+  }
+  await room(gameId).refresh(gameId, "participations");
+  return players;
+}
+
+const room = (gameId: number) => env.GAME_ROOM.get(env.GAME_ROOM.idFromName(`game:${gameId}`));
+
+async function makeChallenge(admin: Client, gameId: number, opts: { type?: string; flags?: string[]; title?: string; category?: string; fields?: Record<string, unknown> } = {}) {
+  const type = opts.type ?? "StaticAttachment";
+  const created = await admin.json<{ id: number }>(`/api/edit/games/${gameId}/challenges`, {
+    method: "POST",
+    body: { title: opts.title ?? unique("c"), category: opts.category ?? "Web", type },
+  });
+  expect(created.status).toBe(200);
+  const id = created.body.id;
+  if (opts.flags && opts.flags.length > 0) {
+    const f = await admin.json(`/api/edit/games/${gameId}/challenges/${id}/flags`, {
+      method: "POST",
+      body: opts.flags.map((flag) => (type === "DynamicAttachment" ? { flag, attachmentType: "Remote", remoteUrl: `https://example.com/${flag}` } : { flag })),
+    });
+    expect(f.status).toBe(200);
+  }
+  const enabled = await admin.json(`/api/edit/games/${gameId}/challenges/${id}`, { method: "PUT", body: { isEnabled: true, ...opts.fields } });
+  expect(enabled.status).toBe(200);
+  return id;
+}
+
+/** Instances for every accepted team of the game (what acceptance does), optionally with own flags. */
+async function ensureInstances(gameId: number, challengeId: number, flagOf?: (p: Player) => string, players: Player[] = []) {
+  await env.DB.prepare(
+    "INSERT INTO game_instances (participation_id, challenge_id) SELECT id, ?2 FROM participations WHERE game_id = ?1 AND status = 'Accepted' ON CONFLICT DO NOTHING",
+  )
+    .bind(gameId, challengeId)
+    .run();
+  if (flagOf) {
+    await env.DB.batch(
+      players.map((p) => env.DB.prepare("UPDATE game_instances SET flag = ?1 WHERE participation_id = ?2 AND challenge_id = ?3").bind(flagOf(p), p.participationId, challengeId)),
+    );
+  }
+  await room(gameId).refresh(gameId, { challengeId });
+}
+
+async function submit(p: Player, gameId: number, challengeId: number, flag: unknown) {
+  return p.client.json<number | ErrorBody>(`/api/game/${gameId}/challenges/${challengeId}`, { method: "POST", body: { flag } });
+}
+
+async function settle(gameId: number) {
+  await room(gameId).settle(gameId);
+}
+
+async function statusOf(p: Player, gameId: number, challengeId: number, id: number) {
+  return p.client.json<string | ErrorBody>(`/api/game/${gameId}/challenges/${challengeId}/status/${id}`);
+}
+
+async function board(gameId: number) {
+  const r = await new Client().json<ScoreboardModel>(`/api/game/${gameId}/scoreboard`);
+  expect(r.status).toBe(200);
+  return r.body;
+}
+
+async function setup(gameFields: Record<string, unknown> = {}) {
+  const { client: admin } = await newAdmin();
+  const game = await createGame(admin, gameFields);
+  return { admin, gameId: game.id };
+}
+
+// ── Tests ───────────────────────────────────────────────────────────────────────────────────────────
+
+describe("submission life cycle", () => {
+  it("stores, judges and reports wrong, right and repeated flags", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["flag{one}", "flag{two}"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await ensureInstances(gameId, cid);
+
+    const wrong = await submit(a!, gameId, cid, "flag{nope}");
+    expect(wrong.status).toBe(200);
+    const wrongId = wrong.body as number;
+    const right = await submit(a!, gameId, cid, "  flag{two} ");
+    const again = await submit(a!, gameId, cid, "flag{one}");
+    await settle(gameId);
+    expect((await statusOf(a!, gameId, cid, wrongId)).body).toBe("WrongAnswer");
+    expect((await statusOf(a!, gameId, cid, right.body as number)).body).toBe("Accepted");
+    expect((await statusOf(a!, gameId, cid, again.body as number)).body).toBe("Accepted");
+    // Another team cannot read it; a wrong challenge id is not found either.
+    expect((await statusOf(b!, gameId, cid, wrongId)).status).toBe(404);
+    expect((await statusOf(a!, gameId, cid + 999, wrongId)).status).toBe(404);
+
+    const rows = await db().select().from(submissions).where(eq(submissions.gameId, gameId)).orderBy(submissions.id).all();
+    expect(rows.map((r) => r.status)).toEqual(["WrongAnswer", "Accepted", "Accepted"]);
+    const solves = await db().select().from(firstSolves).where(eq(firstSolves.gameId, gameId)).all();
+    expect(solves).toHaveLength(1);
+    expect(solves[0]).toMatchObject({ submissionId: right.body, type: "FirstBlood" });
+    const events = await db().select().from(gameEvents).where(eq(gameEvents.gameId, gameId)).all();
+    expect(events.filter((e) => e.type === "FlagSubmit")).toHaveLength(3);
+    const c = await db().select().from(challenges).where(eq(challenges.id, cid)).get();
+    expect(c!.acceptedCount).toBe(1);
+    const notices = await db().select().from(gameNotices).where(eq(gameNotices.gameId, gameId)).all();
+    expect(notices.filter((n) => n.type === "FirstBlood").map((n) => n.values)).toEqual([[a!.teamName, expect.any(String)]]);
+
+    // From D1 once the room forgot it.
+    await room(gameId).reset(gameId);
+    expect((await statusOf(a!, gameId, cid, wrongId)).body).toBe("WrongAnswer");
+    expect((await statusOf(b!, gameId, cid, wrongId)).status).toBe(404);
+  });
+
+  it("refuses bad flags, unknown challenges, non-members and suspended teams", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    const empty = await submit(a!, gameId, cid, "   ");
+    expect(empty.status).toBe(400);
+    expect((empty.body as ErrorBody).title).toBe("The flag cannot be empty");
+    expect((await a!.client.json(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: {} })).status).toBe(400);
+    expect((await submit(a!, gameId, cid, "x".repeat(128))).status).toBe(400);
+    expect((await submit(a!, gameId, cid + 10_000, "f")).status).toBe(404);
+    const disabled = await admin.json<{ id: number }>(`/api/edit/games/${gameId}/challenges`, { method: "POST", body: { title: "off", category: "Misc", type: "StaticAttachment" } });
+    expect((await submit(a!, gameId, disabled.body.id, "f")).status).toBe(404);
+    expect((await new Client().json(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "f" } })).status).toBe(401);
+    const [outsider] = await seedPlayers((await createGame(admin)).id, 1);
+    expect((await submit(outsider!, gameId, cid, "f")).status).toBe(403);
+
+    const review = await admin.json(`/api/admin/participation/${b!.participationId}/Suspended`, { method: "PUT" });
+    expect(review.status).toBe(200);
+    const banned = await submit(b!, gameId, cid, "f");
+    expect(banned.status).toBe(403);
+    expect((banned.body as ErrorBody).title).toBe("You have been banned");
+    expect((await b!.client.json(`/api/game/${gameId}/details`)).status).toBe(403);
+    // The suspended team left the board before the review call returned.
+    expect((await board(gameId)).items.map((i) => i.id)).toEqual([a!.teamId]);
+  });
+
+  it("gates on game time: not started 10001, ended without practice 10002", async () => {
+    const { admin, gameId } = await setup({ start: Date.now() + HOUR, end: Date.now() + 2 * HOUR });
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a] = await seedPlayers(gameId, 1);
+    const early = await submit(a!, gameId, cid, "f");
+    expect(early.status).toBe(400);
+    expect((early.body as ErrorBody).status).toBe(10001);
+    expect((await new Client().json<ErrorBody>(`/api/game/${gameId}/scoreboard`)).body.status).toBe(10001);
+    expect((await a!.client.json<ErrorBody>(`/api/game/${gameId}/details`)).body.status).toBe(10001);
+    expect((await updateGame(admin, gameId, { start: Date.now() - 2 * HOUR, end: Date.now() - HOUR, practiceMode: false })).status).toBe(200);
+    const late = await submit(a!, gameId, cid, "f");
+    expect(late.status).toBe(400);
+    expect((late.body as ErrorBody).status).toBe(10002);
+  });
+
+  it("enforces the submission limit and the deadline (practice off)", async () => {
+    const { admin, gameId } = await setup({ practiceMode: false });
+    const limited = await makeChallenge(admin, gameId, { flags: ["f"], fields: { submissionLimit: 2 } });
+    const closed = await makeChallenge(admin, gameId, { flags: ["f"], fields: { deadlineUtc: Date.now() - 60_000 } });
+    const [a] = await seedPlayers(gameId, 1);
+    await ensureInstances(gameId, limited);
+    expect((await submit(a!, gameId, limited, "x")).status).toBe(200);
+    expect((await submit(a!, gameId, limited, "y")).status).toBe(200);
+    const third = await submit(a!, gameId, limited, "f");
+    expect(third.status).toBe(400);
+    expect((third.body as ErrorBody).title).toBe("All attempts for this challenge are used up");
+    const late = await submit(a!, gameId, closed, "f");
+    expect(late.status).toBe(400);
+    expect((late.body as ErrorBody).title).toBe("The deadline for this challenge has passed");
+    // The limit survives a rebuild from D1.
+    await settle(gameId);
+    await room(gameId).reset(gameId);
+    expect((await submit(a!, gameId, limited, "f")).status).toBe(400);
+  });
+
+  it("answers NotFound without an instance", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a] = await seedPlayers(gameId, 1);
+    await env.DB.prepare("DELETE FROM game_instances WHERE participation_id = ?1").bind(a!.participationId).run();
+    await room(gameId).refresh(gameId, { challengeId: cid });
+    const r = await submit(a!, gameId, cid, "f");
+    await settle(gameId);
+    expect((await statusOf(a!, gameId, cid, r.body as number)).body).toBe("NotFound");
+  });
+});
+
+describe("exact bloods under concurrency", () => {
+  it("gives one First, Second and Third blood in judging order to 200 simultaneous solvers", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["flag{race}"] });
+    const players = await seedPlayers(gameId, 200);
+    await ensureInstances(gameId, cid);
+    const results = await Promise.all(players.map((p) => submit(p, gameId, cid, "flag{race}")));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const ids = results.map((r) => r.body as number);
+    expect(new Set(ids).size).toBe(200);
+    await settle(gameId);
+
+    const solves = await db().select().from(firstSolves).where(eq(firstSolves.challengeId, cid)).orderBy(firstSolves.submissionId).all();
+    expect(solves).toHaveLength(200);
+    expect(solves.slice(0, 4).map((s) => s.type)).toEqual(["FirstBlood", "SecondBlood", "ThirdBlood", "Normal"]);
+    expect(solves.filter((s) => s.type === "FirstBlood")).toHaveLength(1);
+    expect(solves.filter((s) => s.type === "SecondBlood")).toHaveLength(1);
+    expect(solves.filter((s) => s.type === "ThirdBlood")).toHaveLength(1);
+    const minId = Math.min(...ids);
+    expect(solves[0]!.submissionId).toBe(minId);
+
+    const b = await board(gameId);
+    const info = Object.values(b.challenges).flat()[0]!;
+    expect(info.solved).toBe(200);
+    // n = 200 with defaults: floor(1000 × (0.25 + 0.75 × e^(-199/5))) = 250; bloods +5 %, +3 %, +1 % rounded half to even (262.5 → 262, 257.5 → 258, 252.5 → 252).
+    expect(info.score).toBe(250);
+    expect(info.bloods.map((x) => x.id)).toEqual(solves.slice(0, 3).map((s) => players.find((p) => p.participationId === s.participationId)!.teamId));
+    expect(b.items.slice(0, 3).map((i) => i.score)).toEqual([262, 258, 252]);
+    expect(b.items.slice(3).every((i) => i.score === 250)).toBe(true);
+    expect(b.items.map((i) => i.rank)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    const notices = await db().select().from(gameNotices).where(eq(gameNotices.gameId, gameId)).all();
+    expect(notices.map((n) => n.type).sort()).toEqual(["FirstBlood", "SecondBlood", "ThirdBlood"]);
+  });
+});
+
+describe("cheat detection", () => {
+  it("flags another team's dynamic flag, never a static one", async () => {
+    const { admin, gameId } = await setup();
+    const dyn = await makeChallenge(admin, gameId, { type: "DynamicContainer", fields: { containerImage: "busybox:latest" } });
+    const stat = await makeChallenge(admin, gameId, { flags: ["flag{shared}"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    const players = [a!, b!];
+    await ensureInstances(gameId, dyn, (p) => `flag{own-${p.participationId}}`, players);
+    await ensureInstances(gameId, stat);
+
+    const stolen = await submit(b!, gameId, dyn, `flag{own-${a!.participationId}}`);
+    const own = await submit(b!, gameId, dyn, `flag{own-${b!.participationId}}`);
+    const shared = await submit(b!, gameId, stat, "flag{shared}");
+    await settle(gameId);
+    // Players never see CheatDetected.
+    expect((await statusOf(b!, gameId, dyn, stolen.body as number)).body).toBe("WrongAnswer");
+    expect((await statusOf(b!, gameId, dyn, own.body as number)).body).toBe("Accepted");
+    expect((await statusOf(b!, gameId, stat, shared.body as number)).body).toBe("Accepted");
+    const row = await db().select().from(submissions).where(eq(submissions.id, stolen.body as number)).get();
+    expect(row!.status).toBe("CheatDetected");
+    const cheats = await db().select().from(cheatInfos).where(eq(cheatInfos.gameId, gameId)).all();
+    expect(cheats).toEqual([expect.objectContaining({ ownedParticipationId: a!.participationId, submitParticipationId: b!.participationId, submissionId: stolen.body })]);
+    const events = await db().select().from(gameEvents).where(and(eq(gameEvents.gameId, gameId), eq(gameEvents.type, "CheatDetected"))).all();
+    expect(events).toHaveLength(1);
+    expect(events[0]!.values).toEqual([expect.any(String), b!.teamName, a!.teamName]);
+
+    const monitor = (await newAdmin()).client;
+    const info = await monitor.json<{ ownedTeam: { team: { id: number } }; submitTeam: { team: { id: number } }; submission: { status: string; user: string } }[]>(`/api/game/${gameId}/cheatinfo`);
+    expect(info.status).toBe(200);
+    expect(info.body).toHaveLength(1);
+    expect(info.body[0]!.ownedTeam.team.id).toBe(a!.teamId);
+    expect(info.body[0]!.submitTeam.team.id).toBe(b!.teamId);
+    expect(info.body[0]!.submission).toMatchObject({ status: "CheatDetected", user: b!.userName });
+    const subs = await monitor.json<{ status: string }[]>(`/api/game/${gameId}/submissions?type=CheatDetected`);
+    expect(subs.body.map((s) => s.status)).toEqual(["CheatDetected"]);
+    expect((await b!.client.json(`/api/game/${gameId}/cheatinfo`)).status).toBe(403);
+  });
+});
+
+describe("practice mode and the end of the game", () => {
+  it("judges solves after the end as accepted with 0 points, no blood and no notice", async () => {
+    const { admin, gameId } = await setup({ start: Date.now() - 2 * HOUR, end: Date.now() - HOUR });
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a] = await seedPlayers(gameId, 1);
+    await ensureInstances(gameId, cid);
+    const r = await submit(a!, gameId, cid, "f");
+    expect(r.status).toBe(200);
+    await settle(gameId);
+    expect((await statusOf(a!, gameId, cid, r.body as number)).body).toBe("Accepted");
+    const solve = await db().select().from(firstSolves).where(eq(firstSolves.challengeId, cid)).get();
+    expect(solve!.type).toBe("Normal");
+    expect(await db().select().from(gameNotices).where(eq(gameNotices.gameId, gameId)).all()).toHaveLength(0);
+    const b = await board(gameId);
+    expect(b.items[0]).toMatchObject({ score: 0, solvedCount: 1, lastSubmissionTime: 0 });
+    expect(Object.values(b.challenges).flat()[0]).toMatchObject({ solved: 0, score: 1000, bloods: [] });
+  });
+});
+
+describe("crash recovery", () => {
+  it("judges every FlagSubmitted row exactly once when the room wakes", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["flag{c}"] });
+    const players = await seedPlayers(gameId, 5);
+    await ensureInstances(gameId, cid);
+    // One solve through the room first.
+    const first = await submit(players[0]!, gameId, cid, "flag{c}");
+    await settle(gameId);
+    // Rows acknowledged but never judged (the runtime died after storing them).
+    const now = Date.now();
+    const inserted = await env.DB.batch(
+      [players[1]!, players[2]!, players[1]!, players[3]!, players[0]!].map((p, i) =>
+        env.DB.prepare(
+          "INSERT INTO submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, ip) VALUES (?1, ?2, ?3, ?4, ?5, 'FlagSubmitted', ?6, '') RETURNING id",
+        ).bind(gameId, cid, p.participationId, p.userId, i === 2 ? "wrong" : "flag{c}", now + i),
+      ),
+    );
+    const ids = inserted.map((r) => (r.results[0] as { id: number }).id);
+    await room(gameId).reset(gameId);
+    const warmed = await room(gameId).warm(gameId);
+    expect(warmed.rejudged).toBe(5);
+    await settle(gameId);
+    const rows = await db().select().from(submissions).where(eq(submissions.gameId, gameId)).orderBy(submissions.id).all();
+    expect(rows.map((r) => r.status)).toEqual(["Accepted", "Accepted", "Accepted", "WrongAnswer", "Accepted", "Accepted"]);
+    const solves = await db().select().from(firstSolves).where(eq(firstSolves.challengeId, cid)).orderBy(firstSolves.submissionId).all();
+    expect(solves.map((s) => [s.submissionId, s.type])).toEqual([
+      [first.body, "FirstBlood"],
+      [ids[0], "SecondBlood"],
+      [ids[1], "ThirdBlood"],
+      [ids[3], "Normal"],
+    ]);
+    // A second wake finds nothing left to judge and changes nothing.
+    await room(gameId).reset(gameId);
+    expect((await room(gameId).warm(gameId)).rejudged).toBe(0);
+    const events = await db().select().from(gameEvents).where(eq(gameEvents.gameId, gameId)).all();
+    expect(events.filter((e) => e.type === "FlagSubmit")).toHaveLength(6);
+    expect((await board(gameId)).items.filter((i) => i.solvedCount === 1)).toHaveLength(4);
+  });
+});
+
+describe("scoreboard", () => {
+  it("serves the board with an ETag and 304, and changes it before an edit returns", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a] = await seedPlayers(gameId, 1);
+    await ensureInstances(gameId, cid);
+    const anon = new Client();
+    const first = await anon.fetch(`/api/game/${gameId}/scoreboard`);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^W\//);
+    const again = await anon.fetch(`/api/game/${gameId}/scoreboard`, { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    await submit(a!, gameId, cid, "f");
+    await settle(gameId);
+    const changed = await anon.fetch(`/api/game/${gameId}/scoreboard`, { headers: { "if-none-match": etag } });
+    expect(changed.status).toBe(200);
+    const body = (await changed.json()) as ScoreboardModel;
+    expect(body.items[0]!.score).toBe(1050);
+    // A challenge edit is visible as soon as the call returns.
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/${cid}`, { method: "PUT", body: { originalScore: 500 } })).status).toBe(200);
+    expect((await board(gameId)).items[0]!.score).toBe(525);
+    // Paged first page.
+    const page = await anon.json<ScoreboardModel & { total: number }>(`/api/game/${gameId}/scoreboard?count=1`);
+    expect(page.body.items).toHaveLength(1);
+    expect(page.body.total).toBe(1);
+    // Hidden games: monitors only.
+    expect((await updateGame(admin, gameId, { hidden: true })).status).toBe(200);
+    expect((await anon.json(`/api/game/${gameId}/scoreboard`)).status).toBe(401);
+    expect((await a!.client.json(`/api/game/${gameId}/scoreboard`)).status).toBe(403);
+    expect((await admin.json(`/api/game/${gameId}/scoreboard`)).status).toBe(200);
+  });
+
+  it("ranks by division and skips overall ranks without RankOverall", async () => {
+    const { admin, gameId } = await setup();
+    const edit = await updateGame(admin, gameId, {
+      divisions: [
+        { name: "Open", defaultPermissions: 2147483647 },
+        { name: "Guests", defaultPermissions: 2147483647 & ~2 },
+      ],
+    });
+    expect(edit.status).toBe(200);
+    const divs = (edit.body as unknown as { divisions: { id: number; name: string }[] }).divisions;
+    const open = divs.find((d) => d.name === "Open")!.id;
+    const guests = divs.find((d) => d.name === "Guests")!.id;
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const openers = await seedPlayers(gameId, 2, { divisionId: open });
+    const [guest] = await seedPlayers(gameId, 1, { divisionId: guests });
+    await ensureInstances(gameId, cid);
+    await submit(guest!, gameId, cid, "f");
+    await settle(gameId);
+    await submit(openers[1]!, gameId, cid, "f");
+    await settle(gameId);
+    const b = await board(gameId);
+    const byTeam = new Map(b.items.map((i) => [i.id, i]));
+    expect(byTeam.get(guest!.teamId)).toMatchObject({ rank: 0, divisionRank: 1 });
+    expect(byTeam.get(openers[1]!.teamId)).toMatchObject({ rank: 1, divisionRank: 1 });
+    expect(byTeam.get(openers[0]!.teamId)).toMatchObject({ rank: 2, divisionRank: 2 });
+    expect(b.timelines.find((t) => t.divisionId === 0)!.teams.map((t) => t.id)).toEqual([openers[1]!.teamId, openers[0]!.teamId]);
+  });
+
+  it("gives players their details with own rank and visible challenges only", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"], category: "Crypto" });
+    await admin.json(`/api/edit/games/${gameId}/challenges`, { method: "POST", body: { title: "hidden", category: "Misc", type: "StaticAttachment" } });
+    const [a] = await seedPlayers(gameId, 1);
+    await ensureInstances(gameId, cid);
+    await submit(a!, gameId, cid, "f");
+    await settle(gameId);
+    const d = await a!.client.json<{ challenges: Record<string, { id: number; score: number }[]>; challengeCount: number; rank: { rank: number; score: number }; teamToken: string }>(`/api/game/${gameId}/details`);
+    expect(d.status).toBe(200);
+    expect(Object.keys(d.body.challenges)).toEqual(["Crypto"]);
+    expect(d.body.challengeCount).toBe(1);
+    expect(d.body.rank).toMatchObject({ rank: 1, score: 1050 });
+    expect(d.body.teamToken).toBe(`token-${a!.teamId}`);
+    expect(d.res.headers.get("cache-control")).toContain("private");
+  });
+});
+
+describe("pushes", () => {
+  async function openSocket(client: Client, path: string) {
+    const res = await client.fetch(path, { headers: { upgrade: "websocket" } });
+    expect(res.status).toBe(101);
+    const ws = res.webSocket!;
+    const messages: { type: string; seq: number; data: Record<string, unknown> }[] = [];
+    ws.addEventListener("message", (e) => messages.push(JSON.parse(e.data as string)));
+    ws.accept();
+    return { ws, messages };
+  }
+
+  async function waitFor<T>(fn: () => T | undefined, ms = 3000): Promise<T> {
+    const start = Date.now();
+    for (;;) {
+      const v = fn();
+      if (v) return v;
+      if (Date.now() - start > ms) throw new Error("timed out");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it("pushes the verdict to the team, the submission and events to monitors, and board deltas", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await ensureInstances(gameId, cid);
+    const mine = await openSocket(a!.client, `/hub/game/${gameId}`);
+    const theirs = await openSocket(b!.client, `/hub/game/${gameId}`);
+    const monitor = await openSocket(admin, `/hub/game/${gameId}/monitor`);
+    await waitFor(() => mine.messages.find((m) => m.type === "hello"));
+    await waitFor(() => monitor.messages.find((m) => m.type === "hello"));
+    const r = await submit(a!, gameId, cid, "f");
+    const id = r.body as number;
+    const verdict = await waitFor(() => mine.messages.find((m) => m.type === "verdict"));
+    expect(verdict.data).toEqual({ submissionId: id, challengeId: cid, status: "Accepted" });
+    const sub = await waitFor(() => monitor.messages.find((m) => m.type === "submission"));
+    expect(sub.data).toMatchObject({ id, status: "Accepted", team: a!.teamName, user: a!.userName });
+    expect((await waitFor(() => monitor.messages.find((m) => m.type === "event"))).data).toMatchObject({ type: "FlagSubmit" });
+    const delta = await waitFor(() => theirs.messages.find((m) => m.type === "scoreboard"));
+    expect((delta.data.items as { id: number; score: number }[]).find((i) => i.id === a!.teamId)!.score).toBe(1050);
+    const notice = await waitFor(() => theirs.messages.find((m) => m.type === "notice"));
+    expect(notice.data).toMatchObject({ type: "FirstBlood", values: [a!.teamName, expect.any(String)] });
+    // The other team never sees our verdict, and its seq has no gap from it.
+    expect(theirs.messages.some((m) => m.type === "verdict")).toBe(false);
+    const seqs = theirs.messages.filter((m) => m.type !== "hello").map((m) => m.seq);
+    const hello = theirs.messages.find((m) => m.type === "hello")!.seq;
+    expect(seqs).toEqual(seqs.map((_, i) => hello + i + 1));
+    for (const s of [mine, theirs, monitor]) s.ws.close(1000);
+  });
+});

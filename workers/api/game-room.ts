@@ -1,0 +1,80 @@
+import { Hono } from "hono";
+import { roomOf } from "~/.server/services/room";
+import * as submissionService from "~/.server/services/submissions";
+import { AppError, badRequest, notFound, tooManyRequests } from "~/core/errors";
+import { checkFlagText, eventsQuerySchema, scoreboardQuerySchema, submissionsQuerySchema, submitSchema } from "~/core/game-room/schemas";
+import type { RoomRefusal } from "../game-room/types";
+import type { ApiContext, ApiEnv } from "./context";
+import { editGameId, pathId } from "./edit";
+import { requireAuth } from "./guard";
+import { jsonWithEtag } from "./http-cache";
+import { defineRoute } from "./registry";
+
+/**
+ * Game calls served by the game's room (api.md §10): flag submission and status, scoreboard, player
+ * details, and the monitor lists. The Worker checks what it can cheaply; the room judges from memory.
+ */
+export const gameRoomApi = new Hono<ApiEnv>();
+const tag = "Game";
+
+function roomError(r: RoomRefusal): AppError {
+  if (r.status === 429) return tooManyRequests(r.retryAfter ?? 1);
+  return new AppError(r.status, r.code);
+}
+
+const challengeId = (c: ApiContext) => pathId(c, "cid", "submission.challenge_not_found");
+
+defineRoute(gameRoomApi, { method: "POST", path: "/game/:id/challenges/:cid", auth: "User", tag, summary: "Submit a flag (Player); returns the submission id once stored", body: submitSchema }, async (c, { body, user }) => {
+  const gameId = editGameId(c);
+  const cid = challengeId(c);
+  const flag = body?.flag;
+  const bad = checkFlagText(flag);
+  if (bad) throw badRequest(bad);
+  const result = await roomOf(c.env, gameId).submit({ gameId, challengeId: cid, userId: user!.id, userName: user!.userName, answer: flag as string, ip: c.var.ip });
+  if (!result.ok) throw roomError(result);
+  return c.json(result.id);
+});
+
+defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/challenges/:cid/status/:sid", auth: "User", tag, summary: "A submission's status (the caller's team only; CheatDetected reads as WrongAnswer)" }, async (c, { user }) => {
+  const gameId = editGameId(c);
+  const cid = challengeId(c);
+  const sid = pathId(c, "sid", "submission.not_found");
+  const result = await roomOf(c.env, gameId).status(gameId, user!.id, cid, sid);
+  if (!result.ok) throw roomError(result);
+  return c.json(result.status);
+});
+
+defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboard", auth: "Public", tag, summary: "The scoreboard (ETag; optional count/skip page the items)", query: scoreboardQuerySchema }, async (c, { query }) => {
+  const gameId = editGameId(c);
+  const room = roomOf(c.env, gameId);
+  const opts = { etag: c.req.header("if-none-match") ?? null, skip: query.skip, ...(query.count === undefined ? {} : { count: query.count }) };
+  let read = await room.readBoard(gameId, opts);
+  if (read.kind === "hidden") {
+    await requireAuth(c, "Monitor");
+    read = await room.readBoard(gameId, { ...opts, allowHidden: true });
+  }
+  if (read.kind === "notFound" || read.kind === "hidden") throw notFound("game.not_found");
+  if (read.kind === "notStarted") throw new AppError(10001, "game.not_started");
+  const headers = { ETag: read.etag, "Cache-Control": "no-cache", "Content-Type": "application/json; charset=UTF-8" };
+  if (read.kind === "notModified") return new Response(null, { status: 304, headers });
+  return new Response(read.body, { status: 200, headers });
+});
+
+defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/details", auth: "User", tag, summary: "The player's game view: challenges, own rank, team token (private ETag)" }, async (c, { user }) => {
+  const gameId = editGameId(c);
+  const result = await roomOf(c.env, gameId).details(gameId, user!.id);
+  if (!result.ok) throw roomError(result);
+  return jsonWithEtag(c, JSON.parse(result.body), { private: true });
+});
+
+defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/events", auth: "Monitor", tag, summary: "Game events, newest first", query: eventsQuerySchema }, async (c, { query }) =>
+  c.json(await submissionService.listEvents(c.var.db, editGameId(c), query)),
+);
+
+defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/submissions", auth: "Monitor", tag, summary: "Submissions, newest first, true statuses", query: submissionsQuerySchema }, async (c, { query }) =>
+  c.json(await submissionService.listSubmissions(c.var.db, editGameId(c), query)),
+);
+
+defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/cheatinfo", auth: "Monitor", tag, summary: "Cheat records of a game" }, async (c) =>
+  c.json(await submissionService.listCheatInfo(c.var.db, editGameId(c))),
+);

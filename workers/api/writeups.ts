@@ -1,0 +1,60 @@
+import { Hono } from "hono";
+import * as writeupService from "~/.server/services/writeups";
+import { badRequest } from "~/core/errors";
+import { attachmentDisposition } from "~/core/writeup-names";
+import type { ApiContext, ApiEnv } from "./context";
+import { editGameId, pathId } from "./edit";
+import { logEvent } from "./log";
+import { defineRoute } from "./registry";
+
+/** Writeups: the player's upload (api.md §10), the admin list and archive (§7), deleting all (§9). */
+export const writeups = new Hono<ApiEnv>();
+
+const deps = (c: ApiContext) => ({ db: c.var.db, bucket: c.env.FILES, now: c.var.now });
+// Routes are registered lower-cased, so `:gameId` is read as `gameid`.
+const adminGameId = (c: ApiContext) => pathId(c, "gameid", "game.not_found");
+
+defineRoute(writeups, { method: "GET", path: "/game/:id/writeup", auth: "User", tag: "Game", summary: "The team's writeup state and the instruction (Player, also after the end)" }, async (c, { user }) =>
+  c.json(await writeupService.getWriteupStatus(deps(c), user!, editGameId(c))),
+);
+
+defineRoute(writeups, { method: "POST", path: "/game/:id/writeup", auth: "User", tag: "Game", summary: "Upload the team's writeup (one PDF ≤ 20 MB, until the deadline)", rawBody: "multipart" }, async (c, { user }) => {
+  const id = editGameId(c);
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw badRequest("file.invalid");
+  }
+  const saved = await writeupService.submitWriteup(deps(c), user!, id, form.get("file"));
+  await logEvent(c, {
+    level: "Information",
+    logger: "Writeup",
+    message: `Team #${saved.teamId} ${saved.replaced ? "replaced" : "uploaded"} the writeup of game #${id}: ${saved.fileName} (${saved.size} bytes)`,
+    status: "Success",
+  });
+  return c.json({ title: c.var.t("writeup.uploaded"), status: 200 });
+});
+
+defineRoute(writeups, { method: "GET", path: "/admin/writeups/:gameId", auth: "Admin", tag: "Admin", summary: "Every writeup of a game, and the accepted teams without one" }, async (c) =>
+  c.json(await writeupService.listWriteups(c.var.db, adminGameId(c))),
+);
+
+defineRoute(writeups, { method: "GET", path: "/admin/writeups/:gameId/all", auth: "Admin", tag: "Admin", summary: "Every writeup of a game as one .tar.gz" }, async (c) => {
+  const archive = await writeupService.writeupArchive(deps(c), adminGameId(c));
+  return new Response(archive.body, {
+    headers: {
+      "Content-Type": "application/gzip",
+      "Content-Disposition": attachmentDisposition(archive.name),
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+});
+
+defineRoute(writeups, { method: "DELETE", path: "/edit/games/:id/writeups", auth: "Admin", tag: "Edit", summary: "Delete every writeup of a game" }, async (c) => {
+  const id = editGameId(c);
+  const count = await writeupService.deleteAllWriteups({ db: c.var.db, bucket: c.env.FILES }, id);
+  await logEvent(c, { level: "Warning", logger: "Admin", message: `${count} writeups of game #${id} deleted`, status: "Success" });
+  return c.json({ title: c.var.t("writeup.deleted_all", { count }), status: 200 });
+});

@@ -1,0 +1,187 @@
+import type { ChallengeCategory, ChallengeType, ParticipationStatus } from "~/core/enums";
+import { emptyFlagCache, setInstance, type ChallengeFlagCache } from "~/core/game-room/judge";
+import { addSolve, pairKey, type RoomChallenge, type RoomGame, type RoomParticipation, type RoomState } from "~/core/game-room/state";
+import type { BoardDivision } from "~/core/scoring/scoreboard";
+
+/**
+ * Bulk loads of the room's state from D1: one batch of a few SELECTs (no per-row queries), read as raw
+ * arrays. Flags and instances are loaded per challenge on first use.
+ */
+
+type Row = unknown[];
+const avatar = (hash: unknown) => (hash ? `/assets/${String(hash)}/avatar` : null);
+
+export function gameFromRow(r: Row): RoomGame {
+  return {
+    id: Number(r[0]),
+    title: String(r[1]),
+    hidden: Boolean(r[2]),
+    start: Number(r[3]),
+    end: Number(r[4]),
+    practiceMode: Boolean(r[5]),
+    bloodBonus: Number(r[6]),
+    writeupRequired: Boolean(r[7]),
+    writeupDeadline: Number(r[8]),
+  };
+}
+
+const GAME_SQL =
+  "SELECT id, title, hidden, start_time, end_time, practice_mode, blood_bonus, writeup_required, writeup_deadline FROM games WHERE id = ?1";
+const DIVISIONS_SQL = "SELECT id, name, default_permissions FROM divisions WHERE game_id = ?1 ORDER BY id";
+const DIVISION_CONFIGS_SQL =
+  "SELECT c.division_id, c.challenge_id, c.permissions FROM division_challenge_configs c JOIN divisions d ON d.id = c.division_id WHERE d.game_id = ?1";
+const PARTICIPATIONS_SQL =
+  "SELECT p.id, p.team_id, t.name, t.bio, t.avatar_hash, p.division_id, p.status, p.token FROM participations p JOIN teams t ON t.id = p.team_id WHERE p.game_id = ?1";
+const MEMBERS_SQL =
+  "SELECT m.user_id, m.participation_id, u.user_name FROM participation_members m JOIN users u ON u.id = m.user_id WHERE m.game_id = ?1";
+const CHALLENGES_SQL =
+  "SELECT id, title, category, type, is_enabled, original_score, min_score_rate, difficulty, deadline, disable_blood_bonus, submission_limit FROM challenges WHERE game_id = ?1";
+const SOLVES_SQL =
+  "SELECT s.participation_id, s.challenge_id, s.submission_id, s.submit_time, coalesce(u.user_name, '') FROM first_solves s LEFT JOIN users u ON u.id = s.user_id WHERE s.game_id = ?1 ORDER BY s.submit_time, s.submission_id";
+
+function divisionsFrom(rows: Row[], configs: Row[]): Map<number, BoardDivision> {
+  const map = new Map<number, BoardDivision>();
+  for (const r of rows) map.set(Number(r[0]), { id: Number(r[0]), name: String(r[1]), defaultPermissions: Number(r[2]), challengeConfigs: {} });
+  for (const r of configs) {
+    const d = map.get(Number(r[0]));
+    if (d) d.challengeConfigs[Number(r[1])] = Number(r[2]);
+  }
+  return map;
+}
+
+function participationsFrom(rows: Row[]): Map<number, RoomParticipation> {
+  const map = new Map<number, RoomParticipation>();
+  for (const r of rows) {
+    map.set(Number(r[0]), {
+      id: Number(r[0]),
+      teamId: Number(r[1]),
+      name: String(r[2]),
+      bio: String(r[3] ?? ""),
+      avatar: avatar(r[4]),
+      divisionId: r[5] === null ? null : Number(r[5]),
+      status: String(r[6]) as ParticipationStatus,
+      token: String(r[7]),
+    });
+  }
+  return map;
+}
+
+function challengesFrom(rows: Row[]): Map<number, RoomChallenge> {
+  const map = new Map<number, RoomChallenge>();
+  for (const r of rows) {
+    map.set(Number(r[0]), {
+      id: Number(r[0]),
+      title: String(r[1]),
+      category: String(r[2]) as ChallengeCategory,
+      type: String(r[3]) as ChallengeType,
+      isEnabled: Boolean(r[4]),
+      originalScore: Number(r[5]),
+      minScoreRate: Number(r[6]),
+      difficulty: Number(r[7]),
+      deadline: r[8] === null ? null : Number(r[8]),
+      disableBloodBonus: Boolean(r[9]),
+      submissionLimit: Number(r[10]),
+    });
+  }
+  return map;
+}
+
+/** The whole state of a game, or null when the game does not exist. */
+export async function loadState(db: D1Database, gameId: number): Promise<RoomState | null> {
+  const q = (sql: string) => db.prepare(sql).bind(gameId);
+  const results = await db.batch([q(GAME_SQL), q(DIVISIONS_SQL), q(DIVISION_CONFIGS_SQL), q(PARTICIPATIONS_SQL), q(MEMBERS_SQL), q(CHALLENGES_SQL), q(SOLVES_SQL)]);
+  const [game, divisions, configs, participations, members, challenges, solves] = results.map((r) =>
+    (r.results as Record<string, unknown>[]).map((o) => Object.values(o)),
+  );
+  if (!game || game.length === 0) return null;
+  const state: RoomState = {
+    game: gameFromRow(game[0]!),
+    divisions: divisionsFrom(divisions!, configs!),
+    participations: participationsFrom(participations!),
+    members: new Map(),
+    userNames: new Map(),
+    challenges: challengesFrom(challenges!),
+    flagCaches: new Map(),
+    solves: new Map(),
+    solvesByChallenge: new Map(),
+    submissionCounts: new Map(),
+  };
+  for (const r of members!) {
+    state.members.set(String(r[0]), Number(r[1]));
+    state.userNames.set(String(r[0]), String(r[2]));
+  }
+  for (const r of solves!) {
+    addSolve(state, { participationId: Number(r[0]), challengeId: Number(r[1]), submissionId: Number(r[2]), time: Number(r[3]), userName: String(r[4]) });
+  }
+  await loadSubmissionCounts(db, state, [...state.challenges.values()].filter((c) => c.submissionLimit > 0).map((c) => c.id));
+  return state;
+}
+
+/** Submission counts per team for challenges with a submission limit. */
+export async function loadSubmissionCounts(db: D1Database, state: RoomState, challengeIds: number[]): Promise<void> {
+  if (challengeIds.length === 0) return;
+  const rows = await db
+    .prepare("SELECT participation_id, challenge_id, count(*) FROM submissions WHERE challenge_id IN (SELECT value FROM json_each(?1)) GROUP BY participation_id, challenge_id")
+    .bind(JSON.stringify(challengeIds))
+    .raw();
+  for (const id of challengeIds) for (const k of [...state.submissionCounts.keys()]) if (k.endsWith(`:${id}`)) state.submissionCounts.delete(k);
+  for (const r of rows) state.submissionCounts.set(pairKey(Number(r[0]), Number(r[1])), Number(r[2]));
+}
+
+/** Reloads the parts of the state that edits change (everything except solves and flag caches). */
+export async function reloadMeta(db: D1Database, state: RoomState): Promise<boolean> {
+  const gameId = state.game.id;
+  const q = (sql: string) => db.prepare(sql).bind(gameId);
+  const results = await db.batch([q(GAME_SQL), q(DIVISIONS_SQL), q(DIVISION_CONFIGS_SQL), q(PARTICIPATIONS_SQL), q(MEMBERS_SQL), q(CHALLENGES_SQL)]);
+  const [game, divisions, configs, participations, members, challenges] = results.map((r) =>
+    (r.results as Record<string, unknown>[]).map((o) => Object.values(o)),
+  );
+  if (!game || game.length === 0) return false;
+  state.game = gameFromRow(game[0]!);
+  state.divisions = divisionsFrom(divisions!, configs!);
+  state.participations = participationsFrom(participations!);
+  state.members = new Map();
+  for (const r of members!) {
+    state.members.set(String(r[0]), Number(r[1]));
+    state.userNames.set(String(r[0]), String(r[2]));
+  }
+  const before = state.challenges;
+  state.challenges = challengesFrom(challenges!);
+  // Challenges gone or whose type changed lose their caches; solves of deleted challenges go too.
+  for (const id of before.keys()) {
+    if (!state.challenges.has(id)) {
+      state.flagCaches.delete(id);
+      for (const s of state.solvesByChallenge.get(id) ?? []) state.solves.delete(pairKey(s.participationId, s.challengeId));
+      state.solvesByChallenge.delete(id);
+    }
+  }
+  // Solves of deleted participations go.
+  for (const [cid, list] of state.solvesByChallenge) {
+    const kept = list.filter((s) => state.participations.has(s.participationId));
+    if (kept.length !== list.length) {
+      state.solvesByChallenge.set(cid, kept);
+      for (const s of list) if (!state.participations.has(s.participationId)) state.solves.delete(pairKey(s.participationId, cid));
+    }
+  }
+  const limited = [...state.challenges.values()].filter((c) => c.submissionLimit > 0 && !before.get(c.id)?.submissionLimit).map((c) => c.id);
+  await loadSubmissionCounts(db, state, limited);
+  return true;
+}
+
+/** A challenge's flags and instances (with each team's own flag for dynamic types). */
+export async function loadFlagCache(db: D1Database, challenge: RoomChallenge): Promise<ChallengeFlagCache> {
+  const dynamic = challenge.type === "DynamicAttachment" || challenge.type === "DynamicContainer";
+  const [flags, instances] = await db.batch([
+    db.prepare("SELECT flag FROM flags WHERE challenge_id = ?1").bind(challenge.id),
+    db
+      .prepare("SELECT i.participation_id, coalesce(i.flag, f.flag) FROM game_instances i LEFT JOIN flags f ON f.id = i.flag_id WHERE i.challenge_id = ?1")
+      .bind(challenge.id),
+  ]);
+  const cache = emptyFlagCache(dynamic);
+  if (!dynamic) cache.staticFlags = (flags!.results as { flag: string }[]).map((r) => r.flag);
+  for (const r of instances!.results as Record<string, unknown>[]) {
+    const [pid, flag] = Object.values(r);
+    setInstance(cache, Number(pid), dynamic && flag != null ? String(flag) : null);
+  }
+  return cache;
+}

@@ -1,0 +1,35 @@
+import type { AnswerResult } from "~/core/enums";
+
+/** Typed RPC payloads of the GameRoom (the Worker validates the flag text; the room the rest). */
+export interface SubmitRequest {
+  gameId: number;
+  challengeId: number;
+  userId: string;
+  userName: string;
+  answer: string;
+  ip: string;
+}
+
+export type RoomRefusal = { ok: false; status: number; code: string; retryAfter?: number };
+export type SubmitResult = { ok: true; id: number } | RoomRefusal;
+
+export type StatusResult = { ok: true; status: Exclude<AnswerResult, "CheatDetected"> } | RoomRefusal;
+
+export type BoardRead =
+  | { kind: "notFound" }
+  | { kind: "notStarted" }
+  | { kind: "hidden" }
+  | { kind: "notModified"; etag: string }
+  | { kind: "ok"; etag: string; body: string };
+
+/** What changed, for `refresh`: the room reloads it from D1 and updates the board before returning. */
+export type RefreshWhat =
+  | "game"
+  | "participations"
+  | "challenges"
+  | { challengeId: number }
+  /** A team's instance of a challenge got its own flag (first open): only that row is re-read. */
+  | { challengeId: number; participationId: number }
+  | "all";
+
+export type DetailsResult = { ok: true; body: string } | RoomRefusal;
