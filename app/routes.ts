@@ -13,7 +13,7 @@ export default [
     route("confirm", "routes/account/confirm.tsx"),
   ]),
   route("teams", "routes/teams.tsx"),
-  ...prefix("games", [index("routes/games/index.tsx"), route(":id", "routes/games/detail.tsx"), route(":id/challenges", "routes/games/challenges.tsx")]),
+  ...prefix("games", [index("routes/games/index.tsx"), route(":id", "routes/games/detail.tsx"), route(":id/challenges", "routes/games/challenges.tsx"), route(":id/scoreboard", "routes/games/scoreboard.tsx"), route(":id/monitor/events", "routes/games/monitor-events.tsx"), route(":id/monitor/submissions", "routes/games/monitor-submissions.tsx"), route(":id/monitor/cheatinfo", "routes/games/monitor-cheatinfo.tsx")]),
   route("about", "routes/about.tsx"),
   ...prefix("posts", [
     index("routes/posts/index.tsx"),

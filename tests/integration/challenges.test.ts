@@ -128,6 +128,17 @@ describe("challenge editing (api.md §9)", () => {
     expect((await getEdit(admin.client, game.id, a.id)).flags.map((f) => f.flag)).toEqual(["flag{two}"]);
   });
 
+  it("adds a large remote batch of dynamic pairs in one request, all or nothing", async () => {
+    const { admin, game } = await setup();
+    const c = await newChallenge(admin.client, game.id, "DynamicAttachment");
+    const pairs = Array.from({ length: 120 }, (_, i) => ({ flag: `flag{bulk_${i}}`, remoteUrl: `https://example.com/bulk/${i}` }));
+    expect((await addFlags(admin.client, game.id, c.id, pairs)).status).toBe(200);
+    expect((await getEdit(admin.client, game.id, c.id)).flags).toHaveLength(120);
+    const clash = await addFlags(admin.client, game.id, c.id, [{ flag: "flag{new}", remoteUrl: "https://example.com/n" }, pairs[119]!]);
+    expect(clash.status).toBe(400);
+    expect((await getEdit(admin.client, game.id, c.id)).flags).toHaveLength(120);
+  });
+
   it("refuses to enable a challenge without flags (Challenge_NoFlag) or a container challenge without image", async () => {
     const { admin, game } = await setup();
     const s = await newChallenge(admin.client, game.id, "StaticAttachment");

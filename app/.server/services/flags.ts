@@ -41,9 +41,12 @@ async function referenceFiles(db: Db, hashes: string[]): Promise<Map<string, num
   const sizes = new Map<string, number>();
   const distinct = [...new Set(hashes)];
   if (distinct.length === 0) return sizes;
-  const known = await db.select({ hash: files.hash, size: files.size }).from(files).where(inArray(files.hash, distinct)).all();
-  if (known.length !== distinct.length) throw badRequest("challenge.file_unknown");
-  for (const k of known) sizes.set(k.hash, k.size);
+  // D1 binds at most 100 parameters per statement.
+  for (let i = 0; i < distinct.length; i += 90) {
+    const known = await db.select({ hash: files.hash, size: files.size }).from(files).where(inArray(files.hash, distinct.slice(i, i + 90))).all();
+    for (const k of known) sizes.set(k.hash, k.size);
+  }
+  if (sizes.size !== distinct.length) throw badRequest("challenge.file_unknown");
   const updates = hashes.map((hash) => db.update(files).set({ referenceCount: sql`${files.referenceCount} + 1` }).where(eq(files.hash, hash)));
   await db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
   return sizes;

@@ -10,6 +10,7 @@ import { ChallengeBoard } from "~/components/challenges/challenge-board";
 import { ChallengeView } from "~/components/challenges/challenge-view";
 import { submitFlag } from "~/components/challenges/submit";
 import { formatDateTime, useNow } from "~/components/games/time";
+import { useGameEnded, usePushedVerdicts, VerdictMessage } from "~/components/verdict/verdict";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -60,6 +61,8 @@ function DetailPanel({ gameId, challengeId, onClose }: { gameId: number; challen
   const [detail, setDetail] = useState<ChallengeDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState<number | null>(null);
+  const verdicts = usePushedVerdicts(gameId);
+  const gameEnded = useGameEnded(gameId);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -93,7 +96,9 @@ function DetailPanel({ gameId, challengeId, onClose }: { gameId: number; challen
           }}
         />
       ) : null}
-      {submitted !== null ? <Alert tone="info">{t("challenge.submitted", { id: submitted })}</Alert> : null}
+      {submitted !== null && detail ? (
+        <VerdictMessage key={submitted} gameId={gameId} challengeId={detail.id} submissionId={submitted} pushed={verdicts} ended={gameEnded} />
+      ) : null}
     </Card>
   );
 }

@@ -1,0 +1,664 @@
+import { and, asc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
+import type { AgentContainer, CreateContainerRequest } from "~/core/agent-protocol";
+import { GamePermission, isContainerType, type PortMappingType } from "~/core/enums";
+import { AppError, badRequest, notFound } from "~/core/errors";
+import { generateTestFlag, type Randomness } from "~/core/flags/template";
+import { computeGamePhase } from "~/core/game/phase";
+import type { GameEvent } from "~/core/protocol";
+import { permissionsFor } from "~/core/scoring/scoreboard";
+import {
+  AgentCallError,
+  type AgentsEnv,
+  type AgentStatus,
+  agentStatuses,
+  agentUnreachable,
+  createOnAgent,
+  destroyOnAgent,
+  extendOnAgent,
+  pickAgent,
+  reachableAgent,
+  reachableAgentIds,
+} from "../agents";
+import type { Db } from "../db/client";
+import {
+  type Challenge,
+  challenges,
+  type Container,
+  containers,
+  gameEvents,
+  gameInstances,
+  games,
+  participations,
+  teams,
+  users,
+} from "../db/schema";
+import { getPlatformConfig } from "./config";
+import { type InstanceDeps, openInstance } from "./instances";
+import type { LogEntry } from "./logs";
+import type { Player } from "./player-challenges";
+import { type RoomEnv, roomOf } from "./room";
+
+/**
+ * Team and admin test containers (rules.md §8): lifetimes, extension window, per-team limit, the
+ * 10-second cooldown, events, and the agent calls behind them (app/.server/agents.ts).
+ */
+
+export interface ContainerEnv extends AgentsEnv, RoomEnv {
+  /** `PlatformProxy`: containers publish nothing and players reach them through /api/proxy/{id}. */
+  FLAGSTAFF_PORT_MAPPING?: string;
+  /** `true` turns traffic capture on for challenges that enable it (rules.md §9). */
+  FLAGSTAFF_TRAFFIC_CAPTURE?: string;
+}
+
+export interface ContainerDeps {
+  db: Db;
+  now: number;
+  env: ContainerEnv;
+  /** Writes a log line (the caller fills in the IP and user). */
+  log: (entry: Omit<LogEntry, "ip">) => Promise<void>;
+}
+
+/** ContainerInfoModel (api.md §4). */
+export interface ContainerInfo {
+  status: Container["status"];
+  startedAt: number;
+  expectStopAt: number;
+  entry: string;
+}
+
+/** The admin test container, with the test flag it was given (DynamicContainer). */
+export interface TestContainerInfo extends ContainerInfo {
+  testFlag: string | null;
+}
+
+/** One row of GET admin/instances. */
+export interface AdminInstance {
+  team: { id: number; name: string; avatar: string | null };
+  challenge: { id: number; title: string; category: string };
+  game: { id: number; title: string };
+  image: string;
+  containerGuid: string;
+  containerId: string;
+  startedAt: number;
+  expectStopAt: number;
+  ip: string;
+  port: number;
+  entry: string;
+  status: Container["status"];
+  agentId: string | null;
+  /** false when the container's agent does not answer: the container may be gone or unreachable. */
+  agentReachable: boolean;
+}
+
+export const CONTAINER_COOLDOWN_MS = 10_000;
+/** The agent removes an expired container within 3 minutes; a row still live after that is stale. */
+const EXPIRY_GRACE_MS = 3 * 60_000;
+/** A row stuck in Pending this long (the creating request died) is released. */
+const PENDING_STALE_MS = 5 * 60_000;
+const MINUTE = 60_000;
+
+export function portMappingOf(env: Pick<ContainerEnv, "FLAGSTAFF_PORT_MAPPING">): PortMappingType {
+  return env.FLAGSTAFF_PORT_MAPPING === "PlatformProxy" ? "PlatformProxy" : "Default";
+}
+
+export const toContainerInfo = (c: Pick<Container, "status" | "startedAt" | "expectStopAt" | "entry">): ContainerInfo => ({
+  status: c.status,
+  startedAt: c.startedAt,
+  expectStopAt: c.expectStopAt,
+  entry: c.entry,
+});
+
+const live = ne(containers.status, "Destroyed");
+
+// ── Events ────────────────────────────────────────────────────────────────────────────────────────────
+
+async function containerEvent(
+  deps: Pick<ContainerDeps, "db" | "now" | "env">,
+  type: "ContainerStart" | "ContainerDestroy",
+  gameId: number,
+  challenge: Pick<Challenge, "id" | "title">,
+  teamId: number | null,
+  userId: string | null,
+): Promise<void> {
+  const { db, now, env } = deps;
+  const values = [String(challenge.id), challenge.title];
+  await db.insert(gameEvents).values({ gameId, type, values, publishTime: now, userId, teamId }).run();
+  const [user, team] = await Promise.all([
+    userId ? db.select({ name: users.userName }).from(users).where(eq(users.id, userId)).get() : undefined,
+    teamId ? db.select({ name: teams.name }).from(teams).where(eq(teams.id, teamId)).get() : undefined,
+  ]);
+  const event: GameEvent = { type, values, time: now, user: user?.name ?? null, team: team?.name ?? null };
+  try {
+    await roomOf(env, gameId).publish("monitor", "event", event);
+  } catch (error) {
+    // The stored row is the record; monitors refetch it after a reconnect.
+    console.error("container event publish failed", error);
+  }
+}
+
+// ── Lookups ───────────────────────────────────────────────────────────────────────────────────────────
+
+interface TeamContainer {
+  container: Container;
+  challenge: Challenge;
+  gameId: number;
+  teamId: number;
+  teamName: string;
+}
+
+async function teamContainerById(db: Db, id: string): Promise<TeamContainer | null> {
+  const row = await db
+    .select({ container: containers, challenge: challenges, teamId: participations.teamId, gameId: participations.gameId, teamName: teams.name })
+    .from(containers)
+    .innerJoin(challenges, eq(challenges.id, containers.challengeId))
+    .innerJoin(participations, eq(participations.id, containers.participationId))
+    .innerJoin(teams, eq(teams.id, participations.teamId))
+    .where(eq(containers.id, id))
+    .get();
+  return row ?? null;
+}
+
+/** The enabled container challenge the player's team may view; 404 otherwise, 400 for other types. */
+async function requirePlayerContainerChallenge(db: Db, player: Player, challengeId: number): Promise<Challenge> {
+  const challenge = await db
+    .select()
+    .from(challenges)
+    .where(and(eq(challenges.id, challengeId), eq(challenges.gameId, player.game.id), eq(challenges.isEnabled, true)))
+    .get();
+  const viewable = challenge && (permissionsFor(player.division, challenge.id) & GamePermission.ViewChallenge) === GamePermission.ViewChallenge;
+  if (!challenge || !viewable) throw notFound("challenge.not_found");
+  if (!isContainerType(challenge.type)) throw badRequest("container.not_container_challenge");
+  return challenge;
+}
+
+/** Claims the instance's cooldown slot atomically: 429 when another operation ran in the last 10 s. */
+async function claimCooldown(db: Db, instanceId: number, now: number): Promise<void> {
+  const claimed = await db
+    .update(gameInstances)
+    .set({ lastContainerOperation: now })
+    .where(and(eq(gameInstances.id, instanceId), lt(gameInstances.lastContainerOperation, now - CONTAINER_COOLDOWN_MS + 1)))
+    .returning({ id: gameInstances.id })
+    .get();
+  if (!claimed) {
+    const row = await db.select({ last: gameInstances.lastContainerOperation }).from(gameInstances).where(eq(gameInstances.id, instanceId)).get();
+    const wait = Math.max(1, Math.ceil(((row?.last ?? now) + CONTAINER_COOLDOWN_MS - now) / 1000));
+    throw new AppError(429, "container.too_frequent", { seconds: wait }, { "Retry-After": String(wait) });
+  }
+}
+
+// ── Housekeeping ──────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Releases rows that can no longer be live: past their expiry by more than the agent's reaping delay,
+ * or stuck in Pending (their creating request died). The agent removes the containers themselves.
+ */
+export async function releaseStaleContainers(db: Db, now: number): Promise<number> {
+  const rows = await db
+    .update(containers)
+    .set({ status: "Destroyed" })
+    .where(
+      and(
+        live,
+        or(lt(containers.expectStopAt, now - EXPIRY_GRACE_MS), and(eq(containers.status, "Pending"), lt(containers.startedAt, now - PENDING_STALE_MS))),
+      ),
+    )
+    .returning({ id: containers.id })
+    .all();
+  return rows.length;
+}
+
+/**
+ * Marks a container destroyed and, for a team container that was live, writes the ContainerDestroy event.
+ * Returns whether this call changed it (a second caller finds it already destroyed).
+ */
+async function markDestroyed(deps: Pick<ContainerDeps, "db" | "now" | "env">, container: Container): Promise<boolean> {
+  const changed = await deps.db
+    .update(containers)
+    .set({ status: "Destroyed" })
+    .where(and(eq(containers.id, container.id), live))
+    .returning({ id: containers.id })
+    .get();
+  if (!changed || container.participationId == null) return Boolean(changed);
+  const owner = await teamContainerById(deps.db, container.id);
+  if (owner) await containerEvent(deps, "ContainerDestroy", owner.gameId, owner.challenge, owner.teamId, container.userId);
+  return true;
+}
+
+/**
+ * Destroys a container on its agent and marks the row. When the agent does not answer, the row is still
+ * released (the agent reaps the container on its own at expiry, and at its next start as unknown) and
+ * the result says so.
+ */
+async function destroyContainer(deps: ContainerDeps, container: Container): Promise<{ reached: boolean }> {
+  const agent = container.agentId ? await reachableAgent(deps.env, container.agentId, deps.now) : null;
+  let reached = container.agentId == null;
+  if (agent) {
+    try {
+      await destroyOnAgent(deps.env, agent, container.id);
+      reached = true;
+    } catch (error) {
+      if (!(error instanceof AppError && error.status === 503)) throw error;
+    }
+  }
+  await markDestroyed(deps, container);
+  return { reached };
+}
+
+// ── Player containers ────────────────────────────────────────────────────────────────────────────────
+
+function captureWanted(env: ContainerEnv, challenge: Challenge, gameRunning: boolean): boolean {
+  return String(env.FLAGSTAFF_TRAFFIC_CAPTURE) === "true" && challenge.enableTrafficCapture && gameRunning;
+}
+
+async function startOnAgent(deps: ContainerDeps, row: Container, request: CreateContainerRequest, failureCode: string): Promise<Container> {
+  const { db, env } = deps;
+  let agent: AgentStatus;
+  try {
+    agent = await pickAgent(env, deps.now);
+  } catch (error) {
+    await db.delete(containers).where(eq(containers.id, row.id)).run();
+    throw error;
+  }
+  let created: AgentContainer;
+  try {
+    created = await createOnAgent(env, agent, request);
+  } catch (error) {
+    // Nothing may stay behind: the row goes, and a container the agent may have made is removed.
+    await db.delete(containers).where(eq(containers.id, row.id)).run();
+    if (error instanceof AgentCallError) {
+      if (error.status === 503) throw agentUnreachable("container.no_agent");
+      await deps.log({ level: "Warning", logger: "Container", message: `Container of ${request.image} failed to start: ${error.code} ${error.message}`, status: "Failed" });
+      throw badRequest(failureCode);
+    }
+    await destroyOnAgent(env, agent, row.id).catch(() => undefined);
+    throw error;
+  }
+  const updated = await db
+    .update(containers)
+    .set({
+      status: "Running",
+      containerId: created.containerId,
+      ip: created.ip,
+      port: created.port,
+      publicIp: created.publicIp,
+      publicPort: created.publicPort,
+      entry: created.entry,
+      agentId: agent.agentId,
+      startedAt: created.startedAt,
+      expectStopAt: created.expectStopAt,
+    })
+    .where(eq(containers.id, row.id))
+    .returning()
+    .get();
+  if (!updated) {
+    // Released meanwhile (e.g. the challenge was deleted): do not leave the container running.
+    await destroyOnAgent(env, agent, row.id).catch(() => undefined);
+    throw badRequest(failureCode);
+  }
+  return updated;
+}
+
+/**
+ * POST game/{id}/container/{cid}: starts the team's container. The team's flag is assigned first when the
+ * team has not opened the challenge yet; the per-team limit refuses or, with auto-destroy, removes the
+ * team's oldest containers.
+ */
+export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: InstanceDeps, player: Player, challengeId: number, userId: string): Promise<ContainerInfo> {
+  const { db, now, env } = deps;
+  const challenge = await requirePlayerContainerChallenge(db, player, challengeId);
+  if (!challenge.containerImage?.trim()) throw badRequest("challenge.no_image");
+  await releaseStaleContainers(db, now);
+  const instance = await openInstance(instanceDeps, {
+    challenge,
+    participation: player.participation,
+    privateKey: player.game.privateKey,
+    teamName: player.teamName,
+  });
+  const existing = await db.select().from(containers).where(and(eq(containers.instanceId, instance.id), live)).get();
+  if (existing) throw badRequest("container.already_running");
+
+  const policy = (await getPlatformConfig(db, now)).containerPolicy;
+  const limit = player.game.containerCountLimit;
+  if (limit > 0) {
+    const running = await db
+      .select()
+      .from(containers)
+      .where(and(eq(containers.participationId, player.participation.id), isNotNull(containers.instanceId), live))
+      .orderBy(asc(containers.startedAt))
+      .all();
+    if (running.length >= limit) {
+      if (!policy.autoDestroyOnLimitReached) throw badRequest("container.limit_exceeded");
+      for (const old of running.slice(0, running.length - limit + 1)) {
+        await destroyContainer(deps, old);
+        await deps.log({ level: "Information", logger: "Container", message: `Container ${old.id} of team ${player.teamName} destroyed: team limit ${limit} reached`, status: "Success" });
+      }
+    }
+  }
+  await claimCooldown(db, instance.id, now);
+
+  const id = crypto.randomUUID();
+  const capture = captureWanted(env, challenge, computeGamePhase(player.game, now) === "Running");
+  const expectStopAt = now + policy.defaultLifetime * MINUTE;
+  let row: Container;
+  try {
+    row = (await db
+      .insert(containers)
+      .values({
+        id,
+        image: challenge.containerImage,
+        status: "Pending",
+        startedAt: now,
+        expectStopAt,
+        challengeId: challenge.id,
+        instanceId: instance.id,
+        participationId: player.participation.id,
+        userId,
+        captureEnabled: capture,
+      })
+      .returning()
+      .get())!;
+  } catch {
+    // The live-instance unique index: a concurrent request of the same team won.
+    throw badRequest("container.already_running");
+  }
+  const request: CreateContainerRequest = {
+    instanceId: id,
+    image: challenge.containerImage,
+    cpuCount: challenge.cpuCount,
+    memoryLimit: challenge.memoryLimit,
+    storageLimit: challenge.storageLimit,
+    exposePort: challenge.exposePort,
+    networkMode: challenge.networkMode,
+    proxy: portMappingOf(env) === "PlatformProxy",
+    expectStopAt,
+    teamId: String(player.participation.teamId),
+    userId,
+    challengeId: challenge.id,
+    gameId: player.game.id,
+    ...(challenge.type === "DynamicContainer" && instance.flag ? { flag: instance.flag } : {}),
+    ...(policy.extraFlagEnvNames.length > 0 ? { extraFlagEnvNames: policy.extraFlagEnvNames } : {}),
+    ...(capture
+      ? { capture: { challengeId: challenge.id, challengeTitle: challenge.title, participationId: player.participation.id, teamId: player.participation.teamId, teamName: player.teamName } }
+      : {}),
+  };
+  const started = await startOnAgent(deps, row, request, "container.create_failed");
+  await containerEvent(deps, "ContainerStart", player.game.id, challenge, player.participation.teamId, userId);
+  await deps.log({
+    level: "Information",
+    logger: "Container",
+    message: `Team ${player.teamName} started container ${started.id} of ${challenge.title} (#${challenge.id}) on agent ${started.agentId}: ${started.entry}`,
+    status: "Success",
+  });
+  return toContainerInfo(started);
+}
+
+async function requireLiveTeamContainer(db: Db, player: Player, challengeId: number): Promise<{ challenge: Challenge; container: Container; instanceId: number }> {
+  const challenge = await requirePlayerContainerChallenge(db, player, challengeId);
+  const row = await db
+    .select({ container: containers, instanceId: gameInstances.id })
+    .from(gameInstances)
+    .innerJoin(containers, and(eq(containers.instanceId, gameInstances.id), live))
+    .where(and(eq(gameInstances.participationId, player.participation.id), eq(gameInstances.challengeId, challenge.id)))
+    .get();
+  if (!row) throw badRequest("container.not_running");
+  return { challenge, container: row.container, instanceId: row.instanceId };
+}
+
+/** POST game/{id}/container/{cid}/extend: only inside the renewal window before expiry. */
+export async function extendPlayerContainer(deps: ContainerDeps, player: Player, challengeId: number): Promise<ContainerInfo> {
+  const { db, now, env } = deps;
+  await releaseStaleContainers(db, now);
+  const { container, instanceId } = await requireLiveTeamContainer(db, player, challengeId);
+  const policy = (await getPlatformConfig(db, now)).containerPolicy;
+  if (container.expectStopAt - now > policy.renewalWindow * MINUTE) {
+    throw badRequest("container.extend_too_early", { min: policy.renewalWindow });
+  }
+  const agent = await reachableAgent(env, container.agentId, now);
+  if (!agent) throw agentUnreachable();
+  await claimCooldown(db, instanceId, now);
+  const expectStopAt = Math.max(container.expectStopAt, now) + policy.extensionDuration * MINUTE;
+  try {
+    await extendOnAgent(env, agent, container.id, expectStopAt);
+  } catch (error) {
+    if (error instanceof AgentCallError && error.status === 404) {
+      // The agent no longer runs it (expired or removed): the row follows.
+      await markDestroyed(deps, container);
+      throw badRequest("container.not_running");
+    }
+    throw error;
+  }
+  const updated = (await db.update(containers).set({ expectStopAt }).where(eq(containers.id, container.id)).returning().get())!;
+  await deps.log({ level: "Information", logger: "Container", message: `Team ${player.teamName} extended container ${container.id} until ${new Date(expectStopAt).toISOString()}`, status: "Success" });
+  return toContainerInfo(updated);
+}
+
+/** DELETE game/{id}/container/{cid}. An unreachable agent: the instance is released and 503 explains it. */
+export async function destroyPlayerContainer(deps: ContainerDeps, player: Player, challengeId: number): Promise<void> {
+  const { db, now } = deps;
+  await releaseStaleContainers(db, now);
+  const { container, instanceId } = await requireLiveTeamContainer(db, player, challengeId);
+  await claimCooldown(db, instanceId, now);
+  const { reached } = await destroyContainer(deps, container);
+  await deps.log({ level: "Information", logger: "Container", message: `Team ${player.teamName} destroyed container ${container.id}${reached ? "" : " (agent unreachable: released)"}`, status: reached ? "Success" : "Failed" });
+  if (!reached) throw agentUnreachable("container.agent_unreachable_released");
+}
+
+// ── Admin test containers ────────────────────────────────────────────────────────────────────────────
+
+/** Deterministic randomness from a seed, so a test container's flag can be shown again later. */
+function seededRandomness(seed: string): Randomness {
+  let h = 1779033703 ^ seed.length;
+  for (let i = 0; i < seed.length; i++) {
+    h = Math.imul(h ^ seed.charCodeAt(i), 3432918353);
+    h = (h << 13) | (h >>> 19);
+  }
+  let state = h >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    int: (n) => Math.floor(next() * n),
+    uuid: () => {
+      const hex = Array.from({ length: 32 }, () => Math.floor(next() * 16).toString(16)).join("");
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+    },
+  };
+}
+
+/** The test flag of a DynamicContainer test container (derived from the container id); null for static ones. */
+export function testFlagOf(challenge: Pick<Challenge, "type" | "flagTemplate">, containerId: string): string | null {
+  if (challenge.type !== "DynamicContainer") return null;
+  return generateTestFlag(challenge.flagTemplate ?? "", seededRandomness(containerId));
+}
+
+/** The challenge's live test container, if any. */
+export async function getTestContainer(db: Db, challenge: Pick<Challenge, "id" | "type" | "flagTemplate">): Promise<TestContainerInfo | null> {
+  const row = await db
+    .select()
+    .from(containers)
+    .where(and(eq(containers.challengeId, challenge.id), isNull(containers.instanceId), live))
+    .get();
+  return row ? { ...toContainerInfo(row), testFlag: testFlagOf(challenge, row.id) } : null;
+}
+
+/** POST edit/games/{id}/challenges/{cid}/container: the admin test container (an existing one is returned). */
+export async function startTestContainer(deps: ContainerDeps, challenge: Challenge, userId: string): Promise<TestContainerInfo> {
+  const { db, now, env } = deps;
+  if (!isContainerType(challenge.type)) throw badRequest("container.not_container_challenge");
+  if (!challenge.containerImage?.trim()) throw badRequest("challenge.no_image");
+  await releaseStaleContainers(db, now);
+  const existing = await getTestContainer(db, challenge);
+  if (existing) return existing;
+  const policy = (await getPlatformConfig(db, now)).containerPolicy;
+  const id = crypto.randomUUID();
+  const expectStopAt = now + policy.defaultLifetime * MINUTE;
+  let row: Container;
+  try {
+    row = (await db
+      .insert(containers)
+      .values({ id, image: challenge.containerImage, status: "Pending", startedAt: now, expectStopAt, challengeId: challenge.id, userId })
+      .returning()
+      .get())!;
+  } catch {
+    const again = await getTestContainer(db, challenge);
+    if (again) return again;
+    throw badRequest("container.test_failed");
+  }
+  const flag = testFlagOf(challenge, id);
+  const request: CreateContainerRequest = {
+    instanceId: id,
+    image: challenge.containerImage,
+    cpuCount: challenge.cpuCount,
+    memoryLimit: challenge.memoryLimit,
+    storageLimit: challenge.storageLimit,
+    exposePort: challenge.exposePort,
+    networkMode: challenge.networkMode,
+    proxy: portMappingOf(env) === "PlatformProxy",
+    expectStopAt,
+    teamId: "admin",
+    userId,
+    challengeId: challenge.id,
+    ...(flag ? { flag } : {}),
+    ...(policy.extraFlagEnvNames.length > 0 ? { extraFlagEnvNames: policy.extraFlagEnvNames } : {}),
+  };
+  const started = await startOnAgent(deps, row, request, "container.test_failed");
+  await deps.log({ level: "Information", logger: "Container", message: `Test container ${started.id} of ${challenge.title} (#${challenge.id}) started: ${started.entry}`, status: "Success" });
+  return { ...toContainerInfo(started), testFlag: flag };
+}
+
+/** DELETE edit/games/{id}/challenges/{cid}/container: 404 without a live test container. */
+export async function stopTestContainer(deps: ContainerDeps, challenge: Challenge): Promise<void> {
+  const row = await deps.db
+    .select()
+    .from(containers)
+    .where(and(eq(containers.challengeId, challenge.id), isNull(containers.instanceId), live))
+    .get();
+  if (!row) throw notFound("container.no_test_container");
+  await destroyContainer(deps, row);
+}
+
+// ── Admin instances ──────────────────────────────────────────────────────────────────────────────────
+
+/** GET admin/instances: live team containers (no test containers, nothing destroyed), newest first. */
+export async function listAdminInstances(deps: Pick<ContainerDeps, "db" | "now" | "env">): Promise<AdminInstance[]> {
+  const { db, now, env } = deps;
+  await releaseStaleContainers(db, now);
+  const [rows, reachable] = await Promise.all([
+    db
+      .select({ c: containers, ch: challenges, team: teams, game: { id: games.id, title: games.title } })
+      .from(containers)
+      .innerJoin(challenges, eq(challenges.id, containers.challengeId))
+      .innerJoin(participations, eq(participations.id, containers.participationId))
+      .innerJoin(teams, eq(teams.id, participations.teamId))
+      .innerJoin(games, eq(games.id, participations.gameId))
+      .where(and(live, isNotNull(containers.instanceId)))
+      .orderBy(sql`${containers.startedAt} desc`)
+      .all(),
+    reachableAgentIds(env, now),
+  ]);
+  return rows.map(({ c, ch, team, game }) => ({
+    team: { id: team.id, name: team.name, avatar: team.avatarHash ? `/assets/${team.avatarHash}/avatar` : null },
+    challenge: { id: ch.id, title: ch.title, category: ch.category },
+    game,
+    image: c.image,
+    containerGuid: c.id,
+    containerId: c.containerId ?? "",
+    startedAt: c.startedAt,
+    expectStopAt: c.expectStopAt,
+    ip: c.publicIp ?? c.ip,
+    port: c.publicPort ?? c.port,
+    entry: c.entry,
+    status: c.status,
+    agentId: c.agentId,
+    agentReachable: c.agentId != null && reachable.has(c.agentId),
+  }));
+}
+
+/** DELETE admin/instances/{id}: destroys a live team container (404 for test containers and unknown ids). */
+export async function destroyAdminInstance(deps: ContainerDeps, id: string): Promise<{ reached: boolean }> {
+  const row = /^[0-9a-f-]{36}$/i.test(id)
+    ? await deps.db
+        .select()
+        .from(containers)
+        .where(and(eq(containers.id, id.toLowerCase()), live, isNotNull(containers.instanceId)))
+        .get()
+    : undefined;
+  if (!row) throw notFound("container.not_found");
+  return destroyContainer(deps, row);
+}
+
+/** The configured agents and their health, for the admin screen. */
+export async function listAgents(env: ContainerEnv, now: number) {
+  return (await agentStatuses(env, now)).map((a) => ({
+    url: a.url,
+    agentId: a.agentId,
+    reachable: a.reachable,
+    capacity: a.health?.capacity ?? null,
+    running: a.health?.running ?? null,
+    storageQuota: a.health?.docker.storageQuota ?? null,
+    error: a.error,
+  }));
+}
+
+// ── Bulk removal (challenge disabled or deleted, game deleted) ───────────────────────────────────────
+
+/**
+ * Destroys the live containers of some challenges (team containers only unless `includeTest`). Agents that
+ * do not answer are skipped: their rows are released and they reap the containers themselves.
+ */
+export async function destroyContainersOfChallenges(deps: ContainerDeps, challengeIds: number[], includeTest: boolean): Promise<number> {
+  if (challengeIds.length === 0) return 0;
+  const rows = await deps.db
+    .select()
+    .from(containers)
+    .where(and(inArray(containers.challengeId, challengeIds), live, includeTest ? undefined : isNotNull(containers.instanceId)))
+    .all();
+  for (const row of rows) await destroyContainer(deps, row);
+  return rows.length;
+}
+
+export async function destroyContainersOfGame(deps: ContainerDeps, gameId: number): Promise<number> {
+  const ids = (await deps.db.select({ id: challenges.id }).from(challenges).where(eq(challenges.gameId, gameId)).all()).map((r) => r.id);
+  return destroyContainersOfChallenges(deps, ids, true);
+}
+
+// ── Agent callbacks ──────────────────────────────────────────────────────────────────────────────────
+
+/** POST api/agent/instances: which of the agent's instance ids are live here (the others are reaped). */
+export async function knownInstances(db: Db, instanceIds: string[]): Promise<string[]> {
+  const ids = [...new Set(instanceIds.map((i) => i.toLowerCase()).filter((i) => /^[0-9a-f-]{36}$/.test(i)))];
+  const known: string[] = [];
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await db
+      .select({ id: containers.id })
+      .from(containers)
+      .where(and(inArray(containers.id, ids.slice(i, i + 90)), live))
+      .all();
+    known.push(...rows.map((r) => r.id));
+  }
+  return known;
+}
+
+/** A container the agent reports as started: the row learns its agent if it did not know it yet. */
+export async function containerStarted(db: Db, agentId: string, container: AgentContainer): Promise<void> {
+  await db
+    .update(containers)
+    .set({ agentId })
+    .where(and(eq(containers.id, container.instanceId.toLowerCase()), isNull(containers.agentId), live))
+    .run();
+}
+
+/** A container the agent removed (expired, exited, unknown): the row follows, with the event. */
+export async function containerGone(deps: Pick<ContainerDeps, "db" | "now" | "env">, agentId: string, instanceId: string): Promise<boolean> {
+  const row = await deps.db
+    .select()
+    .from(containers)
+    .where(and(eq(containers.id, instanceId.toLowerCase()), live))
+    .get();
+  if (!row || (row.agentId != null && row.agentId !== agentId)) return false;
+  return markDestroyed(deps, row);
+}

@@ -1,0 +1,102 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { formatDateTime } from "~/components/games/time";
+import { Dialog } from "~/components/teams/dialog";
+import { Button } from "~/components/ui/button";
+import type { ChallengeInfo, ScoreboardItem } from "~/core/scoring/scoreboard";
+
+const PAGE = 50;
+const BLOOD_MARK: Record<string, string> = { FirstBlood: "🥇", SecondBlood: "🥈", ThirdBlood: "🥉" };
+
+/** The ranked teams with a solved matrix per challenge (blood marks), paged, with a team detail dialog. */
+export function BoardTable({ items, challenges, divisionId }: { items: ScoreboardItem[]; challenges: ChallengeInfo[]; divisionId: number | null }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(0);
+  const [detail, setDetail] = useState<ScoreboardItem | null>(null);
+  const rows = divisionId === null ? items : items.filter((i) => i.divisionId === divisionId);
+  const pages = Math.max(1, Math.ceil(rows.length / PAGE));
+  const current = Math.min(page, pages - 1);
+  const shown = rows.slice(current * PAGE, current * PAGE + PAGE);
+  const titles = new Map(challenges.map((c) => [c.id, c.title]));
+  if (rows.length === 0) return <p className="text-sm text-zinc-500">{t("scoreboard.noTeams")}</p>;
+  return (
+    <div className="space-y-3">
+      <div className="overflow-x-auto">
+        <table className="min-w-full text-sm">
+          <caption className="sr-only">{t("scoreboard.title")}</caption>
+          <thead>
+            <tr className="border-b border-zinc-200 text-left dark:border-zinc-800">
+              <th scope="col" className="px-2 py-1">{t("scoreboard.rank")}</th>
+              <th scope="col" className="px-2 py-1">{t("scoreboard.team")}</th>
+              <th scope="col" className="px-2 py-1 text-right">{t("scoreboard.score")}</th>
+              <th scope="col" className="px-2 py-1 text-right">{t("scoreboard.solved")}</th>
+              {challenges.map((c) => (
+                <th key={c.id} scope="col" className="max-w-20 truncate px-1 py-1 text-center text-xs font-normal" title={c.title}>
+                  {c.title}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((item) => {
+              const solved = new Map(item.solvedChallenges.map((s) => [s.id, s]));
+              const rank = divisionId === null ? item.rank : item.divisionRank;
+              return (
+                <tr key={item.id} data-testid={`board-team-${item.id}`} className="border-b border-zinc-100 dark:border-zinc-900">
+                  <td className="px-2 py-1 tabular-nums">{rank ? rank : "-"}</td>
+                  <td className="px-2 py-1">
+                    <button type="button" className="text-left hover:underline" onClick={() => setDetail(item)}>
+                      {item.name}
+                    </button>
+                  </td>
+                  <td className="px-2 py-1 text-right tabular-nums" data-testid="board-score">{item.score}</td>
+                  <td className="px-2 py-1 text-right tabular-nums">{item.solvedCount}</td>
+                  {challenges.map((c) => {
+                    const s = solved.get(c.id);
+                    return (
+                      <td key={c.id} className="px-1 py-1 text-center" title={s ? `${c.title}: ${s.score}` : c.title}>
+                        {s ? (BLOOD_MARK[s.type] ?? "✓") : ""}
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {pages > 1 ? (
+        <div className="flex items-center gap-2 text-sm">
+          <Button variant="secondary" disabled={current === 0} onClick={() => setPage(current - 1)}>
+            {t("scoreboard.previous")}
+          </Button>
+          <span>{t("scoreboard.page", { page: current + 1, pages })}</span>
+          <Button variant="secondary" disabled={current >= pages - 1} onClick={() => setPage(current + 1)}>
+            {t("scoreboard.next")}
+          </Button>
+        </div>
+      ) : null}
+      <Dialog open={detail !== null} title={detail ? `${t("scoreboard.teamDetail")}: ${detail.name}` : ""} onClose={() => setDetail(null)}>
+        {detail ? (
+          <div className="space-y-2 text-sm">
+            {detail.bio ? <p>{detail.bio}</p> : null}
+            <p>
+              {t("scoreboard.rank")}: {detail.rank || "-"} · {t("scoreboard.score")}: {detail.score}
+            </p>
+            <h3 className="font-semibold">{t("scoreboard.members")}</h3>
+            <ul className="space-y-1">
+              {detail.solvedChallenges.map((s) => (
+                <li key={s.id}>
+                  {BLOOD_MARK[s.type] ?? "✓"} {titles.get(s.id) ?? s.id} — {t("scoreboard.points", { points: s.score })} — {t("scoreboard.solvedBy", { user: s.userName })} — {formatDateTime(s.time)}
+                </li>
+              ))}
+            </ul>
+            <Button variant="secondary" onClick={() => setDetail(null)}>
+              {t("scoreboard.close")}
+            </Button>
+          </div>
+        ) : null}
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import type { Timeline } from "~/core/scoring/scoreboard";
+
+const COLOURS = ["#60a5fa", "#f472b6", "#34d399", "#fbbf24", "#a78bfa", "#f87171", "#2dd4bf", "#fb923c", "#a3e635", "#e879f9"];
+
+/** Cumulative scores of the top teams over the game (SVG step lines). */
+/** `end` is the right edge of the chart (the board's update time). */
+export function TimelineChart({ timeline, start, end, label }: { timeline: Timeline | undefined; start: number; end: number; label: string }) {
+  const teams = timeline?.teams ?? [];
+  const W = 800;
+  const H = 240;
+  const pad = 32;
+  const last = Math.max(start + 1, end, ...teams.flatMap((t) => t.items.map((i) => i.time)));
+  const max = Math.max(1, ...teams.flatMap((t) => t.items.map((i) => i.score)));
+  const x = (time: number) => pad + ((time - start) / (last - start)) * (W - 2 * pad);
+  const y = (score: number) => H - pad - (score / max) * (H - 2 * pad);
+  return (
+    <figure aria-label={label} className="w-full">
+      <svg viewBox={`0 0 ${W} ${H}`} className="h-60 w-full" role="img" aria-label={label}>
+        <line x1={pad} y1={H - pad} x2={W - pad} y2={H - pad} className="stroke-zinc-400" />
+        <line x1={pad} y1={pad} x2={pad} y2={H - pad} className="stroke-zinc-400" />
+        <text x={pad - 4} y={pad} textAnchor="end" className="fill-zinc-500 text-[10px]">
+          {max}
+        </text>
+        {teams.map((team, i) => {
+          let points = `${x(start)},${y(0)}`;
+          let prev = 0;
+          for (const item of team.items) {
+            points += ` ${x(item.time)},${y(prev)} ${x(item.time)},${y(item.score)}`;
+            prev = item.score;
+          }
+          points += ` ${x(last)},${y(prev)}`;
+          return <polyline key={team.id} points={points} fill="none" stroke={COLOURS[i % COLOURS.length]} strokeWidth={2} />;
+        })}
+      </svg>
+      <figcaption className="mt-2 flex flex-wrap gap-3 text-xs">
+        {teams.map((team, i) => (
+          <span key={team.id} className="inline-flex items-center gap-1">
+            <span className="inline-block h-2 w-3 rounded" style={{ background: COLOURS[i % COLOURS.length] }} />
+            {team.name}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,112 @@
+import { env } from "cloudflare:workers";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { requireUser } from "~/.server/auth/guard";
+import { formatDateTime } from "~/components/games/time";
+import { MonitorShell } from "~/components/monitor/monitor-shell";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { selectClass } from "~/components/ui/select";
+import { ANSWER_RESULTS, type AnswerResult } from "~/core/enums";
+import type { SubmissionRecord } from "~/core/protocol";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { useHubSocket } from "~/lib/realtime";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/monitor-submissions";
+
+/** /games/{id}/monitor/submissions (Monitor): live submissions with true statuses, filter by status. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireUser(request, env, "Monitor");
+  return { pageTitle: getInstance(context).t("monitor.submissions"), gameId: Number(params.id) };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+const PAGE = 100;
+
+export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { gameId } = loaderData;
+  const [rows, setRows] = useState<SubmissionRecord[]>([]);
+  const [status, setStatus] = useState<AnswerResult | "">("");
+  const [more, setMore] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const query = useCallback((skip: number) => api<SubmissionRecord[]>(`/api/game/${gameId}/submissions?count=${PAGE}&skip=${skip}${status ? `&type=${status}` : ""}`), [gameId, status]);
+  const load = useCallback(() => {
+    query(0)
+      .then((list) => {
+        setRows(list);
+        setMore(list.length === PAGE);
+        setError(null);
+      })
+      .catch((err: unknown) => setError(errorMessage(err)));
+  }, [query]);
+  useEffect(load, [load]);
+  useHubSocket(`/hub/game/${gameId}/monitor`, {
+    onResync: load,
+    onMessage: (m) => {
+      if (m.type !== "submission") return;
+      if (status && m.data.status !== status) return;
+      setRows((prev) => [m.data, ...prev.filter((r) => r.id !== m.data.id)]);
+    },
+  });
+  return (
+    <MonitorShell gameId={gameId}>
+      <div className="mb-3 text-sm">
+        <select aria-label={t("monitor.status")} className={selectClass} value={status} onChange={(e) => setStatus(e.target.value as AnswerResult | "")}>
+          <option value="">{t("monitor.allStatuses")}</option>
+          {ANSWER_RESULTS.map((s) => (
+            <option key={s} value={s}>
+              {t(`monitor.status.${s}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <table className="min-w-full text-sm" data-testid="monitor-submissions">
+        <thead>
+          <tr className="border-b border-zinc-200 text-left dark:border-zinc-800">
+            <th className="px-2 py-1">{t("monitor.time")}</th>
+            <th className="px-2 py-1">{t("monitor.team")}</th>
+            <th className="px-2 py-1">{t("monitor.user")}</th>
+            <th className="px-2 py-1">{t("monitor.challenge")}</th>
+            <th className="px-2 py-1">{t("monitor.answer")}</th>
+            <th className="px-2 py-1">{t("monitor.status")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id} className="border-b border-zinc-100 dark:border-zinc-900">
+              <td className="px-2 py-1 tabular-nums">{formatDateTime(r.time)}</td>
+              <td className="px-2 py-1">{r.team}</td>
+              <td className="px-2 py-1">{r.user}</td>
+              <td className="px-2 py-1">{r.challenge}</td>
+              <td className="px-2 py-1 font-mono break-all">{r.answer}</td>
+              <td className="px-2 py-1">{t(`monitor.status.${r.status}`)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rows.length === 0 ? <p className="text-sm text-zinc-500">{t("monitor.empty")}</p> : null}
+      {more ? (
+        <Button
+          variant="secondary"
+          className="mt-3"
+          onClick={() =>
+            query(rows.length)
+              .then((list) => {
+                setRows((prev) => [...prev, ...list]);
+                setMore(list.length === PAGE);
+              })
+              .catch((err: unknown) => setError(errorMessage(err)))
+          }
+        >
+          {t("monitor.loadMore")}
+        </Button>
+      ) : null}
+    </MonitorShell>
+  );
+}

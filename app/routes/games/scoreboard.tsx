@@ -1,0 +1,90 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { useNoticeText } from "~/components/games/notice-item";
+import { BoardTable } from "~/components/scoreboard/board-table";
+import { TimelineChart } from "~/components/scoreboard/timeline-chart";
+import { useLiveBoard } from "~/components/scoreboard/use-live-board";
+import { LoadingStatus } from "~/components/teams/loading";
+import { Alert } from "~/components/ui/alert";
+import { Card } from "~/components/ui/card";
+import { selectClass } from "~/components/ui/select";
+import type { GameNotice } from "~/core/protocol";
+import type { ChallengeInfo } from "~/core/scoring/scoreboard";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/scoreboard";
+
+/** /games/{id}/scoreboard: the live board (pushed deltas over /hub/game/{id}), public unless the game is hidden. */
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Not Found", { status: 404 });
+  return { pageTitle: getInstance(context).t("scoreboard.title"), gameId: id };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const noticeText = useNoticeText();
+  const [notices, setNotices] = useState<GameNotice[]>([]);
+  const { board, error, socket } = useLiveBoard(loaderData.gameId, (n) => setNotices((prev) => [n, ...prev].slice(0, 5)));
+  const [division, setDivision] = useState<number | null>(null);
+  const challenges = board ? (Object.values(board.challenges).flat() as ChallengeInfo[]) : [];
+  const timeline = board?.timelines.find((tl) => tl.divisionId === (division ?? 0));
+  const start = board ? Math.min(...board.items.flatMap((i) => i.solvedChallenges.map((s) => s.time)), board.updateTimeUtc) : 0;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-semibold">{t("scoreboard.title")}</h1>
+        <div className="flex items-center gap-3 text-sm">
+          <span role="status" data-testid="board-socket" data-state={socket}>
+            {socket === "open" ? `● ${t("scoreboard.live")}` : t("scoreboard.reconnecting")}
+          </span>
+          <Link to={`/games/${loaderData.gameId}`} className="text-primary-700 hover:underline dark:text-primary-300">
+            ←
+          </Link>
+        </div>
+      </div>
+      {notices.length > 0 ? (
+        <ul aria-live="polite" data-testid="live-notices" className="space-y-1">
+          {notices.map((n) => (
+            <li key={`${n.id}-${n.time}`}>
+              <Alert tone="info">{noticeText({ id: n.id, type: n.type, values: n.values, time: n.time })}</Alert>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {error ? <Alert tone="error">{error.status === 10001 ? t("scoreboard.notStarted") : error.message}</Alert> : null}
+      {!board && !error ? <LoadingStatus /> : null}
+      {board ? (
+        <>
+          {board.divisions.length > 0 ? (
+            <label className="flex items-center gap-2 text-sm">
+              {t("scoreboard.division")}
+              <select className={selectClass} value={division ?? ""} onChange={(e) => setDivision(e.target.value === "" ? null : Number(e.target.value))}>
+                <option value="">{t("scoreboard.allDivisions")}</option>
+                {board.divisions.map((d) => (
+                  <option key={d.id} value={d.id}>
+                    {d.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          <Card>
+            <h2 className="mb-2 font-semibold">{t("scoreboard.timeline")}</h2>
+            <TimelineChart timeline={timeline} start={start} end={board.updateTimeUtc} label={t("scoreboard.timeline")} />
+          </Card>
+          <Card>
+            <h2 className="mb-2 font-semibold">{t("scoreboard.matrix")}</h2>
+            <BoardTable items={board.items} challenges={challenges} divisionId={division} />
+          </Card>
+        </>
+      ) : null}
+    </div>
+  );
+}
