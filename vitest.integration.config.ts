@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { agentTestBindings } from "./tests/integration/container-agent.ts";
 import { smtpTestBindings } from "./tests/integration/mail-server.ts";
 
 // Integration tests run inside workerd against the built worker (`react-router build` first): the same
@@ -8,7 +9,7 @@ export default defineConfig(async () => ({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: `./${process.env.FLAGSTAFF_BUILD_DIR ?? "build"}/server/wrangler.json` },
-      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("migrations"), ...(await smtpTestBindings()) } },
+      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("migrations"), ...(await smtpTestBindings()), ...(await agentTestBindings()) } },
     }),
   ],
   resolve: { tsconfigPaths: true },
@@ -16,6 +17,7 @@ export default defineConfig(async () => ({
     include: ["tests/integration/**/*.test.ts"],
     setupFiles: ["./tests/integration/apply-migrations.ts"],
     // A real SMTP server on loopback for account mail (tests/integration/mail-server.ts).
-    globalSetup: ["./tests/integration/mail-server.ts"],
+    // A real container agent on the private test dockerd (tests/integration/container-agent.ts).
+    globalSetup: ["./tests/integration/mail-server.ts", "./tests/integration/container-agent.ts"],
   },
 }));

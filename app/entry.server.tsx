@@ -2,7 +2,11 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from "react-router";
+import { env } from "cloudflare:workers";
+import { captchaSettingsFromEnv } from "~/.server/captcha/verify";
+import { NonceContext } from "~/lib/nonce";
 import { getInstanceOrDefault } from "~/middleware/i18next";
+import { makeNonce, pageCsp } from "../workers/security-headers";
 
 export const streamTimeout = 5_000;
 
@@ -17,14 +21,19 @@ export default async function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
+  // A fresh script nonce per page: only our inline scripts carry it (see workers/security-headers.ts).
+  const nonce = makeNonce();
   let shellRendered = false;
   const userAgent = request.headers.get("user-agent");
 
   const body = await renderToReadableStream(
-    <I18nextProvider i18n={getInstanceOrDefault(loadContext)}>
-      <ServerRouter context={routerContext} url={request.url} />
-    </I18nextProvider>,
+    <NonceContext.Provider value={nonce}>
+      <I18nextProvider i18n={getInstanceOrDefault(loadContext)}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </I18nextProvider>
+    </NonceContext.Provider>,
     {
+      nonce,
       signal: AbortSignal.timeout(streamTimeout + 1000),
       onError(error: unknown) {
         responseStatusCode = 500;
@@ -39,6 +48,10 @@ export default async function handleRequest(
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  responseHeaders.set(
+    "Content-Security-Policy",
+    pageCsp(nonce, new URL(request.url).host, captchaSettingsFromEnv(env).provider),
+  );
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }
 

@@ -14,6 +14,7 @@ import {
 import { getCurrentUser } from "~/.server/auth/session";
 import { createDb } from "~/.server/db/client";
 import { getClientConfig } from "~/.server/services/config";
+import { portMappingOf } from "~/.server/services/containers";
 import { brandCssVariables } from "~/core/colour";
 import { DEFAULT_LANGUAGE, matchLanguage } from "~/core/i18n/languages";
 import { Markdown } from "~/components/markdown";
@@ -21,6 +22,7 @@ import { type ShellUser, SiteHeader } from "~/components/site-header";
 import { Button } from "~/components/ui/button";
 import { clearCacheAndReload } from "~/lib/cache";
 import { languageOnlyInStorage, persistLanguage } from "~/lib/language";
+import { useNonce, ZOD_JITLESS_SCRIPT } from "~/lib/nonce";
 import { themeFromCookieHeader, themeInitScript, useTheme } from "~/lib/theme";
 import { getLocale, i18nextMiddleware } from "~/middleware/i18next";
 import type { Route } from "./+types/root";
@@ -31,7 +33,7 @@ export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, config] = await Promise.all([
     getCurrentUser(request, env),
-    getClientConfig(createDb(env.DB)),
+    getClientConfig(createDb(env.DB), portMappingOf(env as { FLAGSTAFF_PORT_MAPPING?: string })),
   ]);
   const shellUser: ShellUser | null = user ? { userName: user.userName, role: user.role, avatar: user.avatar } : null;
   return {
@@ -71,6 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const style = brandVariables ? (brandVariables as CSSProperties) : undefined;
   const logoUrl = data?.config.logoUrl;
   const language = data?.locale ?? i18n.language;
+  const nonce = useNonce();
 
   return (
     // The head script may already have changed the class to the stored theme before hydration.
@@ -79,15 +82,16 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="dark light" />
-        <script dangerouslySetInnerHTML={{ __html: themeInitScript }} />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeInitScript }} />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: ZOD_JITLESS_SCRIPT }} />
         {logoUrl ? <link rel="icon" href={logoUrl} /> : <link rel="icon" href={FAVICON} type="image/svg+xml" />}
         <Meta />
         <Links />
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -158,11 +162,14 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let message = t("error.unexpected");
   let stack: string | undefined;
   if (isRouteErrorResponse(error)) {
-    heading = error.status === 404 ? t("notFound.title") : `${error.status} ${error.statusText}`;
+    heading =
+      error.status === 404 ? t("notFound.title") : error.status === 403 ? t("forbidden.title") : `${error.status} ${error.statusText}`;
     message =
       error.status === 404
         ? t("notFound.message")
-        : typeof error.data === "string" && error.data
+        : error.status === 403
+          ? t("forbidden.message")
+          : typeof error.data === "string" && error.data
           ? error.data
           : t("error.unexpected");
   } else if (error instanceof Error) {

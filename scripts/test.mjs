@@ -136,6 +136,13 @@ function countVitest(report) {
   return { passed, failed, skipped };
 }
 
+/** Counts from the bench smoke's JSON (bench/run.mjs --smoke): one check per step that must produce a number. */
+function countBenchSmoke(report) {
+  const smoke = report.smoke ?? { passed: [], failed: [] };
+  const failed = smoke.failed.length + (report.failures ?? []).length;
+  return { passed: smoke.passed.length, failed, skipped: 0 };
+}
+
 /** Counts from Playwright's JSON reporter; errors outside tests (e.g. the web server) count as failures. */
 function countPlaywright(report) {
   const stats = report.stats ?? {};
@@ -186,6 +193,18 @@ async function main() {
       prepare: prepareAgentEngine,
     },
     { ...vitestSuite("integration", "vitest.integration.config.ts", 8 * 60_000), needsBuild: true },
+    {
+      // The bench harness on tiny sizes (a few seconds): every step must produce a number; no figure is judged.
+      name: "bench",
+      needsBuild: true,
+      reportFile: join(REPORTS, "bench.json"),
+      count: countBenchSmoke,
+      start: () =>
+        run(process.execPath, [join(ROOT, "bench", "run.mjs"), "--smoke", "--json", join(REPORTS, "bench.json")], {
+          timeoutMs: 4 * 60_000,
+          extraEnv: { DOCKER_HOST: AGENT_DOCKER_HOST },
+        }),
+    },
     {
       name: "e2e",
       needsBuild: true,

@@ -5,6 +5,7 @@ import { getTranslator } from "~/core/i18n/translator";
 import { api } from "./api";
 import { internal } from "./api/internal";
 import { hub } from "./hub";
+import { withSecurityHeaders } from "./security-headers";
 
 export { AdminHub } from "./admin-hub/admin-hub";
 export { GameRoom } from "./game-room/game-room";
@@ -16,18 +17,22 @@ const handleRequest = createRequestHandler(
 
 /** Routes by the first path segment (case-insensitive): /api, /hub, /__internal, /assets/{hash}/{name}, then React Router. */
 export default {
-  fetch(request, env, ctx) {
-    const path = new URL(request.url).pathname;
-    const first = path.slice(1, path.indexOf("/", 1) >>> 0).toLowerCase();
-    if (first === "api") return api.fetch(request, env, ctx);
-    if (first === "hub") return hub.fetch(request, env, ctx);
-    if (first === "__internal") return internal.fetch(request, env, ctx);
-    // Uploaded files; built client files also live under /assets/ and fall through.
-    const asset = first === "assets" ? matchAssetPath(path) : null;
-    if (asset) {
-      const t = getTranslator(languageFromAcceptLanguage(request.headers.get("accept-language") ?? undefined));
-      return serveAsset(request, env, asset, t("common.not_found"));
-    }
-    return handleRequest(request);
+  async fetch(request, env, ctx) {
+    return withSecurityHeaders(request, await route(request, env, ctx));
   },
 } satisfies ExportedHandler<Env>;
+
+function route(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
+  const path = new URL(request.url).pathname;
+  const first = path.slice(1, path.indexOf("/", 1) >>> 0).toLowerCase();
+  if (first === "api") return api.fetch(request, env, ctx);
+  if (first === "hub") return hub.fetch(request, env, ctx);
+  if (first === "__internal") return internal.fetch(request, env, ctx);
+  // Uploaded files; built client files also live under /assets/ and fall through.
+  const asset = first === "assets" ? matchAssetPath(path) : null;
+  if (asset) {
+    const t = getTranslator(languageFromAcceptLanguage(request.headers.get("accept-language") ?? undefined));
+    return serveAsset(request, env, asset, t("common.not_found"));
+  }
+  return handleRequest(request);
+}

@@ -17,4 +17,12 @@ interface Env {
   FLAGSTAFF_CAPTCHA_SECRET?: string;
   /** Days log records are kept (default 30). */
   FLAGSTAFF_LOG_RETENTION_DAYS?: string;
+  /** Container agents: comma-separated base URLs (http://127.0.0.1:8788,...). Containers are off without them. */
+  FLAGSTAFF_AGENTS?: string;
+  /** Shared HMAC secret with the agents (≥ 32 characters). */
+  FLAGSTAFF_AGENT_SECRET?: string;
+  /** Default (host:port entries) | PlatformProxy (entries are instance UUIDs reached through /api/proxy). */
+  FLAGSTAFF_PORT_MAPPING?: string;
+  /** "true": capture proxied traffic of challenges that enable it. */
+  FLAGSTAFF_TRAFFIC_CAPTURE?: string;
 }

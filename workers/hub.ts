@@ -21,6 +21,18 @@ function forward(c: ApiContext, stub: { fetch(request: Request): Promise<Respons
 
 function requireUpgrade(c: ApiContext): void {
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw notFound("common.route_not_found");
+  // Cross-site WebSocket hijacking: browsers always send Origin on a WebSocket handshake; another
+  // origin (even a same-site one, which would carry the Lax session cookie) may not open our sockets.
+  const origin = c.req.header("origin");
+  if (origin !== undefined && !sameOrigin(origin, c.req.url)) throw forbidden("auth.cross_site");
+}
+
+function sameOrigin(origin: string, url: string): boolean {
+  try {
+    return new URL(origin).host === new URL(url).host;
+  } catch {
+    return false;
+  }
 }
 
 hub.get("/hub/admin", async (c) => {

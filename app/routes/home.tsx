@@ -1,5 +1,4 @@
 import { env } from "cloudflare:workers";
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRouteLoaderData } from "react-router";
 import { createDb } from "~/.server/db/client";
@@ -8,6 +7,7 @@ import { LocalTime } from "~/components/posts/local-time";
 import { PostCard } from "~/components/posts/post-card";
 import { Card } from "~/components/ui/card";
 import { api } from "~/lib/api";
+import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/home";
 
@@ -30,19 +30,20 @@ interface BasicGame {
   end: number;
 }
 
-/** Recent games from GET /api/game in the browser; null while loading. An unavailable list shows as empty. */
+const fetchRecentGames = (signal: AbortSignal) =>
+  api<{ data: BasicGame[] }>(`/api/game?count=${HOME_GAMES}`, { signal }).then((r) => (Array.isArray(r?.data) ? r.data : []));
+
+/**
+ * Recent games from GET /api/game in the browser, painted from the browser cache first and refreshed every
+ * 5 minutes (rules.md §15); null while loading. An unavailable list shows as empty.
+ */
 function useRecentGames(): BasicGame[] | null {
-  const [games, setGames] = useState<BasicGame[] | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    api<{ data: BasicGame[] }>(`/api/game?count=${HOME_GAMES}`, { signal: controller.signal })
-      .then((r) => setGames(Array.isArray(r?.data) ? r.data : []))
-      .catch(() => {
-        if (!controller.signal.aborted) setGames([]);
-      });
-    return () => controller.abort();
-  }, []);
-  return games;
+  const { data, error } = useCachedList<BasicGame[] | null>("home-games", fetchRecentGames, {
+    initial: null,
+    fromStorage: true,
+    refreshMs: REFRESH_MS.slow,
+  });
+  return data ?? (error ? [] : null);
 }
 
 function GameCard({ game }: { game: BasicGame }) {

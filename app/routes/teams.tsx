@@ -13,6 +13,7 @@ import { Card } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import type { TeamInfo } from "~/core/schemas/team";
 import { api, errorMessage, isApiError } from "~/lib/api";
+import { loadCached, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/teams";
@@ -22,18 +23,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { pageTitle: getInstance(context).t("teams.title"), userId: user.id };
 }
 
-/** The teams are read from the API in the browser, so every change shows after a revalidation. */
+const teamsKey = (userId: number | string) => `teams:${userId}`;
+
+function fetchTeams(signal: AbortSignal | undefined, url: string) {
+  return api<TeamInfo[]>("/api/team", { signal }).catch((error: unknown) => {
+    if (isApiError(error) && error.status === 401) {
+      const target = new URL(url);
+      throw redirect(`/account/login?from=${encodeURIComponent(target.pathname + target.search)}`);
+    }
+    throw error;
+  });
+}
+
+/**
+ * The teams are read from the API in the browser, so every change shows after a revalidation; on reload the
+ * list paints from the browser cache (per user) and refreshes in the background (rules.md §15).
+ */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
-  const [server, teams] = await Promise.all([
-    serverLoader(),
-    api<TeamInfo[]>("/api/team", { signal: request.signal }).catch((error: unknown) => {
-      if (isApiError(error) && error.status === 401) {
-        const url = new URL(request.url);
-        throw redirect(`/account/login?from=${encodeURIComponent(url.pathname + url.search)}`);
-      }
-      throw error;
-    }),
-  ]);
+  const server = await serverLoader();
+  const teams = await loadCached(teamsKey(server.userId), () => fetchTeams(request.signal, request.url));
   return { ...server, teams };
 }
 clientLoader.hydrate = true as const;
@@ -99,7 +107,11 @@ function JoinForm({ onJoined }: { onJoined: () => void }) {
 export default function TeamsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
-  const { teams, userId } = loaderData;
+  const { userId } = loaderData;
+  const { data: teams } = useCachedList(teamsKey(userId), (signal) => fetchTeams(signal, window.location.href), {
+    initial: loaderData.teams.data,
+    stale: loaderData.teams.fromCache,
+  });
   const [creating, setCreating] = useState(false);
   const ownsTeam = teams.some((team) => team.members.some((m) => m.captain && m.id === userId));
   const refresh = () => void revalidate();

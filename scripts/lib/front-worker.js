@@ -26,7 +26,13 @@ async function serveFile(request, env, path, file) {
     "content-type": file.type,
     "cache-control": file.cacheControl,
     etag: file.etag,
+    // The same security headers as the app's responses (workers/security-headers.ts): built files are
+    // scripts, styles and images, never documents, so they may load and frame nothing.
     "x-content-type-options": "nosniff",
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+    "x-frame-options": "DENY",
+    "referrer-policy": "strict-origin-when-cross-origin",
+    "cross-origin-opener-policy": "same-origin",
   });
   if (etagMatches(request.headers.get("if-none-match"), file.etag)) {
     return new Response(null, { status: 304, headers });

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { refreshRoomsOfTeam } from "~/.server/services/room";
 import * as teams from "~/.server/services/teams";
 import * as usersAdmin from "~/.server/services/users-admin";
 import { badRequest, notFound } from "~/core/errors";
@@ -54,6 +55,7 @@ defineRoute(admin, { method: "POST", path: "/admin/teams/search", auth: "Admin",
 
 defineRoute(admin, { method: "PUT", path: "/admin/teams/:id", auth: "Admin", tag, summary: "Edit a team (name, bio, lock)", body: adminTeamUpdateSchema }, async (c, { body }) => {
   const info = await teams.adminUpdateTeam(c.var.db, adminTeamId(c), body);
+  await refreshRoomsOfTeam(c.env, c.var.db, info.id);
   const action = body.locked == null ? "edited" : body.locked ? "locked" : "unlocked";
   await logEvent(c, { level: "Information", logger: "Admin", message: `Team ${info.name} (#${info.id}) ${action}`, status: "Success" });
   return c.json(info);

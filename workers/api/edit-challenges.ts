@@ -1,8 +1,11 @@
 import { Hono } from "hono";
+import * as captureService from "~/.server/services/captures";
 import * as challengeService from "~/.server/services/challenges";
+import * as containerService from "~/.server/services/containers";
 import * as flagService from "~/.server/services/flags";
 import { refreshRoom } from "~/.server/services/room";
 import { attachmentSchema, challengeCreateSchema, challengeUpdateSchema, flagsCreateSchema } from "~/core/schemas/challenge";
+import { containerDeps } from "./container-deps";
 import type { ApiContext, ApiEnv } from "./context";
 import { editGameId, noticeDeps, pathId } from "./edit";
 import { logEvent } from "./log";
@@ -47,6 +50,8 @@ defineRoute(editChallenges, { method: "PUT", path: "/edit/games/:id/challenges/:
   const id = editGameId(c);
   const updated = await challengeService.updateChallenge(deps(c), id, challengeId(c), body);
   await refreshRoom(c.env, id, { challengeId: updated.id });
+  // A disabled challenge keeps no team containers (rules.md §8).
+  if (body.isEnabled === false) await containerService.destroyContainersOfChallenges(containerDeps(c), [updated.id], false);
   if (body.isEnabled != null) {
     await logEvent(c, { level: "Information", logger: "Admin", message: `Challenge ${updated.title} (#${updated.id}) ${updated.isEnabled ? "enabled" : "disabled"} in game #${id}`, status: "Success" });
   }
@@ -55,7 +60,10 @@ defineRoute(editChallenges, { method: "PUT", path: "/edit/games/:id/challenges/:
 
 defineRoute(editChallenges, { method: "DELETE", path: "/edit/games/:id/challenges/:cid", auth: "Admin", tag, summary: "Delete a challenge with its flags and attachments" }, async (c) => {
   const id = editGameId(c);
-  const gone = await challengeService.deleteChallenge(flagDeps(c), id, challengeId(c));
+  const existing = await challengeService.requireChallenge(c.var.db, id, challengeId(c));
+  await containerService.destroyContainersOfChallenges(containerDeps(c), [existing.id], true);
+  await captureService.deleteCapturesOfChallenges({ db: c.var.db, bucket: c.env.FILES }, [existing.id]);
+  const gone = await challengeService.deleteChallenge(flagDeps(c), id, existing.id);
   await refreshRoom(c.env, id, { challengeId: gone.id });
   await logEvent(c, { level: "Warning", logger: "Admin", message: `Challenge ${gone.title} (#${gone.id}) deleted from game #${id}`, status: "Success" });
   return ok(c, "challenge.deleted");

@@ -1,9 +1,12 @@
 import { Hono } from "hono";
+import * as captureService from "~/.server/services/captures";
+import * as containerService from "~/.server/services/containers";
 import * as gameService from "~/.server/services/games";
 import * as noticeService from "~/.server/services/notices";
 import { refreshRoom } from "~/.server/services/room";
 import { badRequest, notFound } from "~/core/errors";
 import { editGamesQuerySchema, gameCreateSchema, gameUpdateSchema, noticeSchema } from "~/core/schemas/game";
+import { containerDeps } from "./container-deps";
 import type { ApiContext, ApiEnv } from "./context";
 import { logEvent } from "./log";
 import { defineRoute } from "./registry";
@@ -55,6 +58,10 @@ defineRoute(edit, { method: "PUT", path: "/edit/games/:id", auth: "Admin", tag, 
 
 defineRoute(edit, { method: "DELETE", path: "/edit/games/:id", auth: "Admin", tag, summary: "Delete a game and everything in it" }, async (c) => {
   const id = editGameId(c);
+  await gameService.requireGame(c.var.db, id);
+  // Containers and capture files live outside D1: removed first (rules.md §8, api.md §9).
+  await containerService.destroyContainersOfGame(containerDeps(c), id);
+  await captureService.deleteCapturesOfGame({ db: c.var.db, bucket: c.env.FILES }, id);
   await gameService.deleteGame({ db: c.var.db, bucket: c.env.FILES }, id);
   await refreshRoom(c.env, id, "all");
   await logEvent(c, { level: "Warning", logger: "Admin", message: `Game #${id} deleted`, status: "Success" });

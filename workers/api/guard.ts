@@ -12,8 +12,14 @@ export async function getUser(c: ApiContext): Promise<CurrentUser | null> {
 
 /** The one guard every API handler passes (loaders use `requireUser`, built on the same `checkAccess`). */
 export async function requireAuth(c: ApiContext, level: AuthLevel): Promise<CurrentUser | null> {
-  const user = await getUser(c);
-  const access = checkAccess(user?.role ?? null, level);
+  let user = await getUser(c);
+  let access = checkAccess(user?.role ?? null, level);
+  if (access !== "ok" && user !== null) {
+    // The session cache only grants: re-read the user before refusing (a promotion counts at once).
+    user = await resolveCurrentUser(c.var.db, c.req.raw, c.var.now, { fresh: true });
+    c.set("user", user);
+    access = checkAccess(user?.role ?? null, level);
+  }
   if (access === "login") throw unauthorized();
   if (access === "forbidden") throw forbidden();
   return user;

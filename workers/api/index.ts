@@ -1,6 +1,10 @@
 import { Hono } from "hono";
 import { notFound } from "~/core/errors";
 import { account } from "./account";
+import { agentApi } from "./agent";
+import { capturesApi } from "./captures";
+import { containersApi } from "./containers";
+import { proxyApi } from "./proxy";
 import { admin } from "./admin";
 import { assets } from "./assets";
 import { editPosts } from "./edit-posts";
@@ -37,6 +41,10 @@ api.route("/api", gameRoomApi);
 api.route("/api", gameChallenges);
 api.route("/api", assets);
 api.route("/api", writeups);
+api.route("/api", containersApi);
+api.route("/api", capturesApi);
+api.route("/api", proxyApi);
+api.route("/api", agentApi);
 
 let openApi: Record<string, unknown> | null = null;
 api.get("/api/openapi.json", (c) => c.json((openApi ??= buildOpenApi())));

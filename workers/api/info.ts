@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { captchaInfo, captchaSettingsFromEnv } from "~/.server/captcha/verify";
 import { getClientConfig, getPlatformConfig } from "~/.server/services/config";
+import { portMappingOf } from "~/.server/services/containers";
 import type { ApiEnv } from "./context";
 import { defineRoute } from "./registry";
 import { jsonWithEtag } from "./http-cache";
@@ -11,7 +12,7 @@ export const info = new Hono<ApiEnv>();
 const tag = "Info";
 
 defineRoute(info, { method: "GET", path: "/config", auth: "Public", tag, summary: "Client configuration" }, async (c) =>
-  jsonWithEtag(c, await getClientConfig(c.var.db)),
+  jsonWithEtag(c, await getClientConfig(c.var.db, portMappingOf(c.env))),
 );
 
 defineRoute(info, { method: "GET", path: "/captcha", auth: "Public", tag, summary: "Captcha widget to render" }, async (c) => {

@@ -31,11 +31,19 @@ export const csrfGuard: MiddlewareHandler<ApiEnv> = async (c, next) => {
     const site = c.req.header("sec-fetch-site");
     const origin = c.req.header("origin");
     if (site === "cross-site" || site === "same-site") throw forbidden("auth.cross_site");
-    if (origin && origin !== "null" && new URL(origin).host !== new URL(c.req.url).host) throw forbidden("auth.cross_site");
-    if (origin === "null") throw forbidden("auth.cross_site");
+    if (origin && !sameHost(origin, c.req.url)) throw forbidden("auth.cross_site");
   }
   await next();
 };
+
+/** Whether an Origin header names this host; "null" and malformed origins never do. */
+function sameHost(origin: string, url: string): boolean {
+  try {
+    return new URL(origin).host === new URL(url).host;
+  } catch {
+    return false;
+  }
+}
 
 const isLoopback = (ip: string) => ip === "::1" || ip.startsWith("127.") || ip === "::ffff:127.0.0.1";
 const rateLimitDisabled = (c: Context<ApiEnv>) => String(c.env.FLAGSTAFF_DISABLE_RATE_LIMIT) === "true";

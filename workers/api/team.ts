@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { refreshRoomsOfTeam } from "~/.server/services/room";
 import * as teamService from "~/.server/services/teams";
 import { badRequest, notFound, tooManyRequests } from "~/core/errors";
 import { inviteCodeSchema, teamCreateSchema, teamUpdateSchema, teamVerifySchema, transferSchema } from "~/core/schemas/team";
@@ -50,9 +51,13 @@ defineRoute(team, { method: "GET", path: "/team/:id", auth: "Public", tag, summa
   c.json(await teamService.getTeamInfo(c.var.db, teamId(c))),
 );
 
-defineRoute(team, { method: "PUT", path: "/team/:id", auth: "User", tag, summary: "Edit a team (captain)", body: teamUpdateSchema }, async (c, { body, user }) =>
-  c.json(await teamService.updateTeam(deps(c), user!.id, teamId(c), body)),
-);
+defineRoute(team, { method: "PUT", path: "/team/:id", auth: "User", tag, summary: "Edit a team (captain)", body: teamUpdateSchema }, async (c, { body, user }) => {
+  const id = teamId(c);
+  const info = await teamService.updateTeam(deps(c), user!.id, id, body);
+  // The name and bio are on the boards of the games the team plays.
+  await refreshRoomsOfTeam(c.env, c.var.db, id);
+  return c.json(info);
+});
 
 defineRoute(team, { method: "DELETE", path: "/team/:id", auth: "User", tag, summary: "Disband a team (captain)" }, async (c, { user }) => {
   await teamService.deleteTeam(storageDeps(c), user!.id, teamId(c));
@@ -67,7 +72,9 @@ defineRoute(team, { method: "PUT", path: "/team/:id/avatar", auth: "User", tag, 
   } catch {
     throw badRequest("file.invalid");
   }
-  return c.json(await teamService.updateTeamAvatar(storageDeps(c), user!.id, id, form.get("file")));
+  const avatar = await teamService.updateTeamAvatar(storageDeps(c), user!.id, id, form.get("file"));
+  await refreshRoomsOfTeam(c.env, c.var.db, id);
+  return c.json(avatar);
 });
 
 defineRoute(team, { method: "GET", path: "/team/:id/invite", auth: "User", tag, summary: "The invite code (captain)" }, async (c, { user }) =>

@@ -8,8 +8,13 @@ import { getCurrentUser } from "./session";
  * the current path; role too low → 403 response rendered by the error boundary.
  */
 export async function requireUser(request: Request, env: Env, level: Exclude<AuthLevel, "Public"> = "User"): Promise<CurrentUser> {
-  const user = await getCurrentUser(request, env);
-  const access = checkAccess(user?.role ?? null, level);
+  let user = await getCurrentUser(request, env);
+  let access = checkAccess(user?.role ?? null, level);
+  if (access !== "ok" && user !== null) {
+    // The session cache only grants: re-read the user before refusing.
+    user = await getCurrentUser(request, env, { fresh: true });
+    access = checkAccess(user?.role ?? null, level);
+  }
   if (access === "login" || !user) {
     const url = new URL(request.url);
     throw redirect(`/account/login?from=${encodeURIComponent(url.pathname + url.search)}`);

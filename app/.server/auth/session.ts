@@ -54,11 +54,48 @@ export async function createSession(db: Db, userId: string, now: number): Promis
 
 export async function revokeSession(db: Db, request: Request): Promise<void> {
   const id = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
-  if (id) await db.delete(sessions).where(eq(sessions.idHash, await sha256Hex(id)));
+  if (!id) return;
+  const idHash = await sha256Hex(id);
+  sessionCache.delete(idHash);
+  await db.delete(sessions).where(eq(sessions.idHash, idHash));
 }
 
 export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
+  forgetCachedUser(userId);
   await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+/**
+ * In-isolate session cache (DECISIONS.md "session cache"): session id hash → the resolved user, reused for
+ * SESSION_CACHE_TTL_MS so a burst of requests of one session (flag submissions) costs one D1 read. A ban,
+ * a role change or a password change made elsewhere therefore takes effect within that TTL; in this isolate
+ * at once, because every change to a user or its sessions calls `forgetCachedUser` / `revokeAllSessions`.
+ * A cached user is only ever used to grant: guards re-read D1 before refusing (`resolveCurrentUser(…, {fresh})`).
+ */
+export const SESSION_CACHE_TTL_MS = 2000;
+const SESSION_CACHE_MAX = 10_000;
+interface CachedSession {
+  user: CurrentUser;
+  expiresAt: number;
+  checkedAt: number;
+}
+const sessionCache = new Map<string, CachedSession>();
+
+/** Drops every cached session of a user in this isolate (after any change to the user or its sessions). */
+export function forgetCachedUser(userId: string): void {
+  for (const [key, entry] of sessionCache) if (entry.user.id === userId) sessionCache.delete(key);
+}
+
+function cacheSession(idHash: string, entry: CachedSession): void {
+  sessionCache.delete(idHash);
+  if (sessionCache.size >= SESSION_CACHE_MAX) {
+    // Oldest first (insertion order): drop the first entry, and any already stale ones with it.
+    for (const [key, e] of sessionCache) {
+      if (sessionCache.size < SESSION_CACHE_MAX && entry.checkedAt - e.checkedAt < SESSION_CACHE_TTL_MS) break;
+      sessionCache.delete(key);
+    }
+  }
+  sessionCache.set(idHash, entry);
 }
 
 export function clientIp(request: Request): string {
@@ -68,13 +105,16 @@ export function clientIp(request: Request): string {
 export const avatarUrl = (hash: string | null) => (hash ? `/assets/${hash}/avatar` : null);
 
 /**
- * Resolves the request's user from its session cookie, re-reading the user every time so a ban or a
- * deletion takes effect at once. Banned users have no session. Slides the expiry and records the visit.
+ * Resolves the request's user from its session cookie. The user is re-read from D1 at most every
+ * SESSION_CACHE_TTL_MS per session in this isolate (`fresh` forces a read), so a ban or a deletion takes
+ * effect within 2 s. Banned users have no session. Slides the expiry and records the visit.
  */
-export async function resolveCurrentUser(db: Db, request: Request, now = Date.now()): Promise<CurrentUser | null> {
+export async function resolveCurrentUser(db: Db, request: Request, now = Date.now(), opts: { fresh?: boolean } = {}): Promise<CurrentUser | null> {
   const id = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
   if (!id || id.length > 128) return null;
   const idHash = await sha256Hex(id);
+  const cached = sessionCache.get(idHash);
+  if (cached && !opts.fresh && now - cached.checkedAt < SESSION_CACHE_TTL_MS && now >= cached.checkedAt && cached.expiresAt > now) return cached.user;
   const row = await db
     .select({
       id: users.id,
@@ -90,7 +130,10 @@ export async function resolveCurrentUser(db: Db, request: Request, now = Date.no
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
     .get();
-  if (!row || row.role === "Banned") return null;
+  if (!row || row.role === "Banned") {
+    sessionCache.delete(idHash);
+    return null;
+  }
 
   const writes: Promise<unknown>[] = [];
   if (row.expiresAt - now < SESSION_TTL_MS - SLIDE_AFTER_MS) {
@@ -102,7 +145,7 @@ export async function resolveCurrentUser(db: Db, request: Request, now = Date.no
     );
   }
   await Promise.all(writes);
-  return {
+  const user: CurrentUser = {
     id: row.id,
     userName: row.userName,
     email: row.email,
@@ -110,9 +153,11 @@ export async function resolveCurrentUser(db: Db, request: Request, now = Date.no
     avatar: avatarUrl(row.avatarHash),
     language: row.language,
   };
+  cacheSession(idHash, { user, expiresAt: row.expiresAt, checkedAt: now });
+  return user;
 }
 
-/** For loaders: the signed-in user or null. */
-export function getCurrentUser(request: Request, env: Env): Promise<CurrentUser | null> {
-  return resolveCurrentUser(createDb(env.DB), request);
+/** For loaders: the signed-in user or null (`fresh` skips the session cache, e.g. before refusing). */
+export function getCurrentUser(request: Request, env: Env, opts: { fresh?: boolean } = {}): Promise<CurrentUser | null> {
+  return resolveCurrentUser(createDb(env.DB), request, Date.now(), opts);
 }

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { badRequest, unauthorized } from "~/core/errors";
 import { hashPassword } from "../auth/password";
-import { createSession, revokeAllSessions } from "../auth/session";
+import { createSession, forgetCachedUser, revokeAllSessions } from "../auth/session";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import type { SmtpConfig } from "../mail/smtp";
@@ -156,6 +156,7 @@ export async function confirmEmailChange(
       .returning({ id: users.id })
       .get();
     if (!updated) throw badRequest("account.email_verify_failed");
+    forgetCachedUser(user.id);
   } catch (err) {
     if (/UNIQUE constraint failed/i.test(String((err as { cause?: unknown })?.cause ?? err))) throw badRequest("account.email_taken");
     throw err;

@@ -3,7 +3,7 @@ import { AppError, badRequest, unauthorized } from "~/core/errors";
 import type { RegisterStatus } from "~/core/enums";
 import type { ChangePasswordInput, LoginInput, ProfileUpdateInput, RegisterInput } from "~/core/schemas/account";
 import { generatePassword, getDecoyHash, hashPassword, verifyPassword } from "../auth/password";
-import { avatarUrl, createSession, revokeAllSessions } from "../auth/session";
+import { avatarUrl, createSession, forgetCachedUser, revokeAllSessions } from "../auth/session";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { getPlatformConfig } from "./config";
@@ -151,6 +151,7 @@ export async function updateProfile({ db }: ServiceDeps, userId: string, input: 
   if (Object.keys(patch).length === 0) return;
   try {
     await db.update(users).set(patch).where(eq(users.id, userId)).run();
+    forgetCachedUser(userId);
   } catch (err) {
     if (isUniqueViolation(err)) throw badRequest("account.username_taken");
     throw err;

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { unauthorized } from "~/core/errors";
-import { avatarUrl } from "../auth/session";
+import { avatarUrl, forgetCachedUser } from "../auth/session";
 import { users } from "../db/schema";
 import { IMAGE_LIMIT, releaseFile, type StorageDeps, storeUpload } from "../storage/files";
 
@@ -11,6 +11,7 @@ export async function setUserAvatar(deps: StorageDeps, userId: string, file: unk
   if (!user) throw unauthorized();
   const stored = await storeUpload(deps, file, { kind: "image", limit: IMAGE_LIMIT, name: "avatar" });
   await db.update(users).set({ avatarHash: stored.hash }).where(eq(users.id, userId)).run();
+  forgetCachedUser(userId);
   await releaseFile(deps, user.avatarHash);
   return avatarUrl(stored.hash)!;
 }

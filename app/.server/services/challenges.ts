@@ -14,9 +14,11 @@ import type { GameNoticeInfo } from "~/core/schemas/game";
 import { computeChallengeValue, computeMinScore } from "~/core/scoring/value";
 import { orderChallenges } from "~/core/scoring/scoreboard";
 import type { Db } from "../db/client";
+import { sanitizeFileName } from "../storage/files";
 import { type Challenge, challenges, firstSolves, flags, gameNotices, type NewChallenge, participations } from "../db/schema";
 import { deleteAttachments, getChallengeAttachment, hasFlags, listFlags } from "./flags";
 import { requireGame } from "./games";
+import { getTestContainer } from "./containers";
 import { createInstancesForChallenge } from "./instances";
 import { toNoticeInfo } from "./notices";
 
@@ -41,7 +43,7 @@ export async function requireChallenge(db: Db, gameId: number, challengeId: numb
 
 /** ChallengeEditDetailModel of a stored challenge. */
 export async function toEditDetail(db: Db, c: Challenge): Promise<ChallengeEditDetail> {
-  const [attachment, flagList] = await Promise.all([getChallengeAttachment(db, c), listFlags(db, c)]);
+  const [attachment, flagList, testContainer] = await Promise.all([getChallengeAttachment(db, c), listFlags(db, c), getTestContainer(db, c)]);
   return {
     id: c.id,
     title: c.title,
@@ -54,7 +56,7 @@ export async function toEditDetail(db: Db, c: Challenge): Promise<ChallengeEditD
     acceptedCount: c.acceptedCount,
     fileName: c.fileName,
     attachment,
-    testContainer: null,
+    testContainer,
     flags: flagList,
     containerImage: c.containerImage,
     memoryLimit: c.memoryLimit,
@@ -144,7 +146,8 @@ export async function updateChallenge(deps: ChallengeDeps, gameId: number, chall
   if (input.originalScore != null) set.originalScore = input.originalScore;
   if (input.minScoreRate != null) set.minScoreRate = input.minScoreRate;
   if (input.difficulty != null) set.difficulty = input.difficulty;
-  if (input.fileName != null) set.fileName = input.fileName;
+  // The download name of dynamic attachments: a base name only (no folders, no control characters).
+  if (input.fileName != null) set.fileName = sanitizeFileName(input.fileName, "attachment");
 
   const next = { ...current, ...set } as Challenge;
   const enabling = next.isEnabled && !current.isEnabled;

@@ -9,7 +9,7 @@ import { teamNameSchema } from "~/core/schemas/team";
 import { generateInviteToken } from "~/core/team-invite";
 import { describeIssue } from "~/core/validation";
 import { generatePassword, hashPassword } from "../auth/password";
-import { avatarUrl, revokeAllSessions } from "../auth/session";
+import { avatarUrl, forgetCachedUser, revokeAllSessions } from "../auth/session";
 import type { Db } from "../db/client";
 import { games, participations, teamMembers, teams, type User, users } from "../db/schema";
 import { releaseFile } from "../storage/files";
@@ -182,6 +182,7 @@ export async function updateUser({ db }: AdminUserDeps, actorId: string, userId:
       throw err;
     }
   }
+  forgetCachedUser(userId);
   if (banning) await revokeAllSessions(db, userId);
   return toUserInfo(await requireUser(db, userId));
 }
@@ -196,6 +197,7 @@ export async function deleteUser(deps: { db: Db; bucket: R2Bucket }, actorId: st
   let gone: { avatarHash: string | null } | undefined;
   try {
     gone = await db.delete(users).where(eq(users.id, userId)).returning({ avatarHash: users.avatarHash }).get();
+    forgetCachedUser(userId);
   } catch (err) {
     // A team created by this user in the meantime: the captain foreign key refuses the delete.
     if (/FOREIGN KEY constraint failed/i.test(String((err as { cause?: unknown })?.cause ?? err))) {

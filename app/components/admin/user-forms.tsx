@@ -128,7 +128,7 @@ export function BatchCreateForm({ onCreated, onClose }: { onCreated: () => void;
         rows={8}
         value={text}
         onChange={(event) => setText(event.currentTarget.value)}
-        placeholder={"alice,Passw0rd!,alice@example.com,Alice,2024001,,Red Team"}
+        placeholder={t("adminUsers.batchPlaceholder")}
         className="font-mono"
       />
       {error ? <Alert tone="error">{error}</Alert> : null}

@@ -34,13 +34,8 @@ export interface BatchUserResult {
   result: string;
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** DD/MM/YYYY HH:mm:ss in the viewer's time zone. */
-export function formatDateTime(ms: number): string {
-  const d = new Date(ms);
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
+/** DD/MM/YYYY HH:mm:ss in the viewer's time zone (app/lib/datetime.ts). */
+export { formatDateTime } from "~/lib/datetime";
 
 /**
  * Pasted lines "userName,password,email[,realName,stdNumber,phone,teamName]" (comma or tab separated; blank

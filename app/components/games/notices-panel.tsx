@@ -4,6 +4,7 @@ import { Alert } from "~/components/ui/alert";
 import type { NoticeType } from "~/core/enums";
 import type { GameNoticeInfo } from "~/core/schemas/game";
 import { api, errorMessage } from "~/lib/api";
+import { readCache, writeCache } from "~/lib/list-cache";
 import { useHubSocket } from "~/lib/realtime";
 import { NoticeItem } from "./notice-item";
 
@@ -40,6 +41,7 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
     () =>
       api<GameNoticeInfo[]>(`/api/game/${gameId}/notices`).then(
         (list) => {
+          writeCache(`notices:${gameId}`, list);
           setNotices(sortNotices(list));
           setError(null);
         },
@@ -50,9 +52,14 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
 
   useEffect(() => {
     if (!enabled) return;
-    const timer = setTimeout(() => void load(), 0);
+    // The last list paints from the browser cache at once (rules.md §15); the socket keeps it live after.
+    const timer = setTimeout(() => {
+      const cached = readCache<GameNoticeInfo[]>(`notices:${gameId}`);
+      if (cached) setNotices((list) => list ?? sortNotices(cached.data));
+      void load();
+    }, 0);
     return () => clearTimeout(timer);
-  }, [enabled, load]);
+  }, [enabled, gameId, load]);
 
   const state = useHubSocket(enabled ? `/hub/game/${gameId}` : null, {
     onMessage: (message) => {

@@ -1,39 +1,17 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { NavLink } from "react-router";
+import { GameTabs } from "~/components/games/game-tabs";
 import { WideOnly } from "~/components/layout/wide-only";
+import { SheetDownloads } from "./download-button";
 import type { GameEvent } from "~/core/protocol";
-
-const tabClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-3 py-1.5 text-sm font-medium ${
-    isActive ? "bg-primary-600 text-on-primary-600 dark:bg-primary-500 dark:text-on-primary-500" : "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
-  }`;
 
 /** The monitor pages' frame: sub-navigation, downloads, and the "Not wide enough" notice on narrow screens. */
 export function MonitorShell({ gameId, children }: { gameId: number; children: ReactNode }) {
-  const { t } = useTranslation();
   return (
     <WideOnly minWidth="md">
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 pb-3 dark:border-zinc-800">
-        <nav aria-label={t("monitor.title")} className="flex gap-1">
-          <NavLink to={`/games/${gameId}/monitor/events`} className={tabClass}>
-            {t("monitor.events")}
-          </NavLink>
-          <NavLink to={`/games/${gameId}/monitor/submissions`} className={tabClass}>
-            {t("monitor.submissions")}
-          </NavLink>
-          <NavLink to={`/games/${gameId}/monitor/cheatinfo`} className={tabClass}>
-            {t("monitor.cheatInfo")}
-          </NavLink>
-        </nav>
-        <div className="flex gap-3 text-sm">
-          <a href={`/api/game/${gameId}/scoreboardsheet`} className="text-primary-700 hover:underline dark:text-primary-300" download>
-            {t("monitor.downloadScoreboard")}
-          </a>
-          <a href={`/api/game/${gameId}/submissionsheet`} className="text-primary-700 hover:underline dark:text-primary-300" download>
-            {t("monitor.downloadSubmissions")}
-          </a>
-        </div>
+      <div className="mb-4 flex flex-wrap items-start justify-between gap-2">
+        <GameTabs gameId={gameId} />
+        <SheetDownloads gameId={gameId} />
       </div>
       {children}
     </WideOnly>

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { formatDateTime } from "~/components/admin/user-types";
+import { formatDateTime, formatUtcDate } from "~/lib/datetime";
 
 const noSubscription = () => () => {};
 
@@ -9,5 +9,5 @@ const noSubscription = () => () => {};
  */
 export function LocalTime({ ms }: { ms: number }) {
   const inBrowser = useSyncExternalStore(noSubscription, () => true, () => false);
-  return <time dateTime={new Date(ms).toISOString()}>{inBrowser ? formatDateTime(ms) : new Date(ms).toISOString().slice(0, 10)}</time>;
+  return <time dateTime={new Date(ms).toISOString()}>{inBrowser ? formatDateTime(ms) : formatUtcDate(ms)}</time>;
 }

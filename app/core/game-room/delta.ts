@@ -13,6 +13,12 @@ export interface BoardDelta {
   items: ScoreboardItem[];
   /** Team ids that left the board (suspended, removed). */
   removed: number[];
+  /**
+   * Items whose solves are unchanged but whose score, rank or solve values moved (a challenge's dynamic
+   * value dropped, another team overtook them): only those numbers, not the whole item. One solve moves
+   * hundreds of items; sending them whole made a push ≈ 1 MB per socket (BENCHMARKS.md).
+   */
+  patches?: ItemPatch[];
   /** The full ordering of team ids after the change, when it changed (ranks moved or teams came or went). */
   order: number[] | null;
   /** Timelines are small (top 10 per division): sent whole when they changed. */
@@ -21,9 +27,19 @@ export interface BoardDelta {
   refetch: boolean;
 }
 
+/** The numbers of an item that changed while its solves (ids, types, users, times) stayed the same. */
+export interface ItemPatch {
+  id: number;
+  score: number;
+  rank: number;
+  divisionRank: number | null;
+  /** [challenge id, new score] of each solved challenge whose score changed. */
+  scores: [number, number][];
+}
+
 /** A delta that only tells clients to refetch. */
 export function refetchDelta(version: number, updateTimeUtc: number): BoardDelta {
-  return { version, updateTimeUtc, challenges: [], items: [], removed: [], order: null, timelines: null, refetch: true };
+  return { version, updateTimeUtc, challenges: [], items: [], patches: [], removed: [], order: null, timelines: null, refetch: true };
 }
 
 const key = (v: unknown) => JSON.stringify(v);
@@ -48,6 +64,7 @@ export function boardDelta(prev: ScoreboardModel, next: ScoreboardModel, version
   }
   const prevItems = new Map(prev.items.map((i) => [i.id, i]));
   const items: ScoreboardItem[] = [];
+  const patches: ItemPatch[] = [];
   // Cheap per-item comparison: solves only append, and a changed value changes the team's total.
   for (const item of next.items) {
     const old = prevItems.get(item.id);
@@ -61,8 +78,11 @@ export function boardDelta(prev: ScoreboardModel, next: ScoreboardModel, version
       old.name !== item.name ||
       old.avatar !== item.avatar ||
       old.divisionId !== item.divisionId
-    )
-      items.push(item);
+    ) {
+      const patch = old ? patchOf(old, item) : null;
+      if (patch) patches.push(patch);
+      else items.push(item);
+    }
   }
   const nextIds = new Set(next.items.map((i) => i.id));
   const removed = prev.items.filter((i) => !nextIds.has(i.id)).map((i) => i.id);
@@ -74,10 +94,47 @@ export function boardDelta(prev: ScoreboardModel, next: ScoreboardModel, version
     updateTimeUtc: next.updateTimeUtc,
     challenges: changedChallenges,
     items,
+    patches,
     removed,
     order: orderChanged ? next.items.map((i) => i.id) : null,
     timelines: timelinesChanged ? next.timelines : null,
     refetch: false,
+  };
+}
+
+/**
+ * The patch turning `old` into `item`, or null when more than numbers changed (solves, name, avatar,
+ * division, bio, last submission time): then the item is sent whole.
+ */
+function patchOf(old: ScoreboardItem, item: ScoreboardItem): ItemPatch | null {
+  if (
+    old.solvedCount !== item.solvedCount ||
+    old.lastSubmissionTime !== item.lastSubmissionTime ||
+    old.name !== item.name ||
+    old.bio !== item.bio ||
+    old.avatar !== item.avatar ||
+    old.divisionId !== item.divisionId ||
+    old.solvedChallenges.length !== item.solvedChallenges.length
+  )
+    return null;
+  const scores: [number, number][] = [];
+  for (let i = 0; i < item.solvedChallenges.length; i++) {
+    const a = old.solvedChallenges[i]!;
+    const b = item.solvedChallenges[i]!;
+    if (a.id !== b.id || a.type !== b.type || a.userName !== b.userName || a.time !== b.time) return null;
+    if (a.score !== b.score) scores.push([b.id, b.score]);
+  }
+  return { id: item.id, score: item.score, rank: item.rank, divisionRank: item.divisionRank, scores };
+}
+
+function applyPatch(item: ScoreboardItem, patch: ItemPatch): ScoreboardItem {
+  const scores = new Map(patch.scores);
+  return {
+    ...item,
+    score: patch.score,
+    rank: patch.rank,
+    divisionRank: patch.divisionRank,
+    solvedChallenges: scores.size === 0 ? item.solvedChallenges : item.solvedChallenges.map((s) => (scores.has(s.id) ? { ...s, score: scores.get(s.id)! } : s)),
   };
 }
 
@@ -91,6 +148,10 @@ export function applyBoardDelta(board: ScoreboardModel, delta: BoardDelta): Scor
   const byId = new Map(board.items.map((i) => [i.id, i]));
   for (const id of delta.removed) byId.delete(id);
   for (const item of delta.items) byId.set(item.id, item);
+  for (const patch of delta.patches ?? []) {
+    const item = byId.get(patch.id);
+    if (item) byId.set(patch.id, applyPatch(item, patch));
+  }
   const order = delta.order ?? board.items.map((i) => i.id).filter((id) => byId.has(id));
   const items = order.map((id) => byId.get(id)).filter((i): i is ScoreboardItem => i !== undefined);
   return { ...board, updateTimeUtc: delta.updateTimeUtc, challenges, items, timelines: delta.timelines ?? board.timelines };

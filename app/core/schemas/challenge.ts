@@ -145,7 +145,8 @@ export interface ChallengeEditDetail {
   fileName: string;
   attachment: AttachmentInfo | null;
   /** The admin test container (issue of containers); null while none runs. */
-  testContainer: null | { status: string; startedAt: number; expectStopAt: number; entry: string };
+  /** The admin test container; `testFlag` is the flag it was given (DynamicContainer), else null. */
+  testContainer: null | { status: string; startedAt: number; expectStopAt: number; entry: string; testFlag: string | null };
   flags: FlagInfo[];
   containerImage: string | null;
   memoryLimit: number;

@@ -11,6 +11,7 @@ import { LOG_LEVELS, type LogLevel } from "~/core/enums";
 import type { LogMessage } from "~/core/protocol";
 import { type SocketState, connectAdminLogs } from "~/lib/admin-log-socket";
 import { api } from "~/lib/api";
+import { loadCached, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/logs";
@@ -27,16 +28,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const parseLevel = (raw: string | null): LogLevel =>
   LOG_LEVELS.find((l) => l.toLowerCase() === (raw ?? "").toLowerCase()) ?? "All";
 
+const fetchLogs = (level: LogLevel, page: number, signal?: AbortSignal) =>
+  api<LogMessage[]>(`/api/admin/logs?level=${level}&count=${PAGE_SIZE + 1}&skip=${(page - 1) * PAGE_SIZE}`, { signal });
+/** The first page of each level is cached in the browser (rules.md §15); newer records arrive over the socket. */
+const firstPageKey = (level: LogLevel) => `admin-logs:${level}`;
+
 /** One page (plus one record, to know whether a next page exists) read from the API in the browser. */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   const url = new URL(request.url);
   const level = parseLevel(url.searchParams.get("level"));
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
-  const [server, rows] = await Promise.all([
+  const [server, loaded] = await Promise.all([
     serverLoader(),
-    api<LogMessage[]>(`/api/admin/logs?level=${level}&count=${PAGE_SIZE + 1}&skip=${(page - 1) * PAGE_SIZE}`, { signal: request.signal }),
+    page === 1
+      ? loadCached(firstPageKey(level), () => fetchLogs(level, page, request.signal))
+      : fetchLogs(level, page, request.signal).then((data) => ({ data, fromCache: false })),
   ]);
-  return { ...server, logs: rows.slice(0, PAGE_SIZE), hasNext: rows.length > PAGE_SIZE, level, page };
+  const rows = loaded.data;
+  return { ...server, logs: rows.slice(0, PAGE_SIZE), hasNext: rows.length > PAGE_SIZE, level, page, fromCache: loaded.fromCache };
 }
 clientLoader.hydrate = true as const;
 
@@ -55,16 +64,23 @@ const levelTone: Record<LogMessage["level"], string> = {
 export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
-  const data = "logs" in loaderData ? loaderData : null;
+  const loaded = "logs" in loaderData ? loaderData : null;
+  // A first page from the cache is read again once (the socket only brings records from now on).
+  const firstPage = useCachedList(
+    firstPageKey(loaded?.level ?? "All"),
+    (signal) => fetchLogs(loaded?.level ?? "All", 1, signal),
+    { initial: loaded ? loaded.logs : null, stale: Boolean(loaded?.fromCache) && loaded?.page === 1, refreshMs: 0 },
+  );
+  const data = loaded && firstPage.data ? { ...loaded, logs: firstPage.data.slice(0, PAGE_SIZE), hasNext: loaded.page === 1 ? firstPage.data.length > PAGE_SIZE || loaded.hasNext : loaded.hasNext } : null;
   const [live, setLive] = useState<LogMessage[]>([]);
   const [socketState, setSocketState] = useState<SocketState>("connecting");
   const level = data?.level ?? "All";
   const onFirstPage = (data?.page ?? 1) === 1;
 
   // A new page, filter or reload starts from the server's list again.
-  const [liveBase, setLiveBase] = useState(data);
-  if (liveBase !== data) {
-    setLiveBase(data);
+  const [liveBase, setLiveBase] = useState(firstPage.data);
+  if (liveBase !== firstPage.data) {
+    setLiveBase(firstPage.data);
     setLive([]);
   }
 

@@ -11,6 +11,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { ArrayResponse, TeamInfo } from "~/core/schemas/team";
+import { loadCached, useCachedList } from "~/lib/list-cache";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -23,17 +24,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { pageTitle: getInstance(context).t("adminTeams.title") };
 }
 
+/** A page of the list (cached in the browser, rules.md §15) or a search (not cached). */
+const listKey = (hint: string, page: number) => (hint ? "admin-teams:search" : `admin-teams:${page}`);
+const fetchList = (hint: string, page: number, signal?: AbortSignal) =>
+  hint
+    ? api<ArrayResponse<TeamInfo>>(`/api/admin/teams/search?hint=${encodeURIComponent(hint)}`, { method: "POST", signal })
+    : api<ArrayResponse<TeamInfo>>(`/api/admin/teams?count=${PAGE_SIZE}&skip=${(page - 1) * PAGE_SIZE}`, { signal });
+
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   const url = new URL(request.url);
   const hint = (url.searchParams.get("hint") ?? "").trim();
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
-  const [server, result] = await Promise.all([
+  const [server, loaded] = await Promise.all([
     serverLoader(),
     hint
-      ? api<ArrayResponse<TeamInfo>>(`/api/admin/teams/search?hint=${encodeURIComponent(hint)}`, { method: "POST", signal: request.signal })
-      : api<ArrayResponse<TeamInfo>>(`/api/admin/teams?count=${PAGE_SIZE}&skip=${(page - 1) * PAGE_SIZE}`, { signal: request.signal }),
+      ? fetchList(hint, page, request.signal).then((data) => ({ data, fromCache: false }))
+      : loadCached(listKey(hint, page), () => fetchList(hint, page, request.signal)),
   ]);
-  return { ...server, result, hint, page };
+  return { ...server, result: loaded.data, fromCache: loaded.fromCache, hint, page };
 }
 clientLoader.hydrate = true as const;
 
@@ -75,7 +83,12 @@ export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const [searchParams] = useSearchParams();
-  const { result, hint, page } = loaderData;
+  const { hint, page } = loaderData;
+  const { data: result } = useCachedList(listKey(hint, page), (signal) => fetchList(hint, page, signal), {
+    initial: loaderData.result,
+    stale: loaderData.fromCache,
+    persist: !hint,
+  });
   const [editing, setEditing] = useState<TeamInfo | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);

@@ -10,6 +10,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { ArrayResponse } from "~/core/schemas/team";
+import { loadCached, useCachedList } from "~/lib/list-cache";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -22,18 +23,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { pageTitle: getInstance(context).t("adminUsers.title"), selfId: user.id };
 }
 
+/** A page of the list (cached in the browser, rules.md §15) or a search (not cached). */
+const listKey = (hint: string, page: number) => (hint ? "admin-users:search" : `admin-users:${page}`);
+const fetchList = (hint: string, page: number, signal?: AbortSignal) =>
+  hint
+    ? api<ArrayResponse<AdminUserInfo>>(`/api/admin/users/search?hint=${encodeURIComponent(hint)}`, { method: "POST", signal })
+    : api<ArrayResponse<AdminUserInfo>>(`/api/admin/users?count=${PAGE_SIZE}&skip=${(page - 1) * PAGE_SIZE}`, { signal });
+
 /** The list is read from the API in the browser, once per load (rules.md §15). */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   const url = new URL(request.url);
   const hint = (url.searchParams.get("hint") ?? "").trim();
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
-  const [server, result] = await Promise.all([
+  const [server, loaded] = await Promise.all([
     serverLoader(),
     hint
-      ? api<ArrayResponse<AdminUserInfo>>(`/api/admin/users/search?hint=${encodeURIComponent(hint)}`, { method: "POST", signal: request.signal })
-      : api<ArrayResponse<AdminUserInfo>>(`/api/admin/users?count=${PAGE_SIZE}&skip=${(page - 1) * PAGE_SIZE}`, { signal: request.signal }),
+      ? fetchList(hint, page, request.signal).then((data) => ({ data, fromCache: false }))
+      : loadCached(listKey(hint, page), () => fetchList(hint, page, request.signal)),
   ]);
-  return { ...server, result, hint, page };
+  return { ...server, result: loaded.data, fromCache: loaded.fromCache, hint, page };
 }
 clientLoader.hydrate = true as const;
 
@@ -56,7 +64,13 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
   const [batchOpen, setBatchOpen] = useState(false);
 
   // Until the browser has read the list (first load and hydration), the page draws its own loading state.
-  const data = "result" in loaderData ? loaderData : null;
+  const loaded = "result" in loaderData ? loaderData : null;
+  const live = useCachedList(
+    listKey(loaded?.hint ?? "", loaded?.page ?? 1),
+    (signal) => fetchList(loaded?.hint ?? "", loaded?.page ?? 1, signal),
+    { initial: loaded?.result ?? null, stale: loaded?.fromCache ?? false, refreshMs: loaded ? undefined : 0, persist: !loaded?.hint },
+  );
+  const data = loaded && live.data ? { ...loaded, result: live.data } : null;
 
   const heading = (
     <div>

@@ -9,6 +9,7 @@ import { listPlayerChallenges, requirePlayer } from "~/.server/services/player-c
 import { ChallengeBoard } from "~/components/challenges/challenge-board";
 import { ChallengeView } from "~/components/challenges/challenge-view";
 import { submitFlag } from "~/components/challenges/submit";
+import { GameTabs } from "~/components/games/game-tabs";
 import { formatDateTime, useNow } from "~/components/games/time";
 import { useGameEnded, usePushedVerdicts, VerdictMessage } from "~/components/verdict/verdict";
 import { LoadingStatus } from "~/components/teams/loading";
@@ -123,6 +124,7 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
             : t("challenge.notPlayer");
     return (
       <div className="space-y-4">
+        <GameTabs gameId={data.gameId} />
         {back}
         <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
         <Alert tone={data.state === "notStarted" ? "info" : "error"}>{message}</Alert>
@@ -131,6 +133,7 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
   }
   return (
     <div className="space-y-4">
+      <GameTabs gameId={data.gameId} />
       {back}
       <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
       {data.challenges.length === 0 ? (

@@ -1,7 +1,12 @@
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRevalidator, useRouteLoaderData } from "react-router";
+import { createDb } from "~/.server/db/client";
+import { games } from "~/.server/db/schema";
 import { PhaseBadge, StatusBadge } from "~/components/games/badges";
+import { GameTabs } from "~/components/games/game-tabs";
 import { JoinDialog } from "~/components/games/join-dialog";
 import { NoticesPanel } from "~/components/games/notices-panel";
 import { formatCountdown, formatDateTime, phaseOf, useNow } from "~/components/games/time";
@@ -21,7 +26,12 @@ import { getInstance } from "~/middleware/i18next";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/detail";
 
-export async function loader({ context }: Route.LoaderArgs) {
+/** An unknown game answers 404 from the server already (the page itself is read in the browser). */
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Not Found", { status: 404 });
+  const exists = await createDb(env.DB).select({ id: games.id }).from(games).where(eq(games.id, id)).get();
+  if (!exists) throw new Response("Not Found", { status: 404 });
   return { pageTitle: getInstance(context).t("games.detailTitle") };
 }
 
@@ -98,6 +108,7 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
 
   return (
     <div className="mx-auto max-w-5xl space-y-6">
+      <GameTabs gameId={game.id} />
       {game.poster ? <img src={game.poster} alt="" className="max-h-72 w-full rounded-lg object-cover" /> : null}
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 space-y-2">

@@ -7,6 +7,7 @@ import { Card } from "~/components/ui/card";
 import type { BasicGameInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { api } from "~/lib/api";
+import { loadCached, REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/index";
@@ -15,8 +16,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { pageTitle: getInstance(context).t("games.title") };
 }
 
+const GAMES_KEY = "games";
+const fetchGames = (signal?: AbortSignal) => api<ArrayResponse<BasicGameInfo>>("/api/game?count=50", { signal });
+
+/** The list paints from the browser cache on reload and refreshes in the background (rules.md §15). */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
-  const [server, games] = await Promise.all([serverLoader(), api<ArrayResponse<BasicGameInfo>>("/api/game?count=50", { signal: request.signal })]);
+  const [server, games] = await Promise.all([serverLoader(), loadCached(GAMES_KEY, () => fetchGames(request.signal))]);
   return { ...server, games };
 }
 clientLoader.hydrate = true as const;
@@ -89,7 +94,11 @@ export default function GamesPage({ loaderData }: Route.ComponentProps) {
 function GamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const now = useNow();
-  const { games } = loaderData;
+  const { data: games } = useCachedList(GAMES_KEY, fetchGames, {
+    initial: loaderData.games.data,
+    stale: loaderData.games.fromCache,
+    refreshMs: REFRESH_MS.slow,
+  });
   return (
     <div className="space-y-6">
       <div>

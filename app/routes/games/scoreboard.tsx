@@ -1,18 +1,22 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
+import { GameTabs } from "~/components/games/game-tabs";
 import { useNoticeText } from "~/components/games/notice-item";
 import { BoardTable } from "~/components/scoreboard/board-table";
 import { TimelineChart } from "~/components/scoreboard/timeline-chart";
+import { SheetDownloads } from "~/components/monitor/download-button";
 import { useLiveBoard } from "~/components/scoreboard/use-live-board";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
 import { Card } from "~/components/ui/card";
 import { selectClass } from "~/components/ui/select";
+import { roleRank } from "~/core/enums";
 import type { GameNotice } from "~/core/protocol";
 import type { ChallengeInfo } from "~/core/scoring/scoreboard";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
+import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/scoreboard";
 
 /** /games/{id}/scoreboard: the live board (pushed deltas over /hub/game/{id}), public unless the game is hidden. */
@@ -28,6 +32,8 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 
 export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const monitor = root?.user != null && roleRank(root.user.role) >= roleRank("Monitor");
   const noticeText = useNoticeText();
   const [notices, setNotices] = useState<GameNotice[]>([]);
   const { board, error, socket } = useLiveBoard(loaderData.gameId, (n) => setNotices((prev) => [n, ...prev].slice(0, 5)));
@@ -38,9 +44,11 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="space-y-4">
+      <GameTabs gameId={loaderData.gameId} />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-semibold">{t("scoreboard.title")}</h1>
         <div className="flex items-center gap-3 text-sm">
+          {monitor ? <SheetDownloads gameId={loaderData.gameId} /> : null}
           <span role="status" data-testid="board-socket" data-state={socket}>
             {socket === "open" ? `● ${t("scoreboard.live")}` : t("scoreboard.reconnecting")}
           </span>

@@ -13,6 +13,7 @@ import { Card } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import type { GameInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
+import { loadCached, useCachedList } from "~/lib/list-cache";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -23,8 +24,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { pageTitle: getInstance(context).t("adminGames.title") };
 }
 
+const GAMES_KEY = "admin-games";
+const fetchGames = (signal?: AbortSignal) => api<ArrayResponse<GameInfo>>("/api/edit/games?count=100", { signal });
+
+/** Painted from the browser cache on reload, then refreshed (rules.md §15). */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
-  const [server, games] = await Promise.all([serverLoader(), api<ArrayResponse<GameInfo>>("/api/edit/games?count=100", { signal: request.signal })]);
+  const [server, games] = await Promise.all([serverLoader(), loadCached(GAMES_KEY, () => fetchGames(request.signal))]);
   return { ...server, games };
 }
 clientLoader.hydrate = true as const;
@@ -102,7 +107,7 @@ export default function AdminGamesPage({ loaderData }: Route.ComponentProps) {
 function AdminGamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const now = useNow(10_000);
-  const { games } = loaderData;
+  const { data: games } = useCachedList(GAMES_KEY, fetchGames, { initial: loaderData.games.data, stale: loaderData.games.fromCache });
   const [creating, setCreating] = useState(false);
   return (
     <div className="space-y-6">

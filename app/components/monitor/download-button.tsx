@@ -1,0 +1,101 @@
+import i18next from "i18next";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Button } from "~/components/ui/button";
+
+/** The file name from a Content-Disposition header (RFC 6266 `filename*` first). */
+export function dispositionFileName(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1]);
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  return /filename="([^"]+)"/i.exec(header)?.[1] ?? fallback;
+}
+
+async function readWithProgress(response: Response, onProgress: (fraction: number | null) => void): Promise<Blob> {
+  const total = Number(response.headers.get("Content-Length") ?? "0");
+  if (!response.body) return response.blob();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.byteLength;
+    onProgress(total > 0 ? Math.min(1, received / total) : null);
+  }
+  return new Blob(chunks, { type: response.headers.get("Content-Type") ?? "application/octet-stream" });
+}
+
+/**
+ * Downloads a generated file (the monitor's Excel exports) with a spinner and, when the size is known,
+ * the progress; a refusal shows the server's localised message.
+ */
+export function DownloadButton({ href, label, fallbackName }: { href: string; label: string; fallbackName: string }) {
+  const { t } = useTranslation();
+  const [progress, setProgress] = useState<number | null | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const busy = progress !== undefined;
+
+  async function download() {
+    setError(null);
+    setProgress(null);
+    try {
+      const language = i18next.resolvedLanguage ?? i18next.language;
+      const response = await fetch(href, { credentials: "same-origin", headers: language ? { "Accept-Language": language } : {} });
+      if (!response.ok) {
+        const body = (await response.json().catch(() => null)) as { title?: string } | null;
+        throw new Error(body?.title ?? t("common:error.unknown"));
+      }
+      const blob = await readWithProgress(response, setProgress);
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = dispositionFileName(response.headers.get("Content-Disposition"), fallbackName);
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (err) {
+      setError(t("exports.failed", { message: err instanceof Error ? err.message : t("common:error.unknown") }));
+    } finally {
+      setProgress(undefined);
+    }
+  }
+
+  return (
+    <span className="inline-flex flex-col items-end gap-1">
+      <Button variant="secondary" className="px-3 py-1.5" onClick={() => void download()} disabled={busy} aria-busy={busy}>
+        {busy ? <span aria-hidden className="size-3.5 animate-spin rounded-full border-2 border-current border-t-transparent" /> : null}
+        {label}
+        {busy ? (
+          <span role="status" className="text-xs tabular-nums text-zinc-500 dark:text-zinc-400">
+            {typeof progress === "number" ? `${Math.round(progress * 100)}%` : t("exports.downloading")}
+          </span>
+        ) : null}
+      </Button>
+      {error ? (
+        <span role="alert" className="text-xs text-red-700 dark:text-red-300">
+          {error}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+/** The two Excel exports of a game (Monitor), as download buttons. */
+export function SheetDownloads({ gameId }: { gameId: number }) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex flex-wrap items-start gap-2">
+      <DownloadButton href={`/api/game/${gameId}/scoreboardsheet`} label={t("monitor.downloadScoreboard")} fallbackName="Scoreboard.xlsx" />
+      <DownloadButton href={`/api/game/${gameId}/submissionsheet`} label={t("monitor.downloadSubmissions")} fallbackName="Submissions.xlsx" />
+    </div>
+  );
+}

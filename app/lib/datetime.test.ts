@@ -1,0 +1,53 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { formatCountdown, formatDateTime, formatUtcDate, fromLocalInput, toLocalInput } from "./datetime";
+
+// 2031-05-06 07:08:09 UTC
+const MS = Date.UTC(2031, 4, 6, 7, 8, 9);
+
+describe("datetime in the viewer's time zone", () => {
+  const original = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = original;
+  });
+
+  it.each([
+    ["UTC", "06/05/2031 07:08:09"],
+    ["Asia/Tokyo", "06/05/2031 16:08:09"],
+    ["Asia/Shanghai", "06/05/2031 15:08:09"],
+    ["America/Los_Angeles", "06/05/2031 00:08:09"],
+    ["Pacific/Honolulu", "05/05/2031 21:08:09"],
+  ])("%s shows DD/MM/YYYY HH:mm:ss as %s", (zone, expected) => {
+    process.env.TZ = zone;
+    expect(formatDateTime(MS)).toBe(expected);
+  });
+
+  it("pads single digits", () => {
+    process.env.TZ = "UTC";
+    expect(formatDateTime(Date.UTC(2030, 0, 2, 3, 4, 5))).toBe("02/01/2030 03:04:05");
+  });
+
+  it("shows the UTC date whatever the zone (server render)", () => {
+    process.env.TZ = "Pacific/Honolulu";
+    expect(formatUtcDate(MS)).toBe("06/05/2031");
+  });
+});
+
+describe("countdowns and datetime-local", () => {
+  beforeEach(() => {
+    process.env.TZ = "Asia/Tokyo";
+  });
+
+  it("formats countdowns", () => {
+    expect(formatCountdown(0)).toBe("00:00:00");
+    expect(formatCountdown(-5)).toBe("00:00:00");
+    expect(formatCountdown(61_000)).toBe("00:01:01");
+    expect(formatCountdown(3 * 86_400_000 + 3_600_000 + 1500)).toBe("3d 01:00:01");
+  });
+
+  it("round-trips datetime-local values in the viewer's zone", () => {
+    expect(toLocalInput(MS)).toBe("2031-05-06T16:08");
+    expect(fromLocalInput("2031-05-06T16:08")).toBe(MS - 9000);
+    expect(fromLocalInput("")).toBeNull();
+    expect(fromLocalInput("garbage")).toBeNull();
+  });
+});

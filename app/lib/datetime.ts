@@ -1,0 +1,39 @@
+/**
+ * The one place dates are formatted for people (spec §9): DD/MM/YYYY HH:mm:ss in the viewer's time zone
+ * (the browser's; the server has no zone of its own to offer), plus countdowns and datetime-local values.
+ */
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** DD/MM/YYYY HH:mm:ss in the viewer's time zone. */
+export function formatDateTime(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** DD/MM/YYYY of the UTC date: what a server render shows before the browser knows the zone. */
+export function formatUtcDate(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
+}
+
+/** A duration as `Dd HH:mm:ss` (days only when there are some). */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const days = Math.floor(total / 86_400);
+  const hms = `${pad(Math.floor((total % 86_400) / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
+  return days > 0 ? `${days}d ${hms}` : hms;
+}
+
+/** `YYYY-MM-DDTHH:mm` in the viewer's time zone, for <input type="datetime-local">. */
+export function toLocalInput(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The ms of a datetime-local value (viewer's time zone), or null when empty or invalid. */
+export function fromLocalInput(value: string): number | null {
+  if (!value) return null;
+  const ms = new Date(value).getTime();
+  return Number.isFinite(ms) ? ms : null;
+}

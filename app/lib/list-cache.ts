@@ -1,0 +1,267 @@
+import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { LIST_CACHE_PREFIX } from "./cache";
+
+/**
+ * Browser cache of API lists (rules.md §15): the last answer of each list is kept in localStorage, deflated
+ * and base64-encoded, under LIST_CACHE_PREFIX (so "Clear Cache" empties it). A page paints from it at once
+ * on reload and refreshes in the background, keeping the previous rows on screen while it does.
+ */
+
+/** Refresh intervals of rules.md §15. */
+export const REFRESH_MS = {
+  list: 10_000,
+  detail: 120_000,
+  slow: 300_000,
+  instances: 30_000,
+} as const;
+
+/** Upper bound of all cached lists together, in stored characters (localStorage holds about 5 M). */
+export const LIST_CACHE_BUDGET = 1_000_000;
+
+const FORMAT = 1;
+
+interface Envelope {
+  /** Format version. */
+  v: number;
+  /** When it was saved (ms). */
+  t: number;
+  /** Deflated JSON, base64. */
+  z: string;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  return btoa(strFromU8(bytes, true));
+}
+
+function fromBase64(text: string): Uint8Array {
+  return strToU8(atob(text), true);
+}
+
+/** The stored text of a value saved at `savedAt`. */
+export function encodeEntry(value: unknown, savedAt: number): string {
+  const envelope: Envelope = { v: FORMAT, t: savedAt, z: toBase64(deflateSync(strToU8(JSON.stringify(value)))) };
+  return JSON.stringify(envelope);
+}
+
+/** The value and save time of a stored text; null when it is not a readable entry of this format. */
+export function decodeEntry<T>(raw: string | null): { data: T; savedAt: number } | null {
+  if (!raw) return null;
+  try {
+    const envelope = JSON.parse(raw) as Partial<Envelope>;
+    if (envelope.v !== FORMAT || typeof envelope.t !== "number" || typeof envelope.z !== "string") return null;
+    return { data: JSON.parse(strFromU8(inflateSync(fromBase64(envelope.z)))) as T, savedAt: envelope.t };
+  } catch {
+    return null;
+  }
+}
+
+export interface EntryStat {
+  key: string;
+  size: number;
+  savedAt: number;
+}
+
+/**
+ * Which entries to drop so the total size fits `budget`: the oldest first, never `keep` (the entry being
+ * written). Unreadable entries (savedAt NaN) count as oldest.
+ */
+export function planEviction(entries: EntryStat[], budget: number, keep?: string): string[] {
+  let total = entries.reduce((sum, e) => sum + e.size, 0);
+  const order = entries
+    .filter((e) => e.key !== keep)
+    .sort((a, b) => (Number.isNaN(a.savedAt) ? -Infinity : a.savedAt) - (Number.isNaN(b.savedAt) ? -Infinity : b.savedAt));
+  const drop: string[] = [];
+  for (const entry of order) {
+    if (total <= budget) break;
+    drop.push(entry.key);
+    total -= entry.size;
+  }
+  return drop;
+}
+
+function storage(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+function savedAtOf(raw: string): number {
+  const match = /"t":(\d+)/.exec(raw);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+function entryStats(store: Storage): EntryStat[] {
+  const stats: EntryStat[] = [];
+  for (let i = 0; i < store.length; i++) {
+    const key = store.key(i);
+    if (!key?.startsWith(LIST_CACHE_PREFIX)) continue;
+    const raw = store.getItem(key) ?? "";
+    stats.push({ key, size: key.length + raw.length, savedAt: savedAtOf(raw) });
+  }
+  return stats;
+}
+
+/** The cached value of a list, or null. `key` is without the prefix. */
+export function readCache<T>(key: string): { data: T; savedAt: number } | null {
+  const store = storage();
+  if (!store) return null;
+  try {
+    return decodeEntry<T>(store.getItem(LIST_CACHE_PREFIX + key));
+  } catch {
+    return null;
+  }
+}
+
+/** Stores a list, evicting the oldest entries beyond LIST_CACHE_BUDGET; a full or disabled storage is ignored. */
+export function writeCache(key: string, value: unknown, now = Date.now()): void {
+  const store = storage();
+  if (!store) return;
+  const fullKey = LIST_CACHE_PREFIX + key;
+  try {
+    const raw = encodeEntry(value, now);
+    if (raw.length > LIST_CACHE_BUDGET) return;
+    const stats = entryStats(store).filter((e) => e.key !== fullKey);
+    stats.push({ key: fullKey, size: fullKey.length + raw.length, savedAt: now });
+    for (const drop of planEviction(stats, LIST_CACHE_BUDGET, fullKey)) store.removeItem(drop);
+    try {
+      store.setItem(fullKey, raw);
+    } catch {
+      // Over the browser's quota: drop every other list and try once more.
+      for (const e of entryStats(store)) if (e.key !== fullKey) store.removeItem(e.key);
+      store.setItem(fullKey, raw);
+    }
+  } catch {
+    // Storage full or disabled: the list simply is not cached.
+  }
+}
+
+export interface CachedLoad<T> {
+  data: T;
+  /** True when `data` came from the browser cache and a refresh should follow at once. */
+  fromCache: boolean;
+}
+
+/** Keys already loaded in this page load: later loads (navigation, revalidation) fetch from the network. */
+const loadedThisPage = new Set<string>();
+
+/**
+ * For a clientLoader: on the first load of `key` in this page load, the cached list when there is one
+ * (the page paints at once and useCachedList refreshes it); otherwise the fetched list, then cached.
+ */
+export async function loadCached<T>(key: string, fetcher: () => Promise<T>): Promise<CachedLoad<T>> {
+  if (!loadedThisPage.has(key)) {
+    loadedThisPage.add(key);
+    const cached = readCache<T>(key);
+    if (cached) return { data: cached.data, fromCache: true };
+  }
+  const data = await fetcher();
+  writeCache(key, data);
+  return { data, fromCache: false };
+}
+
+export interface CachedListOptions<T> {
+  /** The list the page starts with (from the loader). */
+  initial: T;
+  /** The initial list is from the cache: refresh at once. */
+  stale?: boolean;
+  /** Background refresh interval; 0 turns it off. */
+  refreshMs?: number;
+  /** Keep refreshed lists in the browser cache (default true). */
+  persist?: boolean;
+  /**
+   * For lists loaded in an effect (no clientLoader): on mount, show the cached list in place of `initial`
+   * (before the first refresh, which follows at once).
+   */
+  fromStorage?: boolean;
+}
+
+export interface CachedList<T> {
+  data: T;
+  refreshing: boolean;
+  /** The error of the last refresh (the previous data stays), or null. */
+  error: unknown;
+  refresh: () => Promise<void>;
+}
+
+/**
+ * Keeps a list fresh: starts from `initial` (a new `initial`, e.g. after a revalidation, replaces the data),
+ * refreshes every `refreshMs` while the tab is visible (and at once when it becomes visible after that
+ * long), keeping the previous data while it loads, and caches each answer under `key`.
+ */
+export function useCachedList<T>(
+  key: string,
+  fetcher: (signal: AbortSignal) => Promise<T>,
+  { initial, stale = false, refreshMs = REFRESH_MS.list, persist = true, fromStorage = false }: CachedListOptions<T>,
+): CachedList<T> {
+  const [state, setState] = useState({ initial, data: initial });
+  const [refreshing, setRefreshing] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const fetcherRef = useRef(fetcher);
+  const lastRef = useRef(0);
+  const controllerRef = useRef<AbortController | null>(null);
+
+  let data = state.data;
+  if (state.initial !== initial) {
+    // Derived state: a new loader result wins over what the last refresh brought.
+    setState({ initial, data: initial });
+    data = initial;
+  }
+
+  useEffect(() => {
+    fetcherRef.current = fetcher;
+  });
+
+  const refresh = useCallback(async () => {
+    controllerRef.current?.abort();
+    const controller = new AbortController();
+    controllerRef.current = controller;
+    lastRef.current = Date.now();
+    setRefreshing(true);
+    try {
+      const next = await fetcherRef.current(controller.signal);
+      if (controller.signal.aborted) return;
+      loadedThisPage.add(key);
+      if (persist) writeCache(key, next);
+      setState((s) => ({ initial: s.initial, data: next }));
+      setError(null);
+    } catch (err) {
+      if (!controller.signal.aborted) setError(err);
+    } finally {
+      if (controllerRef.current === controller) {
+        controllerRef.current = null;
+        setRefreshing(false);
+      }
+    }
+  }, [key, persist]);
+
+  useEffect(() => {
+    if (fromStorage) {
+      const cached = readCache<T>(key);
+      if (cached) setState((s) => ({ initial: s.initial, data: cached.data }));
+    }
+    if (stale || fromStorage) void refresh();
+    else lastRef.current = Date.now();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- fromStorage only matters on mount
+  }, [stale, initial, refresh]);
+
+  useEffect(() => {
+    if (!refreshMs) return;
+    const tick = () => {
+      if (document.visibilityState === "visible" && Date.now() - lastRef.current >= refreshMs && !controllerRef.current) void refresh();
+    };
+    // A short tick, so a refresh delayed by a slow answer does not skip a whole interval.
+    const id = window.setInterval(tick, Math.min(refreshMs, 1000));
+    document.addEventListener("visibilitychange", tick);
+    return () => {
+      window.clearInterval(id);
+      document.removeEventListener("visibilitychange", tick);
+    };
+  }, [refreshMs, refresh]);
+
+  useEffect(() => () => controllerRef.current?.abort(), []);
+
+  return { data, refreshing, error, refresh };
+}

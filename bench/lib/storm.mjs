@@ -1,0 +1,225 @@
+// The submission storm and the open scoreboard sockets.
+//
+// Every seeded team opens one WebSocket on /hub/game/{id} with its session (a player's open page: it
+// gets its verdicts and every scoreboard push). Then `clients` concurrent loops POST flags for random
+// teams and challenges: `rightShare` right flags, the rest wrong or duplicates (a team re-sending one of
+// its earlier answers). Measured:
+// - judged/s: verdict frames received per second of storm;
+// - verdict latency: POST sent → verdict frame on the team's socket (matched by submission id);
+// - solve → push: POST sent for a right flag on a pair not yet solved → arrival, on each socket, of the
+//   first scoreboard delta whose items show that solve.
+import http from "node:http";
+import WebSocket from "ws";
+import { flagOf, rng } from "./seed.mjs";
+import { request } from "./net.mjs";
+import { Samples, summary } from "./stats.mjs";
+
+const VERDICT_PREFIX = '{"type":"verdict"';
+const BOARD_PREFIX = '{"type":"scoreboard"';
+
+/** Opens one socket per team (in parallel waves); resolves with the sockets once every hello arrived. */
+export async function openSockets(base, gameId, teams, { onFrame, wave = 100, timeoutMs = 60_000 }) {
+  const wsBase = base.replace(/^http/, "ws");
+  const sockets = [];
+  const started = performance.now();
+  for (let i = 0; i < teams.length; i += wave) {
+    await Promise.all(
+      teams.slice(i, i + wave).map(
+        (team) =>
+          new Promise((resolve, reject) => {
+            const ws = new WebSocket(`${wsBase}/hub/game/${gameId}`, { headers: { cookie: team.cookie }, perMessageDeflate: false });
+            const timer = setTimeout(() => reject(new Error(`socket of team ${team.index} got no hello in ${timeoutMs} ms`)), timeoutMs);
+            ws.once("error", (e) => {
+              clearTimeout(timer);
+              reject(e);
+            });
+            ws.once("unexpected-response", (_req, res) => {
+              clearTimeout(timer);
+              reject(new Error(`socket upgrade answered HTTP ${res.statusCode}`));
+            });
+            ws.once("message", (data) => {
+              clearTimeout(timer);
+              const text = data.toString();
+              if (!text.startsWith('{"type":"hello"')) return reject(new Error(`first frame was not hello: ${text.slice(0, 80)}`));
+              ws.on("message", (frame) => onFrame(team, frame));
+              sockets.push(ws);
+              resolve();
+            });
+          }),
+      ),
+    );
+  }
+  return { sockets, openMs: performance.now() - started };
+}
+
+export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.2, duplicateShare = 0.3, settleMs = 3_000 }) {
+  const { gameId, teams, challengeIds } = seeded;
+  const nChallenges = challengeIds.length;
+  const random = rng(12345);
+  const now = () => performance.now();
+
+  // Verdicts by submission id: whichever of (POST answer, verdict frame) comes second completes it.
+  const sentAt = new Map(); // submission id → send time (once the POST answered)
+  const verdictAt = new Map(); // submission id → arrival time (when the frame came first)
+  const verdictLatency = new Samples(1 << 16);
+  let verdicts = 0;
+  let firstVerdict = Infinity;
+  let lastVerdict = 0;
+  const statuses = {};
+  // Scoreboard versions: arrival times per version (one per socket) and the first frame's text.
+  const boardArrivals = new Map(); // version → Samples of arrival times
+  const boardText = new Map(); // version → frame text
+  let boardBytes = 0;
+  let boardFrames = 0;
+
+  function onFrame(team, data) {
+    const t = now();
+    const text = data.toString();
+    if (text.startsWith(VERDICT_PREFIX)) {
+      const msg = JSON.parse(text);
+      const id = msg.data.submissionId;
+      verdicts++;
+      statuses[msg.data.status] = (statuses[msg.data.status] ?? 0) + 1;
+      if (t < firstVerdict) firstVerdict = t;
+      lastVerdict = t;
+      const sent = sentAt.get(id);
+      if (sent !== undefined) {
+        verdictLatency.push(t - sent);
+        sentAt.delete(id);
+      } else verdictAt.set(id, t);
+    } else if (text.startsWith(BOARD_PREFIX)) {
+      boardFrames++;
+      boardBytes += text.length;
+      const m = /"version":(\d+)/.exec(text.slice(0, 200));
+      if (!m) return;
+      const v = Number(m[1]);
+      let arrivals = boardArrivals.get(v);
+      if (!arrivals) {
+        arrivals = new Samples(teams.length);
+        boardArrivals.set(v, arrivals);
+        boardText.set(v, text);
+      }
+      arrivals.push(t);
+    }
+  }
+
+  const opened = await openSockets(base, gameId, teams, { onFrame });
+
+  // Team × challenge state for the mix.
+  const solved = new Set(seeded.solved);
+  const lastAnswer = new Map(); // t * n + c → an answer the team sent
+  const newSolveSent = new Map(); // `${teamId}:${challengeId}` → send time of the first right flag
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  let submitted = 0;
+  let firstRefusal = null;
+  let refused = 0;
+  const refusedStatuses = {};
+  const submitLatency = new Samples(1 << 16);
+  let stop = false;
+
+  async function loop() {
+    while (!stop) {
+      const ti = Math.floor(random() * teams.length);
+      const ci = Math.floor(random() * nChallenges);
+      const key = ti * nChallenges + ci;
+      const team = teams[ti];
+      const roll = random();
+      let flag;
+      if (roll < rightShare) flag = flagOf(ci);
+      else if (roll < rightShare + duplicateShare && lastAnswer.has(key)) flag = lastAnswer.get(key);
+      else flag = `flag{wrong-${Math.floor(random() * 1e9).toString(36)}}`;
+      lastAnswer.set(key, flag);
+      const isNewSolve = flag === flagOf(ci) && !solved.has(key);
+      if (isNewSolve) solved.add(key);
+      const t0 = now();
+      if (isNewSolve) newSolveSent.set(`${team.teamId}:${challengeIds[ci]}`, t0);
+      let res;
+      try {
+        res = await request(`${base}/api/game/${gameId}/challenges/${challengeIds[ci]}`, {
+          method: "POST",
+          headers: { cookie: team.cookie },
+          body: { flag },
+          agent,
+        });
+      } catch {
+        refused++;
+        continue;
+      }
+      submitLatency.push(res.totalMs);
+      if (res.status !== 200) {
+        refused++;
+        refusedStatuses[res.status] = (refusedStatuses[res.status] ?? 0) + 1;
+        firstRefusal ??= `${res.status} ${res.body.slice(0, 200)} ${base}/api/game/${gameId}/challenges/${challengeIds[ci]}`;
+        continue;
+      }
+      submitted++;
+      const id = Number(res.body);
+      const arrived = verdictAt.get(id);
+      if (arrived !== undefined) {
+        verdictLatency.push(arrived - t0);
+        verdictAt.delete(id);
+      } else sentAt.set(id, t0);
+    }
+  }
+
+  const stormStart = now();
+  const loops = Array.from({ length: clients }, () => loop());
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  stop = true;
+  await Promise.all(loops);
+  const stormEnd = now();
+  // Let the last verdicts and board pushes arrive.
+  const settleUntil = now() + settleMs;
+  while (now() < settleUntil && sentAt.size > 0) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, Math.min(1_000, settleMs)));
+  agent.destroy();
+
+  // Solve → push: for every version, the solves first visible in it.
+  const pushLatency = new Samples(1 << 16);
+  const seenSolves = new Set();
+  let pushedSolves = 0;
+  const versions = [...boardText.keys()].sort((a, b) => a - b);
+  for (const v of versions) {
+    const delta = JSON.parse(boardText.get(v)).data;
+    if (delta.refetch) continue;
+    const arrivals = boardArrivals.get(v).values();
+    for (const item of delta.items) {
+      for (const s of item.solvedChallenges) {
+        const key = `${item.id}:${s.id}`;
+        const sent = newSolveSent.get(key);
+        if (sent === undefined || seenSolves.has(key)) continue;
+        seenSolves.add(key);
+        pushedSolves++;
+        for (const t of arrivals) pushLatency.push(t - sent);
+      }
+    }
+  }
+  for (const ws of opened.sockets) ws.terminate();
+
+  const stormSeconds = (stormEnd - stormStart) / 1000;
+  const judgedWindow = Math.max(lastVerdict - stormStart, stormEnd - stormStart) / 1000;
+  return {
+    sockets: opened.sockets.length,
+    socketsOpenMs: opened.openMs,
+    clients,
+    stormSeconds,
+    submitted,
+    refused,
+    refusedStatuses,
+    firstRefusal,
+    submitRps: submitted / stormSeconds,
+    judged: verdicts,
+    judgedPerSecond: verdicts / judgedWindow,
+    verdictStatuses: statuses,
+    verdictsMissing: sentAt.size,
+    verdictMs: summary(verdictLatency.values()),
+    submitMs: summary(submitLatency.values()),
+    newSolvesSent: newSolveSent.size,
+    newSolvesPushed: pushedSolves,
+    boardVersions: versions.length,
+    boardFrames,
+    boardMeanBytes: boardFrames ? boardBytes / boardFrames : 0,
+    pushMs: summary(pushLatency.values()),
+    firstVerdictMs: firstVerdict - stormStart,
+  };
+}

@@ -1,0 +1,85 @@
+import type { Page, Route } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { en } from "./ui-seed";
+
+/** rules.md §15: lists paint from the compressed browser cache on reload; "Clear Cache" empties it. */
+
+const PREFIX = "flagstaff-cache:";
+const HOUR = 3_600_000;
+
+async function cacheEntries(page: Page): Promise<Record<string, string>> {
+  return page.evaluate((prefix) => {
+    const out: Record<string, string> = {};
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key?.startsWith(prefix)) out[key] = localStorage.getItem(key) ?? "";
+    }
+    return out;
+  }, PREFIX);
+}
+
+/** Holds every answer of `pattern` until `release()`; `answered` tells whether one went through. */
+async function holdApi(page: Page, pattern: RegExp) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const state = { held: 0, answered: 0 };
+  const handler = async (route: Route) => {
+    state.held += 1;
+    await gate;
+    state.answered += 1;
+    await route.continue();
+  };
+  await page.route(pattern, handler);
+  return { state, release, stop: () => page.unroute(pattern, handler) };
+}
+
+test("a list reload paints from the compressed cache before the API answers, and Clear Cache empties it", async ({ adminPage: page }) => {
+  const now = Date.now();
+  const title = `Cached game ${now.toString(36)}`;
+  const created = await page.request.post("/api/edit/games", { data: { title, start: now - HOUR, end: now + HOUR } });
+  expect(created.status()).toBe(200);
+
+  // First visit: the list comes from the API and is stored compressed.
+  await page.goto("/games");
+  await expect(page.getByRole("link", { name: new RegExp(title) }).first()).toBeVisible();
+  await expect.poll(async () => Object.keys(await cacheEntries(page))).toContain(`${PREFIX}games`);
+  const stored = (await cacheEntries(page))[`${PREFIX}games`]!;
+  expect(stored).toMatch(/^\{"v":1,"t":\d+,"z":"[A-Za-z0-9+/=]+"\}$/);
+  expect(stored).not.toContain(title);
+
+  // Reload with the list API held: the cached rows are on screen while the request is still waiting.
+  const hold = await holdApi(page, /\/api\/game\?count=50/);
+  await page.reload();
+  await expect(page.getByRole("link", { name: new RegExp(title) }).first()).toBeVisible();
+  await expect.poll(() => hold.state.held).toBeGreaterThan(0);
+  expect(hold.state.answered, "the API has not answered yet").toBe(0);
+  hold.release();
+  await expect.poll(() => hold.state.answered).toBeGreaterThan(0);
+  await hold.stop();
+
+  // The admin list is cached too, under the same prefix.
+  await page.goto("/admin/games");
+  await expect(page.getByRole("cell", { name: title }).or(page.getByRole("link", { name: title })).first()).toBeVisible();
+  await expect.poll(async () => Object.keys(await cacheEntries(page))).toContain(`${PREFIX}admin-games`);
+
+  // Clear Cache removes every cached list and nothing else.
+  await page.evaluate(() => localStorage.setItem("flagstaff-unrelated", "kept"));
+  await page.goto("/");
+  await page.getByRole("button", { name: en.nav.clearCache }).click();
+  await page.waitForLoadState("load");
+  await expect.poll(async () => Object.keys(await cacheEntries(page)).filter((k) => k !== `${PREFIX}home-games`)).toEqual([]);
+  expect(await page.evaluate(() => localStorage.getItem("flagstaff-unrelated"))).toBe("kept");
+});
+
+test("without a cache the list waits for the API (nothing stale is invented)", async ({ page }) => {
+  await page.goto("/about");
+  await page.evaluate(() => localStorage.clear());
+  const hold = await holdApi(page, /\/api\/game\?count=50/);
+  await page.goto("/games");
+  await expect.poll(() => hold.state.held).toBeGreaterThan(0);
+  await expect(page.getByRole("status").first()).toBeVisible();
+  await expect(page.getByRole("heading", { name: en.games.title, level: 1 })).toHaveCount(0);
+  hold.release();
+  await expect(page.getByRole("heading", { name: en.games.title, level: 1 })).toBeVisible();
+  await hold.stop();
+});

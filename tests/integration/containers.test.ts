@@ -1,0 +1,561 @@
+import { and, eq, isNull, ne } from "drizzle-orm";
+import { env, exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { containers, gameEvents, gameInstances, participations, trafficCaptures } from "~/.server/db/schema";
+import { signRequest } from "~/core/agent-protocol";
+import type { ChallengeDetail, ChallengeEditDetail } from "~/core/schemas/challenge";
+import type { GameInfo } from "~/core/schemas/game";
+import { createGame, type ErrorBody, join, newAdmin, teamWithMembers } from "./game-helpers";
+import { BASE, type Client, db, unique } from "./helpers";
+
+const TEST_IMAGE = "flagstaff-test/busybox:latest";
+const BROKEN_IMAGE = "flagstaff-test/broken:latest";
+const SECRET = (env as unknown as { FLAGSTAFF_AGENT_SECRET: string }).FLAGSTAFF_AGENT_SECRET;
+
+type Info = { status: string; startedAt: number; expectStopAt: number; entry: string };
+type Admin = Awaited<ReturnType<typeof newAdmin>>;
+
+const agent = inject("containerAgent");
+
+beforeAll(() => {
+  // Never skipped: without a Docker engine and the agent, every container test fails with the reason.
+  if (agent.error || !agent.agentId) throw new Error(`container agent unavailable: ${agent.error ?? "not started"}`);
+});
+
+async function newChallenge(admin: Client, gameId: number, type: string, fields: Record<string, unknown> = {}): Promise<ChallengeEditDetail> {
+  const r = await admin.json<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges`, { method: "POST", body: { title: unique("c"), category: "Web", type } });
+  if (r.status !== 200) throw new Error(`create challenge failed: ${r.status} ${JSON.stringify(r.body)}`);
+  const u = await admin.json<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${r.body.id}`, { method: "PUT", body: fields });
+  if (u.status !== 200) throw new Error(`update challenge failed: ${u.status} ${JSON.stringify(u.body)}`);
+  return u.body;
+}
+
+/** An enabled DynamicContainer challenge running the test image (HTTP on 80, TCP echo on 7). */
+const containerChallenge = (admin: Client, gameId: number, fields: Record<string, unknown> = {}) =>
+  newChallenge(admin, gameId, "DynamicContainer", { containerImage: TEST_IMAGE, exposePort: 80, memoryLimit: 32, cpuCount: 2, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true, ...fields });
+
+async function acceptedPlayer(gameId: number) {
+  const { captain, team } = await teamWithMembers(0);
+  const r = await join(captain.client, gameId, { teamId: team.id });
+  if (r.status !== 200) throw new Error(`join failed: ${r.status} ${JSON.stringify(r.body)}`);
+  const participation = (await db().select().from(participations).where(and(eq(participations.teamId, team.id), eq(participations.gameId, gameId))).get())!;
+  return { client: captain.client, team, participation };
+}
+
+async function setup(fields: Record<string, unknown> = {}): Promise<{ admin: Admin; game: GameInfo }> {
+  const admin = await newAdmin();
+  const game = await createGame(admin.client, { acceptWithoutReview: true, ...fields });
+  return { admin, game };
+}
+
+const start = (client: Client, gameId: number, cid: number) => client.json<Info & ErrorBody>(`/api/game/${gameId}/container/${cid}`, { method: "POST" });
+const destroy = (client: Client, gameId: number, cid: number) => client.json<ErrorBody>(`/api/game/${gameId}/container/${cid}`, { method: "DELETE" });
+const extend = (client: Client, gameId: number, cid: number) => client.json<Info & ErrorBody>(`/api/game/${gameId}/container/${cid}/extend`, { method: "POST" });
+
+/** Lets the next container operation of these instances through the 10-second cooldown. */
+const resetCooldown = (participationId: number) =>
+  db().update(gameInstances).set({ lastContainerOperation: 0 }).where(eq(gameInstances.participationId, participationId)).run();
+
+const liveRow = (id: string) => db().select().from(containers).where(eq(containers.id, id)).get();
+
+/**
+ * Opens the proxy WebSocket of an instance, sends `payload` and collects what comes back until `done`
+ * says so, the socket closes or the time is up.
+ */
+async function throughProxy(path: string, payload: string, done: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
+  const res = await exports.default.fetch(`${BASE}${path}`, { headers: { Upgrade: "websocket" } });
+  if (res.status !== 101 || !res.webSocket) throw new Error(`proxy upgrade answered ${res.status}: ${await res.text()}`);
+  const ws = res.webSocket;
+  ws.accept();
+  const decoder = new TextDecoder();
+  let text = "";
+  const result = new Promise<string>((resolve) => {
+    const timer = setTimeout(() => resolve(text), timeoutMs);
+    const finish = () => {
+      clearTimeout(timer);
+      resolve(text);
+    };
+    let queue: Promise<void> = Promise.resolve();
+    ws.addEventListener("message", (e) => {
+      const data = e.data as ArrayBuffer | Blob | string;
+      queue = queue.then(async () => {
+        text += typeof data === "string" ? data : decoder.decode(new Uint8Array(data instanceof Blob ? await data.arrayBuffer() : data), { stream: true });
+        if (done(text)) finish();
+      });
+    });
+    ws.addEventListener("close", () => void queue.then(finish));
+    ws.addEventListener("error", finish);
+  });
+  ws.send(new TextEncoder().encode(payload));
+  const out = await result;
+  try {
+    ws.close(1000, "done");
+  } catch {
+    // Already closed by the other side.
+  }
+  return out;
+}
+
+/** The container's environment, read from the test image's HTTP server through the proxy. */
+async function containerEnv(path: string): Promise<Record<string, string>> {
+  const raw = await throughProxy(path, "GET /env HTTP/1.0\r\nHost: test\r\n\r\n", (t) => t.includes("FLAGSTAFF_CHALLENGE_ID=") && t.trimEnd().split("\n").length > 8);
+  const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
+  return Object.fromEntries(
+    body
+      .split("\n")
+      .filter((line) => line.includes("="))
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+}
+
+describe("player containers", () => {
+  it("starts a team container with the limits and the team's flag in its environment, then destroys it", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+
+    // The team never opened the challenge: starting assigns its flag.
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.status).toBe("Running");
+    expect(r.body.entry).toMatch(/^[0-9a-f-]{36}$/);
+    const lifetime = r.body.expectStopAt - r.body.startedAt;
+    expect(lifetime).toBeGreaterThan(119 * 60_000);
+    expect(lifetime).toBeLessThanOrEqual(120 * 60_000 + 5_000);
+
+    const row = (await liveRow(r.body.entry))!;
+    expect(row.agentId).toBe(agent.agentId);
+    expect(row.containerId).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.participationId).toBe(p.participation.id);
+    const instance = (await db().select().from(gameInstances).where(eq(gameInstances.id, row.instanceId!)).get())!;
+    expect(instance.flag).toMatch(/^flag\{.+\}$/);
+
+    const vars = await containerEnv(`/api/proxy/${r.body.entry}`);
+    expect(vars.FLAGSTAFF_FLAG).toBe(instance.flag);
+    expect(vars.FLAGSTAFF_TEAM_ID).toBe(String(p.team.id));
+    expect(vars.FLAGSTAFF_CHALLENGE_ID).toBe(String(c.id));
+    expect(vars.FLAGSTAFF_GAME_ID).toBe(String(game.id));
+    expect(vars.FLAGSTAFF_USER_ID).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The player's view of the challenge shows the entry and the close time.
+    const detail = await p.client.json<ChallengeDetail>(`/api/game/${game.id}/challenges/${c.id}`);
+    expect(detail.body.context.instanceEntry).toBe(r.body.entry);
+    expect(detail.body.context.closeTime).toBe(r.body.expectStopAt);
+
+    // A second start while it runs is refused.
+    await resetCooldown(p.participation.id);
+    const again = await start(p.client, game.id, c.id);
+    expect(again.status).toBe(400);
+    expect(again.body.title).toBe("The container is already running");
+
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+    expect((await liveRow(r.body.entry))!.status).toBe("Destroyed");
+    const events = await db().select().from(gameEvents).where(eq(gameEvents.gameId, game.id)).all();
+    expect(events.map((e) => e.type).sort()).toEqual(["ContainerDestroy", "ContainerStart"]);
+    expect(events[0]!.values).toEqual([String(c.id), c.title]);
+    // Destroyed: the proxy forgets it.
+    expect((await exports.default.fetch(`${BASE}/api/proxy/${r.body.entry}`)).status).toBe(404);
+    const none = await destroy(p.client, game.id, c.id);
+    expect(none.status).toBe(400);
+    expect(none.body.title).toBe("No running container");
+  });
+
+  it("lets a team recreate its container after destroying it, with the same flag", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const first = await start(p.client, game.id, c.id);
+    expect(first.status).toBe(200);
+    const flag1 = (await containerEnv(`/api/proxy/${first.body.entry}`)).FLAGSTAFF_FLAG;
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+    await resetCooldown(p.participation.id);
+    const second = await start(p.client, game.id, c.id);
+    expect(second.status).toBe(200);
+    expect(second.body.entry).not.toBe(first.body.entry);
+    const flag2 = (await containerEnv(`/api/proxy/${second.body.entry}`)).FLAGSTAFF_FLAG;
+    expect(flag2).toBeTruthy();
+    expect(flag2).toBe(flag1);
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+  });
+
+  it("allows one operation per instance per 10 seconds (429)", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    expect((await start(p.client, game.id, c.id)).status).toBe(200);
+    const quick = await destroy(p.client, game.id, c.id);
+    expect(quick.status).toBe(429);
+    expect(quick.body.title).toMatch(/^Operation too frequent/);
+    expect(Number(quick.res.headers.get("retry-after"))).toBeGreaterThan(0);
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+  });
+
+  it("extends only inside the renewal window before expiry", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status).toBe(200);
+    await resetCooldown(p.participation.id);
+    const early = await extend(p.client, game.id, c.id);
+    expect(early.status).toBe(400);
+    expect(early.body.title).toBe("You can extend it 10 mins before it expires");
+
+    const soon = Date.now() + 5 * 60_000;
+    await db().update(containers).set({ expectStopAt: soon }).where(eq(containers.id, r.body.entry)).run();
+    const ok = await extend(p.client, game.id, c.id);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.expectStopAt).toBe(soon + 120 * 60_000);
+    expect((await liveRow(r.body.entry))!.expectStopAt).toBe(soon + 120 * 60_000);
+    // The extension counts as the instance's operation for the cooldown.
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(429);
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+    await resetCooldown(p.participation.id);
+    const gone = await extend(p.client, game.id, c.id);
+    expect(gone.status).toBe(400);
+    expect(gone.body.title).toBe("No running container");
+  });
+
+  it("applies the team container limit: refuses, or destroys the oldest with auto-destroy", { timeout: 90_000 }, async () => {
+    const { admin, game } = await setup({ containerCountLimit: 1 });
+    const a = await containerChallenge(admin.client, game.id);
+    const b = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const first = await start(p.client, game.id, a.id);
+    expect(first.status).toBe(200);
+    const refused = await start(p.client, game.id, b.id);
+    expect(refused.status).toBe(400);
+    expect(refused.body.title).toBe("Container number limit exceeded");
+
+    const policy = async (autoDestroyOnLimitReached: boolean) =>
+      expect((await admin.client.json("/api/admin/config", { method: "PUT", body: { containerPolicy: { autoDestroyOnLimitReached } } })).status).toBe(200);
+    await policy(true);
+    try {
+      const second = await start(p.client, game.id, b.id);
+      expect(second.status, JSON.stringify(second.body)).toBe(200);
+      expect((await liveRow(first.body.entry))!.status).toBe("Destroyed");
+      const live = await db()
+        .select()
+        .from(containers)
+        .where(and(eq(containers.participationId, p.participation.id), ne(containers.status, "Destroyed")))
+        .all();
+      expect(live.map((x) => x.id)).toEqual([second.body.entry]);
+      await resetCooldown(p.participation.id);
+      expect((await destroy(p.client, game.id, b.id)).status).toBe(200);
+    } finally {
+      await policy(false);
+    }
+  });
+
+  it("refuses other teams, non-container challenges, non-players and games that have not started", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const owner = await acceptedPlayer(game.id);
+    const other = await acceptedPlayer(game.id);
+    const r = await start(owner.client, game.id, c.id);
+    expect(r.status).toBe(200);
+    // Another team addresses only its own instance: nothing runs there, and the owner's container stays.
+    const foreign = await destroy(other.client, game.id, c.id);
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.title).toBe("No running container");
+    expect((await extend(other.client, game.id, c.id)).status).toBe(400);
+    expect((await liveRow(r.body.entry))!.status).toBe("Running");
+
+    const stat = await newChallenge(admin.client, game.id, "StaticAttachment");
+    await admin.client.json(`/api/edit/games/${game.id}/challenges/${stat.id}/flags`, { method: "POST", body: [{ flag: "flag{x}" }] });
+    await admin.client.json(`/api/edit/games/${game.id}/challenges/${stat.id}`, { method: "PUT", body: { isEnabled: true } });
+    const notContainer = await start(owner.client, game.id, stat.id);
+    expect(notContainer.status).toBe(400);
+    expect(notContainer.body.title).toBe("This is not a container challenge");
+
+    const outsider = await teamWithMembers(0);
+    expect((await start(outsider.captain.client, game.id, c.id)).status).toBe(403);
+    expect((await start(owner.client, game.id, 999_999_999)).status).toBe(404);
+
+    const later = await createGame(admin.client, { acceptWithoutReview: true, start: Date.now() + 3_600_000, end: Date.now() + 7_200_000 });
+    const lc = await containerChallenge(admin.client, later.id);
+    const early = await start(owner.client, later.id, lc.id);
+    expect(early.status).toBe(400);
+
+    // Disabling the challenge destroys its team containers.
+    expect((await admin.client.json(`/api/edit/games/${game.id}/challenges/${c.id}`, { method: "PUT", body: { isEnabled: false } })).status).toBe(200);
+    expect((await liveRow(r.body.entry))!.status).toBe("Destroyed");
+  });
+
+  it("fails cleanly when the image cannot start: 400, no row, no container", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id, { containerImage: BROKEN_IMAGE });
+    const p = await acceptedPlayer(game.id);
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status).toBe(400);
+    expect(r.body.title).toBe("The container could not be started");
+    expect(await db().select().from(containers).where(eq(containers.challengeId, c.id)).all()).toEqual([]);
+  });
+
+  it("answers 503 for an unreachable agent and releases the instance instead of leaving it stuck", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    // Open the challenge so the instance exists, then give it a container on an agent that does not answer.
+    await p.client.json(`/api/game/${game.id}/challenges/${c.id}`);
+    const instance = (await db().select().from(gameInstances).where(and(eq(gameInstances.participationId, p.participation.id), eq(gameInstances.challengeId, c.id))).get())!;
+    const ghostId = crypto.randomUUID();
+    const now = Date.now();
+    await db()
+      .insert(containers)
+      .values({ id: ghostId, image: TEST_IMAGE, status: "Running", entry: ghostId, startedAt: now, expectStopAt: now + 5 * 60_000, agentId: "agent-that-went-away", challengeId: c.id, instanceId: instance.id, participationId: p.participation.id })
+      .run();
+
+    const list = await admin.client.json<{ data: { containerGuid: string; agentReachable: boolean; agentId: string }[] }>("/api/admin/instances");
+    const listed = list.body.data.find((x) => x.containerGuid === ghostId)!;
+    expect(listed.agentReachable).toBe(false);
+    expect(listed.agentId).toBe("agent-that-went-away");
+
+    const ext = await extend(p.client, game.id, c.id);
+    expect(ext.status).toBe(503);
+    expect(ext.body.title).toBe("The container host cannot be reached; try again later");
+    expect((await exports.default.fetch(`${BASE}/api/proxy/${ghostId}`)).status).toBe(503);
+
+    const del = await destroy(p.client, game.id, c.id);
+    expect(del.status).toBe(503);
+    expect(del.body.title).toMatch(/^The container host cannot be reached; the instance was released/);
+    expect((await liveRow(ghostId))!.status).toBe("Destroyed");
+
+    // Not stuck: the team starts a new container on the agent that answers.
+    await resetCooldown(p.participation.id);
+    const fresh = await start(p.client, game.id, c.id);
+    expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
+    expect((await liveRow(fresh.body.entry))!.agentId).toBe(agent.agentId);
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+  });
+});
+
+describe("admin containers", () => {
+  it("starts and stops a test container with the test flag, reachable only through proxy/noinst", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id, { isEnabled: false });
+    const r = await admin.client.json<Info & { testFlag: string } & ErrorBody>(`/api/edit/games/${game.id}/challenges/${c.id}/container`, { method: "POST" });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.status).toBe("Running");
+    expect(r.body.testFlag).toBe("flag{TestTeamHash}");
+    const detail = await admin.client.json<ChallengeEditDetail>(`/api/edit/games/${game.id}/challenges/${c.id}`);
+    expect(detail.body.testContainer).toMatchObject({ entry: r.body.entry, status: "Running", testFlag: r.body.testFlag });
+
+    const vars = await containerEnv(`/api/proxy/noinst/${r.body.entry}`);
+    expect(vars.FLAGSTAFF_TEAM_ID).toBe("admin");
+    expect(vars.FLAGSTAFF_FLAG).toBe(r.body.testFlag);
+    expect(vars.FLAGSTAFF_GAME_ID).toBeUndefined();
+    // Test containers are not team instances.
+    expect((await exports.default.fetch(`${BASE}/api/proxy/${r.body.entry}`)).status).toBe(404);
+    expect((await exports.default.fetch(`${BASE}/api/proxy/noinst/${r.body.entry}`)).status).toBe(204);
+    const instances = await admin.client.json<{ data: { containerGuid: string }[] }>("/api/admin/instances");
+    expect(instances.body.data.some((x) => x.containerGuid === r.body.entry)).toBe(false);
+
+    expect((await admin.client.json(`/api/edit/games/${game.id}/challenges/${c.id}/container`, { method: "DELETE" })).status).toBe(200);
+    expect((await admin.client.json(`/api/edit/games/${game.id}/challenges/${c.id}/container`, { method: "DELETE" })).status).toBe(404);
+    expect((await admin.client.json<ChallengeEditDetail>(`/api/edit/games/${game.id}/challenges/${c.id}`)).body.testContainer).toBeNull();
+
+    const broken = await containerChallenge(admin.client, game.id, { isEnabled: false, containerImage: BROKEN_IMAGE });
+    const failed = await admin.client.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${broken.id}/container`, { method: "POST" });
+    expect(failed.status).toBe(400);
+    expect(failed.body.title).toBe("No test container could be started");
+    expect(await db().select().from(containers).where(and(eq(containers.challengeId, broken.id), isNull(containers.instanceId))).all()).toEqual([]);
+  });
+
+  it("lists live team containers and destroys one", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status).toBe(200);
+    const player = await p.client.json("/api/admin/instances");
+    expect(player.status).toBe(403);
+    type Row = { team: { id: number; name: string }; challenge: { id: number; title: string; category: string }; image: string; containerGuid: string; containerId: string; startedAt: number; expectStopAt: number; ip: string; port: number; agentReachable: boolean };
+    const list = await admin.client.json<{ data: Row[]; length: number; total: number }>("/api/admin/instances");
+    expect(list.status).toBe(200);
+    expect(list.body.length).toBe(list.body.data.length);
+    const row = list.body.data.find((x) => x.containerGuid === r.body.entry)!;
+    expect(row).toMatchObject({ team: { id: p.team.id, name: p.team.name }, challenge: { id: c.id, title: c.title, category: "Web" }, image: TEST_IMAGE, expectStopAt: r.body.expectStopAt, port: 80, agentReachable: true });
+    expect(row.containerId).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+
+    expect((await admin.client.json(`/api/admin/instances/${r.body.entry}`, { method: "DELETE" })).status).toBe(200);
+    expect((await admin.client.json(`/api/admin/instances/${r.body.entry}`, { method: "DELETE" })).status).toBe(404);
+    const after = await admin.client.json<{ data: Row[] }>("/api/admin/instances");
+    expect(after.body.data.some((x) => x.containerGuid === r.body.entry)).toBe(false);
+    const events = await db().select().from(gameEvents).where(and(eq(gameEvents.gameId, game.id), eq(gameEvents.type, "ContainerDestroy"))).all();
+    expect(events).toHaveLength(1);
+  });
+
+  it("destroys a game's containers when the game is deleted", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status).toBe(200);
+    expect((await agentGet(`/containers/${r.body.entry}`)).status).toBe(200);
+    expect((await admin.client.json(`/api/edit/games/${game.id}`, { method: "DELETE" })).status).toBe(200);
+    // Gone from the agent too.
+    expect((await agentGet(`/containers/${r.body.entry}`)).status).toBe(404);
+    // The row went with the game; the agent no longer knows the instance.
+    const known = await signedPost("/api/agent/instances", { agentId: agent.agentId, instanceIds: [r.body.entry] });
+    expect(known.status).toBe(200);
+    expect(await known.json()).toEqual({ known: [] });
+  });
+});
+
+/** A signed call straight to the test agent (the first of FLAGSTAFF_AGENTS). */
+async function agentGet(path: string) {
+  const base = (env as unknown as { FLAGSTAFF_AGENTS: string }).FLAGSTAFF_AGENTS.split(",")[0]!;
+  return fetch(`${base}${path}`, { headers: await signRequest(SECRET, { method: "GET", path }) });
+}
+
+async function signedPost(path: string, payload: unknown, secret = SECRET, headersOverride?: Record<string, string>) {
+  const body = JSON.stringify(payload);
+  const headers = headersOverride ?? (await signRequest(secret, { method: "POST", path, body }));
+  return exports.default.fetch(`${BASE}${path}`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
+}
+
+describe("agent callbacks", () => {
+  it("refuses unsigned, forged and replayed callbacks and answers signed ones", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status).toBe(200);
+    const payload = { agentId: agent.agentId, instanceIds: [r.body.entry, crypto.randomUUID()] };
+
+    const unsigned = await exports.default.fetch(`${BASE}/api/agent/instances`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+    expect(unsigned.status).toBe(401);
+    expect((await signedPost("/api/agent/instances", payload, "x".repeat(64))).status).toBe(401);
+    const body = JSON.stringify(payload);
+    const headers = await signRequest(SECRET, { method: "POST", path: "/api/agent/instances", body });
+    // Signed for another body: forged.
+    expect((await signedPost("/api/agent/instances", { ...payload, instanceIds: [] }, SECRET, headers)).status).toBe(401);
+    const ok = await signedPost("/api/agent/instances", payload, SECRET, headers);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ known: [r.body.entry] });
+    expect((await signedPost("/api/agent/instances", payload, SECRET, headers)).status).toBe(401);
+    const stale = await signRequest(SECRET, { method: "POST", path: "/api/agent/instances", body, now: Date.now() - 5 * 60_000 });
+    expect((await signedPost("/api/agent/instances", payload, SECRET, stale)).status).toBe(401);
+
+    // A forged "destroyed" event changes nothing; a signed one marks the row with its event.
+    const event = { type: "container.destroyed", agentId: agent.agentId, at: Date.now(), instanceId: r.body.entry, reason: "expired" };
+    expect((await signedPost("/api/agent/events", event, "y".repeat(64))).status).toBe(401);
+    expect((await liveRow(r.body.entry))!.status).toBe("Running");
+    expect((await signedPost("/api/agent/events", event)).status).toBe(204);
+    expect((await liveRow(r.body.entry))!.status).toBe("Destroyed");
+    const events = await db().select().from(gameEvents).where(and(eq(gameEvents.gameId, game.id), eq(gameEvents.type, "ContainerDestroy"))).all();
+    expect(events).toHaveLength(1);
+    // The agent still runs it (the event was the test's): remove it through the admin path of its agent.
+    await db().update(containers).set({ status: "Running" }).where(eq(containers.id, r.body.entry)).run();
+    expect((await admin.client.json(`/api/admin/instances/${r.body.entry}`, { method: "DELETE" })).status).toBe(200);
+  });
+});
+
+describe("proxy and traffic capture", () => {
+  it("relays a TCP echo over the WebSocket and answers 404/204 for unknown and plain requests", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id, { exposePort: 7 });
+    const p = await acceptedPlayer(game.id);
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status).toBe(200);
+    expect((await exports.default.fetch(`${BASE}/api/proxy/${r.body.entry}`)).status).toBe(204);
+    const unknown = crypto.randomUUID();
+    expect((await exports.default.fetch(`${BASE}/api/proxy/${unknown}`)).status).toBe(404);
+    expect((await exports.default.fetch(`${BASE}/api/proxy/not-a-uuid`)).status).toBe(404);
+    const message = `echo ${unique()}\n`;
+    expect(await throughProxy(`/api/proxy/${r.body.entry}`, message, (t) => t.includes(message))).toContain(message);
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+  });
+
+  it("answers 418 when the container's port refuses the connection", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id, { exposePort: 9 });
+    const p = await acceptedPlayer(game.id);
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status).toBe(200);
+    const res = await exports.default.fetch(`${BASE}/api/proxy/${r.body.entry}`, { headers: { Upgrade: "websocket" } });
+    expect(res.status).toBe(418);
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+  });
+
+  it("collects captured traffic into R2 and serves it to monitors, one file or all as .tar.gz", { timeout: 90_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id, { exposePort: 7, enableTrafficCapture: true });
+    const p = await acceptedPlayer(game.id);
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status).toBe(200);
+    expect((await liveRow(r.body.entry))!.captureEnabled).toBe(true);
+    const message = `captured ${unique()}\n`;
+    expect(await throughProxy(`/api/proxy/${r.body.entry}`, message, (t) => t.includes(message))).toContain(message);
+
+    // The agent closes the file after 1 s idle (test setting); a monitor list call collects it.
+    type Team = { id: number; teamId: number; name: string; count: number };
+    let teams: Team[] = [];
+    for (let i = 0; i < 40 && teams.length === 0; i++) {
+      await new Promise((done) => setTimeout(done, 500));
+      teams = (await admin.client.json<Team[]>(`/api/game/captures/${c.id}`)).body;
+    }
+    expect(teams).toHaveLength(1);
+    expect(teams[0]).toMatchObject({ id: p.participation.id, teamId: p.team.id, name: p.team.name });
+    const challengesList = await admin.client.json<{ id: number; count: number }[]>(`/api/game/games/${game.id}/captures`);
+    expect(challengesList.body).toEqual([expect.objectContaining({ id: c.id, count: teams[0]!.count })]);
+
+    const files = (await admin.client.json<{ fileName: string; size: number; updateTime: number }[]>(`/api/game/captures/${c.id}/${p.participation.id}`)).body;
+    expect(files.length).toBeGreaterThan(0);
+    const file = files[0]!;
+    expect(file.fileName).toMatch(/^[0-9a-f]{12}-[0-9a-f]+\.pcap$/);
+    const stored = (await db().select().from(trafficCaptures).where(eq(trafficCaptures.fileName, file.fileName)).get())!;
+    expect(stored.r2Key).toBe(`capture/${c.id}/${p.participation.id}/${file.fileName}`);
+    const object = await (env as unknown as { FILES: R2Bucket }).FILES.get(stored.r2Key);
+    expect(object).not.toBeNull();
+    const gz = new Uint8Array(await object!.arrayBuffer());
+    expect([gz[0], gz[1]]).toEqual([0x1f, 0x8b]);
+    const pcap = new Uint8Array(await new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+    // Classic pcap magic (little-endian), and the relayed bytes inside.
+    expect([...pcap.slice(0, 4)]).toEqual([0xd4, 0xc3, 0xb2, 0xa1]);
+    expect(new TextDecoder().decode(pcap)).toContain(message.trim());
+
+    const one = await admin.client.fetch(`/api/game/captures/${c.id}/${p.participation.id}/${file.fileName}`);
+    expect(one.status).toBe(200);
+    expect(one.headers.get("content-type")).toBe("application/vnd.tcpdump.pcap");
+    expect(one.headers.get("content-encoding")).toBe("gzip");
+    const served = new Uint8Array(await one.arrayBuffer());
+    // Depending on the client the body arrives decoded or as stored; either way it is this pcap.
+    const plain = served[0] === 0x1f ? new Uint8Array(await new Response(new Blob([served]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()) : served;
+    expect(plain).toEqual(pcap);
+
+    const all = await admin.client.fetch(`/api/game/captures/${c.id}/${p.participation.id}/all`);
+    expect(all.status).toBe(200);
+    expect(all.headers.get("content-disposition")).toContain(`Capture-${c.id}-${p.participation.id}-`);
+    const tar = new Uint8Array(await new Response(all.body!.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+    expect(new TextDecoder().decode(tar.slice(0, 100)).replace(/\0+$/, "")).toBe(files[0]!.fileName);
+    expect([...tar.slice(512, 516)]).toEqual([0xd4, 0xc3, 0xb2, 0xa1]);
+    expect(tar.slice(512, 512 + pcap.length)).toEqual(pcap);
+
+    // Players are not monitors.
+    expect((await p.client.json(`/api/game/captures/${c.id}`)).status).toBe(403);
+
+    expect((await admin.client.json(`/api/game/captures/${c.id}/${p.participation.id}/${file.fileName}`, { method: "DELETE" })).status).toBe(200);
+    expect(await (env as unknown as { FILES: R2Bucket }).FILES.head(stored.r2Key)).toBeNull();
+    if (files.length > 1) expect((await admin.client.json(`/api/game/captures/${c.id}/${p.participation.id}/all`, { method: "DELETE" })).status).toBe(200);
+    expect((await admin.client.json(`/api/game/captures/${c.id}/${p.participation.id}/all`, { method: "DELETE" })).status).toBe(404);
+    expect((await admin.client.fetch(`/api/game/captures/${c.id}/${p.participation.id}/all`)).status).toBe(404);
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+  });
+
+  it("reports the PlatformProxy port mapping in the client config", async () => {
+    const config = await exports.default.fetch(`${BASE}/api/config`);
+    expect(((await config.json()) as { portMapping: string }).portMapping).toBe("PlatformProxy");
+  });
+});

@@ -1,0 +1,57 @@
+import { Hono } from "hono";
+import { verifyAgentCallback } from "~/.server/agents";
+import { captureReady } from "~/.server/services/captures";
+import { containerGone, containerStarted, knownInstances } from "~/.server/services/containers";
+import type { AgentEvent, KnownInstancesRequest, KnownInstancesResponse } from "~/core/agent-protocol";
+import { badRequest, unauthorized } from "~/core/errors";
+import type { ApiContext, ApiEnv } from "./context";
+import { logEvent } from "./log";
+import { defineRoute } from "./registry";
+
+/**
+ * Callbacks from container agents (README of container-agent/): signed with the shared secret, not part
+ * of the user auth system. Unsigned, forged, expired and replayed requests are refused with 401.
+ */
+export const agentApi = new Hono<ApiEnv>();
+const tag = "Agent";
+
+async function signedJson(c: ApiContext): Promise<unknown> {
+  const body = await c.req.text();
+  if (!(await verifyAgentCallback(c.env, c.req.raw, body))) {
+    await logEvent(c, { level: "Warning", logger: "Container", message: `Refused an unsigned or forged agent callback ${c.req.method} ${new URL(c.req.url).pathname}`, status: "Failed" });
+    throw unauthorized("agent.signature_refused");
+  }
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw badRequest("validation.malformed_json");
+  }
+}
+
+defineRoute(agentApi, { method: "POST", path: "/agent/instances", auth: "Public", tag, summary: "Agent callback: which of its instances the platform still knows (signed)" }, async (c) => {
+  const body = (await signedJson(c)) as Partial<KnownInstancesRequest>;
+  if (!Array.isArray(body.instanceIds) || !body.instanceIds.every((i) => typeof i === "string")) throw badRequest("validation.malformed_json");
+  const response: KnownInstancesResponse = { known: await knownInstances(c.var.db, body.instanceIds) };
+  return c.json(response);
+});
+
+defineRoute(agentApi, { method: "POST", path: "/agent/events", auth: "Public", tag, summary: "Agent callback: container started or destroyed, capture ready (signed)" }, async (c) => {
+  const event = (await signedJson(c)) as AgentEvent;
+  const deps = { db: c.var.db, now: c.var.now, env: c.env };
+  switch (event?.type) {
+    case "container.started":
+      await containerStarted(c.var.db, event.agentId, event.container);
+      break;
+    case "container.destroyed":
+      if (await containerGone(deps, event.agentId, event.instanceId)) {
+        await logEvent(c, { level: "Information", logger: "Container", message: `Container ${event.instanceId} removed by agent ${event.agentId} (${event.reason})`, status: "Success", userName: null });
+      }
+      break;
+    case "capture.ready":
+      await captureReady({ ...deps, bucket: c.env.FILES }, event.agentId, event.capture);
+      break;
+    default:
+      throw badRequest("validation.malformed_json");
+  }
+  return c.body(null, 204);
+});

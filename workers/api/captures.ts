@@ -1,0 +1,73 @@
+import { Hono } from "hono";
+import * as captureService from "~/.server/services/captures";
+import { notFound } from "~/core/errors";
+import { attachmentDisposition } from "~/core/writeup-names";
+import type { ApiContext, ApiEnv } from "./context";
+import { editGameId, pathId } from "./edit";
+import { logEvent } from "./log";
+import { defineRoute } from "./registry";
+
+/** Traffic captures (api.md §10), all Monitor. `{teamId}` is the participation id. */
+export const capturesApi = new Hono<ApiEnv>();
+const tag = "Game";
+
+const deps = (c: ApiContext): captureService.CaptureDeps => ({ db: c.var.db, now: c.var.now, env: c.env, bucket: c.env.FILES });
+const cid = (c: ApiContext) => pathId(c, "cid", "challenge.not_found");
+const pid = (c: ApiContext) => pathId(c, "tid", "capture.not_found");
+const fileParam = (c: ApiContext) => {
+  const name = c.req.param("file") ?? "";
+  if (!name) throw notFound("capture.not_found");
+  return name;
+};
+
+defineRoute(capturesApi, { method: "GET", path: "/game/games/:id/captures", auth: "Monitor", tag, summary: "Challenges of a game with traffic capture and their file counts" }, async (c) =>
+  c.json(await captureService.listCaptureChallenges(deps(c), editGameId(c))),
+);
+
+defineRoute(capturesApi, { method: "GET", path: "/game/captures/:cid", auth: "Monitor", tag, summary: "Teams with captured traffic for a challenge" }, async (c) =>
+  c.json(await captureService.listCaptureTeams(deps(c), cid(c))),
+);
+
+defineRoute(capturesApi, { method: "GET", path: "/game/captures/:cid/:tid", auth: "Monitor", tag, summary: "A team's capture files (FileRecord[])" }, async (c) =>
+  c.json(await captureService.listCaptureFiles(deps(c), cid(c), pid(c))),
+);
+
+// `/all` before `/:file`, so the literal segment is never read as a file name.
+defineRoute(capturesApi, { method: "GET", path: "/game/captures/:cid/:tid/all", auth: "Monitor", tag, summary: "Every capture file of a team as one .tar.gz" }, async (c) => {
+  const archive = await captureService.captureArchive(deps(c), cid(c), pid(c));
+  return new Response(archive.body, {
+    headers: {
+      "Content-Type": "application/gzip",
+      "Content-Disposition": attachmentDisposition(archive.name),
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+});
+
+defineRoute(capturesApi, { method: "DELETE", path: "/game/captures/:cid/:tid/all", auth: "Monitor", tag, summary: "Delete every capture file of a team" }, async (c) => {
+  const count = await captureService.deleteAllCaptures(deps(c), cid(c), pid(c));
+  await logEvent(c, { level: "Warning", logger: "Game", message: `${count} capture files of participation #${pid(c)} (challenge #${cid(c)}) deleted`, status: "Success" });
+  return c.json({ title: c.var.t("capture.deleted"), status: 200 });
+});
+
+defineRoute(capturesApi, { method: "GET", path: "/game/captures/:cid/:tid/:file", auth: "Monitor", tag, summary: "One pcap (stored gzip, sent with Content-Encoding: gzip)" }, async (c) => {
+  const file = await captureService.getCaptureFile(deps(c), cid(c), pid(c), fileParam(c));
+  return new Response(file.body, {
+    // The stored bytes are the gzip encoding of the pcap: sent as they are.
+    encodeBody: "manual",
+    headers: {
+      "Content-Type": "application/vnd.tcpdump.pcap",
+      "Content-Encoding": "gzip",
+      "Content-Length": String(file.size),
+      "Content-Disposition": attachmentDisposition(file.name),
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+});
+
+defineRoute(capturesApi, { method: "DELETE", path: "/game/captures/:cid/:tid/:file", auth: "Monitor", tag, summary: "Delete one capture file" }, async (c) => {
+  await captureService.deleteCaptureFile(deps(c), cid(c), pid(c), fileParam(c));
+  return c.json({ title: c.var.t("capture.deleted"), status: 200 });
+});
