@@ -74,6 +74,9 @@ export default defineConfig({
       FLAGSTAFF_ADMIN_USER: ADMIN_USER,
       FLAGSTAFF_ADMIN_PASSWORD: ADMIN_PASSWORD,
       FLAGSTAFF_DISABLE_RATE_LIMIT: "true",
+      // `npm start` launches a container agent on this engine: the private test dockerd unless the caller
+      // names another (container-agent/scripts/dockerd.sh; images from test-image.sh).
+      DOCKER_HOST: process.env.DOCKER_HOST ?? "unix:///tmp/flagstaff-docker.sock",
       ...MAIL_BINDINGS,
       WRANGLER_SEND_METRICS: "false",
       WRANGLER_SEND_ERROR_REPORTS: "false",

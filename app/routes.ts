@@ -13,7 +13,7 @@ export default [
     route("confirm", "routes/account/confirm.tsx"),
   ]),
   route("teams", "routes/teams.tsx"),
-  ...prefix("games", [index("routes/games/index.tsx"), route(":id", "routes/games/detail.tsx"), route(":id/challenges", "routes/games/challenges.tsx"), route(":id/scoreboard", "routes/games/scoreboard.tsx"), route(":id/monitor/events", "routes/games/monitor-events.tsx"), route(":id/monitor/submissions", "routes/games/monitor-submissions.tsx"), route(":id/monitor/cheatinfo", "routes/games/monitor-cheatinfo.tsx")]),
+  ...prefix("games", [index("routes/games/index.tsx"), route(":id", "routes/games/detail.tsx"), route(":id/challenges", "routes/games/challenges.tsx"), route(":id/scoreboard", "routes/games/scoreboard.tsx"), route(":id/monitor/events", "routes/games/monitor-events.tsx"), route(":id/monitor/submissions", "routes/games/monitor-submissions.tsx"), route(":id/monitor/cheatinfo", "routes/games/monitor-cheatinfo.tsx"), route(":id/monitor/traffic", "routes/games/monitor-traffic.tsx")]),
   route("about", "routes/about.tsx"),
   ...prefix("posts", [
     index("routes/posts/index.tsx"),
@@ -26,6 +26,7 @@ export default [
       route("users", "routes/admin/users.tsx"),
       route("settings", "routes/admin/settings.tsx"),
       route("logs", "routes/admin/logs.tsx"),
+      route("instances", "routes/admin/instances.tsx"),
       route("games", "routes/admin/games/index.tsx"),
       route("games/:id", "routes/admin/game-layout.tsx", [
         index("routes/admin/games/redirect.tsx"),

@@ -28,9 +28,9 @@ for (let i = 0; i < 15; i++) {
   const t2 = performance.now();
   const delta = prev ? boardDelta(prev, model, i) : null;
   const t3 = performance.now();
-  times.push({ compute: t1 - t0, stringify: t2 - t1, delta: t3 - t2, bytes: json.length });
+  times.push({ compute: t1 - t0, stringify: t2 - t1, delta: t3 - t2, bytes: json.length, deltaBytes: delta ? JSON.stringify(delta).length : 0 });
   prev = model;
   input.solves = solves.slice(0, SOLVES - 15 + i + 1).concat([]);
 }
 const med = (k) => times.map((t) => t[k]).sort((a, b) => a - b)[Math.floor(times.length / 2)];
-console.log(JSON.stringify({ teams: TEAMS, challenges: CHALLENGES, solves: SOLVES, computeMs: +med("compute").toFixed(1), stringifyMs: +med("stringify").toFixed(1), deltaMs: +med("delta").toFixed(1), bytes: times[0].bytes }));
+console.log(JSON.stringify({ teams: TEAMS, challenges: CHALLENGES, solves: SOLVES, computeMs: +med("compute").toFixed(1), stringifyMs: +med("stringify").toFixed(1), deltaMs: +med("delta").toFixed(1), bytes: times[0].bytes, deltaBytes: med("deltaBytes") }));

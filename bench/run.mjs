@@ -4,7 +4,7 @@
 // Seeds a game (1,000 teams × 100 challenges × 50,000 solves) straight into D1 before the server starts,
 // then measures the steps listed in bench/README.md and prints medians, p99s and ratios. Bounded in time.
 //
-//   node bench/run.mjs [--smoke] [--json <file>] [--seconds <n>]
+//   node bench/run.mjs [--smoke] [--json <file>] [--seconds <n>] [--only step,step]
 //
 // --smoke: tiny sizes and 1-second loads; exits non-zero unless every step produced a number (no figure
 // is judged). Used by `npm test`.
@@ -28,6 +28,8 @@ const argValue = (name) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const JSON_OUT = argValue("--json");
+/** --only config,scoreboard,…: run just these steps (seeding and the servers always run). */
+const ONLY = argValue("--only")?.split(",");
 const LOAD_SECONDS = Number(argValue("--seconds") ?? (SMOKE ? 1 : 6));
 const SIZES = SMOKE
   ? { teams: 8, challenges: 4, solves: 10, stormClients: 4, stormSeconds: 2, ssrRuns: 3, containerRuns: 1, configRounds: 1 }
@@ -67,6 +69,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 const log = (msg) => console.log(`bench: ${msg}`);
 const failures = [];
 async function step(name, fn) {
+  if (ONLY && name !== "seed" && !ONLY.includes(name)) return undefined;
   const t0 = performance.now();
   try {
     const value = await fn();
@@ -249,9 +252,11 @@ async function main() {
     rebuilds.push(await timedBoardRead(base, gameId));
     return { ms: round(rebuilds.at(-1)) };
   });
-  results.steps.coldRebuild = { samples: rebuilds.map((x) => round(x)), p50Ms: round(quantile(rebuilds, 0.5)), maxMs: round(Math.max(...rebuilds)) };
+  if (rebuilds.length > 0) results.steps.coldRebuild = { samples: rebuilds.map((x) => round(x)), p50Ms: round(quantile(rebuilds, 0.5)), maxMs: round(Math.max(...rebuilds)) };
 
-  if (agent && s.containerChallengeId) {
+  if (ONLY && !ONLY.includes("container")) {
+    // Not asked for.
+  } else if (agent && s.containerChallengeId) {
     await step("container", async () => {
       const times = await measureContainerStarts({ base, gameId, challengeId: s.containerChallengeId, teams: s.teams, runs: SIZES.containerRuns });
       const sum = summary(times);

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// Session lookup cost: autocannon on an authenticated GET (/api/account/profile, the same session path as a
-// flag submission) against a running server. Usage: node bench/session-cache.mjs http://127.0.0.1:8787
-// [seconds] [connections]. Signs in as FLAGSTAFF_ADMIN_USER / FLAGSTAFF_ADMIN_PASSWORD (default admin /
-// Admin1234!) and prints requests/s and latency percentiles as JSON.
+// Session lookup cost: autocannon on authenticated GETs against a running server, as JSON lines:
+// - /api/game/{id}/details: the flag-submission path without D1 (session → GameRoom RPC from memory), so
+//   the session lookup is the only D1 round trip of the request;
+// - /api/account/profile: the session lookup plus one D1 read of the profile.
+// Usage: node bench/session-cache.mjs http://127.0.0.1:8787 [seconds] [connections]. Signs in as
+// FLAGSTAFF_ADMIN_USER / FLAGSTAFF_ADMIN_PASSWORD (default admin / Admin1234!), creates a running game
+// (accepting without review) and a team for that user, and joins it.
 import autocannon from "autocannon";
 
 const base = process.argv[2] ?? "http://127.0.0.1:8787";
@@ -21,17 +24,32 @@ const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
 const check = await fetch(`${base}/api/account/profile`, { headers: { cookie } });
 if (!check.ok) throw new Error(`profile answered ${check.status}`);
 
-// Warm-up, then the measured run.
-await autocannon({ url: `${base}/api/account/profile`, headers: { cookie }, connections, duration: 2 });
-const r = await autocannon({ url: `${base}/api/account/profile`, headers: { cookie }, connections, duration });
-console.log(
-  JSON.stringify({
-    url: "/api/account/profile",
-    connections,
-    duration,
-    requestsPerSecond: r.requests.average,
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99 },
-    non2xx: r.non2xx,
-    errors: r.errors,
-  }),
-);
+async function call(method, path, body) {
+  const r = await fetch(`${base}${path}`, { method, headers: { cookie, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!r.ok) throw new Error(`${method} ${path} answered ${r.status}: ${await r.text()}`);
+  return r.json();
+}
+const stamp = Date.now().toString(36);
+const now = Date.now();
+const game = await call("POST", "/api/edit/games", { title: `Bench ${stamp}`, start: now - 3_600_000, end: now + 3_600_000, acceptWithoutReview: true });
+const teams = await call("GET", "/api/team");
+const team = teams[0] ?? (await call("POST", "/api/team", { name: `bench${stamp}`.slice(0, 20) }));
+await call("POST", `/api/game/${game.id}`, { teamId: team.id });
+await call("GET", `/api/game/${game.id}/details`);
+
+for (const path of [`/api/game/${game.id}/details`, "/api/account/profile"]) {
+  // Warm-up, then the measured run.
+  await autocannon({ url: `${base}${path}`, headers: { cookie }, connections, duration: 2 });
+  const r = await autocannon({ url: `${base}${path}`, headers: { cookie }, connections, duration });
+  console.log(
+    JSON.stringify({
+      path: path.replace(/\/\d+\//, "/{id}/"),
+      connections,
+      duration,
+      requestsPerSecond: r.requests.average,
+      latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99 },
+      non2xx: r.non2xx,
+      errors: r.errors,
+    }),
+  );
+}

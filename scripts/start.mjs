@@ -2,8 +2,11 @@
 // Production-style local server: the built worker (build/server) in workerd through the Miniflare API,
 // behind a small front worker that answers build/client files from disk. State (D1, R2, Durable Objects)
 // persists under FLAGSTAFF_DATA_DIR in wrangler's `--persist-to` layout. `npm start` builds first.
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./lib/d1-migrations.mjs";
@@ -201,6 +204,110 @@ async function bootstrapAdmin(baseUrl, token) {
   if (result.created) console.log(`Admin account: username=${result.userName} password=${result.password}`);
 }
 
+// ── Container agent ─────────────────────────────────────────────────────────────────────────────────
+// Without FLAGSTAFF_AGENTS, a local Docker engine (DOCKER_HOST or /var/run/docker.sock) that answers gets
+// an agent (container-agent/src/main.ts) on 127.0.0.1 with a fresh shared secret; it stops with us.
+
+/** Answers when the Docker engine replies to /_ping; otherwise the reason. */
+function dockerPing(dockerHost) {
+  return new Promise((done) => {
+    let options;
+    if (dockerHost.startsWith("unix://")) options = { socketPath: dockerHost.slice("unix://".length) };
+    else {
+      try {
+        const url = new URL(dockerHost.replace(/^tcp:/, "http:"));
+        if (url.protocol !== "http:") return done(`${dockerHost} needs TLS settings; run the agent yourself and set FLAGSTAFF_AGENTS`);
+        options = { host: url.hostname, port: Number(url.port || 2375) };
+      } catch {
+        return done(`DOCKER_HOST ${dockerHost} is not a unix:// or tcp:// address`);
+      }
+    }
+    const req = httpRequest({ ...options, method: "GET", path: "/_ping", timeout: 3000 }, (res) => {
+      res.resume();
+      done(res.statusCode === 200 ? null : `the Docker engine at ${dockerHost} answered ${res.statusCode}`);
+    });
+    req.on("timeout", () => req.destroy(new Error("timed out")));
+    req.on("error", (error) => done(`no Docker engine answers at ${dockerHost} (${error.code ?? error.message})`));
+    req.end();
+  });
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const srv = createNetServer();
+    srv.once("error", reject);
+    srv.listen(0, HOST, () => {
+      const { port } = srv.address();
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Starts the local agent when possible; returns a stop function (or null) and the line to print. */
+async function startContainerAgent(platformUrl, dataDir) {
+  if (process.env.FLAGSTAFF_AGENTS) return { stop: null, line: `Containers are enabled: agents ${process.env.FLAGSTAFF_AGENTS}` };
+  const dockerHost = process.env.FLAGSTAFF_DOCKER_HOST || process.env.DOCKER_HOST || "unix:///var/run/docker.sock";
+  const problem = await dockerPing(dockerHost);
+  if (problem) return { stop: null, line: `Containers are disabled: ${problem} (set DOCKER_HOST, or FLAGSTAFF_AGENTS for remote agents)` };
+  const agentDir = join(ROOT, "container-agent");
+  if (!existsSync(join(agentDir, "node_modules", "dockerode"))) {
+    return { stop: null, line: "Containers are disabled: the agent's packages are missing (run `npm install` in container-agent/)" };
+  }
+  const secret = randomBytes(32).toString("hex");
+  const port = await freePort();
+  const agentData = join(dataDir, "agent");
+  mkdirSync(agentData, { recursive: true });
+  const logPath = join(agentData, "agent.log");
+  const log = createWriteStream(logPath, { flags: "a" });
+  const child = spawn(process.execPath, [join(agentDir, "src", "main.ts")], {
+    cwd: agentDir,
+    env: {
+      ...process.env,
+      DOCKER_HOST: dockerHost,
+      FLAGSTAFF_AGENT_SECRET: secret,
+      // Stable per data folder (re-adoption after a restart) and distinct between folders: agents of two
+      // local servers on one engine never adopt or reap each other's containers.
+      FLAGSTAFF_AGENT_ID: process.env.FLAGSTAFF_AGENT_ID || `local-${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`,
+      FLAGSTAFF_AGENT_HOST: HOST,
+      FLAGSTAFF_AGENT_PORT: String(port),
+      FLAGSTAFF_AGENT_DATA_DIR: agentData,
+      FLAGSTAFF_PLATFORM_URL: platformUrl,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const listening = new Promise((ready) => {
+    const onData = (part) => {
+      log.write(part);
+      output = (output + part.toString("utf8")).slice(-4000);
+      if (output.includes("agent.listening")) ready(null);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => ready(`the agent exited with ${code}: ${output.trim().split("\n").pop() ?? ""}`));
+    setTimeout(() => ready("the agent did not start within 30 s"), 30_000).unref();
+  });
+  const failure = await listening;
+  const stop = () =>
+    new Promise((stopped) => {
+      if (child.exitCode !== null || child.signalCode !== null) return stopped();
+      child.once("exit", () => stopped());
+      child.kill("SIGTERM");
+      setTimeout(() => {
+        child.kill("SIGKILL");
+        stopped();
+      }, 8000).unref();
+    });
+  if (failure) {
+    await stop();
+    return { stop: null, line: `Containers are disabled: ${failure} (log: ${logPath})` };
+  }
+  process.env.FLAGSTAFF_AGENTS = `http://${HOST}:${port}`;
+  process.env.FLAGSTAFF_AGENT_SECRET = secret;
+  process.env.FLAGSTAFF_PLATFORM_URL = platformUrl;
+  return { stop, line: `Containers are enabled: agent at http://${HOST}:${port} on ${dockerHost} (log: ${logPath})` };
+}
+
 async function main() {
   const major = Number(process.versions.node.split(".")[0]);
   if (major < 22) fail(`Node ${process.versions.node} is too old; run through npm (npm start) to use the project's Node 22`);
@@ -226,6 +333,10 @@ async function main() {
     fail(error?.message ?? String(error));
   }
 
+  // The agent's URL and secret become FLAGSTAFF_* bindings of the app.
+  const agent = await startContainerAgent(`http://${HOST}:${port}`, dataDir);
+  app.bindings = appBindings(config, bootstrapToken);
+
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       host: HOST,
@@ -245,6 +356,7 @@ async function main() {
     if (stopping) process.exit(code);
     stopping = true;
     try {
+      await agent.stop?.();
       await mf.dispose();
       removeLock(dataDir);
     } finally {
@@ -271,6 +383,7 @@ async function main() {
   } catch (error) {
     console.error(`flagstaff: admin bootstrap failed: ${error?.message ?? error}`);
   }
+  console.log(agent.line);
   console.log(`Flagstaff is running at ${url}`);
   console.log(`Data folder: ${dataDir}`);
 }

@@ -51,6 +51,16 @@ function prepareAgentEngine() {
   return undefined;
 }
 
+/**
+ * The integration and e2e suites also start a container agent on that engine (tests/integration/
+ * containers.test.ts, tests/e2e/containers.spec.ts). Without it only those tests fail, with the reason.
+ */
+function prepareAgentEngineForApp() {
+  const problem = prepareAgentEngine();
+  if (problem) console.error(`flagstaff: ${problem}; the container tests of this suite will fail`);
+  return undefined;
+}
+
 function ensureSystemParts() {
   const missing = SYSTEM_PARTS.filter((part) => !part.present());
   if (missing.length === 0) return;
@@ -192,7 +202,11 @@ async function main() {
       needsBuild: false,
       prepare: prepareAgentEngine,
     },
-    { ...vitestSuite("integration", "vitest.integration.config.ts", 8 * 60_000), needsBuild: true },
+    {
+      ...vitestSuite("integration", "vitest.integration.config.ts", 8 * 60_000, { FLAGSTAFF_TEST_DOCKER_HOST: AGENT_DOCKER_HOST }),
+      needsBuild: true,
+      prepare: prepareAgentEngineForApp,
+    },
     {
       // The bench harness on tiny sizes (a few seconds): every step must produce a number; no figure is judged.
       name: "bench",
@@ -208,12 +222,14 @@ async function main() {
     {
       name: "e2e",
       needsBuild: true,
+      prepare: prepareAgentEngineForApp,
       reportFile: join(REPORTS, "e2e.json"),
       count: countPlaywright,
       start: () =>
         run(join(BIN, "playwright"), ["test"], {
           timeoutMs: 15 * 60_000,
-          extraEnv: { FLAGSTAFF_E2E_DATA_DIR: e2eData },
+          // `npm start` (the e2e web server) runs its container agent on the private test engine.
+          extraEnv: { FLAGSTAFF_E2E_DATA_DIR: e2eData, DOCKER_HOST: AGENT_DOCKER_HOST },
         }),
     },
   ];

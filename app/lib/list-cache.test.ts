@@ -86,15 +86,15 @@ describe("browser storage", () => {
       for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536));
       return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("").slice(0, bytes.length);
     };
-    const size = encodeEntry(noise(), 0).length / LIST_CACHE_BUDGET;
+    const size = encodeEntry([noise()], 0).length / LIST_CACHE_BUDGET;
     expect(size).toBeGreaterThan(0.34);
     expect(size).toBeLessThan(0.5);
-    writeCache("one", noise(), 1);
-    writeCache("two", noise(), 2);
-    writeCache("three", noise(), 3);
+    writeCache("one", [noise()], 1);
+    writeCache("two", [noise()], 2);
+    writeCache("three", [noise()], 3);
     expect(readCache("one") === null).toBe(true);
-    expect(readCache<string>("two")?.savedAt).toBe(2);
-    expect(readCache<string>("three")?.savedAt).toBe(3);
+    expect(readCache<string[]>("two")?.savedAt).toBe(2);
+    expect(readCache<string[]>("three")?.savedAt).toBe(3);
   });
 
   it("loadCached answers from the cache on the first load, then from the network", async () => {
@@ -113,7 +113,14 @@ describe("browser storage", () => {
   });
 
   it("loadCached fetches when nothing is cached", async () => {
-    expect(await loadCached("empty", async () => 42)).toEqual({ data: 42, fromCache: false });
-    expect(readCache("empty")?.data).toBe(42);
+    expect(await loadCached("empty", async () => [42])).toEqual({ data: [42], fromCache: false });
+    expect(readCache("empty")?.data).toEqual([42]);
+  });
+
+  it("never caches what is not a list (a broken body read as text)", () => {
+    writeCache("broken", '{"data": [', 1);
+    expect(store.getItem(`${LIST_CACHE_PREFIX}broken`)).toBeNull();
+    store.setItem(`${LIST_CACHE_PREFIX}text`, encodeEntry("<html>", 1));
+    expect(readCache("text")).toBeNull();
   });
 });

@@ -104,12 +104,18 @@ function entryStats(store: Storage): EntryStat[] {
   return stats;
 }
 
+/** Lists are arrays or objects (ArrayResponse); anything else (an HTML page, a broken body) is never cached. */
+export function isCacheable(value: unknown): value is object {
+  return typeof value === "object" && value !== null;
+}
+
 /** The cached value of a list, or null. `key` is without the prefix. */
 export function readCache<T>(key: string): { data: T; savedAt: number } | null {
   const store = storage();
   if (!store) return null;
   try {
-    return decodeEntry<T>(store.getItem(LIST_CACHE_PREFIX + key));
+    const entry = decodeEntry<T>(store.getItem(LIST_CACHE_PREFIX + key));
+    return entry && isCacheable(entry.data) ? entry : null;
   } catch {
     return null;
   }
@@ -120,6 +126,7 @@ export function writeCache(key: string, value: unknown, now = Date.now()): void 
   const store = storage();
   if (!store) return;
   const fullKey = LIST_CACHE_PREFIX + key;
+  if (!isCacheable(value)) return;
   try {
     const raw = encodeEntry(value, now);
     if (raw.length > LIST_CACHE_BUDGET) return;

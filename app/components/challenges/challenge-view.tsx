@@ -1,7 +1,9 @@
 import { useTranslation } from "react-i18next";
+import { ContainerPanel } from "~/components/containers/container-panel";
 import { Markdown } from "~/components/markdown";
 import { formatDateTime } from "~/components/games/time";
 import { Alert } from "~/components/ui/alert";
+import { isContainerType } from "~/core/enums";
 import type { ChallengeDetail } from "~/core/schemas/challenge";
 import { FlagInput } from "./flag-input";
 
@@ -27,7 +29,7 @@ export function attemptsState(limit: number, attempts: number): { key: "tried" |
  * The player's view of one challenge: description, hints, attachment, deadline, attempts and the flag box.
  * Without `submit` (the admin preview) the flag box is shown disabled.
  */
-export function ChallengeView({ detail, now, submit }: { detail: ChallengeDetail; now: number | null; submit?: (flag: string) => Promise<void> }) {
+export function ChallengeView({ detail, now, submit, gameId }: { detail: ChallengeDetail; now: number | null; submit?: (flag: string) => Promise<void>; gameId?: number }) {
   const { t } = useTranslation();
   const attempts = attemptsState(detail.limit, detail.attempts);
   const { url, fileSize } = detail.context;
@@ -69,7 +71,9 @@ export function ChallengeView({ detail, now, submit }: { detail: ChallengeDetail
           {fileSize != null ? <span className="ms-2 text-zinc-500">({formatBytes(fileSize)})</span> : null}
         </p>
       ) : null}
-      {detail.context.instanceEntry ? (
+      {gameId !== undefined && isContainerType(detail.type) ? (
+        <ContainerPanel gameId={gameId} challengeId={detail.id} entry={detail.context.instanceEntry} closeTime={detail.context.closeTime} />
+      ) : detail.context.instanceEntry ? (
         <p className="text-sm">
           {t("challenge.instanceEntry")}: <code className="font-mono">{detail.context.instanceEntry}</code>
         </p>

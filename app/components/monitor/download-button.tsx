@@ -71,15 +71,15 @@ export function DownloadButton({ href, label, fallbackName }: { href: string; la
 
   return (
     <span className="inline-flex flex-col items-end gap-1">
-      <Button variant="secondary" className="px-3 py-1.5" onClick={() => void download()} disabled={busy} aria-busy={busy}>
-        {busy ? <span aria-hidden className="size-3.5 animate-spin rounded-full border-2 border-current border-t-transparent" /> : null}
-        {label}
-        {busy ? (
-          <span role="status" className="text-xs tabular-nums text-zinc-500 dark:text-zinc-400">
-            {typeof progress === "number" ? `${Math.round(progress * 100)}%` : t("exports.downloading")}
-          </span>
-        ) : null}
-      </Button>
+      <span className="inline-flex items-center gap-2">
+        <Button variant="secondary" className="px-3 py-1.5" onClick={() => void download()} disabled={busy} aria-busy={busy}>
+          {busy ? <span aria-hidden className="size-3.5 animate-spin rounded-full border-2 border-current border-t-transparent" /> : null}
+          {label}
+        </Button>
+        <span role="status" className="text-xs tabular-nums text-zinc-600 dark:text-zinc-400">
+          {busy ? (typeof progress === "number" ? `${Math.round(progress * 100)}%` : t("exports.downloading")) : ""}
+        </span>
+      </span>
       {error ? (
         <span role="alert" className="text-xs text-red-700 dark:text-red-300">
           {error}

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
 import { GameTabs } from "~/components/games/game-tabs";
 import { WideOnly } from "~/components/layout/wide-only";
 import { SheetDownloads } from "./download-button";
@@ -7,8 +8,15 @@ import type { GameEvent } from "~/core/protocol";
 
 /** The monitor pages' frame: sub-navigation, downloads, and the "Not wide enough" notice on narrow screens. */
 export function MonitorShell({ gameId, children }: { gameId: number; children: ReactNode }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const page = /\/monitor\/(events|submissions|cheatinfo|traffic)/i.exec(pathname)?.[1]?.toLowerCase();
+  const pageName = page === "cheatinfo" ? t("monitor.cheatInfo") : page === "traffic" ? t("gameTabs.traffic") : page ? t(`monitor.${page}`) : null;
   return (
     <WideOnly minWidth="md">
+      <h1 className="mb-4 text-2xl font-semibold tracking-tight">
+        {pageName ? t("monitor.pageHeading", { page: pageName }) : t("monitor.title")}
+      </h1>
       <div className="mb-4 flex flex-wrap items-start justify-between gap-2">
         <GameTabs gameId={gameId} />
         <SheetDownloads gameId={gameId} />

@@ -91,6 +91,7 @@ function DetailPanel({ gameId, challengeId, onClose }: { gameId: number; challen
         <ChallengeView
           key={detail.id}
           detail={detail}
+          gameId={gameId}
           now={now}
           submit={async (flag) => {
             setSubmitted(await submitFlag(gameId, detail.id, flag));

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { ChallengeView } from "~/components/challenges/challenge-view";
+import { TestContainerControls } from "~/components/containers/test-container";
 import { CheckboxField, SelectField } from "~/components/challenges/fields";
 import { ScoreChart } from "~/components/challenges/score-chart";
 import { uploadAssets } from "~/components/challenges/upload";
@@ -422,6 +423,12 @@ function Editor({
           </Button>
         </div>
       </form>
+
+      {container ? (
+        <Card>
+          <TestContainerControls gameId={gameId} challengeId={challenge.id} initial={challenge.testContainer} />
+        </Card>
+      ) : null}
 
       {challenge.type !== "DynamicAttachment" ? (
         <Card>

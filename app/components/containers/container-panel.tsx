@@ -1,0 +1,136 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { formatCountdown, formatDateTime, useNow } from "~/components/games/time";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import type { ClientConfig } from "~/core/schemas/config";
+import { api, errorMessage } from "~/lib/api";
+
+/** ContainerInfoModel (api.md §4). */
+export interface ContainerInfo {
+  status: string;
+  startedAt: number;
+  expectStopAt: number;
+  entry: string;
+}
+
+type Policy = Pick<ClientConfig, "portMapping" | "renewalWindow">;
+
+let policyRequest: Promise<Policy> | null = null;
+/** The client config's container fields (fetched once per page load). */
+function loadPolicy(): Promise<Policy> {
+  policyRequest ??= api<ClientConfig>("/api/config").catch((error: unknown) => {
+    policyRequest = null;
+    throw error;
+  });
+  return policyRequest;
+}
+
+/** Whether the extension is open: inside the renewal window before expiry (rules.md §8). */
+export function canExtend(expectStopAt: number, now: number, renewalWindowMinutes: number): boolean {
+  return expectStopAt - now <= renewalWindowMinutes * 60_000;
+}
+
+/** The WebSocket address of a proxied entry (PlatformProxy: the entry is the instance UUID). */
+export function proxyAddress(origin: string, entry: string, testContainer = false): string {
+  return `${origin.replace(/^http/, "ws")}/api/proxy/${testContainer ? "noinst/" : ""}${entry}`;
+}
+
+/**
+ * A team's container of a container challenge: start it, see its entry and a countdown, extend it near
+ * expiry, destroy it. `entry`/`closeTime` come from the challenge detail (null when none runs).
+ */
+export function ContainerPanel({ gameId, challengeId, entry, closeTime }: { gameId: number; challengeId: number; entry: string | null; closeTime: number | null }) {
+  const { t } = useTranslation();
+  const now = useNow(1000);
+  const [started, setInfo] = useState<{ entry: string; expectStopAt: number } | null>(entry && closeTime ? { entry, expectStopAt: closeTime } : null);
+  const [policy, setPolicy] = useState<Policy | null>(null);
+  const [busy, setBusy] = useState<"start" | "extend" | "destroy" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    loadPolicy()
+      .then((p) => live && setPolicy(p))
+      .catch(() => live && setPolicy({ portMapping: "Default", renewalWindow: 10 }));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  // Past its expiry the agent removes it: shown as expired until the team starts a new one.
+  const expired = started !== null && now !== null && now >= started.expectStopAt;
+  const info = expired ? null : started;
+
+  const base = `/api/game/${gameId}/container/${challengeId}`;
+  const run = async (kind: "start" | "extend" | "destroy") => {
+    setBusy(kind);
+    setError(null);
+    try {
+      if (kind === "destroy") {
+        await api(base, { method: "DELETE" });
+        setInfo(null);
+      } else {
+        const r = await api<ContainerInfo>(kind === "start" ? base : `${base}/extend`, { method: "POST" });
+        setInfo({ entry: r.entry, expectStopAt: r.expectStopAt });
+      }
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const remaining = info && now !== null ? info.expectStopAt - now : null;
+  const extendOpen = info && policy && now !== null ? canExtend(info.expectStopAt, now, policy.renewalWindow) : false;
+  const proxied = policy?.portMapping === "PlatformProxy";
+  const origin = typeof window === "undefined" ? "" : window.location.origin;
+
+  return (
+    <section aria-label={t("container.heading")} className="space-y-3 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
+      <h3 className="text-sm font-semibold">{t("container.heading")}</h3>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {info ? (
+        <>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+            <dt className="text-zinc-600 dark:text-zinc-400">{t("container.entry")}</dt>
+            <dd>
+              <code className="font-mono break-all" data-testid="container-entry">
+                {info.entry}
+              </code>
+            </dd>
+            <dt className="text-zinc-600 dark:text-zinc-400">{t("container.expiresAt")}</dt>
+            <dd>{formatDateTime(info.expectStopAt)}</dd>
+            <dt className="text-zinc-600 dark:text-zinc-400">{t("container.remaining")}</dt>
+            <dd className="font-mono" role="timer" aria-label={t("container.remaining")}>
+              {remaining === null ? "—" : formatCountdown(remaining)}
+            </dd>
+          </dl>
+          {proxied ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("container.proxyHint", { url: proxyAddress(origin, info.entry) })}</p> : null}
+          {policy ? (
+            extendOpen ? (
+              <Alert tone="error">{t("container.expiringSoon")}</Alert>
+            ) : (
+              <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("container.extendHint", { min: policy.renewalWindow })}</p>
+            )
+          ) : null}
+          <div className="flex flex-wrap gap-2">
+            <Button variant="secondary" onClick={() => void run("extend")} disabled={busy !== null || !extendOpen}>
+              {busy === "extend" ? t("container.extending") : t("container.extend")}
+            </Button>
+            <Button variant="danger" onClick={() => void run("destroy")} disabled={busy !== null}>
+              {busy === "destroy" ? t("container.destroying") : t("container.destroy")}
+            </Button>
+          </div>
+        </>
+      ) : (
+        <>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{expired ? t("container.expired") : t("container.none")}</p>
+          <Button onClick={() => void run("start")} disabled={busy !== null}>
+            {busy === "start" ? t("container.starting") : t("container.start")}
+          </Button>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { formatDateTime } from "~/components/games/time";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import type { ChallengeEditDetail } from "~/core/schemas/challenge";
+import type { ClientConfig } from "~/core/schemas/config";
+import { api, errorMessage } from "~/lib/api";
+import { proxyAddress } from "./container-panel";
+
+type TestContainer = NonNullable<ChallengeEditDetail["testContainer"]>;
+
+/** The admin test container of a container challenge (api.md §9): start and stop it, see its entry and test flag. */
+export function TestContainerControls({ gameId, challengeId, initial }: { gameId: number; challengeId: number; initial: TestContainer | null }) {
+  const { t } = useTranslation();
+  const [current, setCurrent] = useState<TestContainer | null>(initial);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [proxied, setProxied] = useState(false);
+
+  useEffect(() => {
+    api<ClientConfig>("/api/config")
+      .then((c) => setProxied(c.portMapping === "PlatformProxy"))
+      .catch(() => setProxied(false));
+  }, []);
+
+  const url = `/api/edit/games/${gameId}/challenges/${challengeId}/container`;
+  const run = async (start: boolean) => {
+    setBusy(true);
+    setError(null);
+    try {
+      if (start) setCurrent(await api<TestContainer>(url, { method: "POST" }));
+      else {
+        await api(url, { method: "DELETE" });
+        setCurrent(null);
+      }
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const origin = typeof window === "undefined" ? "" : window.location.origin;
+
+  return (
+    <section aria-label={t("testContainer.heading")} className="space-y-3">
+      <h3 className="font-semibold">{t("testContainer.heading")}</h3>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("testContainer.help")}</p>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {current ? (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          <dt className="text-zinc-600 dark:text-zinc-400">{t("container.entry")}</dt>
+          <dd>
+            <code className="font-mono break-all" data-testid="test-container-entry">
+              {current.entry}
+            </code>
+            {proxied ? <span className="block text-xs text-zinc-500">{proxyAddress(origin, current.entry, true)}</span> : null}
+          </dd>
+          <dt className="text-zinc-600 dark:text-zinc-400">{t("testContainer.flag")}</dt>
+          <dd>
+            <code className="font-mono break-all">{current.testFlag ?? t("testContainer.noFlag")}</code>
+          </dd>
+          <dt className="text-zinc-600 dark:text-zinc-400">{t("container.expiresAt")}</dt>
+          <dd>{formatDateTime(current.expectStopAt)}</dd>
+        </dl>
+      ) : (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("testContainer.none")}</p>
+      )}
+      <div className="flex gap-2">
+        {current ? (
+          <Button variant="danger" onClick={() => void run(false)} disabled={busy}>
+            {busy ? t("teams.working") : t("testContainer.stop")}
+          </Button>
+        ) : (
+          <Button variant="secondary" onClick={() => void run(true)} disabled={busy}>
+            {busy ? t("testContainer.starting") : t("testContainer.start")}
+          </Button>
+        )}
+      </div>
+    </section>
+  );
+}

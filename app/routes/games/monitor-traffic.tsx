@@ -1,0 +1,223 @@
+import { env } from "cloudflare:workers";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { requireUser } from "~/.server/auth/guard";
+import { formatBytes } from "~/components/challenges/challenge-view";
+import { formatDateTime } from "~/components/games/time";
+import { MonitorShell } from "~/components/monitor/monitor-shell";
+import { ConfirmDialog } from "~/components/teams/dialog";
+import { Alert } from "~/components/ui/alert";
+import { Button, buttonClass } from "~/components/ui/button";
+import { api, errorMessage } from "~/lib/api";
+import { pageTitle } from "~/lib/meta";
+import { getInstance } from "~/middleware/i18next";
+import type { Route } from "./+types/monitor-traffic";
+
+interface CaptureChallenge {
+  id: number;
+  title: string;
+  category: string;
+  type: string;
+  isEnabled: boolean;
+  count: number;
+}
+interface CaptureTeam {
+  id: number;
+  teamId: number;
+  name: string;
+  division: string | null;
+  avatar: string | null;
+  count: number;
+}
+interface FileRecord {
+  fileName: string;
+  size: number;
+  updateTime: number;
+}
+
+/** /games/{id}/monitor/traffic (Monitor): captured traffic by challenge → team → files. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireUser(request, env, "Monitor");
+  return { pageTitle: getInstance(context).t("traffic.title"), gameId: Number(params.id) };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.pageTitle);
+}
+
+const itemClass = (active: boolean) =>
+  `flex w-full items-center justify-between gap-2 rounded-md px-3 py-2 text-start text-sm ${
+    active ? "bg-primary-600 text-on-primary-600 dark:bg-primary-500 dark:text-on-primary-500" : "hover:bg-zinc-100 dark:hover:bg-zinc-800"
+  }`;
+
+type Pending = { kind: "one"; file: string } | { kind: "all" };
+
+export default function MonitorTrafficPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { gameId } = loaderData;
+  const [challenges, setChallenges] = useState<CaptureChallenge[] | null>(null);
+  const [challengeId, setChallengeId] = useState<number | null>(null);
+  const [teams, setTeams] = useState<CaptureTeam[] | null>(null);
+  const [teamId, setTeamId] = useState<number | null>(null);
+  const [files, setFiles] = useState<FileRecord[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [dialogError, setDialogError] = useState<string | null>(null);
+
+  const loadChallenges = useCallback(() => {
+    api<CaptureChallenge[]>(`/api/game/games/${gameId}/captures`)
+      .then((list) => {
+        setChallenges(list);
+        setError(null);
+      })
+      .catch((err: unknown) => setError(errorMessage(err)));
+  }, [gameId]);
+  useEffect(loadChallenges, [loadChallenges]);
+
+  const loadTeams = useCallback(() => {
+    if (challengeId === null) return;
+    api<CaptureTeam[]>(`/api/game/captures/${challengeId}`)
+      .then(setTeams)
+      .catch((err: unknown) => setError(errorMessage(err)));
+  }, [challengeId]);
+  useEffect(loadTeams, [loadTeams]);
+
+  const loadFiles = useCallback(() => {
+    if (challengeId === null || teamId === null) return;
+    api<FileRecord[]>(`/api/game/captures/${challengeId}/${teamId}`)
+      .then(setFiles)
+      .catch((err: unknown) => setError(errorMessage(err)));
+  }, [challengeId, teamId]);
+  useEffect(loadFiles, [loadFiles]);
+
+  const base = challengeId !== null && teamId !== null ? `/api/game/captures/${challengeId}/${teamId}` : null;
+  const remove = async () => {
+    if (!pending || !base) return;
+    setBusy(true);
+    setDialogError(null);
+    try {
+      await api(pending.kind === "all" ? `${base}/all` : `${base}/${pending.file}`, { method: "DELETE" });
+      setPending(null);
+      loadFiles();
+      loadTeams();
+      loadChallenges();
+    } catch (err) {
+      setDialogError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <MonitorShell gameId={gameId}>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <div className="grid gap-4 md:grid-cols-[1fr_1fr_2fr]">
+        <section aria-label={t("traffic.challenges")} className="space-y-1">
+          <h2 className="text-sm font-semibold text-zinc-600 dark:text-zinc-400">{t("traffic.challenges")}</h2>
+          {challenges && challenges.length === 0 ? <p className="text-sm text-zinc-500">{t("traffic.noChallenges")}</p> : null}
+          {challenges?.map((c) => (
+            <button
+              key={c.id}
+              type="button"
+              className={itemClass(c.id === challengeId)}
+              onClick={() => {
+                setChallengeId(c.id);
+                setTeamId(null);
+                setTeams(null);
+                setFiles(null);
+              }}
+            >
+              <span className="truncate">{c.title}</span>
+              <span className="text-xs">{t("traffic.fileCount", { count: c.count })}</span>
+            </button>
+          ))}
+        </section>
+        <section aria-label={t("traffic.teams")} className="space-y-1">
+          <h2 className="text-sm font-semibold text-zinc-600 dark:text-zinc-400">{t("traffic.teams")}</h2>
+          {challengeId === null ? <p className="text-sm text-zinc-500">{t("traffic.pickChallenge")}</p> : null}
+          {teams && teams.length === 0 ? <p className="text-sm text-zinc-500">{t("traffic.noTeams")}</p> : null}
+          {teams?.map((team) => (
+            <button
+              key={team.id}
+              type="button"
+              className={itemClass(team.id === teamId)}
+              onClick={() => {
+                setTeamId(team.id);
+                setFiles(null);
+              }}
+            >
+              <span className="truncate">
+                {team.name}
+                {team.division ? <span className="ms-1 text-xs opacity-75">({team.division})</span> : null}
+              </span>
+              <span className="text-xs">{t("traffic.fileCount", { count: team.count })}</span>
+            </button>
+          ))}
+        </section>
+        <section aria-label={t("traffic.files")} className="space-y-2">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h2 className="text-sm font-semibold text-zinc-600 dark:text-zinc-400">{t("traffic.files")}</h2>
+            {base && files && files.length > 0 ? (
+              <div className="flex gap-2">
+                <a href={`${base}/all`} download className={buttonClass("secondary", "px-2 py-1")}>
+                  {t("traffic.downloadAll")}
+                </a>
+                <Button variant="danger" className="px-2 py-1" onClick={() => setPending({ kind: "all" })}>
+                  {t("traffic.deleteAll")}
+                </Button>
+              </div>
+            ) : null}
+          </div>
+          {teamId === null ? <p className="text-sm text-zinc-500">{t("traffic.pickTeam")}</p> : null}
+          {files && files.length === 0 ? <p className="text-sm text-zinc-500">{t("traffic.noFiles")}</p> : null}
+          {files && files.length > 0 ? (
+            <table className="w-full text-left text-sm">
+              <thead className="text-xs text-zinc-600 uppercase dark:text-zinc-400">
+                <tr>
+                  <th className="px-2 py-1">{t("traffic.file")}</th>
+                  <th className="px-2 py-1">{t("traffic.size")}</th>
+                  <th className="px-2 py-1">{t("traffic.time")}</th>
+                  <th className="px-2 py-1">
+                    <span className="sr-only">{t("traffic.actions")}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {files.map((f) => (
+                  <tr key={f.fileName} className="border-t border-zinc-100 dark:border-zinc-900">
+                    <td className="px-2 py-1 font-mono text-xs">
+                      <a href={`${base}/${f.fileName}`} download={f.fileName} className="text-primary-700 hover:underline dark:text-primary-300">
+                        {f.fileName}
+                      </a>
+                    </td>
+                    <td className="px-2 py-1">{formatBytes(f.size)}</td>
+                    <td className="px-2 py-1 whitespace-nowrap">{formatDateTime(f.updateTime)}</td>
+                    <td className="px-2 py-1">
+                      <Button variant="ghost" className="px-2 py-1" onClick={() => setPending({ kind: "one", file: f.fileName })} aria-label={t("traffic.deleteOne", { file: f.fileName })}>
+                        {t("traffic.delete")}
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+        </section>
+      </div>
+      <ConfirmDialog
+        open={pending !== null}
+        title={t("traffic.deleteTitle")}
+        message={pending?.kind === "all" ? t("traffic.deleteAllConfirm") : pending ? t("traffic.deleteOneConfirm", { file: pending.file }) : ""}
+        confirmLabel={t("traffic.delete")}
+        busy={busy}
+        error={dialogError}
+        onConfirm={() => void remove()}
+        onCancel={() => {
+          setPending(null);
+          setDialogError(null);
+        }}
+      />
+    </MonitorShell>
+  );
+}

@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { expect, registerUser, test } from "./fixtures";
+
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
+const K = en.container;
+const I = en.adminInstances;
+
+const HOUR = 3_600_000;
+// Built by container-agent/scripts/test-image.sh on the engine `npm start` finds (DOCKER_HOST, see playwright.config.ts).
+const TEST_IMAGE = "flagstaff-test/busybox:latest";
+
+test("a player starts a container from the challenge view, sees its entry and countdown, and destroys it", async ({ adminPage: admin, browser }) => {
+  test.setTimeout(90_000);
+  const now = Date.now();
+  const stamp = now.toString(36);
+  const game = await admin.request.post("/api/edit/games", { data: { title: `Boxes ${stamp}`, start: now - HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
+  expect(game.status()).toBe(200);
+  const gameId = ((await game.json()) as { id: number }).id;
+  const created = await admin.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Box ${stamp}`, category: "Web", type: "DynamicContainer" } });
+  const challengeId = ((await created.json()) as { id: number }).id;
+  const enabled = await admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, {
+    data: { containerImage: TEST_IMAGE, exposePort: 80, memoryLimit: 32, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true },
+  });
+  expect(enabled.status(), await enabled.text()).toBe(200);
+
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = await player.request.post("/api/team", { data: { name: `C${stamp}`.slice(0, 20) } });
+  const teamName = ((await team.json()) as { name: string }).name;
+  const teamId = ((await team.json()) as { id: number }).id;
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId } })).status()).toBe(200);
+
+  await player.goto(`/games/${gameId}/challenges`);
+  await player.getByRole("button", { name: new RegExp(`Box ${stamp}`) }).click();
+  const panel = player.getByRole("region", { name: K.heading });
+  await expect(panel.getByText(K.none)).toBeVisible();
+  await panel.getByRole("button", { name: K.start }).click();
+
+  // Default port mapping: the entry is host:port, and the container answers there with the team's flag.
+  const entry = panel.getByTestId("container-entry");
+  await expect(entry).toHaveText(/^[\w.-]+:\d+$/, { timeout: 30_000 });
+  const address = (await entry.textContent())!;
+  const timer = panel.getByRole("timer", { name: K.remaining });
+  await expect(timer).toHaveText(/^01:59:\d\d$/);
+  const first = (await timer.textContent())!;
+  await expect(timer).not.toHaveText(first);
+  await expect(panel.getByText(K.extendHint.replace("{{min}}", "10"))).toBeVisible();
+  await expect(panel.getByRole("button", { name: K.extend })).toBeDisabled();
+  const env = await player.request.get(`http://${address}/env`);
+  expect(env.status()).toBe(200);
+  expect(await env.text()).toMatch(/FLAGSTAFF_FLAG=flag\{.+\}/);
+
+  // The admin sees it on /admin/instances.
+  await admin.goto("/admin/instances");
+  const row = admin.getByRole("row").filter({ hasText: teamName });
+  await expect(row).toContainText(`Box ${stamp}`);
+  await expect(row).toContainText(TEST_IMAGE);
+  await expect(row).toContainText(I.state.Running);
+
+  // Reopening the challenge shows the running container.
+  await player.reload();
+  await player.getByRole("button", { name: new RegExp(`Box ${stamp}`) }).click();
+  await expect(panel.getByTestId("container-entry")).toHaveText(address);
+  // One operation per 10 seconds: wait out the cooldown before destroying.
+  await player.waitForTimeout(10_500);
+  await panel.getByRole("button", { name: K.destroy }).click();
+  await expect(panel.getByText(K.none)).toBeVisible({ timeout: 30_000 });
+  await expect(panel.getByRole("button", { name: K.start })).toBeEnabled();
+  await expect.poll(async () => (await player.request.get(`http://${address}/env`).catch(() => null))?.status() ?? 0, { timeout: 20_000 }).not.toBe(200);
+
+  await admin.reload();
+  await expect(admin.getByRole("row").filter({ hasText: teamName })).toHaveCount(0);
+  await context.close();
+});
