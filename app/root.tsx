@@ -105,7 +105,7 @@ function Shell({ children }: { children: ReactNode }) {
     <div className="flex min-h-dvh flex-col">
       <a
         href="#main"
-        className="sr-only rounded-md bg-primary-600 px-3 py-2 text-white focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50"
+        className="sr-only rounded-md bg-primary-600 px-3 py-2 text-on-primary-600 focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50"
       >
         {t("nav.skipToContent")}
       </a>

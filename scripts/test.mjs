@@ -207,6 +207,12 @@ async function main() {
       needsBuild: true,
       prepare: prepareAgentEngineForApp,
     },
+    // Instrumented security checks and the crash tests against the real `npm start` server (SECURITY.md).
+    {
+      ...vitestSuite("security", "tests/security/vitest.config.ts", 6 * 60_000, { DOCKER_HOST: AGENT_DOCKER_HOST }),
+      needsBuild: true,
+      prepare: prepareAgentEngineForApp,
+    },
     {
       // The bench harness on tiny sizes (a few seconds): every step must produce a number; no figure is judged.
       name: "bench",

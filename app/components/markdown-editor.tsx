@@ -57,7 +57,7 @@ export function MarkdownEditor({
       />
       {preview ? (
         <div className="min-h-24 rounded-md border border-zinc-300 bg-white px-4 py-3 dark:border-zinc-700 dark:bg-zinc-900" data-testid={`${name}-preview`}>
-          {value.trim() ? <Markdown source={value} /> : <p className="text-sm text-zinc-500">{t("posts.previewEmpty")}</p>}
+          {value.trim() ? <Markdown source={value} /> : <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("posts.previewEmpty")}</p>}
         </div>
       ) : null}
       {description ? (

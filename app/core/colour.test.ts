@@ -10,6 +10,7 @@ import {
   paletteFor,
   parseHex,
   readableTextOn,
+  readableTextShades,
   relativeLuminance,
   toHex,
 } from "./colour";
@@ -69,12 +70,12 @@ describe("brand colour", () => {
   it("gives CSS variables only for a hex colour", () => {
     expect(brandCssVariables("")).toBeNull();
     expect(brandCssVariables("brand")).toBeNull();
-    expect(brandCssVariables("#FFEE00")).toEqual({
+    expect(brandCssVariables("#FFEE00")).toMatchObject({
       "--brand": "#ffee00",
       "--on-primary-500": DARK_TEXT,
       "--on-primary-600": DARK_TEXT,
     });
-    expect(brandCssVariables("#1e3a8a")).toEqual({
+    expect(brandCssVariables("#1e3a8a")).toMatchObject({
       "--brand": "#1e3a8a",
       "--on-primary-500": LIGHT_TEXT,
       "--on-primary-600": LIGHT_TEXT,
@@ -87,5 +88,24 @@ describe("brand colour", () => {
     expect(palette.find((p) => p.shade === 500)!.hex).toBe("#ff0000");
     expect(palette.find((p) => p.shade === 600)!.hex).toBe(toHex(mix([255, 0, 0], [0, 0, 0], 0.85)));
     expect(relativeLuminance(parseHex(palette[0]!.hex)!)).toBeGreaterThan(relativeLuminance(parseHex(palette[10]!.hex)!));
+  });
+});
+
+describe("readableTextShades", () => {
+  const white = parseHex("#ffffff")!;
+  const zinc900 = parseHex("#18181b")!;
+
+  it("leaves a mid brand colour to app.css", () => {
+    expect(readableTextShades(parseHex(DEFAULT_BRAND)!)).toEqual({});
+  });
+
+  it.each(["#ffd700", "#ffee00", "#e0ffe0", "#00ffff"])("darkens primary-700 for the light colour %s until it reads on white", (colour) => {
+    const shades = readableTextShades(parseHex(colour)!);
+    expect(contrastRatio(parseHex(shades["--brand-700"]!)!, white)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it.each(["#000033", "#300000"])("lightens primary-300 for the dark colour %s until it reads on zinc-900", (colour) => {
+    const shades = readableTextShades(parseHex(colour)!);
+    expect(contrastRatio(parseHex(shades["--brand-300"]!)!, zinc900)).toBeGreaterThanOrEqual(4.5);
   });
 });

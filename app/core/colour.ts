@@ -74,7 +74,39 @@ export function brandCssVariables(customTheme: string | null | undefined): Recor
     "--brand": toHex(rgb),
     "--on-primary-500": readableTextOn(rgb),
     "--on-primary-600": readableTextOn(mix(rgb, BLACK, 0.85)),
+    ...readableTextShades(rgb),
   };
+}
+
+/** WCAG AA for body text, with a little room for the oklab/sRGB difference of app.css's color-mix. */
+export const TEXT_CONTRAST = 4.6;
+/** The darkest page background in dark mode (zinc-900) and the tinted light background (primary-100). */
+const DARK_SURFACE: Rgb = [0x18, 0x18, 0x1b];
+
+/**
+ * Primary text shades that stay readable (rules.md §16): links and labels use primary-700 on light
+ * backgrounds and primary-300 on dark ones. A very light brand (gold) makes primary-700 too pale, a very
+ * dark one (navy) makes primary-300 too dark; those shades are then replaced by the nearest mix that
+ * reaches TEXT_CONTRAST. Nothing is returned when the app.css shades already read well.
+ */
+export function readableTextShades(rgb: Rgb): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lightSurface = mix(rgb, WHITE, 0.18);
+  const onLight = (amount: number) => mix(rgb, BLACK, amount);
+  if (contrastRatio(onLight(0.7), lightSurface) < TEXT_CONTRAST || contrastRatio(onLight(0.7), WHITE) < TEXT_CONTRAST) {
+    let amount = 0.7;
+    while (amount > 0 && (contrastRatio(onLight(amount), lightSurface) < TEXT_CONTRAST || contrastRatio(onLight(amount), WHITE) < TEXT_CONTRAST)) amount -= 0.02;
+    out["--brand-700"] = toHex(onLight(Math.max(0, amount)));
+    out["--brand-800"] = toHex(onLight(Math.max(0, amount - 0.1)));
+  }
+  const onDark = (amount: number) => mix(rgb, WHITE, amount);
+  if (contrastRatio(onDark(0.55), DARK_SURFACE) < TEXT_CONTRAST) {
+    let amount = 0.55;
+    while (amount > 0 && contrastRatio(onDark(amount), DARK_SURFACE) < TEXT_CONTRAST) amount -= 0.02;
+    out["--brand-300"] = toHex(onDark(Math.max(0, amount)));
+    out["--brand-200"] = toHex(onDark(Math.max(0, amount - 0.15)));
+  }
+  return out;
 }
 
 /** A palette preview (shade → approximate hex) for the settings page, following app.css. */

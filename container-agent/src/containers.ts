@@ -92,6 +92,8 @@ export class ContainerManager {
   private readonly docker: Dockerode;
   private readonly options: ContainerManagerOptions;
   private readonly instances = new Map<string, Instance>();
+  /** Re-adopted containers not yet reported to the platform (it may have been down at adoption). */
+  private readonly unconfirmed = new Set<string>();
   /** Instance ids being created, and container names being created (not orphans). */
   private readonly creating = new Set<string>();
   private readonly creatingNames = new Set<string>();
@@ -440,6 +442,7 @@ export class ContainerManager {
   /** Re-adopts this agent's containers after a (re)start and reaps those the platform no longer knows. */
   async adopt(): Promise<void> {
     const listed = await this.ownContainers();
+    const adopted: string[] = [];
     for (const summary of listed) {
       const instanceId = summary.Labels[AGENT_LABELS.instance];
       if (!instanceId || this.instances.has(instanceId)) continue;
@@ -453,11 +456,13 @@ export class ContainerManager {
         }
         const flagLine = (inspect.Config.Env ?? []).find((line) => line.startsWith("FLAGSTAFF_FLAG="));
         this.instances.set(instanceId, this.fromInspect(inspect, flagLine ? flagLine.slice("FLAGSTAFF_FLAG=".length) : null));
+        adopted.push(instanceId);
         this.options.log.info("container.adopted", { instanceId, containerId: summary.Id });
       } catch (error) {
         this.options.log.warn("container.adopt_failed", { instanceId, error: describe(error) });
       }
     }
+    for (const instanceId of adopted) this.unconfirmed.add(instanceId);
     await this.options.state.retain(new Set(this.instances.keys()));
     await this.reapUnknown();
   }
@@ -476,6 +481,15 @@ export class ContainerManager {
     }
     const unknown = ids.filter((id) => !known.has(id));
     await Promise.all(unknown.map((id) => this.destroy(id, "unknown").catch(() => false)));
+    // Once the platform answers, report the re-adopted containers it keeps again: one whose creating
+    // request died with the platform (both killed) is still Pending there and becomes Running.
+    for (const instanceId of this.unconfirmed) {
+      const instance = this.instances.get(instanceId);
+      if (instance && known.has(instanceId)) {
+        this.options.events.notify({ type: "container.started", agentId: this.agentId, at: this.now(), container: toView(instance, 0) });
+      }
+    }
+    this.unconfirmed.clear();
     return unknown;
   }
 

@@ -113,6 +113,15 @@ describe("player containers", () => {
     const { admin, game } = await setup();
     const c = await containerChallenge(admin.client, game.id);
     const p = await acceptedPlayer(game.id);
+    // A monitor watches the game's events live.
+    const socket = await admin.client.fetch(`/hub/game/${game.id}/monitor`, { headers: { upgrade: "websocket" } });
+    expect(socket.status).toBe(101);
+    const events: { type: string; values: string[]; team: string | null }[] = [];
+    socket.webSocket!.addEventListener("message", (e) => {
+      const m = JSON.parse(e.data as string) as { type: string; data: { type: string; values: string[]; team: string | null } };
+      if (m.type === "event") events.push(m.data);
+    });
+    socket.webSocket!.accept();
 
     // The team never opened the challenge: starting assigns its flag.
     const r = await start(p.client, game.id, c.id);
@@ -151,9 +160,12 @@ describe("player containers", () => {
     await resetCooldown(p.participation.id);
     expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
     expect((await liveRow(r.body.entry))!.status).toBe("Destroyed");
-    const events = await db().select().from(gameEvents).where(eq(gameEvents.gameId, game.id)).all();
-    expect(events.map((e) => e.type).sort()).toEqual(["ContainerDestroy", "ContainerStart"]);
-    expect(events[0]!.values).toEqual([String(c.id), c.title]);
+    const stored = await db().select().from(gameEvents).where(eq(gameEvents.gameId, game.id)).all();
+    expect(stored.map((e) => e.type).sort()).toEqual(["ContainerDestroy", "ContainerStart"]);
+    expect(stored[0]!.values).toEqual([String(c.id), c.title]);
+    await expect.poll(() => events.map((e) => e.type)).toEqual(["ContainerStart", "ContainerDestroy"]);
+    expect(events[0]).toMatchObject({ values: [String(c.id), c.title], team: p.team.name });
+    socket.webSocket!.close(1000);
     // Destroyed: the proxy forgets it.
     expect((await exports.default.fetch(`${BASE}/api/proxy/${r.body.entry}`)).status).toBe(404);
     const none = await destroy(p.client, game.id, c.id);

@@ -52,7 +52,8 @@ describe("cross-site request forgery", () => {
 
   it("same-origin requests pass: matching Origin, same-origin and user-initiated fetch metadata", async () => {
     const { userName } = await newUser();
-    for (const headers of [{ origin: BASE }, { "sec-fetch-site": "same-origin" }, { "sec-fetch-site": "none" }, {}]) {
+    const sameOrigin: Record<string, string>[] = [{ origin: BASE }, { "sec-fetch-site": "same-origin" }, { "sec-fetch-site": "none" }, {}];
+    for (const headers of sameOrigin) {
       const c = new Client();
       const r = await c.json("/api/account/login", { method: "POST", body: { userName, password: PASSWORD }, headers });
       expect(r.status, JSON.stringify(headers)).toBe(200);

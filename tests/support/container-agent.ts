@@ -58,20 +58,22 @@ export interface RunningAgent {
 export async function startAgent(opts: { port: number; secret: string; dockerHost: string; extraEnv?: Record<string, string> }): Promise<RunningAgent> {
   const agentId = `flagstaff-test-${randomBytes(4).toString("hex")}`;
   const dataDir = mkdtempSync(join(tmpdir(), "flagstaff-agent-"));
+  // Only what the agent needs: never the caller's FLAGSTAFF_* settings.
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    DOCKER_HOST: opts.dockerHost,
+    FLAGSTAFF_AGENT_SECRET: opts.secret,
+    FLAGSTAFF_AGENT_ID: agentId,
+    FLAGSTAFF_AGENT_HOST: "127.0.0.1",
+    FLAGSTAFF_AGENT_PORT: String(opts.port),
+    FLAGSTAFF_AGENT_DATA_DIR: dataDir,
+    FLAGSTAFF_AGENT_CAPTURE_IDLE_MS: "1000",
+    FLAGSTAFF_AGENT_REAP_INTERVAL_MS: "5000",
+    ...opts.extraEnv,
+  };
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, "container-agent", "src", "main.ts")], {
     cwd: join(ROOT, "container-agent"),
-    env: {
-      PATH: process.env.PATH ?? "",
-      DOCKER_HOST: opts.dockerHost,
-      FLAGSTAFF_AGENT_SECRET: opts.secret,
-      FLAGSTAFF_AGENT_ID: agentId,
-      FLAGSTAFF_AGENT_HOST: "127.0.0.1",
-      FLAGSTAFF_AGENT_PORT: String(opts.port),
-      FLAGSTAFF_AGENT_DATA_DIR: dataDir,
-      FLAGSTAFF_AGENT_CAPTURE_IDLE_MS: "1000",
-      FLAGSTAFF_AGENT_REAP_INTERVAL_MS: "5000",
-      ...opts.extraEnv,
-    },
+    env: env as unknown as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -171,6 +171,11 @@ async function requirePlayerContainerChallenge(db: Db, player: Player, challenge
   return challenge;
 }
 
+function cooldownError(last: number, now: number): AppError {
+  const wait = Math.max(1, Math.ceil((last + CONTAINER_COOLDOWN_MS - now) / 1000));
+  return new AppError(429, "container.too_frequent", { seconds: wait }, { "Retry-After": String(wait) });
+}
+
 /** Claims the instance's cooldown slot atomically: 429 when another operation ran in the last 10 s. */
 async function claimCooldown(db: Db, instanceId: number, now: number): Promise<void> {
   const claimed = await db
@@ -181,8 +186,7 @@ async function claimCooldown(db: Db, instanceId: number, now: number): Promise<v
     .get();
   if (!claimed) {
     const row = await db.select({ last: gameInstances.lastContainerOperation }).from(gameInstances).where(eq(gameInstances.id, instanceId)).get();
-    const wait = Math.max(1, Math.ceil(((row?.last ?? now) + CONTAINER_COOLDOWN_MS - now) / 1000));
-    throw new AppError(429, "container.too_frequent", { seconds: wait }, { "Retry-After": String(wait) });
+    throw cooldownError(row?.last ?? now, now);
   }
 }
 
@@ -287,10 +291,14 @@ async function startOnAgent(deps: ContainerDeps, row: Container, request: Create
       startedAt: created.startedAt,
       expectStopAt: created.expectStopAt,
     })
-    .where(eq(containers.id, row.id))
+    // Only while still Pending: a row released meanwhile must not come back to life.
+    .where(and(eq(containers.id, row.id), eq(containers.status, "Pending")))
     .returning()
     .get();
   if (!updated) {
+    // Promoted meanwhile by the agent's container.started event (containerStarted): the same container.
+    const promoted = await db.select().from(containers).where(and(eq(containers.id, row.id), eq(containers.status, "Running"))).get();
+    if (promoted && promoted.containerId === created.containerId) return promoted;
     // Released meanwhile (e.g. the challenge was deleted): do not leave the container running.
     await destroyOnAgent(env, agent, row.id).catch(() => undefined);
     throw badRequest(failureCode);
@@ -316,6 +324,8 @@ export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: I
   });
   const existing = await db.select().from(containers).where(and(eq(containers.instanceId, instance.id), live)).get();
   if (existing) throw badRequest("container.already_running");
+  // Checked before the limit may destroy older containers; claimed atomically below.
+  if (instance.lastContainerOperation > now - CONTAINER_COOLDOWN_MS) throw cooldownError(instance.lastContainerOperation, now);
 
   const policy = (await getPlatformConfig(db, now)).containerPolicy;
   const limit = player.game.containerCountLimit;
@@ -645,10 +655,29 @@ export async function knownInstances(db: Db, instanceIds: string[]): Promise<str
 
 /** A container the agent reports as started: the row learns its agent if it did not know it yet. */
 export async function containerStarted(db: Db, agentId: string, container: AgentContainer): Promise<void> {
+  const id = container.instanceId.toLowerCase();
   await db
     .update(containers)
     .set({ agentId })
-    .where(and(eq(containers.id, container.instanceId.toLowerCase()), isNull(containers.agentId), live))
+    .where(and(eq(containers.id, id), isNull(containers.agentId), live))
+    .run();
+  // A row still Pending whose creating request died (the platform was killed meanwhile): the agent's
+  // report (at creation, or again when it re-adopts after a restart) makes it Running, so the team is not
+  // stuck and the container is not left without a row. startOnAgent accepts a row promoted this way.
+  await db
+    .update(containers)
+    .set({
+      status: "Running",
+      containerId: container.containerId,
+      ip: container.ip,
+      port: container.port,
+      publicIp: container.publicIp,
+      publicPort: container.publicPort,
+      entry: container.entry,
+      startedAt: container.startedAt,
+      expectStopAt: container.expectStopAt,
+    })
+    .where(and(eq(containers.id, id), eq(containers.status, "Pending"), eq(containers.agentId, agentId)))
     .run();
 }
 

@@ -48,7 +48,7 @@ export function ChallengeView({ detail, now, submit, gameId }: { detail: Challen
           {deadlinePassed ? t("challenge.deadlinePassed") : t("challenge.deadlineAt", { time: formatDateTime(detail.deadline) })}
         </Alert>
       ) : null}
-      {detail.content.trim() ? <Markdown source={detail.content} /> : <p className="text-sm text-zinc-500">{t("challenge.noDescription")}</p>}
+      {detail.content.trim() ? <Markdown source={detail.content} /> : <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("challenge.noDescription")}</p>}
       {detail.hints.length > 0 ? (
         <section aria-label={t("challenge.hints")} className="space-y-1">
           <h3 className="text-sm font-semibold">{t("challenge.hints")}</h3>
@@ -68,7 +68,7 @@ export function ChallengeView({ detail, now, submit, gameId }: { detail: Challen
           >
             {local ? t("challenge.download") : t("challenge.openLink")}
           </a>
-          {fileSize != null ? <span className="ms-2 text-zinc-500">({formatBytes(fileSize)})</span> : null}
+          {fileSize != null ? <span className="ms-2 text-zinc-600 dark:text-zinc-400">({formatBytes(fileSize)})</span> : null}
         </p>
       ) : null}
       {gameId !== undefined && isContainerType(detail.type) ? (

@@ -10,7 +10,7 @@ const MAX_SOLVES = 50;
 export function ScoreChart({ params, bloodBonus, disableBloodBonus }: { params: ValueParams; bloodBonus: number; disableBloodBonus: boolean }) {
   const { t } = useTranslation();
   const valid = params.originalScore >= 0 && params.minScoreRate >= 0 && params.minScoreRate <= 1 && params.difficulty > 0;
-  if (!valid) return <p className="text-sm text-zinc-500">{t("adminChallenges.curveInvalid")}</p>;
+  if (!valid) return <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminChallenges.curveInvalid")}</p>;
   const curve = computeCurve(params, MAX_SOLVES);
   const [first, second, third] = bloodPoints(params.originalScore, bloodBonus, disableBloodBonus);
   const at = (n: number) => curve[n]!.value;

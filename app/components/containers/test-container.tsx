@@ -54,7 +54,7 @@ export function TestContainerControls({ gameId, challengeId, initial }: { gameId
             <code className="font-mono break-all" data-testid="test-container-entry">
               {current.entry}
             </code>
-            {proxied ? <span className="block text-xs text-zinc-500">{proxyAddress(origin, current.entry, true)}</span> : null}
+            {proxied ? <span className="block text-xs text-zinc-600 dark:text-zinc-400">{proxyAddress(origin, current.entry, true)}</span> : null}
           </dd>
           <dt className="text-zinc-600 dark:text-zinc-400">{t("testContainer.flag")}</dt>
           <dd>

@@ -18,7 +18,7 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
   const current = Math.min(page, pages - 1);
   const shown = rows.slice(current * PAGE, current * PAGE + PAGE);
   const titles = new Map(challenges.map((c) => [c.id, c.title]));
-  if (rows.length === 0) return <p className="text-sm text-zinc-500">{t("scoreboard.noTeams")}</p>;
+  if (rows.length === 0) return <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("scoreboard.noTeams")}</p>;
   return (
     <div className="space-y-3">
       <div className="overflow-x-auto">

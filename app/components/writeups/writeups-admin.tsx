@@ -113,7 +113,7 @@ export function WriteupsAdmin({ gameId, list }: { gameId: number; list: AdminWri
                     <div className="flex items-center gap-3">
                       <TeamAvatar name={row.team.name} avatar={row.team.avatar} size="sm" />
                       <p className="min-w-0 font-medium break-all">
-                        {row.team.name} <span className="text-xs text-zinc-500">#{row.team.id}</span>
+                        {row.team.name} <span className="text-xs text-zinc-600 dark:text-zinc-400">#{row.team.id}</span>
                       </p>
                     </div>
                   </td>
@@ -134,7 +134,7 @@ export function WriteupsAdmin({ gameId, list }: { gameId: number; list: AdminWri
                       </td>
                     </>
                   ) : (
-                    <td className="px-4 py-3 text-zinc-500" colSpan={3}>
+                    <td className="px-4 py-3 text-zinc-600 dark:text-zinc-400" colSpan={3}>
                       {t("writeups.notSubmitted")}
                     </td>
                   )}

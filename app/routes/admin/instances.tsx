@@ -128,7 +128,7 @@ export default function AdminInstancesPage() {
                 <span className={a.reachable ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400"}>
                   {a.reachable ? t("adminInstances.agentUp", { running: a.running ?? 0, capacity: a.capacity ?? 0 }) : t("adminInstances.agentDown")}
                 </span>
-                {a.reachable && a.storageQuota === false ? <span className="text-zinc-500">{t("adminInstances.noStorageQuota")}</span> : null}
+                {a.reachable && a.storageQuota === false ? <span className="text-zinc-600 dark:text-zinc-400">{t("adminInstances.noStorageQuota")}</span> : null}
               </li>
             ))}
           </ul>
@@ -159,12 +159,12 @@ export default function AdminInstancesPage() {
                   <td className="px-2 py-2">{i.team.name}</td>
                   <td className="px-2 py-2">
                     {i.challenge.title}
-                    <span className="block text-xs text-zinc-500">{i.game.title}</span>
+                    <span className="block text-xs text-zinc-600 dark:text-zinc-400">{i.game.title}</span>
                   </td>
                   <td className="px-2 py-2 font-mono text-xs">{i.image}</td>
                   <td className="px-2 py-2 font-mono text-xs">
                     {i.ip}:{i.port}
-                    <span className="block text-zinc-500" title={i.containerId}>
+                    <span className="block text-zinc-600 dark:text-zinc-400" title={i.containerId}>
                       {i.containerGuid}
                     </span>
                   </td>

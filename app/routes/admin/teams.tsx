@@ -170,7 +170,7 @@ export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
                       <TeamAvatar name={team.name} avatar={team.avatar} size="sm" />
                       <div className="min-w-0">
                         <p className="font-medium break-all">
-                          {team.name} <span className="text-xs text-zinc-500">#{team.id}</span>
+                          {team.name} <span className="text-xs text-zinc-600 dark:text-zinc-400">#{team.id}</span>
                         </p>
                         <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{team.bio}</p>
                       </div>

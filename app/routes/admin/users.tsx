@@ -205,7 +205,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
                         <span className="block text-xs text-zinc-600 dark:text-zinc-400">{user.ip}</span>
                       </>
                     ) : (
-                      <span className="text-zinc-500">{t("adminUsers.never")}</span>
+                      <span className="text-zinc-600 dark:text-zinc-400">{t("adminUsers.never")}</span>
                     )}
                   </td>
                   <td className="px-4 py-3">

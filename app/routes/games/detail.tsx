@@ -115,7 +115,7 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
           <div className="flex flex-wrap items-center gap-2">
             <h1 className="text-2xl font-semibold tracking-tight break-words">{game.title}</h1>
             {phase ? <PhaseBadge phase={phase} /> : null}
-            {game.hidden ? <span className="text-xs text-zinc-500">{t("games.hidden")}</span> : null}
+            {game.hidden ? <span className="text-xs text-zinc-600 dark:text-zinc-400">{t("games.hidden")}</span> : null}
           </div>
           {game.summary ? <p className="text-zinc-600 dark:text-zinc-400">{game.summary}</p> : null}
         </div>
@@ -197,8 +197,8 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
                 </dd>
               </div>
             ) : null}
-            {game.practiceMode ? <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("games.practiceHint")}</p> : null}
           </dl>
+          {game.practiceMode ? <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("games.practiceHint")}</p> : null}
         </Card>
         <Card className="md:col-span-2">
           {game.content ? <Markdown source={game.content} /> : <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("games.noContent")}</p>}

@@ -34,7 +34,7 @@ export default function MonitorCheatInfoPage({ loaderData }: Route.ComponentProp
   return (
     <MonitorShell gameId={gameId}>
       {error ? <Alert tone="error">{error}</Alert> : null}
-      {rows && rows.length === 0 ? <p className="text-sm text-zinc-500">{t("monitor.empty")}</p> : null}
+      {rows && rows.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}
       {rows && rows.length > 0 ? (
         <table className="min-w-full text-sm" data-testid="monitor-cheatinfo">
           <thead>

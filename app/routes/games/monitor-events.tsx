@@ -65,11 +65,11 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
         </select>
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
-      {shown.length === 0 ? <p className="text-sm text-zinc-500">{t("monitor.empty")}</p> : null}
+      {shown.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}
       <ul className="space-y-1 text-sm" data-testid="monitor-events">
         {shown.map((e, i) => (
           <li key={`${e.time}-${i}`} className="flex gap-3 border-b border-zinc-100 py-1 dark:border-zinc-900">
-            <time className="shrink-0 tabular-nums text-zinc-500">{formatDateTime(e.time)}</time>
+            <time className="shrink-0 tabular-nums text-zinc-600 dark:text-zinc-400">{formatDateTime(e.time)}</time>
             <span className={e.type === "CheatDetected" ? "text-red-600 dark:text-red-400" : ""}>{text(e)}</span>
           </li>
         ))}

@@ -56,7 +56,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   return (
     <MonitorShell gameId={gameId}>
       <div className="mb-3 text-sm">
-        <select aria-label={t("monitor.status")} className={selectClass} value={status} onChange={(e) => setStatus(e.target.value as AnswerResult | "")}>
+        <select aria-label={t("monitor.statusLabel")} className={selectClass} value={status} onChange={(e) => setStatus(e.target.value as AnswerResult | "")}>
           <option value="">{t("monitor.allStatuses")}</option>
           {ANSWER_RESULTS.map((s) => (
             <option key={s} value={s}>
@@ -74,7 +74,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
             <th className="px-2 py-1">{t("monitor.user")}</th>
             <th className="px-2 py-1">{t("monitor.challenge")}</th>
             <th className="px-2 py-1">{t("monitor.answer")}</th>
-            <th className="px-2 py-1">{t("monitor.status")}</th>
+            <th className="px-2 py-1">{t("monitor.statusLabel")}</th>
           </tr>
         </thead>
         <tbody>
@@ -90,7 +90,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
           ))}
         </tbody>
       </table>
-      {rows.length === 0 ? <p className="text-sm text-zinc-500">{t("monitor.empty")}</p> : null}
+      {rows.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}
       {more ? (
         <Button
           variant="secondary"

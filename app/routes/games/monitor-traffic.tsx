@@ -115,7 +115,7 @@ export default function MonitorTrafficPage({ loaderData }: Route.ComponentProps)
       <div className="grid gap-4 md:grid-cols-[1fr_1fr_2fr]">
         <section aria-label={t("traffic.challenges")} className="space-y-1">
           <h2 className="text-sm font-semibold text-zinc-600 dark:text-zinc-400">{t("traffic.challenges")}</h2>
-          {challenges && challenges.length === 0 ? <p className="text-sm text-zinc-500">{t("traffic.noChallenges")}</p> : null}
+          {challenges && challenges.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("traffic.noChallenges")}</p> : null}
           {challenges?.map((c) => (
             <button
               key={c.id}
@@ -135,8 +135,8 @@ export default function MonitorTrafficPage({ loaderData }: Route.ComponentProps)
         </section>
         <section aria-label={t("traffic.teams")} className="space-y-1">
           <h2 className="text-sm font-semibold text-zinc-600 dark:text-zinc-400">{t("traffic.teams")}</h2>
-          {challengeId === null ? <p className="text-sm text-zinc-500">{t("traffic.pickChallenge")}</p> : null}
-          {teams && teams.length === 0 ? <p className="text-sm text-zinc-500">{t("traffic.noTeams")}</p> : null}
+          {challengeId === null ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("traffic.pickChallenge")}</p> : null}
+          {teams && teams.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("traffic.noTeams")}</p> : null}
           {teams?.map((team) => (
             <button
               key={team.id}
@@ -169,8 +169,8 @@ export default function MonitorTrafficPage({ loaderData }: Route.ComponentProps)
               </div>
             ) : null}
           </div>
-          {teamId === null ? <p className="text-sm text-zinc-500">{t("traffic.pickTeam")}</p> : null}
-          {files && files.length === 0 ? <p className="text-sm text-zinc-500">{t("traffic.noFiles")}</p> : null}
+          {teamId === null ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("traffic.pickTeam")}</p> : null}
+          {files && files.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("traffic.noFiles")}</p> : null}
           {files && files.length > 0 ? (
             <table className="w-full text-left text-sm">
               <thead className="text-xs text-zinc-600 uppercase dark:text-zinc-400">

@@ -141,8 +141,8 @@ function AdminGamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
                     <Link to={`/admin/games/${g.id}/info`} className="font-medium break-all hover:underline">
                       {g.title}
                     </Link>{" "}
-                    <span className="text-xs text-zinc-500">#{g.id}</span>
-                    {g.hidden ? <span className="ms-2 text-xs text-zinc-500">{t("adminGames.hiddenTag")}</span> : null}
+                    <span className="text-xs text-zinc-600 dark:text-zinc-400">#{g.id}</span>
+                    {g.hidden ? <span className="ms-2 text-xs text-zinc-600 dark:text-zinc-400">{t("adminGames.hiddenTag")}</span> : null}
                   </td>
                   <td className="px-4 py-3 tabular-nums">{formatDateTime(g.start)}</td>
                   <td className="px-4 py-3 tabular-nums">{formatDateTime(g.end)}</td>

@@ -143,7 +143,7 @@ function PosterUpload({ game, onUploaded }: { game: GameInfo; onUploaded: () => 
   return (
     <div className="space-y-2">
       <p className="text-sm font-medium">{t("adminGames.field.poster")}</p>
-      {game.poster ? <img src={game.poster} alt={t("adminGames.posterAlt")} className="max-h-48 rounded-md object-cover" /> : <p className="text-sm text-zinc-500">{t("adminGames.noPoster")}</p>}
+      {game.poster ? <img src={game.poster} alt={t("adminGames.posterAlt")} className="max-h-48 rounded-md object-cover" /> : <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminGames.noPoster")}</p>}
       <label className={buttonClass("secondary", "cursor-pointer")}>
         {t("adminGames.uploadPoster")}
         <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" className="sr-only" disabled={progress !== null} onChange={(e) => void upload(e.currentTarget)} />

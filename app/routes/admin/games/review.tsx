@@ -105,7 +105,7 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
                       <TeamAvatar name={p.team.name} avatar={p.team.avatar} size="sm" />
                       <div className="min-w-0">
                         <p className="font-medium break-all">
-                          {p.team.name} <span className="text-xs text-zinc-500">#{p.team.id}</span>
+                          {p.team.name} <span className="text-xs text-zinc-600 dark:text-zinc-400">#{p.team.id}</span>
                         </p>
                         <p className="text-xs text-zinc-600 dark:text-zinc-400">{p.team.locked ? t("adminTeams.locked") : t("adminTeams.unlocked")}</p>
                       </div>
@@ -114,7 +114,7 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
                   <td className="px-4 py-3">
                     <ul className="space-y-0.5">
                       {p.team.members.map((m) => (
-                        <li key={m.userId} className={p.registeredMembers.includes(m.userId) ? "font-medium" : "text-zinc-500"}>
+                        <li key={m.userId} className={p.registeredMembers.includes(m.userId) ? "font-medium" : "text-zinc-600 dark:text-zinc-400"}>
                           {m.userName}
                           {m.userId === p.team.captainId ? ` (${t("adminGames.review.captain")})` : ""}
                           {p.registeredMembers.includes(m.userId) ? "" : ` · ${t("adminGames.review.notRegistered")}`}
