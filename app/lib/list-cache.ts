@@ -245,12 +245,19 @@ export function useCachedList<T>(
   }, [key, persist]);
 
   useEffect(() => {
-    if (fromStorage) {
-      const cached = readCache<T>(key);
-      if (cached) setState((s) => ({ initial: s.initial, data: cached.data }));
+    if (!stale && !fromStorage) {
+      lastRef.current = Date.now();
+      return;
     }
-    if (stale || fromStorage) void refresh();
-    else lastRef.current = Date.now();
+    // Right after mount (not during the effect itself): paint from the cache, then refresh.
+    const timer = window.setTimeout(() => {
+      if (fromStorage) {
+        const cached = readCache<T>(key);
+        if (cached) setState((s) => ({ initial: s.initial, data: cached.data }));
+      }
+      void refresh();
+    }, 0);
+    return () => window.clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- fromStorage only matters on mount
   }, [stale, initial, refresh]);
 

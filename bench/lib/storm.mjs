@@ -52,7 +52,7 @@ export async function openSockets(base, gameId, teams, { onFrame, wave = 100, ti
   return { sockets, openMs: performance.now() - started };
 }
 
-export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.2, duplicateShare = 0.3, settleMs = 3_000 }) {
+export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.2, duplicateShare = 0.3, settleMs = 3_000, socketCount, warmUp = true }) {
   const { gameId, teams, challengeIds } = seeded;
   const nChallenges = challengeIds.length;
   const random = rng(12345);
@@ -103,7 +103,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     }
   }
 
-  const opened = await openSockets(base, gameId, teams, { onFrame });
+  const opened = await openSockets(base, gameId, teams.slice(0, socketCount ?? teams.length), { onFrame });
 
   // Team × challenge state for the mix.
   const solved = new Set(seeded.solved);

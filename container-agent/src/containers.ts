@@ -468,15 +468,18 @@ export class ContainerManager {
   }
 
   /** Asks the platform which instances it still knows; unreachable platform → keep everything. */
-  async reapUnknown(): Promise<string[]> {
+  async reapUnknown(opts: { quiet?: boolean } = {}): Promise<string[]> {
     const provider = this.options.knownInstances;
-    if (!provider || this.instances.size === 0) return [];
+    if (!provider || this.instances.size === 0) {
+      this.unconfirmed.clear();
+      return [];
+    }
     const ids = [...this.instances.keys()];
     let known: Set<string>;
     try {
       known = await provider.known(ids);
     } catch (error) {
-      this.options.log.warn("platform.unreachable", { error: describe(error), kept: ids.length });
+      if (!opts.quiet) this.options.log.warn("platform.unreachable", { error: describe(error), kept: ids.length });
       return [];
     }
     const unknown = ids.filter((id) => !known.has(id));
@@ -524,6 +527,10 @@ export class ContainerManager {
             await this.destroy(instance.instanceId, "exited").catch(() => false);
           }
         }
+        // Re-adopted containers the platform could not be asked about yet (it was down when this agent
+        // started, e.g. both restarted together): ask again until it answers.
+        // (Quietly: the first failure was logged at adoption.)
+        if (this.unconfirmed.size > 0) await this.reapUnknown({ quiet: true });
       } catch (error) {
         this.options.log.error("reaper.failed", { error: describe(error) });
       }

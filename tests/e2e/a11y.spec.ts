@@ -130,6 +130,7 @@ test.describe("accessibility", () => {
   });
 
   test("colour contrast holds with a custom admin colour", async ({ baseURL }) => {
+    test.setTimeout(180_000);
     const s = seeded!;
     const admin = s.contexts.admin.request;
     try {

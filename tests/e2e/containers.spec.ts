@@ -74,3 +74,29 @@ test("a player starts a container from the challenge view, sees its entry and co
   await expect(admin.getByRole("row").filter({ hasText: teamName })).toHaveCount(0);
   await context.close();
 });
+
+test("an admin runs a test container from the challenge editor and opens the Traffic page", async ({ adminPage: admin }) => {
+  test.setTimeout(60_000);
+  const now = Date.now();
+  const stamp = now.toString(36);
+  const game = await admin.request.post("/api/edit/games", { data: { title: `Tests ${stamp}`, start: now - HOUR, end: now + 2 * HOUR } });
+  const gameId = ((await game.json()) as { id: number }).id;
+  const created = await admin.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Probe ${stamp}`, category: "Misc", type: "DynamicContainer" } });
+  const challengeId = ((await created.json()) as { id: number }).id;
+  expect((await admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, { data: { containerImage: TEST_IMAGE, exposePort: 80, flagTemplate: "flag{[TEAM_HASH]}" } })).status()).toBe(200);
+
+  await admin.goto(`/admin/games/${gameId}/challenges/${challengeId}`);
+  const panel = admin.getByRole("region", { name: en.testContainer.heading });
+  await expect(panel.getByText(en.testContainer.none)).toBeVisible();
+  await panel.getByRole("button", { name: en.testContainer.start }).click();
+  const entry = panel.getByTestId("test-container-entry");
+  await expect(entry).toHaveText(/^[\w.-]+:\d+$/, { timeout: 30_000 });
+  await expect(panel.getByText("flag{TestTeamHash}")).toBeVisible();
+  const env = await admin.request.get(`http://${await entry.textContent()}/env`);
+  expect(await env.text()).toContain("FLAGSTAFF_TEAM_ID=admin");
+  await panel.getByRole("button", { name: en.testContainer.stop }).click();
+  await expect(panel.getByText(en.testContainer.none)).toBeVisible({ timeout: 30_000 });
+
+  await admin.goto(`/games/${gameId}/monitor/traffic`);
+  await expect(admin.getByText(en.traffic.noChallenges)).toBeVisible();
+});

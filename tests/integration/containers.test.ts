@@ -405,10 +405,15 @@ describe("admin containers", () => {
     expect(events).toHaveLength(1);
   });
 
-  it("destroys a game's containers when the game is deleted", { timeout: 60_000 }, async () => {
+  it("destroys a challenge's containers when it is deleted, and a game's when the game is deleted", { timeout: 60_000 }, async () => {
     const { admin, game } = await setup();
+    const doomed = await containerChallenge(admin.client, game.id);
     const c = await containerChallenge(admin.client, game.id);
     const p = await acceptedPlayer(game.id);
+    const first = await start(p.client, game.id, doomed.id);
+    expect(first.status).toBe(200);
+    expect((await admin.client.json(`/api/edit/games/${game.id}/challenges/${doomed.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await agentGet(`/containers/${first.body.entry}`)).status).toBe(404);
     const r = await start(p.client, game.id, c.id);
     expect(r.status).toBe(200);
     expect((await agentGet(`/containers/${r.body.entry}`)).status).toBe(200);

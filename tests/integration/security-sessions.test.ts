@@ -24,7 +24,7 @@ async function crossSiteTitle(): Promise<string> {
 }
 
 describe("cross-site request forgery", () => {
-  it("every unsafe API route refuses a foreign Origin and cross-site / same-site fetch metadata", async () => {
+  it("every unsafe API route refuses a foreign Origin and cross-site / same-site fetch metadata", { timeout: 60_000 }, async () => {
     const unsafe = routeTable.filter((r) => r.method !== "GET");
     expect(unsafe.length).toBeGreaterThan(50);
     const { client } = await newAdmin();
@@ -50,7 +50,7 @@ describe("cross-site request forgery", () => {
     expect((await client.json("/api/account/profile")).status).toBe(200);
   });
 
-  it("same-origin requests pass: matching Origin, same-origin and user-initiated fetch metadata", async () => {
+  it("same-origin requests pass: matching Origin, same-origin and user-initiated fetch metadata", { timeout: 60_000 }, async () => {
     const { userName } = await newUser();
     const sameOrigin: Record<string, string>[] = [{ origin: BASE }, { "sec-fetch-site": "same-origin" }, { "sec-fetch-site": "none" }, {}];
     for (const headers of sameOrigin) {
@@ -60,7 +60,7 @@ describe("cross-site request forgery", () => {
     }
   });
 
-  it("WebSocket hubs refuse a foreign Origin (cross-site WebSocket hijacking)", async () => {
+  it("WebSocket hubs refuse a foreign Origin (cross-site WebSocket hijacking)", { timeout: 60_000 }, async () => {
     const { client } = await newAdmin();
     const game = await createGame(client);
     for (const path of ["/hub/admin", `/hub/game/${game.id}`, `/hub/game/${game.id}/monitor`]) {
@@ -76,7 +76,7 @@ describe("cross-site request forgery", () => {
 });
 
 describe("session fixation and cookie flags", () => {
-  it("a cookie set before login is never the one after; every login issues a fresh id", async () => {
+  it("a cookie set before login is never the one after; every login issues a fresh id", { timeout: 60_000 }, async () => {
     const { userName } = await newUser();
     const planted = "attacker-chosen-session-id-0123456789";
     const victim = new Client();
@@ -110,7 +110,7 @@ describe("session fixation and cookie flags", () => {
     expect(ids.size).toBe(3);
   });
 
-  it("session cookies are HttpOnly, SameSite=Lax, Path=/, and Secure behind TLS", async () => {
+  it("session cookies are HttpOnly, SameSite=Lax, Path=/, and Secure behind TLS", { timeout: 60_000 }, async () => {
     const { userName } = await newUser();
     for (const [url, headers, secure] of [
       [`${BASE}/api/account/login`, {}, false],
@@ -167,7 +167,7 @@ async function twoSessions() {
 }
 
 describe("revocation is immediate (even with the in-isolate session cache warm)", () => {
-  it("a password change signs out every other session", async () => {
+  it("a password change signs out every other session", { timeout: 60_000 }, async () => {
     const { client, other } = await twoSessions();
     const r = await client.json("/api/account/changepassword", { method: "PUT", body: { old: PASSWORD, new: "Chang3dPw!" } });
     expect(r.status).toBe(200);
@@ -175,7 +175,7 @@ describe("revocation is immediate (even with the in-isolate session cache warm)"
     expect((await other.json("/api/team")).status).toBe(401);
   });
 
-  it("a password reset from the mailed link signs out every session", async () => {
+  it("a password reset from the mailed link signs out every session", { timeout: 60_000 }, async () => {
     const { client, other, userName } = await twoSessions();
     expect((await new Client().json("/api/account/recovery", { method: "POST", body: { email: `${userName}@example.com` } })).status).toBe(200);
     const link = await resetLink(`${userName}@example.com`);
@@ -184,7 +184,7 @@ describe("revocation is immediate (even with the in-isolate session cache warm)"
     for (const c of [client, other]) expect((await c.json("/api/account/profile")).status).toBe(401);
   });
 
-  it("an admin password reset and a ban sign the user out at once; a banned user cannot sign in", async () => {
+  it("an admin password reset and a ban sign the user out at once; a banned user cannot sign in", { timeout: 60_000 }, async () => {
     const admin = await newAdmin();
     const first = await twoSessions();
     const id1 = await userIdOf(first.client);
@@ -210,7 +210,7 @@ describe("revocation is immediate (even with the in-isolate session cache warm)"
     expect((await demoted.client.json("/api/admin/users")).status).toBe(403);
   });
 
-  it("a role changed directly in D1 is seen before refusing (the cache only ever grants)", async () => {
+  it("a role changed directly in D1 is seen before refusing (the cache only ever grants)", { timeout: 60_000 }, async () => {
     const { client, userName } = await newUser();
     expect((await client.json("/api/admin/users")).status).toBe(403);
     await db().update(users).set({ role: "Admin" }).where(eq(users.userName, userName));
@@ -219,7 +219,7 @@ describe("revocation is immediate (even with the in-isolate session cache warm)"
 });
 
 describe("rate limits under a burst", () => {
-  it("300 parallel requests from one non-loopback address: the global limit answers 429 after 150", async () => {
+  it("300 parallel requests from one non-loopback address: the global limit answers 429 after 150", { timeout: 60_000 }, async () => {
     const ip = `203.0.113.${1 + Math.floor(Math.random() * 250)}`;
     const client = new Client({ ip: `${ip}` });
     const results = await Promise.all(Array.from({ length: 300 }, () => client.fetch("/api/config").then(async (r) => ({ status: r.status, retry: r.headers.get("retry-after"), body: await r.text() }))));

@@ -71,7 +71,7 @@ async function expectNoBlob(bytes: Uint8Array<ArrayBuffer>) {
 }
 
 describe("image uploads (avatars, team avatars, posters, logos)", () => {
-  it("refuse oversize, empty, missing and wrong-by-content files, and store nothing", async () => {
+  it("refuse oversize, empty, missing and wrong-by-content files, and store nothing", { timeout: 60_000 }, async () => {
     for (const target of await imageTargets()) {
       const send = (body: FormData) => target.client.json<ErrorBody>(target.path, { method: target.method, raw: body });
       const oversize = sized(new Uint8Array([...PNG_HEAD, ...enc.encode(unique())]), 3 * MB + 1);
@@ -94,7 +94,7 @@ describe("image uploads (avatars, team avatars, posters, logos)", () => {
     }
   });
 
-  it("neutralise hostile file names: the served URL uses a fixed name, never the client's", async () => {
+  it("neutralise hostile file names: the served URL uses a fixed name, never the client's", { timeout: 60_000 }, async () => {
     for (const target of await imageTargets()) {
       for (const name of HOSTILE_NAMES.slice(0, 5)) {
         const r = await target.client.json<unknown>(target.path, { method: target.method, raw: form(target.field, png(), name) });
@@ -111,7 +111,7 @@ describe("image uploads (avatars, team avatars, posters, logos)", () => {
 });
 
 describe("POST /api/assets (admin files, challenge attachments)", () => {
-  it("refuses empty and missing files; keeps only a sanitised base name", async () => {
+  it("refuses empty and missing files; keeps only a sanitised base name", { timeout: 60_000 }, async () => {
     const admin = await newAdmin();
     const empty = await admin.client.json<ErrorBody>("/api/assets", { method: "POST", raw: form("files", new Uint8Array(0), "x.txt", "text/plain") });
     expect(empty.status).toBe(400);
@@ -146,7 +146,7 @@ describe("POST /api/assets (admin files, challenge attachments)", () => {
     for (const o of listed.objects) expect(o.key).toMatch(/^uploads\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}$/);
   });
 
-  it("refuses an asset over 100 MB", async () => {
+  it("refuses an asset over 100 MB", { timeout: 60_000 }, async () => {
     const admin = await newAdmin();
     const chunk = new Uint8Array(MB);
     const big = new File([...Array.from({ length: 100 }, () => chunk), new Uint8Array(1)], "big.bin");
@@ -156,7 +156,7 @@ describe("POST /api/assets (admin files, challenge attachments)", () => {
     expect(r.status).toBe(400);
   });
 
-  it("a dynamic attachment's download name is reduced to a base name", async () => {
+  it("a dynamic attachment's download name is reduced to a base name", { timeout: 60_000 }, async () => {
     const admin = await newAdmin();
     const game = await createGame(admin.client);
     const c = await admin.client.json<{ id: number }>(`/api/edit/games/${game.id}/challenges`, {
@@ -176,7 +176,7 @@ describe("POST /api/assets (admin files, challenge attachments)", () => {
 });
 
 describe("POST /api/game/{id}/writeup", () => {
-  it("refuses oversize, empty and non-PDF files and never uses the client's name", async () => {
+  it("refuses oversize, empty and non-PDF files and never uses the client's name", { timeout: 60_000 }, async () => {
     const admin = await newAdmin();
     const game = await createGame(admin.client, { acceptWithoutReview: true, writeupRequired: true });
     const { captain, team } = await teamWithMembers(0);

@@ -15,10 +15,16 @@ import { defineRoute } from "./registry";
 export const agentApi = new Hono<ApiEnv>();
 const tag = "Agent";
 
+/** These calls skip the per-IP limit (index.ts), so refusals are logged at most once a minute per isolate. */
+let lastRefusalLog = 0;
+
 async function signedJson(c: ApiContext): Promise<unknown> {
   const body = await c.req.text();
   if (!(await verifyAgentCallback(c.env, c.req.raw, body))) {
-    await logEvent(c, { level: "Warning", logger: "Container", message: `Refused an unsigned or forged agent callback ${c.req.method} ${new URL(c.req.url).pathname}`, status: "Failed" });
+    if (c.var.now - lastRefusalLog > 60_000) {
+      lastRefusalLog = c.var.now;
+      await logEvent(c, { level: "Warning", logger: "Container", message: `Refused an unsigned, forged or replayed agent callback ${c.req.method} ${new URL(c.req.url).pathname}`, status: "Failed" });
+    }
     throw unauthorized("agent.signature_refused");
   }
   try {

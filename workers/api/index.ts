@@ -28,6 +28,8 @@ export const api = new Hono<ApiEnv>({ getPath: (req) => new URL(req.url).pathnam
 
 api.use("*", apiContext);
 api.use("*", csrfGuard);
+// Container agents' signed callbacks come before the per-IP limit: a busy agent must never lose events.
+api.route("/api", agentApi);
 api.use("*", globalRateLimit);
 api.route("/api", account);
 api.route("/api", info);
@@ -44,7 +46,6 @@ api.route("/api", writeups);
 api.route("/api", containersApi);
 api.route("/api", capturesApi);
 api.route("/api", proxyApi);
-api.route("/api", agentApi);
 
 let openApi: Record<string, unknown> | null = null;
 api.get("/api/openapi.json", (c) => c.json((openApi ??= buildOpenApi())));
