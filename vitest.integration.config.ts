@@ -14,6 +14,9 @@ export default defineConfig(async () => ({
   ],
   resolve: { tsconfigPaths: true },
   test: {
+    // Registrations and logins hash passwords with scrypt (≈ 0.14 s each, DECISIONS.md): generous on a loaded 2-core machine.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     include: ["tests/integration/**/*.test.ts"],
     setupFiles: ["./tests/integration/apply-migrations.ts"],
     // A real SMTP server on loopback for account mail (tests/integration/mail-server.ts).

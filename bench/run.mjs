@@ -242,6 +242,7 @@ async function main() {
       pushMs: { n: r.pushMs.n, p50: round(r.pushMs.p50), p99: round(r.pushMs.p99) },
       boardMeanBytes: round(r.boardMeanBytes, 0),
       firstVerdictMs: round(r.firstVerdictMs),
+      warmUpMs: round(r.warmUpMs, 0),
     };
   });
 

@@ -162,6 +162,25 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     }
   }
 
+  // Warm-up (not timed in the storm): one wrong flag per challenge, so the room has read every
+  // challenge's flags and instances (lazily, on first use) before the clock starts.
+  let warmUpMs = 0;
+  if (warmUp) {
+    const t0 = now();
+    await Promise.all(
+      challengeIds.map((cid) =>
+        request(`${base}/api/game/${gameId}/challenges/${cid}`, { method: "POST", headers: { cookie: teams[0].cookie }, body: { flag: "flag{warm-up}" }, agent }),
+      ),
+    );
+    const until = now() + 10_000;
+    while (verdicts < challengeIds.length && now() < until && (socketCount ?? teams.length) > 0) await new Promise((r) => setTimeout(r, 10));
+    warmUpMs = now() - t0;
+    verdicts = 0;
+    firstVerdict = Infinity;
+    verdictAt.clear();
+    for (const k of Object.keys(statuses)) delete statuses[k];
+  }
+
   const stormStart = now();
   const loops = Array.from({ length: clients }, () => loop());
   await new Promise((r) => setTimeout(r, seconds * 1000));
@@ -221,5 +240,6 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     boardMeanBytes: boardFrames ? boardBytes / boardFrames : 0,
     pushMs: summary(pushLatency.values()),
     firstVerdictMs: firstVerdict - stormStart,
+    warmUpMs,
   };
 }

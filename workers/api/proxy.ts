@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { and, eq, isNotNull, isNull, ne } from "drizzle-orm";
-import { AgentCallError, agentUnreachable, proxyUrl, reachableAgent } from "~/.server/agents";
+import { agentUnreachable, proxyUrl, reachableAgent } from "~/.server/agents";
 import { containers } from "~/.server/db/schema";
 import { portMappingOf } from "~/.server/services/containers";
 import { AppError, badRequest, notFound } from "~/core/errors";
@@ -117,8 +117,7 @@ async function proxy(c: ApiContext, testContainer: boolean): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(target, { headers: { Upgrade: "websocket" } });
-  } catch (error) {
-    if (error instanceof AgentCallError) throw error;
+  } catch {
     throw agentUnreachable();
   }
   if (response.status !== 101 || !response.webSocket) throw await agentRefusal(response);

@@ -105,8 +105,8 @@ export function clientIp(request: Request): string {
 export const avatarUrl = (hash: string | null) => (hash ? `/assets/${hash}/avatar` : null);
 
 /**
- * Last-visit records are written in batches: the first visit after a quiet second is written at once
- * (with every visit waiting), later ones wait for the next request after VISIT_FLUSH_MS, so a burst of
+ * Last-visit records are written in batches: a user's first visit ever, or the first visit after a quiet
+ * second, is written at once (with every visit waiting), later ones wait for the next request after VISIT_FLUSH_MS, so a burst of
  * requests from many users (a submission storm) costs one D1 write a second instead of one per request
  * (BENCHMARKS.md). A visit made within a second of a write is stored with the next request after that
  * second (by anyone, in this isolate); it is lost if the isolate stops first.
@@ -115,9 +115,9 @@ const VISIT_FLUSH_MS = 1000;
 const pendingVisits = new Map<string, [number, string]>();
 let lastVisitFlush = 0;
 
-function recordVisit(db: Db, userId: string, now: number, ip: string): Promise<unknown> | null {
+function recordVisit(db: Db, userId: string, now: number, ip: string, firstVisit: boolean): Promise<unknown> | null {
   pendingVisits.set(userId, [now, ip]);
-  if (now - lastVisitFlush < VISIT_FLUSH_MS && now >= lastVisitFlush) return null;
+  if (!firstVisit && now - lastVisitFlush < VISIT_FLUSH_MS && now >= lastVisitFlush) return null;
   lastVisitFlush = now;
   const rows = [...pendingVisits].map(([id, [time, from]]) => [id, time, from]);
   pendingVisits.clear();
@@ -164,7 +164,7 @@ export async function resolveCurrentUser(db: Db, request: Request, now = Date.no
     writes.push(db.update(sessions).set({ expiresAt: now + SESSION_TTL_MS }).where(eq(sessions.idHash, idHash)).run());
   }
   if (now - row.lastVisitedTime > LAST_VISIT_EVERY_MS) {
-    const flush = recordVisit(db, row.id, now, clientIp(request));
+    const flush = recordVisit(db, row.id, now, clientIp(request), row.lastVisitedTime === 0);
     if (flush) writes.push(flush);
   }
   await Promise.all(writes);
