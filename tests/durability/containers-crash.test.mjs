@@ -140,7 +140,16 @@ describe("crash durability of the container agent (SIGKILL while containers are 
     for (const row of rows) expect(onEngine.get(row.id), `container of ${row.id} runs`).toBe(true);
 
     // Destroying them leaves the engine clean.
-    for (const c of players) await c.json(path, { method: "DELETE" });
+    // One operation per instance per 10 s (rules.md): a team that just started its container waits.
+    for (const c of players) {
+      const until = Date.now() + 30_000;
+      let r = await c.json(path, { method: "DELETE" });
+      while (r.status === 429 && Date.now() < until) {
+        await new Promise((done) => setTimeout(done, 1000));
+        r = await c.json(path, { method: "DELETE" });
+      }
+      expect(r.status, `DELETE container → ${r.status} ${JSON.stringify(r.body)}`).toBe(200);
+    }
     const cleanBy = Date.now() + 30_000;
     while (Date.now() < cleanBy && agentContainers().size > 0) await new Promise((r) => setTimeout(r, 500));
     expect(agentContainers().size).toBe(0);

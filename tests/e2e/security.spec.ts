@@ -146,10 +146,11 @@ test("a corpus of XSS vectors in every free-text field renders inert", async ({ 
     globalConfig: { footerInfo: footer, slogan: packVectors(XSS_VECTORS, 256)[0], description: everything },
   });
 
+  const postIds: string[] = [];
+  let gameId: number | null = null;
   try {
     // Posts: title, summary, content, tags.
     const summaries = packVectors(XSS_VECTORS, 1024);
-    const postIds: string[] = [];
     for (const [i, summary] of summaries.entries()) {
       const title = vectorsFitting(50)[i % vectorsFitting(50).length]!;
       const post = await ok(admin, "post", "/api/edit/posts", {
@@ -171,7 +172,7 @@ test("a corpus of XSS vectors in every free-text field renders inert", async ({ 
       end: now + HOUR,
       acceptWithoutReview: true,
     });
-    const gameId = game.id as number;
+    gameId = game.id as number;
     for (const content of packVectors(XSS_VECTORS, 10_000)) await ok(admin, "post", `/api/edit/games/${gameId}/notices`, { content });
     const challengeTitle = "<img src=x onerror=window.__xss=1>";
     const challenge = await ok(admin, "post", `/api/edit/games/${gameId}/challenges`, {
@@ -241,6 +242,9 @@ test("a corpus of XSS vectors in every free-text field renders inert", async ({ 
     }
     expect(adminProblems, "admin page").toEqual([]);
   } finally {
+    // Later specs share the server: the seeded content goes again.
+    for (const id of postIds) await admin.delete(`/api/edit/posts/${id}`);
+    if (gameId !== null) await admin.delete(`/api/edit/games/${gameId}`);
     await ok(admin, "put", "/api/admin/config", {
       globalConfig: {
         footerInfo: before.globalConfig.footerInfo ?? "",

@@ -5,7 +5,7 @@ import * as submissionService from "~/.server/services/submissions";
 import { attachmentDisposition } from "~/core/writeup-names";
 import { AppError, badRequest, notFound, tooManyRequests } from "~/core/errors";
 import { checkFlagText, eventsQuerySchema, scoreboardQuerySchema, submissionsQuerySchema, submitSchema } from "~/core/game-room/schemas";
-import type { BoardRead, RoomRefusal } from "../game-room/types";
+import type { RoomRefusal } from "../game-room/types";
 import type { ApiContext, ApiEnv } from "./context";
 import { editGameId, pathId } from "./edit";
 import { requireAuth } from "./guard";
@@ -46,30 +46,14 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/challenges/:cid/statu
   return c.json(result.status);
 });
 
-/**
- * Identical scoreboard reads that arrive while one is on its way to the room share it (same game, page
- * and If-None-Match): under load most reads then cost no Durable Object round trip. Nothing is kept
- * after the answer arrives, so a read never sees a board older than one in flight when it came.
- */
-const boardReads = new Map<string, Promise<BoardRead>>();
-
-function sharedBoardRead(env: ApiContext["env"], gameId: number, opts: { etag: string | null; skip: number; count?: number }): Promise<BoardRead> {
-  const key = `${gameId}|${opts.skip}|${opts.count ?? ""}|${opts.etag ?? ""}`;
-  let read = boardReads.get(key);
-  if (!read) {
-    read = Promise.resolve(roomOf(env, gameId).readBoard(gameId, opts)).finally(() => boardReads.delete(key));
-    boardReads.set(key, read);
-  }
-  return read;
-}
-
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboard", auth: "Public", tag, summary: "The scoreboard (ETag; optional count/skip page the items)", query: scoreboardQuerySchema }, async (c, { query }) => {
   const gameId = editGameId(c);
+  const room = roomOf(c.env, gameId);
   const opts = { etag: c.req.header("if-none-match") ?? null, skip: query.skip, ...(query.count === undefined ? {} : { count: query.count }) };
-  let read = await sharedBoardRead(c.env, gameId, opts);
+  let read = await room.readBoard(gameId, opts);
   if (read.kind === "hidden") {
     await requireAuth(c, "Monitor");
-    read = await roomOf(c.env, gameId).readBoard(gameId, { ...opts, allowHidden: true });
+    read = await room.readBoard(gameId, { ...opts, allowHidden: true });
   }
   if (read.kind === "notFound" || read.kind === "hidden") throw notFound("game.not_found");
   if (read.kind === "notStarted") throw new AppError(10001, "game.not_started");
