@@ -8,6 +8,11 @@ import { expect, registerUser, test } from "./fixtures";
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
 
+// The server adds a provider's hosts to its Content-Security-Policy only when that provider is configured
+// (workers/security-headers.ts, checked by security.spec.ts). These pages pretend a provider is configured
+// from the browser side only, so they bypass the page CSP to reach the stand-in scripts.
+test.use({ bypassCSP: true });
+
 const TURNSTILE_SCRIPT = "https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit";
 const RECAPTCHA_HOST = "https://www.google.com/recaptcha/";
 const SITE_KEY = "e2e-site-key";
