@@ -6,6 +6,7 @@ import { latestPosts } from "~/.server/services/posts";
 import { LocalTime } from "~/components/posts/local-time";
 import { PostCard } from "~/components/posts/post-card";
 import { Card } from "~/components/ui/card";
+import type { PostInfo } from "~/core/schemas/post";
 import { api } from "~/lib/api";
 import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import type { loader as rootLoader } from "~/root";
@@ -65,8 +66,13 @@ function GameCard({ game }: { game: BasicGame }) {
   );
 }
 
-export default function Home({ loaderData: { posts } }: Route.ComponentProps) {
+const fetchLatestPosts = (signal: AbortSignal) =>
+  api<PostInfo[]>("/api/posts/latest", { signal }).then((list) => (Array.isArray(list) ? list.slice(0, HOME_POSTS) : []));
+
+export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  // Server-rendered latest posts, kept fresh and cached in the browser (home refreshes every 5 min, rules.md §15).
+  const { data: posts } = useCachedList("home-posts", fetchLatestPosts, { initial: loaderData.posts, refreshMs: REFRESH_MS.slow });
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const title = root?.config.title ?? t("app.name");
   const slogan = root?.config.slogan;

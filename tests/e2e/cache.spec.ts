@@ -83,3 +83,26 @@ test("without a cache the list waits for the API (nothing stale is invented)", a
   await expect(page.getByRole("heading", { name: en.games.title, level: 1 })).toBeVisible();
   await hold.stop();
 });
+
+test("the posts list paints from the compressed cache on reload while the API is held", async ({ adminPage: page }) => {
+  const title = `Cached post ${Date.now().toString(36)}`;
+  const created = await page.request.post("/api/edit/posts", { data: { title } });
+  expect(created.status()).toBe(200);
+
+  await page.goto("/posts");
+  await expect(page.getByRole("link", { name: title })).toBeVisible();
+  await expect.poll(async () => Object.keys(await cacheEntries(page))).toContain(`${PREFIX}posts`);
+  const stored = (await cacheEntries(page))[`${PREFIX}posts`]!;
+  expect(stored).toMatch(/^\{"v":1,"t":\d+,"z":"[A-Za-z0-9+/=]+"\}$/);
+  expect(stored).not.toContain(title);
+
+  const hold = await holdApi(page, /\/api\/posts$/);
+  await page.reload();
+  await expect(page.getByRole("link", { name: title })).toBeVisible();
+  await expect.poll(() => hold.state.held).toBeGreaterThan(0);
+  expect(hold.state.answered, "the API has not answered yet").toBe(0);
+  hold.release();
+  await expect.poll(() => hold.state.answered).toBeGreaterThan(0);
+  await hold.stop();
+  await expect(page.getByRole("link", { name: title })).toBeVisible();
+});

@@ -78,7 +78,7 @@ test("a first blood reaches the other team's open scoreboard, its notices and th
   await playerA.getByRole("button", { name: en.challenge.submit }).click();
   const verdict = playerA.getByTestId("verdict");
   await expect(verdict).toHaveAttribute("data-status", "WrongAnswer");
-  await expect(verdict.getByText(en.verdict.wrongTitle)).toBeVisible();
+  await expect(verdict.getByText(en.verdict.wrongTitle, { exact: true })).toBeVisible();
   // One of our own wrong-flag messages.
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   await expect(verdict).toContainText(new RegExp(Object.values(en.verdict.wrong).map(escape).join("|")));

@@ -18,7 +18,9 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { AppError, GAME_ENDED, GAME_NOT_STARTED } from "~/core/errors";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
+import { type ChallengeInfo, orderChallenges, type ScoreboardItem } from "~/core/scoring/scoreboard";
 import { api, errorMessage } from "~/lib/api";
+import { useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenges";
@@ -35,7 +37,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const gameId = Number(params.id);
   if (!Number.isSafeInteger(gameId) || gameId <= 0) throw new Response("Not Found", { status: 404 });
   const db = createDb(env.DB);
-  const base = { pageTitle: t("challenge.pageTitle"), gameId };
+  const base = { pageTitle: t("challenge.pageTitle"), gameId, userId: user.id };
   let page: PageState;
   try {
     const player = await requirePlayer(db, gameId, user.id, Date.now());
@@ -53,6 +55,40 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
+}
+
+/** The part of GameDetailModel (api.md §4) the board needs. */
+interface GameDetails {
+  challenges: Record<string, ChallengeInfo[] | undefined>;
+  rank: Pick<ScoreboardItem, "solvedChallenges">;
+}
+
+/** GameDetailModel → the board's list: flattened in board order, with the team's own solves marked. */
+function boardFromDetails(details: GameDetails): PlayerChallengeInfo[] {
+  const mine = new Set((details.rank?.solvedChallenges ?? []).map((s) => s.id));
+  const all = Object.values(details.challenges ?? {}).flatMap((list) => list ?? []);
+  return orderChallenges(all).map((c) => ({
+    id: c.id,
+    title: c.title,
+    category: c.category,
+    score: c.score,
+    solved: c.solved,
+    deadline: c.deadline,
+    solvedByMe: mine.has(c.id),
+  }));
+}
+
+/**
+ * The board list: server-rendered, then refreshed every 10 s from GET game/{id}/details (keeping the previous
+ * list meanwhile) and cached in the browser per user and game (rules.md §15).
+ */
+function useBoard(gameId: number, userId: string | number, initial: PlayerChallengeInfo[]): PlayerChallengeInfo[] {
+  const { data } = useCachedList(
+    `game-challenges:${userId}:${gameId}`,
+    (signal) => api<GameDetails>(`/api/game/${gameId}/details`, { signal }).then(boardFromDetails),
+    { initial },
+  );
+  return data;
 }
 
 /** One challenge's detail; keyed by id by its parent so each challenge starts from a fresh state. */
@@ -137,18 +173,36 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
       <GameTabs gameId={data.gameId} />
       {back}
       <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
-      {data.challenges.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("challenge.empty")}</p>
-      ) : (
-        <div className={`grid gap-6 ${selected !== null ? "lg:grid-cols-2" : ""}`}>
-          <ChallengeBoard challenges={data.challenges} selectedId={selected} onSelect={setSelected} />
-          {selected !== null ? (
-            <div className="lg:sticky lg:top-4 lg:self-start">
-              <DetailPanel key={selected} gameId={data.gameId} challengeId={selected} onClose={() => setSelected(null)} />
-            </div>
-          ) : null}
+      <Board gameId={data.gameId} userId={data.userId} initial={data.challenges} selected={selected} onSelect={setSelected} />
+    </div>
+  );
+}
+
+function Board({
+  gameId,
+  userId,
+  initial,
+  selected,
+  onSelect,
+}: {
+  gameId: number;
+  userId: string | number;
+  initial: PlayerChallengeInfo[];
+  selected: number | null;
+  onSelect: (id: number | null) => void;
+}) {
+  const { t } = useTranslation();
+  const challenges = useBoard(gameId, userId, initial);
+  return challenges.length === 0 ? (
+    <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("challenge.empty")}</p>
+  ) : (
+    <div className={`grid gap-6 ${selected !== null ? "lg:grid-cols-2" : ""}`}>
+      <ChallengeBoard challenges={challenges} selectedId={selected} onSelect={onSelect} />
+      {selected !== null ? (
+        <div className="lg:sticky lg:top-4 lg:self-start">
+          <DetailPanel key={selected} gameId={gameId} challengeId={selected} onClose={() => onSelect(null)} />
         </div>
-      )}
+      ) : null}
     </div>
   );
 }
