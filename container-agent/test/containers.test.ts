@@ -16,7 +16,7 @@ afterAll(async () => {
 
 describe("creating containers", () => {
   it("applies limits, labels, env, network and publishes the port on the publish host", async () => {
-    const body = createBody({ cpuCount: 5, memoryLimit: 64, storageLimit: 256, extraFlagEnvNames: ["GZCTF_FLAG"] });
+    const body = createBody({ cpuCount: 5, memoryLimit: 64, storageLimit: 256, extraFlagEnvNames: ["CHALLENGE_FLAG"] });
     const { status, body: created } = await t.call<AgentContainer>("POST", "/containers", body);
     expect(status).toBe(201);
     expect(created).toMatchObject({
@@ -58,7 +58,7 @@ describe("creating containers", () => {
         "FLAGSTAFF_CHALLENGE_ID=34",
         "FLAGSTAFF_GAME_ID=56",
         `FLAGSTAFF_FLAG=${body.flag}`,
-        `GZCTF_FLAG=${body.flag}`,
+        `CHALLENGE_FLAG=${body.flag}`,
       ]),
     );
 
@@ -67,7 +67,7 @@ describe("creating containers", () => {
     expect(page.status).toBe(200);
     const env = await page.text();
     expect(env).toContain(`FLAGSTAFF_FLAG=${body.flag}`);
-    expect(env).toContain(`GZCTF_FLAG=${body.flag}`);
+    expect(env).toContain(`CHALLENGE_FLAG=${body.flag}`);
     expect(env).toContain("FLAGSTAFF_TEAM_ID=12");
 
     const again = await t.call<AgentContainer>("GET", `/containers/${body.instanceId}`);
