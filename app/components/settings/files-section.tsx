@@ -5,7 +5,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { api, errorMessage } from "~/lib/api";
-import { postFormWithProgress } from "./upload";
+import { postFormWithProgress } from "~/lib/upload";
 
 interface LocalFile {
   hash: string;

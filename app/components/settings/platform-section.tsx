@@ -9,7 +9,7 @@ import { normalizeCustomTheme } from "~/core/schemas/config";
 import { api, errorMessage } from "~/lib/api";
 import { type SaveState, SettingsSection } from "./section";
 import type { AdminSettings } from "./types";
-import { postFormWithProgress } from "./upload";
+import { postFormWithProgress } from "~/lib/upload";
 
 type Global = AdminSettings["globalConfig"];
 

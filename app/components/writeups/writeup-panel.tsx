@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatCountdown, formatDateTime, useNow } from "~/components/games/time";
 import { Markdown } from "~/components/markdown";
-import { uploadWithProgress } from "~/components/teams/upload";
+import { uploadWithProgress } from "~/lib/upload";
 import { Alert } from "~/components/ui/alert";
 import { buttonClass } from "~/components/ui/button";
 import { api, errorMessage } from "~/lib/api";

@@ -1,6 +1,5 @@
 import { env } from "cloudflare:workers";
 import i18next from "i18next";
-import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useRevalidator } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
@@ -15,8 +14,7 @@ import { formText, type Profile } from "~/lib/account";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
-import { uploadWithProgress } from "~/components/teams/upload";
-import { buttonClass } from "~/components/ui/button";
+import { avatarLabels, ImageUpload } from "~/components/ui/image-upload";
 import type { Route } from "./+types/profile";
 
 function loginRedirect(url: URL) {
@@ -137,64 +135,18 @@ async function requestEmailChange(newMail: string): Promise<{ sent: boolean; byA
   return { sent: false, error: typeof body?.title === "string" ? body.title : i18next.t("common:error.unknown") };
 }
 
-const AVATAR_MAX_BYTES = 3 * 1024 * 1024;
-
 /** Chooses and uploads the user's avatar (PUT account/avatar) with a progress bar. */
 function ProfileAvatarUpload() {
   const { t } = useTranslation();
   const revalidator = useRevalidator();
-  const inputId = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  async function upload(file: File) {
-    setError(null);
-    if (file.size > AVATAR_MAX_BYTES) {
-      setError(t("profile.avatarTooLarge"));
-      return;
-    }
-    setProgress(0);
-    try {
-      await uploadWithProgress<string>("/api/account/avatar", file, setProgress);
-      // The profile and the header's avatar are read again.
-      await revalidator.revalidate();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setProgress(null);
-      if (input.current) input.current.value = "";
-    }
-  }
-
   return (
-    <div className="space-y-2">
-      <label htmlFor={inputId} className={buttonClass("secondary", "cursor-pointer px-3 py-1.5 text-sm")}>
-        {t("profile.uploadAvatar")}
-      </label>
-      <input
-        id={inputId}
-        ref={input}
-        type="file"
-        accept="image/png,image/jpeg,image/gif,image/webp"
-        className="sr-only"
-        disabled={progress !== null}
-        onChange={(event) => {
-          const file = event.currentTarget.files?.[0];
-          if (file) void upload(file);
-        }}
-      />
-      <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("profile.avatarHint")}</p>
-      {progress !== null ? (
-        <div className="space-y-1">
-          <progress className="h-2 w-full accent-primary-600" max={100} value={Math.round(progress * 100)} aria-label={t("profile.uploading")} />
-          <p className="text-xs text-zinc-600 dark:text-zinc-400" aria-live="polite">
-            {t("profile.uploadProgress", { percent: Math.round(progress * 100) })}
-          </p>
-        </div>
-      ) : null}
-      {error ? <Alert tone="error">{error}</Alert> : null}
-    </div>
+    <ImageUpload
+      url="/api/account/avatar"
+      labels={avatarLabels(t, "profile")}
+      buttonClassName="cursor-pointer px-3 py-1.5 text-sm"
+      // The profile and the header's avatar are read again.
+      onUploaded={() => revalidator.revalidate()}
+    />
   );
 }
 

@@ -7,7 +7,7 @@ import { ChallengeView } from "~/components/challenges/challenge-view";
 import { TestContainerControls } from "~/components/containers/test-container";
 import { CheckboxField, SelectField } from "~/components/challenges/fields";
 import { ScoreChart } from "~/components/challenges/score-chart";
-import { uploadAssets } from "~/components/challenges/upload";
+import { uploadAssets } from "~/lib/upload";
 import { fromLocalInput, toLocalInput, useNow } from "~/components/games/time";
 import { MarkdownEditor } from "~/components/markdown-editor";
 import { ConfirmDialog, Dialog } from "~/components/teams/dialog";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { parseRemotePairs, parseStaticFlags } from "~/components/challenges/flag-lines";
-import { uploadAssets } from "~/components/challenges/upload";
+import { uploadAssets } from "~/lib/upload";
 import { ConfirmDialog } from "~/components/teams/dialog";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";

@@ -6,7 +6,7 @@ import { requireUser } from "~/.server/auth/guard";
 import { fromLocalInput, toLocalInput } from "~/components/games/time";
 import { ConfirmDialog } from "~/components/teams/dialog";
 import { LoadingStatus } from "~/components/teams/loading";
-import { uploadWithProgress } from "~/components/teams/upload";
+import { uploadWithProgress } from "~/lib/upload";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
