@@ -1,21 +1,27 @@
 import i18next from "i18next";
-import LanguageDetector from "i18next-browser-languagedetector";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
+import { DEFAULT_LANGUAGE, matchLanguage } from "~/core/i18n/languages";
+import { isAdminPath } from "~/core/i18n/locale-parts";
 import { i18nextOptions } from "~/lib/i18n";
+import { includeAdminTranslations, localeBackend } from "~/locales/browser";
 
 async function main() {
   // The server already chose the language (query, cookie, Accept-Language) and wrote it to <html lang>;
   // hydrating in the same language avoids a mismatch. A choice kept only in localStorage is applied
-  // after hydration by the root route.
+  // after hydration by the root route. init resolves once that language's chunks (preloaded by the
+  // root route; admin pages add the admin part) are in; other languages load when changeLanguage asks.
+  if (isAdminPath(window.location.pathname)) includeAdminTranslations();
   await i18next
     .use(initReactI18next)
-    .use(LanguageDetector)
+    .use(localeBackend)
     .init({
       ...i18nextOptions,
-      detection: { order: ["htmlTag"], caches: [] },
+      lng: matchLanguage(document.documentElement.lang) ?? DEFAULT_LANGUAGE,
+      // The browser renders only `common`; the `errors` namespace is the server's (app/locales/chunks.vite.ts).
+      ns: ["common"],
     });
 
   startTransition(() => {

@@ -1,4 +1,6 @@
 import { env } from "cloudflare:workers";
+import i18next from "i18next";
+import localeChunks from "virtual:flagstaff/locale-chunks";
 import { type CSSProperties, type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -17,18 +19,29 @@ import { getClientConfig } from "~/.server/services/config";
 import { portMappingOf } from "~/.server/services/containers";
 import { brandCssVariables } from "~/core/colour";
 import { DEFAULT_LANGUAGE, matchLanguage } from "~/core/i18n/languages";
-import { Markdown } from "~/components/markdown";
+import { isAdminPath } from "~/core/i18n/locale-parts";
+import { renderMarkdown } from "~/core/markdown";
+import { MarkdownHtml } from "~/components/markdown-html";
 import { type ShellUser, SiteHeader } from "~/components/site-header";
 import { Button } from "~/components/ui/button";
 import { clearCacheAndReload } from "~/lib/cache";
 import { languageOnlyInStorage, persistLanguage } from "~/lib/language";
 import { useNonce, ZOD_JITLESS_SCRIPT } from "~/lib/nonce";
 import { themeFromCookieHeader, themeInitScript, useTheme } from "~/lib/theme";
+import { loadAdminTranslations } from "~/locales/browser";
 import { getLocale, i18nextMiddleware } from "~/middleware/i18next";
 import type { Route } from "./+types/root";
 import "./app.css";
 
 export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware];
+
+// Admin pages read translations the other pages do not ship (app/core/i18n/locale-parts.ts): they are
+// in before such a page renders.
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  async ({ request }) => {
+    if (isAdminPath(new URL(request.url).pathname)) await loadAdminTranslations(i18next);
+  },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, config] = await Promise.all([
@@ -36,15 +49,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     getClientConfig(createDb(env.DB), portMappingOf(env as { FLAGSTAFF_PORT_MAPPING?: string })),
   ]);
   const shellUser: ShellUser | null = user ? { userName: user.userName, role: user.role, avatar: user.avatar } : null;
+  const locale = getLocale(context);
+  const language = matchLanguage(locale) ?? DEFAULT_LANGUAGE;
+  const parts = isAdminPath(new URL(request.url).pathname) ? (["shared", "admin"] as const) : (["shared"] as const);
   return {
-    locale: getLocale(context),
+    locale,
+    // The browser's translations for this page (its language and the fallback, which i18next loads too),
+    // named in the HTML so they are fetched with the other first-load modules (app/locales/browser.ts).
+    localeModules: [...new Set([language, DEFAULT_LANGUAGE].flatMap((l) => parts.flatMap((p) => localeChunks[l][p])))],
     theme: themeFromCookieHeader(request.headers.get("Cookie")),
     user: shellUser,
     config: {
       title: config.title,
       slogan: config.slogan,
-      footerInfo: config.footerInfo,
-      customTheme: config.customTheme,
+      // Rendered here, so the browser needs no Markdown parser for the shell.
+      footerHtml: renderMarkdown(config.footerInfo),
+      // CSS variables of the admin's brand colour (null: the default palette), computed here so the
+      // colour maths stays on the server.
+      brandVariables: brandCssVariables(config.customTheme),
       logoUrl: config.logoUrl,
     },
   };
@@ -67,9 +89,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const data = useRouteLoaderData<typeof loader>("root");
   const { resolved } = useTheme(data?.theme ?? "dark");
-  const customTheme = data?.config.customTheme;
   // The admin colour recolours the primary palette; text on it is white or near-black by luminance.
-  const brandVariables = brandCssVariables(customTheme);
+  const brandVariables = data?.config.brandVariables;
   const style = brandVariables ? (brandVariables as CSSProperties) : undefined;
   const logoUrl = data?.config.logoUrl;
   const language = data?.locale ?? i18n.language;
@@ -85,6 +106,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeInitScript }} />
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: ZOD_JITLESS_SCRIPT }} />
         {logoUrl ? <link rel="icon" href={logoUrl} /> : <link rel="icon" href={FAVICON} type="image/svg+xml" />}
+        {data?.localeModules.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         <Meta />
         <Links />
       </head>
@@ -118,9 +140,9 @@ function Shell({ children }: { children: ReactNode }) {
       <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-8">
         {children}
       </main>
-      {data?.config.footerInfo ? (
+      {data?.config.footerHtml ? (
         <footer className="border-t border-zinc-200 px-4 py-6 text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
-          <Markdown source={data.config.footerInfo} className="mx-auto max-w-7xl text-center text-sm text-zinc-600 dark:text-zinc-400" />
+          <MarkdownHtml html={data.config.footerHtml} className="mx-auto max-w-7xl text-center text-sm text-zinc-600 dark:text-zinc-400" />
         </footer>
       ) : null}
     </div>

@@ -1,10 +1,12 @@
 import type { InitOptions } from "i18next";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "~/core/i18n/languages";
-import resources from "~/locales";
 
-/** Shared by the server's per-request instances and the browser's instance, so both render the same strings. */
+/**
+ * Shared by the server's per-request instances and the browser's instance, so both render the same strings.
+ * The translations themselves differ: the server bundles every language (app/locales/index.ts); the browser
+ * loads its languages as chunks (app/locales/browser.ts).
+ */
 export const i18nextOptions = {
-  resources,
   fallbackLng: DEFAULT_LANGUAGE,
   supportedLngs: [...LANGUAGES],
   ns: ["common", "errors"],

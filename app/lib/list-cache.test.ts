@@ -25,20 +25,20 @@ class MemoryStorage implements Storage {
 }
 
 describe("encodeEntry / decodeEntry", () => {
-  it("round-trips JSON values with non-ASCII text", () => {
+  it("round-trips JSON values with non-ASCII text", async () => {
     const value = { data: [{ id: 1, title: "決勝 — 初赛 ✓" }], total: 1 };
-    expect(decodeEntry(encodeEntry(value, 1234))).toEqual({ data: value, savedAt: 1234 });
+    expect(await decodeEntry(await encodeEntry(value, 1234))).toEqual({ data: value, savedAt: 1234 });
   });
 
-  it("compresses repetitive lists", () => {
+  it("compresses repetitive lists", async () => {
     const rows = Array.from({ length: 200 }, (_, i) => ({ id: i, title: "A challenge title", category: "Web" }));
-    expect(encodeEntry(rows, 0).length).toBeLessThan(JSON.stringify(rows).length / 4);
+    expect((await encodeEntry(rows, 0)).length).toBeLessThan(JSON.stringify(rows).length / 4);
   });
 
   it.each([null, "", "not json", '{"v":1,"t":1}', '{"v":2,"t":1,"z":""}', '{"v":1,"t":1,"z":"!!!"}'])(
     "rejects %j",
-    (raw) => {
-      expect(decodeEntry(raw)).toBeNull();
+    async (raw) => {
+      expect(await decodeEntry(raw)).toBeNull();
     },
   );
 });
@@ -69,36 +69,36 @@ describe("browser storage", () => {
     delete (globalThis as { window?: unknown }).window;
   });
 
-  it("writes compressed entries under the prefix, which Clear Cache empties", () => {
-    writeCache("games", [{ id: 1 }], 5);
+  it("writes compressed entries under the prefix, which Clear Cache empties", async () => {
+    await writeCache("games", [{ id: 1 }], 5);
     store.setItem("flagstaff-theme", "dark");
     expect(store.getItem(`${LIST_CACHE_PREFIX}games`)).toMatch(/^\{"v":1,"t":5,"z":"/);
-    expect(readCache("games")).toEqual({ data: [{ id: 1 }], savedAt: 5 });
+    expect(await readCache("games")).toEqual({ data: [{ id: 1 }], savedAt: 5 });
     clearListCaches();
-    expect(readCache("games")).toBeNull();
+    expect(await readCache("games")).toBeNull();
     expect(store.getItem("flagstaff-theme")).toBe("dark");
   });
 
-  it("evicts the oldest lists beyond the budget", () => {
+  it("evicts the oldest lists beyond the budget", async () => {
     // Random hex compresses to about half; each entry is then about 0.4 of the budget.
     const noise = () => {
       const bytes = new Uint8Array(Math.floor(LIST_CACHE_BUDGET * 0.5 / 2) * 2);
       for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536));
       return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("").slice(0, bytes.length);
     };
-    const size = encodeEntry([noise()], 0).length / LIST_CACHE_BUDGET;
+    const size = (await encodeEntry([noise()], 0)).length / LIST_CACHE_BUDGET;
     expect(size).toBeGreaterThan(0.34);
     expect(size).toBeLessThan(0.5);
-    writeCache("one", [noise()], 1);
-    writeCache("two", [noise()], 2);
-    writeCache("three", [noise()], 3);
-    expect(readCache("one") === null).toBe(true);
-    expect(readCache<string[]>("two")?.savedAt).toBe(2);
-    expect(readCache<string[]>("three")?.savedAt).toBe(3);
+    await writeCache("one", [noise()], 1);
+    await writeCache("two", [noise()], 2);
+    await writeCache("three", [noise()], 3);
+    expect((await readCache("one")) === null).toBe(true);
+    expect((await readCache<string[]>("two"))?.savedAt).toBe(2);
+    expect((await readCache<string[]>("three"))?.savedAt).toBe(3);
   });
 
   it("loadCached answers from the cache on the first load, then from the network", async () => {
-    writeCache("posts", ["cached"], 1);
+    await writeCache("posts", ["cached"], 1);
     let calls = 0;
     const fetcher = async () => {
       calls += 1;
@@ -107,20 +107,34 @@ describe("browser storage", () => {
     expect(await loadCached("posts", fetcher)).toEqual({ data: ["cached"], fromCache: true });
     expect(calls).toBe(0);
     expect(await loadCached("posts", fetcher)).toEqual({ data: ["fresh"], fromCache: false });
-    expect(readCache("posts")?.data).toEqual(["fresh"]);
+    expect((await readCache("posts"))?.data).toEqual(["fresh"]);
     expect(await loadCached("posts", fetcher)).toEqual({ data: ["fresh"], fromCache: false });
     expect(calls).toBe(2);
   });
 
   it("loadCached fetches when nothing is cached", async () => {
     expect(await loadCached("empty", async () => [42])).toEqual({ data: [42], fromCache: false });
-    expect(readCache("empty")?.data).toEqual([42]);
+    expect((await readCache("empty"))?.data).toEqual([42]);
   });
 
-  it("never caches what is not a list (a broken body read as text)", () => {
-    writeCache("broken", '{"data": [', 1);
+  it("keeps the latest write when an older one finishes later", async () => {
+    const big = Array.from({ length: 20_000 }, (_, i) => ({ id: i, title: `row ${i}` }));
+    const older = writeCache("race", big, 1);
+    const newer = writeCache("race", ["small"], 2);
+    await Promise.all([older, newer]);
+    expect(await readCache("race")).toEqual({ data: ["small"], savedAt: 2 });
+  });
+
+  it("reads entries stored by the earlier fflate encoding (raw DEFLATE, latin1 base64)", async () => {
+    // encodeEntry({ a: 1, t: "決勝" }, 7) as fflate wrote it: deflateSync → strFromU8(…, true) → btoa.
+    store.setItem(`${LIST_CACHE_PREFIX}old`, '{"v":1,"t":7,"z":"q1ZKVLIy1FEqUbJSerZx19PuuUq1AA=="}');
+    expect(await readCache("old")).toEqual({ data: { a: 1, t: "決勝" }, savedAt: 7 });
+  });
+
+  it("never caches what is not a list (a broken body read as text)", async () => {
+    await writeCache("broken", '{"data": [', 1);
     expect(store.getItem(`${LIST_CACHE_PREFIX}broken`)).toBeNull();
-    store.setItem(`${LIST_CACHE_PREFIX}text`, encodeEntry("<html>", 1));
-    expect(readCache("text")).toBeNull();
+    store.setItem(`${LIST_CACHE_PREFIX}text`, await encodeEntry("<html>", 1));
+    expect(await readCache("text")).toBeNull();
   });
 });

@@ -1,4 +1,3 @@
-import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { LIST_CACHE_PREFIX } from "./cache";
 
@@ -6,6 +5,8 @@ import { LIST_CACHE_PREFIX } from "./cache";
  * Browser cache of API lists (rules.md §15): the last answer of each list is kept in localStorage, deflated
  * and base64-encoded, under LIST_CACHE_PREFIX (so "Clear Cache" empties it). A page paints from it at once
  * on reload and refreshes in the background, keeping the previous rows on screen while it does.
+ * Compression is the browser's own (CompressionStream, raw DEFLATE), so no library ships for it; it is
+ * asynchronous, hence reads and writes are too. Without CompressionStream lists are simply not cached.
  */
 
 /** Refresh intervals of rules.md §15. */
@@ -31,26 +32,40 @@ interface Envelope {
 }
 
 function toBase64(bytes: Uint8Array): string {
-  return btoa(strFromU8(bytes, true));
+  let binary = "";
+  // In slices: String.fromCharCode takes its bytes as arguments.
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
 }
 
-function fromBase64(text: string): Uint8Array {
-  return strToU8(atob(text), true);
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** Bytes through a (de)compression stream. */
+async function pipeBytes(bytes: Uint8Array<ArrayBuffer>, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  const output = new Blob([bytes]).stream().pipeThrough(stream);
+  return new Uint8Array(await new Response(output).arrayBuffer());
 }
 
 /** The stored text of a value saved at `savedAt`. */
-export function encodeEntry(value: unknown, savedAt: number): string {
-  const envelope: Envelope = { v: FORMAT, t: savedAt, z: toBase64(deflateSync(strToU8(JSON.stringify(value)))) };
+export async function encodeEntry(value: unknown, savedAt: number): Promise<string> {
+  const deflated = await pipeBytes(new TextEncoder().encode(JSON.stringify(value)), new CompressionStream("deflate-raw"));
+  const envelope: Envelope = { v: FORMAT, t: savedAt, z: toBase64(deflated) };
   return JSON.stringify(envelope);
 }
 
 /** The value and save time of a stored text; null when it is not a readable entry of this format. */
-export function decodeEntry<T>(raw: string | null): { data: T; savedAt: number } | null {
+export async function decodeEntry<T>(raw: string | null): Promise<{ data: T; savedAt: number } | null> {
   if (!raw) return null;
   try {
     const envelope = JSON.parse(raw) as Partial<Envelope>;
     if (envelope.v !== FORMAT || typeof envelope.t !== "number" || typeof envelope.z !== "string") return null;
-    return { data: JSON.parse(strFromU8(inflateSync(fromBase64(envelope.z)))) as T, savedAt: envelope.t };
+    const inflated = await pipeBytes(fromBase64(envelope.z), new DecompressionStream("deflate-raw"));
+    return { data: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(inflated)) as T, savedAt: envelope.t };
   } catch {
     return null;
   }
@@ -82,6 +97,7 @@ export function planEviction(entries: EntryStat[], budget: number, keep?: string
 
 function storage(): Storage | null {
   try {
+    if (typeof CompressionStream === "undefined") return null;
     return typeof window === "undefined" ? null : window.localStorage;
   } catch {
     return null;
@@ -110,25 +126,32 @@ export function isCacheable(value: unknown): value is object {
 }
 
 /** The cached value of a list, or null. `key` is without the prefix. */
-export function readCache<T>(key: string): { data: T; savedAt: number } | null {
+export async function readCache<T>(key: string): Promise<{ data: T; savedAt: number } | null> {
   const store = storage();
   if (!store) return null;
   try {
-    const entry = decodeEntry<T>(store.getItem(LIST_CACHE_PREFIX + key));
+    const entry = await decodeEntry<T>(store.getItem(LIST_CACHE_PREFIX + key));
     return entry && isCacheable(entry.data) ? entry : null;
   } catch {
     return null;
   }
 }
 
+/** The latest write started for each key: an older one finishing later must not replace it. */
+const writeSerial = new Map<string, number>();
+let lastSerial = 0;
+
 /** Stores a list, evicting the oldest entries beyond LIST_CACHE_BUDGET; a full or disabled storage is ignored. */
-export function writeCache(key: string, value: unknown, now = Date.now()): void {
+export async function writeCache(key: string, value: unknown, now = Date.now()): Promise<void> {
   const store = storage();
   if (!store) return;
   const fullKey = LIST_CACHE_PREFIX + key;
   if (!isCacheable(value)) return;
+  const serial = ++lastSerial;
+  writeSerial.set(fullKey, serial);
   try {
-    const raw = encodeEntry(value, now);
+    const raw = await encodeEntry(value, now);
+    if (writeSerial.get(fullKey) !== serial) return;
     if (raw.length > LIST_CACHE_BUDGET) return;
     const stats = entryStats(store).filter((e) => e.key !== fullKey);
     stats.push({ key: fullKey, size: fullKey.length + raw.length, savedAt: now });
@@ -161,11 +184,11 @@ const loadedThisPage = new Set<string>();
 export async function loadCached<T>(key: string, fetcher: () => Promise<T>): Promise<CachedLoad<T>> {
   if (!loadedThisPage.has(key)) {
     loadedThisPage.add(key);
-    const cached = readCache<T>(key);
+    const cached = await readCache<T>(key);
     if (cached) return { data: cached.data, fromCache: true };
   }
   const data = await fetcher();
-  writeCache(key, data);
+  await writeCache(key, data);
   return { data, fromCache: false };
 }
 
@@ -231,7 +254,7 @@ export function useCachedList<T>(
       const next = await fetcherRef.current(controller.signal);
       if (controller.signal.aborted) return;
       loadedThisPage.add(key);
-      if (persist) writeCache(key, next);
+      if (persist) void writeCache(key, next);
       setState((s) => ({ initial: s.initial, data: next }));
       setError(null);
     } catch (err) {
@@ -250,14 +273,22 @@ export function useCachedList<T>(
       return;
     }
     // Right after mount (not during the effect itself): paint from the cache, then refresh.
+    let cancelled = false;
     const timer = window.setTimeout(() => {
-      if (fromStorage) {
-        const cached = readCache<T>(key);
-        if (cached) setState((s) => ({ initial: s.initial, data: cached.data }));
-      }
-      void refresh();
+      void (async () => {
+        if (fromStorage) {
+          const cached = await readCache<T>(key);
+          if (cancelled) return;
+          // Unless a refresh has started meanwhile (its answer is newer).
+          if (cached && lastRef.current === 0) setState((s) => ({ initial: s.initial, data: cached.data }));
+        }
+        void refresh();
+      })();
     }, 0);
-    return () => window.clearTimeout(timer);
+    return () => {
+      cancelled = true;
+      window.clearTimeout(timer);
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- fromStorage only matters on mount
   }, [stale, initial, refresh]);
 

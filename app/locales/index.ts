@@ -7,7 +7,8 @@ import zhCommon from "./zh-CN/common.json";
 import zhErrors from "./zh-CN/errors.json";
 
 /**
- * All translations, bundled (Workers have no file system).
+ * All translations, bundled (Workers have no file system); the server (SSR, API, mail) uses every one.
+ * The browser loads only the page's language, and only `common`, as a chunk (app/locales/browser.ts).
  * `common` holds UI strings; `errors` holds server messages (error titles, validation, mail subjects).
  */
 const resources = {

@@ -5,6 +5,7 @@ import { createI18nextMiddleware } from "remix-i18next";
 import { DEFAULT_LANGUAGE, LANGUAGES, matchLanguage } from "~/core/i18n/languages";
 import { i18nextOptions } from "~/lib/i18n";
 import { LANGUAGE_COOKIE } from "~/lib/language";
+import resources from "~/locales";
 
 function readLanguageCookie(header: string | null): string | null {
   if (!header) return null;
@@ -36,7 +37,7 @@ export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddlewa
       return matchLanguage(readLanguageCookie(request.headers.get("Cookie")));
     },
   },
-  i18next: i18nextOptions,
+  i18next: { ...i18nextOptions, resources },
   plugins: [initReactI18next],
 });
 
@@ -50,7 +51,7 @@ export function getInstanceOrDefault(context: Readonly<RouterContextProvider>): 
   } catch {
     const instance = createInstance().use(initReactI18next);
     // Bundled resources: with initAsync off the instance is ready when init returns.
-    void instance.init({ ...i18nextOptions, lng: DEFAULT_LANGUAGE, initAsync: false });
+    void instance.init({ ...i18nextOptions, resources, lng: DEFAULT_LANGUAGE, initAsync: false });
     return instance;
   }
 }

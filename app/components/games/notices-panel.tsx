@@ -41,7 +41,7 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
     () =>
       api<GameNoticeInfo[]>(`/api/game/${gameId}/notices`).then(
         (list) => {
-          writeCache(`notices:${gameId}`, list);
+          void writeCache(`notices:${gameId}`, list);
           setNotices(sortNotices(list));
           setError(null);
         },
@@ -53,12 +53,18 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   useEffect(() => {
     if (!enabled) return;
     // The last list paints from the browser cache at once (rules.md §15); the socket keeps it live after.
+    let cancelled = false;
     const timer = setTimeout(() => {
-      const cached = readCache<GameNoticeInfo[]>(`notices:${gameId}`);
-      if (cached) setNotices((list) => list ?? sortNotices(cached.data));
-      void load();
+      void readCache<GameNoticeInfo[]>(`notices:${gameId}`).then((cached) => {
+        if (cancelled) return;
+        if (cached) setNotices((list) => list ?? sortNotices(cached.data));
+        void load();
+      });
     }, 0);
-    return () => clearTimeout(timer);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
   }, [enabled, gameId, load]);
 
   const state = useHubSocket(enabled ? `/hub/game/${gameId}` : null, {

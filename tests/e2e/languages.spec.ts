@@ -1,0 +1,114 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+// The browser ships one language at a time (app/locales/browser.ts): the page's own, named in the HTML,
+// and the others only when the user switches; the admin pages' strings only on admin pages.
+
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const strings = (language: string): Strings =>
+  JSON.parse(readFileSync(new URL(`../../app/locales/${language}/common.json`, import.meta.url), "utf8")) as Strings;
+const en = strings("en-US");
+const ja = strings("ja-JP");
+const zh = strings("zh-CN");
+
+/** Translation chunks are named after their language (en-US-….js, ja-JP-admin-….js). */
+const LOCALE_CHUNK = /\/assets\/(en-US|ja-JP|zh-CN)(-admin)?-[\w-]+\.js$/;
+
+/** Records the JavaScript files the page fetches, and the console errors (hydration mismatches among them). */
+function watch(page: Page) {
+  const scripts: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.endsWith(".js")) scripts.push(path);
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return {
+    scripts,
+    errors,
+    localeChunks: () => [...new Set(scripts.map((s) => LOCALE_CHUNK.exec(s)?.slice(1).join("") ?? null).filter(Boolean))].sort(),
+  };
+}
+
+/** JavaScript files the HTML names (modulepreload links, script src, inline imports), as bench/run.mjs counts them. */
+function namedScripts(html: string): Set<string> {
+  const named = new Set<string>();
+  for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]*href="([^"]+)"/g)) named.add(m[1] ?? "");
+  for (const m of html.matchAll(/<script[^>]+src="([^"]+\.js)"/g)) named.add(m[1] ?? "");
+  for (const m of html.matchAll(/import\(?\s*["'](\/[^"']+\.js)["']/g)) named.add(m[1] ?? "");
+  return named;
+}
+
+test("the home page loads only its language, all of it named in the HTML; switching fetches the others", async ({ page }) => {
+  const seen = watch(page);
+  const html = await (await page.request.get("/", { headers: { Accept: "text/html" } })).text();
+  const named = namedScripts(html);
+  expect([...named].filter((s) => LOCALE_CHUNK.test(s))).toHaveLength(1);
+
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(seen.localeChunks()).toEqual(["en-US"]);
+  // Everything the first load ran was named by the HTML (so the first-load measure counts it).
+  const namedPaths = new Set([...namedScripts(await page.content()), ...named]);
+  expect(seen.scripts.filter((s) => !namedPaths.has(s))).toEqual([]);
+
+  await page.getByLabel(en.language.label, { exact: true }).selectOption("ja-JP");
+  await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: ja.nav.label }).getByRole("link", { name: ja.nav.home, exact: true })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja-JP");
+
+  await page.getByLabel(ja.language.label, { exact: true }).selectOption("zh-CN");
+  await expect(page.getByRole("heading", { name: zh.home.latestPosts, level: 2 })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
+
+  await page.getByLabel(zh.language.label, { exact: true }).selectOption("en-US");
+  await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
+  expect(seen.localeChunks()).toEqual(["en-US", "ja-JP", "zh-CN"]);
+  expect(seen.errors).toEqual([]);
+});
+
+test("a language kept only in localStorage is applied after hydration", async ({ page }) => {
+  await page.addInitScript(() => {
+    if (!document.cookie.includes("i18next=")) localStorage.setItem("i18nextLng", "zh-CN");
+  });
+  const seen = watch(page);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: zh.home.latestPosts, level: 2 })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
+  expect(seen.errors).toEqual([]);
+});
+
+test("admin pages get their strings on first load and after client navigation, in every language", async ({ adminPage: page }) => {
+  const seen = watch(page);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(seen.localeChunks()).toEqual(["en-US"]);
+
+  // Client-side navigation into the admin area brings the admin part before the page renders.
+  await page.getByRole("navigation", { name: en.nav.label }).getByRole("link", { name: en.nav.admin, exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/games$/);
+  await expect(page.getByRole("heading", { name: en.adminGames.title, level: 1 })).toBeVisible();
+  expect(seen.localeChunks()).toEqual(["en-US", "en-US-admin"]);
+
+  // Switching language on an admin page loads both parts of the new language.
+  await page.getByLabel(en.language.label, { exact: true }).selectOption("zh-CN");
+  await expect(page.getByRole("heading", { name: zh.adminGames.title, level: 1 })).toBeVisible();
+  await page.goto("/admin/settings");
+  await expect(page.getByRole("heading", { name: zh.settings.title, level: 1 })).toBeVisible();
+
+  // A first load of an admin page names the admin part in the HTML, here in Japanese (with the fallback).
+  const html = await (await page.request.get("/Admin/Users?lng=ja-JP", { headers: { Accept: "text/html" } })).text();
+  const named = [...namedScripts(html)].map((s) => LOCALE_CHUNK.exec(s)?.slice(1).join("")).filter(Boolean).sort();
+  expect(named).toEqual(["en-US", "en-US-admin", "ja-JP", "ja-JP-admin"]);
+  await page.goto("/Admin/Users?lng=ja-JP");
+  await expect(page.getByRole("heading", { name: ja.adminUsers.title, level: 1 })).toBeVisible();
+  await page.getByRole("link", { name: ja.nav.home, exact: true }).first().click();
+  await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible();
+  expect(seen.errors).toEqual([]);
+});
