@@ -344,6 +344,8 @@ async function main() {
       cf: false,
       logRequests: false,
       telemetry: { enabled: false },
+      // Profiling only (bench/profile.mjs): the V8 inspector of the workers on loopback.
+      ...(process.env.FLAGSTAFF_INSPECTOR_PORT ? { inspectorPort: Number(process.env.FLAGSTAFF_INSPECTOR_PORT), inspectorHost: HOST } : {}),
       // Same layout as `wrangler … --persist-to <dataDir>`: <dataDir>/v3/{d1,do,r2}.
       resourcePersistencePath: join(dataDir, "v3"),
       // The first worker is Miniflare's entry; clients come in through the front worker's direct socket.

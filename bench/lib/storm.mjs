@@ -7,7 +7,7 @@
 // - judged/s: verdict frames received per second of storm;
 // - verdict latency: POST sent → verdict frame on the team's socket (matched by submission id);
 // - solve → push: POST sent for a right flag on a pair not yet solved → arrival, on each socket, of the
-//   first scoreboard delta whose items show that solve.
+//   first scoreboard delta that adds that solve.
 import http from "node:http";
 import WebSocket from "ws";
 import { flagOf, rng } from "./seed.mjs";
@@ -27,7 +27,9 @@ export async function openSockets(base, gameId, teams, { onFrame, wave = 100, ti
       teams.slice(i, i + wave).map(
         (team) =>
           new Promise((resolve, reject) => {
-            const ws = new WebSocket(`${wsBase}/hub/game/${gameId}`, { headers: { cookie: team.cookie }, perMessageDeflate: false });
+            // The client shares the machine's two cores with the server: frames are not checked for UTF-8
+            // and only their first bytes are decoded (onFrame), so the measuring costs little.
+            const ws = new WebSocket(`${wsBase}/hub/game/${gameId}`, { headers: { cookie: team.cookie }, perMessageDeflate: false, skipUTF8Validation: true });
             const timer = setTimeout(() => reject(new Error(`socket of team ${team.index} got no hello in ${timeoutMs} ms`)), timeoutMs);
             ws.once("error", (e) => {
               clearTimeout(timer);
@@ -52,10 +54,10 @@ export async function openSockets(base, gameId, teams, { onFrame, wave = 100, ti
   return { sockets, openMs: performance.now() - started };
 }
 
-export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.2, duplicateShare = 0.3, settleMs = 3_000, socketCount, warmUp = true }) {
+export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.2, duplicateShare = 0.3, settleMs = 3_000, socketCount, warmUp = true, onStormStart, rate = 0, maxInFlight = 512, seed = 12345 }) {
   const { gameId, teams, challengeIds } = seeded;
   const nChallenges = challengeIds.length;
-  const random = rng(12345);
+  const random = rng(seed);
   const now = () => performance.now();
 
   // Verdicts by submission id: whichever of (POST answer, verdict frame) comes second completes it.
@@ -74,9 +76,9 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
 
   function onFrame(team, data) {
     const t = now();
-    const text = data.toString();
-    if (text.startsWith(VERDICT_PREFIX)) {
-      const msg = JSON.parse(text);
+    const head = data.toString("latin1", 0, 120);
+    if (head.startsWith(VERDICT_PREFIX)) {
+      const msg = JSON.parse(data.toString());
       const id = msg.data.submissionId;
       verdicts++;
       statuses[msg.data.status] = (statuses[msg.data.status] ?? 0) + 1;
@@ -87,17 +89,17 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
         verdictLatency.push(t - sent);
         sentAt.delete(id);
       } else verdictAt.set(id, t);
-    } else if (text.startsWith(BOARD_PREFIX)) {
+    } else if (head.startsWith(BOARD_PREFIX)) {
       boardFrames++;
-      boardBytes += text.length;
-      const m = /"version":(\d+)/.exec(text.slice(0, 200));
+      boardBytes += data.length;
+      const m = /"version":(\d+)/.exec(head);
       if (!m) return;
       const v = Number(m[1]);
       let arrivals = boardArrivals.get(v);
       if (!arrivals) {
         arrivals = new Samples(teams.length);
         boardArrivals.set(v, arrivals);
-        boardText.set(v, text);
+        boardText.set(v, data.toString());
       }
       arrivals.push(t);
     }
@@ -109,7 +111,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
   const solved = new Set(seeded.solved);
   const lastAnswer = new Map(); // t * n + c → an answer the team sent
   const newSolveSent = new Map(); // `${teamId}:${challengeId}` → send time of the first right flag
-  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: rate ? maxInFlight : clients });
   let submitted = 0;
   let firstRefusal = null;
   let refused = 0;
@@ -117,49 +119,77 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
   const submitLatency = new Samples(1 << 16);
   let stop = false;
 
-  async function loop() {
-    while (!stop) {
-      const ti = Math.floor(random() * teams.length);
-      const ci = Math.floor(random() * nChallenges);
-      const key = ti * nChallenges + ci;
-      const team = teams[ti];
-      const roll = random();
-      let flag;
-      if (roll < rightShare) flag = flagOf(ci);
-      else if (roll < rightShare + duplicateShare && lastAnswer.has(key)) flag = lastAnswer.get(key);
-      else flag = `flag{wrong-${Math.floor(random() * 1e9).toString(36)}}`;
-      lastAnswer.set(key, flag);
-      const isNewSolve = flag === flagOf(ci) && !solved.has(key);
-      if (isNewSolve) solved.add(key);
-      const t0 = now();
-      if (isNewSolve) newSolveSent.set(`${team.teamId}:${challengeIds[ci]}`, t0);
-      let res;
-      try {
-        res = await request(`${base}/api/game/${gameId}/challenges/${challengeIds[ci]}`, {
-          method: "POST",
-          headers: { cookie: team.cookie },
-          body: { flag },
-          agent,
-        });
-      } catch {
-        refused++;
-        continue;
-      }
-      submitLatency.push(res.totalMs);
-      if (res.status !== 200) {
-        refused++;
-        refusedStatuses[res.status] = (refusedStatuses[res.status] ?? 0) + 1;
-        firstRefusal ??= `${res.status} ${res.body.slice(0, 200)} ${base}/api/game/${gameId}/challenges/${challengeIds[ci]}`;
-        continue;
-      }
-      submitted++;
-      const id = Number(res.body);
-      const arrived = verdictAt.get(id);
-      if (arrived !== undefined) {
-        verdictLatency.push(arrived - t0);
-        verdictAt.delete(id);
-      } else sentAt.set(id, t0);
+  /** Picks one submission of the mix and sends it; resolves when its POST answered. */
+  async function submitOne() {
+    const ti = Math.floor(random() * teams.length);
+    const ci = Math.floor(random() * nChallenges);
+    const key = ti * nChallenges + ci;
+    const team = teams[ti];
+    const roll = random();
+    let flag;
+    if (roll < rightShare) flag = flagOf(ci);
+    else if (roll < rightShare + duplicateShare && lastAnswer.has(key)) flag = lastAnswer.get(key);
+    else flag = `flag{wrong-${Math.floor(random() * 1e9).toString(36)}}`;
+    lastAnswer.set(key, flag);
+    const isNewSolve = flag === flagOf(ci) && !solved.has(key);
+    if (isNewSolve) solved.add(key);
+    const t0 = now();
+    if (isNewSolve) newSolveSent.set(`${team.teamId}:${challengeIds[ci]}`, t0);
+    let res;
+    try {
+      res = await request(`${base}/api/game/${gameId}/challenges/${challengeIds[ci]}`, {
+        method: "POST",
+        headers: { cookie: team.cookie },
+        body: { flag },
+        agent,
+      });
+    } catch {
+      refused++;
+      return;
     }
+    submitLatency.push(res.totalMs);
+    if (res.status !== 200) {
+      refused++;
+      refusedStatuses[res.status] = (refusedStatuses[res.status] ?? 0) + 1;
+      firstRefusal ??= `${res.status} ${res.body.slice(0, 200)} ${base}/api/game/${gameId}/challenges/${challengeIds[ci]}`;
+      return;
+    }
+    submitted++;
+    const id = Number(res.body);
+    const arrived = verdictAt.get(id);
+    if (arrived !== undefined) {
+      verdictLatency.push(arrived - t0);
+      verdictAt.delete(id);
+    } else sentAt.set(id, t0);
+  }
+
+  /** Closed loop: each client sends its next submission when the previous one answered. */
+  async function loop() {
+    while (!stop) await submitOne();
+  }
+
+  /**
+   * Open loop: `rate` submissions a second, sent on a fixed schedule whatever the answers (the load of
+   * players who do not wait for each other); at most `maxInFlight` unanswered, the rest counted as late.
+   */
+  let late = 0;
+  async function paced() {
+    const inFlight = new Set();
+    const started = now();
+    let sent = 0;
+    while (!stop) {
+      const due = Math.floor(((now() - started) / 1000) * rate);
+      for (; sent < due; sent++) {
+        if (inFlight.size >= maxInFlight) {
+          late++;
+          continue;
+        }
+        const p = submitOne().finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await Promise.all(inFlight);
   }
 
   // Warm-up (not timed in the storm): one wrong flag per challenge, so the room has read every
@@ -181,8 +211,9 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     for (const k of Object.keys(statuses)) delete statuses[k];
   }
 
+  await onStormStart?.();
   const stormStart = now();
-  const loops = Array.from({ length: clients }, () => loop());
+  const loops = rate ? [paced()] : Array.from({ length: clients }, () => loop());
   await new Promise((r) => setTimeout(r, seconds * 1000));
   stop = true;
   await Promise.all(loops);
@@ -202,15 +233,13 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     const delta = JSON.parse(boardText.get(v)).data;
     if (delta.refetch) continue;
     const arrivals = boardArrivals.get(v).values();
-    for (const item of delta.items) {
-      for (const s of item.solvedChallenges) {
-        const key = `${item.id}:${s.id}`;
-        const sent = newSolveSent.get(key);
-        if (sent === undefined || seenSolves.has(key)) continue;
-        seenSolves.add(key);
-        pushedSolves++;
-        for (const t of arrivals) pushLatency.push(t - sent);
-      }
+    for (const { team, solve } of delta.solves) {
+      const key = `${team}:${solve.id}`;
+      const sent = newSolveSent.get(key);
+      if (sent === undefined || seenSolves.has(key)) continue;
+      seenSolves.add(key);
+      pushedSolves++;
+      for (const t of arrivals) pushLatency.push(t - sent);
     }
   }
   for (const ws of opened.sockets) ws.terminate();
@@ -218,6 +247,9 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
   const stormSeconds = (stormEnd - stormStart) / 1000;
   const judgedWindow = Math.max(lastVerdict - stormStart, stormEnd - stormStart) / 1000;
   return {
+    mode: rate ? `open loop, ${rate}/s offered` : `closed loop, ${clients} clients`,
+    offeredPerSecond: rate || null,
+    late,
     sockets: opened.sockets.length,
     socketsOpenMs: opened.openMs,
     clients,

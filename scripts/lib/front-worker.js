@@ -47,18 +47,74 @@ async function serveFile(request, env, path, file) {
   return new Response(request.method === "HEAD" ? null : response.body, { status: 200, headers });
 }
 
+/**
+ * GET /api/config — the same public JSON for everyone, read by every page and API client — is answered
+ * from this isolate for up to CONFIG_TTL_MS after the app produced it. Any other method passing through
+ * (an admin saving the settings is one) drops it at once, and a response read while such a request was
+ * in flight is not kept, so a change is never hidden behind the cache (DECISIONS.md "/api/config from
+ * the front worker").
+ */
+const CONFIG_PATH = "/api/config";
+const CONFIG_TTL_MS = 1000;
+let configCache = null;
+let writesInFlight = 0;
+let writeGeneration = 0;
+
+function cachedConfig(request) {
+  if (!configCache || Date.now() - configCache.at > CONFIG_TTL_MS || writesInFlight > 0) return null;
+  const headers = new Headers(configCache.headers);
+  if (etagMatches(request.headers.get("if-none-match"), configCache.etag.replace(/^W\//, ""))) {
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(request.method === "HEAD" ? null : configCache.body, { status: 200, headers });
+}
+
+async function fetchConfig(request, env) {
+  const generation = writeGeneration;
+  // Always the full body from the app (no validator), so it can be kept; the client's validator is
+  // checked here.
+  const headers = forwardedHeaders(request);
+  headers.delete("if-none-match");
+  const response = await env.APP.fetch(new Request(request, { headers }));
+  const etag = response.headers.get("etag");
+  if (response.status !== 200 || !etag || response.headers.has("set-cookie")) return response;
+  const body = await response.text();
+  if (generation === writeGeneration && writesInFlight === 0) {
+    configCache = { body, etag, headers: [...response.headers], at: Date.now() };
+  }
+  if (etagMatches(request.headers.get("if-none-match"), etag.replace(/^W\//, ""))) {
+    return new Response(null, { status: 304, headers: response.headers });
+  }
+  return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: response.headers });
+}
+
+function forwardedHeaders(request) {
+  // The socket listens on loopback only, so the peer is this machine; never trust a client's claim.
+  const headers = new Headers(request.headers);
+  headers.set("cf-connecting-ip", "127.0.0.1");
+  return headers;
+}
+
 export default {
   async fetch(request, env) {
+    const url = new URL(request.url);
     if (request.method === "GET" || request.method === "HEAD") {
-      const found = lookup(env.STATIC_FILES, new URL(request.url).pathname);
+      const found = lookup(env.STATIC_FILES, url.pathname);
       if (found) {
         const response = await serveFile(request, env, found[0], found[1]);
         if (response) return response;
       }
+      if (url.pathname === CONFIG_PATH && url.search === "") return cachedConfig(request) ?? fetchConfig(request, env);
+      return env.APP.fetch(new Request(request, { headers: forwardedHeaders(request) }));
     }
-    // The socket listens on loopback only, so the peer is this machine; never trust a client's claim.
-    const headers = new Headers(request.headers);
-    headers.set("cf-connecting-ip", "127.0.0.1");
-    return env.APP.fetch(new Request(request, { headers }));
+    configCache = null;
+    writesInFlight++;
+    writeGeneration++;
+    try {
+      return await env.APP.fetch(new Request(request, { headers: forwardedHeaders(request) }));
+    } finally {
+      writesInFlight--;
+      writeGeneration++;
+    }
   },
 };

@@ -14,6 +14,24 @@ test("GET /api/config answers JSON with a title", async ({ request }) => {
   expect(typeof body.title).toBe("string");
 });
 
+test("GET /api/config answers 304 to its ETag, and shows a settings change at once", async ({ page, adminCredentials }) => {
+  await login(page, adminCredentials.userName, adminCredentials.password);
+  const first = await page.request.get("/api/config");
+  const before = (await first.json()) as { slogan: string | null };
+  const etag = first.headers()["etag"]!;
+  // Served from the front worker's copy within its second: the same validator answers 304.
+  expect((await page.request.get("/api/config", { headers: { "if-none-match": etag } })).status()).toBe(304);
+  const slogan = `Slogan ${Date.now()}`;
+  expect((await page.request.put("/api/admin/config", { data: { globalConfig: { slogan } } })).status()).toBe(200);
+  try {
+    const after = await page.request.get("/api/config", { headers: { "if-none-match": etag } });
+    expect(after.status()).toBe(200);
+    expect(((await after.json()) as { slogan: string }).slogan).toBe(slogan);
+  } finally {
+    await page.request.put("/api/admin/config", { data: { globalConfig: { slogan: before.slogan ?? "" } } });
+  }
+});
+
 test("built client files are served with their type and a long cache", async ({ page, request }) => {
   const scripts: string[] = [];
   page.on("response", (response) => {

@@ -487,7 +487,9 @@ describe("pushes", () => {
     expect(sub.data).toMatchObject({ id, status: "Accepted", team: a!.teamName, user: a!.userName });
     expect((await waitFor(() => monitor.messages.find((m) => m.type === "event"))).data).toMatchObject({ type: "FlagSubmit" });
     const delta = await waitFor(() => theirs.messages.find((m) => m.type === "scoreboard"));
-    expect((delta.data.items as { id: number; score: number }[]).find((i) => i.id === a!.teamId)!.score).toBe(1050);
+    // The delta carries the solve itself (first blood: 1,000 + 5 %), from which clients derive the item.
+    expect(delta.data.solves).toEqual([expect.objectContaining({ team: a!.teamId, solve: expect.objectContaining({ score: 1050, type: "FirstBlood" }) })]);
+    expect(delta.data.refetch).toBe(false);
     const notice = await waitFor(() => theirs.messages.find((m) => m.type === "notice" && m.data.type === "FirstBlood"));
     expect(notice.data).toMatchObject({ type: "FirstBlood", values: [a!.teamName, expect.any(String)] });
     // The other team never sees our verdict, and its seq has no gap from it.

@@ -6,8 +6,18 @@ import type { ApiContext } from "./context";
 
 /** Reads (once per request) the signed-in user. */
 export async function getUser(c: ApiContext): Promise<CurrentUser | null> {
-  if (c.var.user === undefined) c.set("user", await resolveCurrentUser(c.var.db, c.req.raw, c.var.now));
+  if (c.var.user === undefined) c.set("user", await resolveCurrentUser(c.var.db, c.req.raw, c.var.now, { waitUntil: backgroundOf(c) }));
   return c.var.user ?? null;
+}
+
+/** The request's `waitUntil` (work that may finish after the response), when the runtime gives one. */
+function backgroundOf(c: ApiContext): ((promise: Promise<unknown>) => void) | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (promise) => ctx.waitUntil(promise);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The one guard every API handler passes (loaders use `requireUser`, built on the same `checkAccess`). */

@@ -1,11 +1,11 @@
 import type { AnswerResult } from "~/core/enums";
-import { boardDelta, refetchDelta } from "~/core/game-room/delta";
+import { type BoardDelta, type BoardIndex, indexBoard, refetchDelta, solveDelta } from "~/core/game-room/delta";
 import { type ChallengeFlagCache, judge, playerStatus, setInstance } from "~/core/game-room/judge";
 import { addSolve, boardInput, canViewChallenge, checkSubmission, pairKey, type RoomState, solveType } from "~/core/game-room/state";
 import { computeGamePhase } from "~/core/game/phase";
 import type { Channel, GameEvent, SubmissionRecord } from "~/core/protocol";
 import { TokenBucketLimiter } from "~/core/rate-limit";
-import { type ChallengeInfo, computeScoreboard, type ScoreboardItem, type ScoreboardModel } from "~/core/scoring/scoreboard";
+import { type BoardSolve, type ChallengeInfo, computeScoreboard, type ScoreboardItem, type ScoreboardModel } from "~/core/scoring/scoreboard";
 import { type OutgoingMessage, SocketHub } from "../shared/socket-hub";
 import { loadFlagCache, loadState, reloadMeta } from "./load";
 import type { BoardRead, DetailsResult, RefreshWhat, RoomRefusal, StatusResult, SubmitRequest, SubmitResult } from "./types";
@@ -15,10 +15,11 @@ export type { BoardRead, DetailsResult, RefreshWhat, StatusResult, SubmitRequest
 
 /** A flush starts this long after the first queued submission (or at once when MAX_BATCH are waiting). */
 const FLUSH_DELAY_MS = 2;
+const FLUSH_SPACING_MS = 12;
 const MAX_BATCH = 500;
 const WRITE_ATTEMPTS = 3;
-/** Board recomputes are coalesced: at most one per interval while solves stream in. */
-const BOARD_INTERVAL_MS = 80;
+/** Solves are added to the board (and pushed) together: at most one delta per interval while they stream in. */
+const BOARD_INTERVAL_MS = 50;
 /** A dynamic challenge's flags are re-read from D1 on a miss when older than this. */
 const FLAG_CACHE_MAX_AGE_MS = 2_000;
 const RECENT_LIMIT = 200_000;
@@ -71,6 +72,7 @@ export class GameRoom extends SocketHub {
   private writes: PendingWrites = emptyWrites();
   private flushing: Promise<void> | null = null;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastFlushStart = 0;
   private lastTime = 0;
   private recent = new Map<number, { participationId: number; challengeId: number; status: AnswerResult }>();
   private flagLoadedAt = new Map<number, number>();
@@ -78,8 +80,12 @@ export class GameRoom extends SocketHub {
   private board: Board | null = null;
   private boardVersion = 0;
   private boardTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Cost of the last recompute: the coalescing interval grows with it so recomputes never take over. */
-  private boardCostMs = 0;
+  /** The board's inputs other than solves, indexed (made by each full computation). */
+  private boardIndex: BoardIndex | null = null;
+  /** Solves judged since the board's version, added by the next delta. */
+  private pendingSolves: BoardSolve[] = [];
+  /** The latest solve time on the board: a solve judged before it (never live) needs a full computation. */
+  private boardSolveTime = 0;
   private readonly limiter = new TokenBucketLimiter(100, 50, 5_000);
   private lastLoadMs = 0;
   private lastRejudged = 0;
@@ -189,7 +195,16 @@ export class GameRoom extends SocketHub {
     if (this.flushing) return this.flushing;
     this.flushing = (async () => {
       try {
-        while (this.state && (this.queue.length > 0 || hasWrites(this.writes))) await this.flushOnce(this.state);
+        while (this.state && (this.queue.length > 0 || hasWrites(this.writes))) {
+          // A D1 batch costs about a millisecond of the runtime's single thread per statement, whatever
+          // its rows (stack-notes: ≈ 850 queries/s): flushes start at most every FLUSH_SPACING_MS so a
+          // steady stream of submissions is written in a few larger batches (BENCHMARKS.md). A full batch
+          // goes at once.
+          const wait = this.lastFlushStart + FLUSH_SPACING_MS - Date.now();
+          if (wait > 0 && this.queue.length < MAX_BATCH) await new Promise((resolve) => setTimeout(resolve, wait));
+          this.lastFlushStart = Date.now();
+          await this.flushOnce(this.state);
+        }
       } finally {
         this.flushing = null;
       }
@@ -290,12 +305,13 @@ export class GameRoom extends SocketHub {
     ];
     if (status === "Accepted" && challenge && p && p.status === "Accepted" && !state.solves.has(pairKey(p.id, challenge.id))) {
       const type = solveType(state, p, challenge, rec.time);
-      addSolve(state, { participationId: p.id, challengeId: challenge.id, submissionId: rec.id, time: rec.time, userName: rec.userName });
+      const solve: BoardSolve = { participationId: p.id, challengeId: challenge.id, submissionId: rec.id, time: rec.time, userName: rec.userName };
+      addSolve(state, solve);
       w.firstSolves.push([p.id, challenge.id, rec.id, rec.userId, rec.time, type]);
       w.acceptedChallenges.add(challenge.id);
       if (type === "FirstBlood" || type === "SecondBlood" || type === "ThirdBlood") w.notices.push([type, [p.name, challenge.title], rec.time]);
       w.logs.push([rec.time, rec.userName || null, rec.ip || null, `Team ${p.name} solved challenge ${challenge.title} (#${challenge.id})${type === "Normal" ? "" : ` — ${type}`}`]);
-      this.markBoardDirty();
+      this.markBoardDirty(solve);
     }
     if (status === "CheatDetected" && owner !== null && p) {
       w.cheats.push([owner, p.id, rec.id]);
@@ -347,34 +363,61 @@ export class GameRoom extends SocketHub {
 
   // ── Scoreboard ─────────────────────────────────────────────────────────────────────────────────────
 
-  private markBoardDirty(): void {
-    if (this.boardTimer) return;
-    this.boardTimer = setTimeout(() => {
+  private markBoardDirty(solve: BoardSolve): void {
+    // Without a board nobody holds a version: the next read computes it with this solve.
+    if (!this.board) return;
+    this.pendingSolves.push(solve);
+    this.boardTimer ??= setTimeout(() => {
       this.boardTimer = null;
-      this.recomputeBoard(true);
+      this.addPendingSolves();
       void this.pushOut();
-    }, Math.max(BOARD_INTERVAL_MS, 2 * this.boardCostMs));
+    }, BOARD_INTERVAL_MS);
   }
 
-  /** Recomputes the board from the cached rows; with `push`, queues the delta for the board's readers. */
-  private recomputeBoard(push: boolean, structural = false): void {
+  /** Adds the solves judged since the board's version as one delta, and queues it for the board's readers. */
+  private addPendingSolves(): void {
+    if (this.boardTimer) {
+      clearTimeout(this.boardTimer);
+      this.boardTimer = null;
+    }
+    const solves = this.pendingSolves;
+    this.pendingSolves = [];
+    const state = this.state;
+    if (!state || !this.board || !this.boardIndex || solves.length === 0) return;
+    if (solves.some((s) => s.time < this.boardSolveTime)) {
+      this.recomputeBoard(true);
+      return;
+    }
+    const version = ++this.boardVersion;
+    const { delta, board } = solveDelta(this.boardIndex, this.board.model, solves, version, Date.now());
+    this.boardSolveTime = solves[solves.length - 1]!.time;
+    this.board = { model: board, version, etag: `W/"sb-${this.nonce}-${version}"`, json: null, pages: new Map() };
+    this.queueBoardPush(state, delta);
+  }
+
+  /** Computes the whole board from the cached rows; with `push`, tells the board's readers to refetch it. */
+  private recomputeBoard(push: boolean): void {
     const state = this.state;
     if (!state) return;
     if (this.boardTimer) {
       clearTimeout(this.boardTimer);
       this.boardTimer = null;
     }
+    this.pendingSolves = [];
     const now = Date.now();
-    const model = computeScoreboard(boardInput(state, now));
+    const input = boardInput(state, now);
+    const model = computeScoreboard(input);
     const version = ++this.boardVersion;
     const previous = this.board;
-    const etag = `W/"sb-${this.nonce}-${version}"`;
-    this.board = { model, version, etag, json: null, pages: new Map() };
-    // The runtime's clock does not advance during synchronous work, so the cost is estimated from the
-    // input size (measured: ≈ 50–110 ms for 50,000 solves, see BENCHMARKS.md).
-    this.boardCostMs = state.solves.size / 800;
-    if (!push || !previous || now < state.game.start) return;
-    const delta = (structural ? null : boardDelta(previous.model, model, version)) ?? refetchDelta(version, model.updateTimeUtc);
+    this.boardIndex = indexBoard(input);
+    this.boardSolveTime = input.solves.reduce((max, s) => Math.max(max, s.time), 0);
+    this.board = { model, version, etag: `W/"sb-${this.nonce}-${version}"`, json: null, pages: new Map() };
+    if (!push || !previous) return;
+    this.queueBoardPush(state, refetchDelta(version, model.updateTimeUtc));
+  }
+
+  private queueBoardPush(state: RoomState, delta: BoardDelta): void {
+    if (Date.now() < state.game.start) return;
     const hidden = state.game.hidden;
     this.outgoing.push({ channel: "game", type: "scoreboard", data: delta, filter: hidden ? (identity) => identity.teamId === null : undefined });
   }
@@ -456,6 +499,7 @@ export class GameRoom extends SocketHub {
     };
     return {
       ok: true,
+      gameTitle: state.game.title,
       body: JSON.stringify({
         challenges,
         challengeCount: count,
@@ -494,7 +538,7 @@ export class GameRoom extends SocketHub {
     } else if (what !== "game") {
       state.flagCaches.clear();
     }
-    this.recomputeBoard(true, true);
+    this.recomputeBoard(true);
     await this.pushOut();
   }
 
@@ -522,6 +566,8 @@ export class GameRoom extends SocketHub {
     }
     this.state = null;
     this.board = null;
+    this.boardIndex = null;
+    this.pendingSolves = [];
     this.recent.clear();
     this.flagLoadedAt.clear();
     this.writes = emptyWrites();
@@ -548,7 +594,7 @@ export class GameRoom extends SocketHub {
       if (this.flushing) await this.flushing;
       else if (this.queue.length > 0 || hasWrites(this.writes)) await this.flush();
       else if (this.boardTimer) {
-        this.recomputeBoard(true);
+        this.addPendingSolves();
         await this.pushOut();
       }
     }

@@ -32,4 +32,5 @@ export type RefreshWhat =
   | { challengeId: number; participationId: number }
   | "all";
 
-export type DetailsResult = { ok: true; body: string } | RoomRefusal;
+/** `body`: GameDetailModel as JSON (the API's answer); `gameTitle` for pages rendering it. */
+export type DetailsResult = { ok: true; body: string; gameTitle: string } | RoomRefusal;

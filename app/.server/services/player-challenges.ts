@@ -2,8 +2,8 @@ import { and, count, eq, gte, inArray, isNull, lt, lte, ne, or } from "drizzle-o
 import { GamePermission } from "~/core/enums";
 import { forbidden, notFound } from "~/core/errors";
 import { assertPlayable } from "~/core/game/phase";
-import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
-import { type BoardDivision, orderChallenges, permissionsFor } from "~/core/scoring/scoreboard";
+import type { ChallengeDetail } from "~/core/schemas/challenge";
+import { type BoardDivision, permissionsFor } from "~/core/scoring/scoreboard";
 import { computeChallengeValue } from "~/core/scoring/value";
 import type { Db } from "../db/client";
 import {
@@ -124,30 +124,6 @@ export async function computeChallengeStats(db: Db, game: Game, list: Challenge[
     entry.score = computeChallengeValue(c, entry.solved);
   }
   return stats;
-}
-
-/** The enabled challenges the player may view, in board order, with value, solve count and own solve mark. */
-export async function listPlayerChallenges(db: Db, player: Player): Promise<PlayerChallengeInfo[]> {
-  const rows = await db
-    .select()
-    .from(challenges)
-    .where(and(eq(challenges.gameId, player.game.id), eq(challenges.isEnabled, true)))
-    .all();
-  const visible = orderChallenges(rows.filter((c) => canView(player, c.id)));
-  const [stats, mine] = await Promise.all([
-    computeChallengeStats(db, player.game, visible),
-    db.select({ challengeId: firstSolves.challengeId }).from(firstSolves).where(eq(firstSolves.participationId, player.participation.id)).all(),
-  ]);
-  const solvedSet = new Set(mine.map((m) => m.challengeId));
-  return visible.map((c) => ({
-    id: c.id,
-    title: c.title,
-    category: c.category,
-    score: stats.get(c.id)!.score,
-    solved: stats.get(c.id)!.solved,
-    deadline: c.deadline,
-    solvedByMe: solvedSet.has(c.id),
-  }));
 }
 
 /**

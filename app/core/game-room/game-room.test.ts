@@ -1,9 +1,6 @@
-import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { GamePermission } from "../enums";
-import { computeScoreboard, type BoardInput } from "../scoring/scoreboard";
-import { applyBoardDelta, boardDelta } from "./delta";
 import { emptyFlagCache, judge, playerStatus, setInstance } from "./judge";
 import { checkFlagText } from "./schemas";
 import { addSolve, checkSubmission, type RoomChallenge, type RoomState, solveType } from "./state";
@@ -121,60 +118,6 @@ describe("blood order", () => {
     expect(take(3)).toBe("ThirdBlood");
     expect(take(4)).toBe("Normal");
     expect(solveType(state({ end: Date.now() - 1, start: Date.now() - 1000 }), s.participations.get(1)!, c, Date.now())).toBe("Normal");
-  });
-});
-
-describe("scoreboard deltas", () => {
-  const arbInput = fc
-    .record({
-      teams: fc.integer({ min: 1, max: 12 }),
-      challenges: fc.integer({ min: 1, max: 5 }),
-      solves: fc.array(fc.tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 5 })), { maxLength: 40 }),
-      cut: fc.nat(),
-    })
-    .map(({ teams, challenges, solves, cut }) => {
-      const seen = new Set<string>();
-      const list = solves
-        .filter(([p, c]) => p <= teams && c <= challenges && !seen.has(`${p}:${c}`) && seen.add(`${p}:${c}`))
-        .map(([p, c], i) => ({ participationId: p, challengeId: c, submissionId: i + 1, time: 1000 + i, userName: `u${p}` }));
-      const input: BoardInput = {
-        game: { start: 0, end: 10_000, bloodBonus: 52459530, bloodFactors: { first: 50, second: 30, third: 10 } },
-        divisions: [],
-        teams: Array.from({ length: teams }, (_, i) => ({ participationId: i + 1, teamId: i + 1, name: `t${i}`, bio: "", avatar: null, divisionId: null })),
-        challenges: Array.from({ length: challenges }, (_, i) => ({ id: i + 1, title: `c${i}`, category: "Web" as const, originalScore: 1000, minScoreRate: 0.25, difficulty: 3, deadline: null, disableBloodBonus: false })),
-        solves: list,
-        now: 5,
-      };
-      return { input, cut: list.length === 0 ? 0 : cut % (list.length + 1) };
-    });
-
-  it("applying the delta of two boards to the first gives the second (items, challenges, timelines)", () => {
-    fc.assert(
-      fc.property(arbInput, ({ input, cut }) => {
-        const before = computeScoreboard({ ...input, solves: input.solves.slice(0, cut) });
-        const after = computeScoreboard({ ...input, now: 6 });
-        const delta = boardDelta(before, after, 2)!;
-        expect(delta).not.toBeNull();
-        const applied = applyBoardDelta(before, delta);
-        expect(applied.items).toEqual(after.items);
-        expect(applied.challenges).toEqual(after.challenges);
-        expect(applied.timelines).toEqual(after.timelines);
-        expect(applied.updateTimeUtc).toBe(6);
-      }),
-      { numRuns: 200 },
-    );
-  });
-
-  it("asks for a refetch when the structure changes", () => {
-    const input: BoardInput = {
-      game: { start: 0, end: 10, bloodBonus: 0, bloodFactors: { first: 0, second: 0, third: 0 } },
-      divisions: [],
-      teams: [],
-      challenges: [{ id: 1, title: "a", category: "Web", originalScore: 1, minScoreRate: 0.25, difficulty: 1, deadline: null, disableBloodBonus: false }],
-      solves: [],
-      now: 0,
-    };
-    expect(boardDelta(computeScoreboard(input), computeScoreboard({ ...input, challenges: [] }), 2)).toBeNull();
   });
 });
 

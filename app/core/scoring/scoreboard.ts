@@ -157,12 +157,68 @@ export function orderChallenges<T extends { category: ChallengeCategory; title: 
   );
 }
 
-interface SolveFacts {
-  solve: BoardSolve;
-  team: BoardTeam;
+export interface SolveFacts {
   scoreEligible: boolean;
   counted: boolean;
   bloodEligible: boolean;
+}
+
+/** What a solve counts for (rules.md §3–4): score, the dynamic value's solve count, bloods. */
+export function solveFacts(game: BoardGame, team: BoardTeam, division: BoardDivision | undefined, challenge: BoardChallenge, time: number): SolveFacts {
+  const perms = permissionsFor(team.divisionId === null ? undefined : division, challenge.id);
+  const inWindow = game.start <= time && time < game.end;
+  const beforeDeadline = challenge.deadline === null || time <= challenge.deadline;
+  const timely = inWindow && beforeDeadline;
+  return {
+    scoreEligible: timely && has(perms, GamePermission.GetScore),
+    counted: timely && has(perms, GamePermission.AffectDynamicScore),
+    bloodEligible: timely && !challenge.disableBloodBonus && has(perms, GamePermission.GetBlood),
+  };
+}
+
+/** The blood factors of a game in blood order (first, second, third), per mille. */
+export const bloodFactorList = (game: BoardGame): number[] => [game.bloodFactors.first, game.bloodFactors.second, game.bloodFactors.third];
+
+/** Points of one solve: the challenge's current value, raised for a blood, 0 when it does not score. */
+export function solvePoints(value: number, type: SubmissionType, scoreEligible: boolean, factors: number[]): number {
+  if (!scoreEligible) return 0;
+  const blood = BLOOD_TYPES.indexOf(type);
+  return blood < 0 ? value : computeBloodPoints(value, factors[blood]!);
+}
+
+/**
+ * Sets `rank` and `divisionRank` of items already in board order: overall ranks skip teams whose
+ * division lacks RankOverall (rank 0), division ranks count within each division. Returns new item
+ * objects only where a rank changed.
+ */
+export function rankItems(items: ScoreboardItem[], divisions: { id: number; defaultPermissions: number }[]): ScoreboardItem[] {
+  const rankOverall = new Map(divisions.map((d) => [d.id, has(d.defaultPermissions, GamePermission.RankOverall)]));
+  let overall = 0;
+  const perDivision = new Map<number, number>();
+  return items.map((item) => {
+    const ranksOverall = item.divisionId === null || (rankOverall.get(item.divisionId) ?? true);
+    let divisionRank: number | null = null;
+    if (item.divisionId !== null) {
+      divisionRank = (perDivision.get(item.divisionId) ?? 0) + 1;
+      perDivision.set(item.divisionId, divisionRank);
+    }
+    const rank = ranksOverall ? ++overall : 0;
+    return item.rank === rank && item.divisionRank === divisionRank ? item : { ...item, rank, divisionRank };
+  });
+}
+
+/** A team's score after each of its solves, in solve order. */
+function timelineOf(item: ScoreboardItem): TimelineTeam {
+  let score = 0;
+  return { id: item.id, name: item.name, items: item.solvedChallenges.map((s) => ({ time: s.time, score: (score += s.score) })) };
+}
+
+/** Timelines of ranked items: the top 10 ranked overall, then the top 10 of each division. */
+export function timelinesOf(items: ScoreboardItem[], divisions: { id: number }[]): Timeline[] {
+  return [
+    { divisionId: 0, teams: items.filter((i) => i.rank > 0).slice(0, TIMELINE_TEAMS).map(timelineOf) },
+    ...divisions.map((d) => ({ divisionId: d.id, teams: items.filter((i) => i.divisionId === d.id).slice(0, TIMELINE_TEAMS).map(timelineOf) })),
+  ];
 }
 
 export function computeScoreboard(input: BoardInput): ScoreboardModel {
@@ -176,20 +232,10 @@ export function computeScoreboard(input: BoardInput): ScoreboardModel {
   const ordered = input.solves
     .filter((s) => teamByParticipation.has(s.participationId) && challengeById.has(s.challengeId))
     .sort((a, b) => a.time - b.time || a.submissionId - b.submissionId);
-  const facts: SolveFacts[] = ordered.map((solve) => {
+  const facts = ordered.map((solve) => {
     const team = teamByParticipation.get(solve.participationId)!;
-    const challenge = challengeById.get(solve.challengeId)!;
-    const perms = permissionsFor(team.divisionId === null ? undefined : divisionById.get(team.divisionId), challenge.id);
-    const inWindow = game.start <= solve.time && solve.time < game.end;
-    const beforeDeadline = challenge.deadline === null || solve.time <= challenge.deadline;
-    const timely = inWindow && beforeDeadline;
-    return {
-      solve,
-      team,
-      scoreEligible: timely && has(perms, GamePermission.GetScore),
-      counted: timely && has(perms, GamePermission.AffectDynamicScore),
-      bloodEligible: timely && !challenge.disableBloodBonus && has(perms, GamePermission.GetBlood),
-    };
+    const division = team.divisionId === null ? undefined : divisionById.get(team.divisionId);
+    return { solve, team, ...solveFacts(game, team, division, challengeById.get(solve.challengeId)!, solve.time) };
   });
 
   // 2. Per challenge: counted solves, current value, bloods.
@@ -197,32 +243,25 @@ export function computeScoreboard(input: BoardInput): ScoreboardModel {
   for (const f of facts) if (f.counted) counted.set(f.solve.challengeId, (counted.get(f.solve.challengeId) ?? 0) + 1);
   const value = new Map(challenges.map((c) => [c.id, computeChallengeValue(c, counted.get(c.id) ?? 0)]));
   const bloods = new Map<number, Blood[]>(challenges.map((c) => [c.id, []]));
-  const factors = [game.bloodFactors.first, game.bloodFactors.second, game.bloodFactors.third];
+  const factors = bloodFactorList(game);
 
   // 3. Walk solves in time order.
   const byTeam = new Map<number, { score: number; last: number; solved: SolvedChallenge[] }>(
     input.teams.map((t) => [t.participationId, { score: 0, last: 0, solved: [] }]),
   );
-  const timelinePoints = new Map<number, { time: number; score: number }[]>();
   for (const f of facts) {
     const cid = f.solve.challengeId;
     const list = bloods.get(cid)!;
     let type: SubmissionType = "Normal";
-    let points = value.get(cid)!;
     if (f.bloodEligible && list.length < 3) {
-      const index = list.length;
-      type = BLOOD_TYPES[index]!;
-      points = computeBloodPoints(points, factors[index]!);
+      type = BLOOD_TYPES[list.length]!;
       list.push({ id: f.team.teamId, name: f.team.name, avatar: f.team.avatar, submitTimeUtc: f.solve.time });
     }
-    if (!f.scoreEligible) points = 0;
+    const points = solvePoints(value.get(cid)!, type, f.scoreEligible, factors);
     const entry = byTeam.get(f.team.participationId)!;
     entry.solved.push({ id: cid, score: points, type, userName: f.solve.userName, time: f.solve.time });
     entry.score += points;
     if (f.scoreEligible) entry.last = f.solve.time;
-    const line = timelinePoints.get(f.team.participationId) ?? [];
-    line.push({ time: f.solve.time, score: entry.score });
-    timelinePoints.set(f.team.participationId, line);
   }
 
   // 4. Sort: score desc, then who reached it first, then join order.
@@ -232,47 +271,27 @@ export function computeScoreboard(input: BoardInput): ScoreboardModel {
     return eb.score - ea.score || ea.last - eb.last || a.participationId - b.participationId;
   });
 
-  // 5. Ranks.
-  let overall = 0;
-  const perDivision = new Map<number, number>();
-  const items: ScoreboardItem[] = sorted.map((t) => {
-    const e = byTeam.get(t.participationId)!;
-    const division = t.divisionId === null ? undefined : divisionById.get(t.divisionId);
-    const ranksOverall = !division || has(division.defaultPermissions, GamePermission.RankOverall);
-    let divisionRank: number | null = null;
-    if (t.divisionId !== null) {
-      divisionRank = (perDivision.get(t.divisionId) ?? 0) + 1;
-      perDivision.set(t.divisionId, divisionRank);
-    }
-    return {
-      id: t.teamId,
-      name: t.name,
-      bio: t.bio,
-      divisionId: t.divisionId,
-      avatar: t.avatar,
-      score: e.score,
-      rank: ranksOverall ? ++overall : 0,
-      divisionRank,
-      lastSubmissionTime: e.last,
-      solvedChallenges: e.solved,
-      solvedCount: e.solved.length,
-    };
-  });
-
-  // 6. Timelines: top 10 ranked overall, and top 10 of each division.
-  const participationOfTeam = new Map(input.teams.map((t) => [t.teamId, t.participationId]));
-  const lineOf = (item: ScoreboardItem): TimelineTeam => ({
-    id: item.id,
-    name: item.name,
-    items: timelinePoints.get(participationOfTeam.get(item.id)!) ?? [],
-  });
-  const timelines: Timeline[] = [
-    { divisionId: 0, teams: items.filter((i) => i.rank > 0).slice(0, TIMELINE_TEAMS).map(lineOf) },
-    ...input.divisions.map((d) => ({
-      divisionId: d.id,
-      teams: items.filter((i) => i.divisionId === d.id).slice(0, TIMELINE_TEAMS).map(lineOf),
-    })),
-  ];
+  // 5. Ranks, 6. timelines (top 10 overall and per division).
+  const items = rankItems(
+    sorted.map((t) => {
+      const e = byTeam.get(t.participationId)!;
+      return {
+        id: t.teamId,
+        name: t.name,
+        bio: t.bio,
+        divisionId: t.divisionId,
+        avatar: t.avatar,
+        score: e.score,
+        rank: 0,
+        divisionRank: null,
+        lastSubmissionTime: e.last,
+        solvedChallenges: e.solved,
+        solvedCount: e.solved.length,
+      };
+    }),
+    input.divisions,
+  );
+  const timelines = timelinesOf(items, input.divisions);
 
   const grouped: Partial<Record<ChallengeCategory, ChallengeInfo[]>> = {};
   for (const c of challenges) {
