@@ -6,10 +6,10 @@ import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./lib/d1-migrations.mjs";
+import { freePort } from "./lib/free-port.mjs";
 import { removeLock, takeOverDataDir, writeLock } from "./lib/runtime-lock.mjs";
 import { collectStaticFiles } from "./lib/static-files.mjs";
 
@@ -232,16 +232,6 @@ function dockerPing(dockerHost) {
   });
 }
 
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const srv = createNetServer();
-    srv.once("error", reject);
-    srv.listen(0, HOST, () => {
-      const { port } = srv.address();
-      srv.close(() => resolvePort(port));
-    });
-  });
-}
 
 /** Starts the local agent when possible; returns a stop function (or null) and the line to print. */
 async function startContainerAgent(platformUrl, dataDir) {

@@ -1,21 +1,10 @@
 // Loopback helpers: free ports, keep-alive HTTP requests with timing, waiting for a URL.
 import http from "node:http";
-import net from "node:net";
 
 export const HOST = "127.0.0.1";
 
-/** A TCP port free on loopback right now. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A TCP port free on loopback right now (below the ephemeral range; scripts/lib/free-port.mjs). */
+export { freePort } from "../../scripts/lib/free-port.mjs";
 
 /**
  * One HTTP request on loopback. Resolves with {status, headers, body, ttfbMs, totalMs}; ttfbMs is the time

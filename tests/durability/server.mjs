@@ -2,24 +2,14 @@
 // a private data folder, killed with SIGKILL and started again; a tiny cookie-keeping HTTP client.
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 export const ADMIN = { userName: "admin", password: "Admin1234!" };
 
-/** A loopback port nobody listens on right now. */
-export function freePort() {
-  return new Promise((done, failed) => {
-    const probe = createServer();
-    probe.once("error", failed);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-  });
-}
+/** A loopback port nobody listens on right now (below the ephemeral range; scripts/lib/free-port.mjs). */
+export { freePort } from "../../scripts/lib/free-port.mjs";
 
 /** Starts scripts/start.mjs in its own process group; resolves once it listens. */
 export function startServer({ dataDir, port, env = {} }) {

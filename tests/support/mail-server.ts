@@ -5,7 +5,7 @@
  * tests' globalSetup (tests/integration/mail-server.ts) and by the end-to-end config (playwright.config.ts).
  */
 import { createServer as createHttpServer } from "node:http";
-import { createServer as createNetServer, type Server } from "node:net";
+import type { Server } from "node:net";
 import { SMTPServer } from "smtp-server";
 
 export interface ReceivedMail {
@@ -28,16 +28,7 @@ export interface MailServer {
 }
 
 /** A loopback port free right now (for configs that must name a port before the server starts). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../../scripts/lib/free-port.mjs";
 
 function listen(server: Server | SMTPServer, port: number): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -89,8 +89,13 @@ function challengesFrom(rows: Row[]): Map<number, RoomChallenge> {
 /** The whole state of a game, or null when the game does not exist. */
 export async function loadState(db: D1Database, gameId: number): Promise<RoomState | null> {
   const q = (sql: string) => db.prepare(sql).bind(gameId);
-  const results = await db.batch([q(GAME_SQL), q(DIVISIONS_SQL), q(DIVISION_CONFIGS_SQL), q(PARTICIPATIONS_SQL), q(MEMBERS_SQL), q(CHALLENGES_SQL), q(SOLVES_SQL)]);
-  const [game, divisions, configs, participations, members, challenges, solves] = results.map((r) =>
+  // The solves (tens of thousands of rows) come as arrays (`raw`), half the bytes of row objects; the
+  // room is the only writer of its first solves, and it is not writing while it loads.
+  const [results, solves] = await Promise.all([
+    db.batch([q(GAME_SQL), q(DIVISIONS_SQL), q(DIVISION_CONFIGS_SQL), q(PARTICIPATIONS_SQL), q(MEMBERS_SQL), q(CHALLENGES_SQL)]),
+    q(SOLVES_SQL).raw(),
+  ]);
+  const [game, divisions, configs, participations, members, challenges] = results.map((r) =>
     (r.results as Record<string, unknown>[]).map((o) => Object.values(o)),
   );
   if (!game || game.length === 0) return null;
