@@ -56,6 +56,8 @@ export type ServerMessage =
   | { type: "hello"; seq: number; data: { channel: Channel } }
   | { type: "pong"; seq: number; data: null }
   | { type: "notice"; seq: number; data: GameNotice }
+  /** A Normal notice was deleted: clients drop it from their list. */
+  | { type: "noticeDeleted"; seq: number; data: { id: number } }
   | { type: "scoreboard"; seq: number; data: ScoreboardDelta }
   | { type: "verdict"; seq: number; data: Verdict }
   | { type: "event"; seq: number; data: GameEvent }

@@ -99,6 +99,12 @@ test("a first blood reaches the other team's open scoreboard, its notices and th
   await expect(playerB.getByTestId("live-notices")).toContainText(firstBlood);
   // B's game page lists the FirstBlood notice.
   await expect(notices.getByText(firstBlood)).toBeVisible();
+  // An admin's notice appears on B's open game page, and goes when the admin deletes it.
+  const posted = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Hint ${stamp}` } }));
+  await expect(notices.getByText(`Hint ${stamp}`)).toBeVisible();
+  await ok(admin.request.delete(`/api/edit/games/${gameId}/notices/${posted.id}`));
+  await expect(notices.getByText(`Hint ${stamp}`)).toHaveCount(0);
+  await expect(notices.getByText(firstBlood)).toBeVisible();
 
   // The monitor shows the accepted submission too, newest first.
   const monitorRows = monitorTable.locator("tbody tr");

@@ -84,6 +84,13 @@ describe("game notices over the game socket", () => {
     await gotNotice;
     const notice = frames.find((f) => f.type === "notice")!;
     expect(notice.data).toMatchObject({ id: posted.body.id, type: "Normal", values: ["Flag format fixed"] });
+    // Deleting it tells the open page to drop it, with the next channel sequence number.
+    expect((await admin.json(`/api/edit/games/${gameId}/notices/${posted.body.id}`, { method: "DELETE" })).status).toBe(200);
+    const deadline = Date.now() + 5_000;
+    while (!frames.some((f) => f.type === "noticeDeleted") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const deleted = frames.find((f) => f.type === "noticeDeleted") as { seq: number; data: { id: number } } | undefined;
+    expect(deleted?.data).toEqual({ id: posted.body.id });
+    expect(deleted!.seq).toBe((notice as unknown as { seq: number }).seq + 1);
     ws.close(1000);
   });
 

@@ -29,9 +29,11 @@ export const editGameId = (c: ApiContext) => pathId(c, "id", "game.not_found");
 
 /** Pushes a notice through the game's Durable Object to every socket on its `game` channel. */
 export function noticeDeps(c: ApiContext): noticeService.NoticeDeps {
+  const room = (gameId: number) => c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`));
   return {
     ...deps(c),
-    publish: (gameId, notice) => c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`)).publish("game", "notice", notice),
+    publish: (gameId, notice) => room(gameId).publish("game", "notice", notice),
+    publishDeleted: (gameId, id) => room(gameId).publish("game", "noticeDeleted", { id }),
   };
 }
 
@@ -96,6 +98,6 @@ defineRoute(edit, { method: "PUT", path: "/edit/games/:id/notices/:nid", auth: "
 );
 
 defineRoute(edit, { method: "DELETE", path: "/edit/games/:id/notices/:nid", auth: "Admin", tag, summary: "Delete a Normal notice" }, async (c) => {
-  await noticeService.deleteNotice({ db: c.var.db }, editGameId(c), noticeId(c));
+  await noticeService.deleteNotice(noticeDeps(c), editGameId(c), noticeId(c));
   return c.json({ title: c.var.t("notice.deleted"), status: 200 });
 });

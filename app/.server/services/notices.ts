@@ -10,6 +10,8 @@ export interface NoticeDeps {
   now: number;
   /** Pushes a notice to the game's sockets (the game's Durable Object). */
   publish: (gameId: number, notice: GameNoticeInfo) => Promise<unknown>;
+  /** Tells the game's sockets that a notice is gone. */
+  publishDeleted: (gameId: number, noticeId: number) => Promise<unknown>;
 }
 
 export const toNoticeInfo = (n: GameNotice): GameNoticeInfo => ({ id: n.id, type: n.type, values: n.values, time: n.publishTime });
@@ -82,8 +84,9 @@ export async function updateNotice({ db, now, publish }: NoticeDeps, gameId: num
   return notice;
 }
 
-/** DELETE edit/games/{id}/notices/{nid}: Normal notices only. */
-export async function deleteNotice({ db }: Pick<NoticeDeps, "db">, gameId: number, noticeId: number): Promise<void> {
+/** DELETE edit/games/{id}/notices/{nid}: Normal notices only; open pages drop it at once. */
+export async function deleteNotice({ db, publishDeleted }: Pick<NoticeDeps, "db" | "publishDeleted">, gameId: number, noticeId: number): Promise<void> {
   await requireNormalNotice(db, gameId, noticeId);
   await db.delete(gameNotices).where(and(eq(gameNotices.id, noticeId), eq(gameNotices.type, "Normal"))).run();
+  await publishDeleted(gameId, noticeId);
 }

@@ -70,6 +70,7 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   const state = useHubSocket(enabled ? `/hub/game/${gameId}` : null, {
     onMessage: (message) => {
       if (message.type === "notice") setNotices((list) => mergeNotice(list ?? [], message.data));
+      if (message.type === "noticeDeleted") setNotices((list) => list?.filter((n) => n.id !== message.data.id) ?? list);
     },
     onResync: () => void load(),
   });
