@@ -89,6 +89,8 @@ test("a first blood reaches the other team's open scoreboard, its notices and th
   await flagBox.fill(FLAG);
   await playerA.getByRole("button", { name: en.challenge.submit }).click();
   await expect(playerA.getByTestId("verdict").filter({ hasText: en.verdict.correct })).toHaveAttribute("data-status", "Accepted");
+  // The board marks the challenge solved at once, from the pushed verdict (its list refreshes every 10 s).
+  await expect(playerA.getByRole("button", { name: /Blood bath/ })).toContainText(en.challenge.solvedMark, { timeout: 3_000 });
 
   // B's open scoreboard: A's team first, with the first-blood mark; no reload happened.
   await expect(rows.first()).toHaveAttribute("data-testid", `board-team-${teamA}`, { timeout: 10_000 });

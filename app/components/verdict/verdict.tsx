@@ -9,16 +9,28 @@ import { useHubSocket } from "~/lib/realtime";
 
 type PlayerStatus = Verdict["status"];
 
+/** Verdicts pushed to the team's socket while the page is open. */
+export interface PushedVerdicts {
+  /** Submission id → status. */
+  statuses: Map<number, PlayerStatus>;
+  /** Challenges the team got an Accepted verdict for. */
+  solved: Set<number>;
+}
+
 /**
- * Verdicts pushed to the team over the game socket, by submission id (rules.md §11). Mount once per
- * challenge view; `VerdictMessage` reads from it and falls back to the status call.
+ * Verdicts pushed to the team over the game socket (rules.md §11). Mount once per page (one socket);
+ * `VerdictMessage` reads `statuses` and falls back to the status call.
  */
-export function usePushedVerdicts(gameId: number): Map<number, PlayerStatus> {
-  const [verdicts, setVerdicts] = useState(() => new Map<number, PlayerStatus>());
+export function usePushedVerdicts(gameId: number): PushedVerdicts {
+  const [verdicts, setVerdicts] = useState<PushedVerdicts>(() => ({ statuses: new Map(), solved: new Set() }));
   useHubSocket(`/hub/game/${gameId}`, {
     onMessage: (message) => {
       if (message.type !== "verdict") return;
-      setVerdicts((prev) => new Map(prev).set(message.data.submissionId, message.data.status));
+      const { submissionId, challengeId, status } = message.data;
+      setVerdicts((prev) => ({
+        statuses: new Map(prev.statuses).set(submissionId, status),
+        solved: status === "Accepted" && !prev.solved.has(challengeId) ? new Set(prev.solved).add(challengeId) : prev.solved,
+      }));
     },
   });
   return verdicts;

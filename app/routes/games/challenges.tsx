@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
@@ -11,7 +11,7 @@ import { ChallengeView } from "~/components/challenges/challenge-view";
 import { submitFlag } from "~/components/challenges/submit";
 import { GameTabs } from "~/components/games/game-tabs";
 import { formatDateTime, useNow } from "~/components/games/time";
-import { useGameEnded, usePushedVerdicts, VerdictMessage } from "~/components/verdict/verdict";
+import { type PushedVerdicts, useGameEnded, usePushedVerdicts, VerdictMessage } from "~/components/verdict/verdict";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -84,23 +84,23 @@ function boardFromDetails(details: GameDetails): PlayerChallengeInfo[] {
  * The board list: server-rendered, then refreshed every 10 s from GET game/{id}/details (keeping the previous
  * list meanwhile) and cached in the browser per user and game (rules.md §15).
  */
-function useBoard(gameId: number, userId: string | number, initial: PlayerChallengeInfo[]): PlayerChallengeInfo[] {
+function useBoard(gameId: number, userId: string | number, initial: PlayerChallengeInfo[], solvedNow: Set<number>): PlayerChallengeInfo[] {
   const { data } = useCachedList(
     `game-challenges:${userId}:${gameId}`,
     (signal) => api<GameDetails>(`/api/game/${gameId}/details`, { signal }).then(boardFromDetails),
     { initial },
   );
-  return data;
+  // A challenge the team just solved is marked at once, from its pushed verdict.
+  return useMemo(() => (solvedNow.size === 0 ? data : data.map((c) => (c.solvedByMe || !solvedNow.has(c.id) ? c : { ...c, solvedByMe: true }))), [data, solvedNow]);
 }
 
 /** One challenge's detail; keyed by id by its parent so each challenge starts from a fresh state. */
-function DetailPanel({ gameId, challengeId, onClose }: { gameId: number; challengeId: number; onClose: () => void }) {
+function DetailPanel({ gameId, challengeId, verdicts, onClose }: { gameId: number; challengeId: number; verdicts: PushedVerdicts; onClose: () => void }) {
   const { t } = useTranslation();
   const now = useNow(30_000);
   const [detail, setDetail] = useState<ChallengeDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState<number | null>(null);
-  const verdicts = usePushedVerdicts(gameId);
   const gameEnded = useGameEnded(gameId);
 
   useEffect(() => {
@@ -137,7 +137,7 @@ function DetailPanel({ gameId, challengeId, onClose }: { gameId: number; challen
         />
       ) : null}
       {submitted !== null && detail ? (
-        <VerdictMessage key={submitted} gameId={gameId} challengeId={detail.id} submissionId={submitted} pushed={verdicts} ended={gameEnded} />
+        <VerdictMessage key={submitted} gameId={gameId} challengeId={detail.id} submissionId={submitted} pushed={verdicts.statuses} ended={gameEnded} />
       ) : null}
     </Card>
   );
@@ -194,7 +194,8 @@ function Board({
   onSelect: (id: number | null) => void;
 }) {
   const { t } = useTranslation();
-  const challenges = useBoard(gameId, userId, initial);
+  const verdicts = usePushedVerdicts(gameId);
+  const challenges = useBoard(gameId, userId, initial, verdicts.solved);
   return challenges.length === 0 ? (
     <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("challenge.empty")}</p>
   ) : (
@@ -202,7 +203,7 @@ function Board({
       <ChallengeBoard challenges={challenges} selectedId={selected} onSelect={onSelect} />
       {selected !== null ? (
         <div className="lg:sticky lg:top-4 lg:self-start">
-          <DetailPanel key={selected} gameId={gameId} challengeId={selected} onClose={() => onSelect(null)} />
+          <DetailPanel key={selected} gameId={gameId} challengeId={selected} verdicts={verdicts} onClose={() => onSelect(null)} />
         </div>
       ) : null}
     </div>
