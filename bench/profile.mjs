@@ -135,6 +135,14 @@ const dataDir = mkdtempSync(join(tmpdir(), "flagstaff-profile-"));
 const inspectorPort = await freePort();
 const seeded = await seedGame(dataDir, { teams: 1000, challenges: 100, solves: 50_000, containerImage: null });
 const server = startServer({ port: await freePort(), dataDir, env: { FLAGSTAFF_INSPECTOR_PORT: String(inspectorPort) } });
+// Interrupted (Ctrl-C, a timeout): the server and its runtime go too.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    server.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 try {
   const { url: base } = await server.ready;
   await fetch(`${base}/api/game/${seeded.gameId}/scoreboard?count=1`);
