@@ -196,9 +196,9 @@ export class GameRoom extends SocketHub {
     this.flushing = (async () => {
       try {
         while (this.state && (this.queue.length > 0 || hasWrites(this.writes))) {
-          // A D1 batch costs about a millisecond of the runtime's single thread per statement, whatever
-          // its rows (stack-notes: ≈ 850 queries/s): flushes start at most every FLUSH_SPACING_MS so a
-          // steady stream of submissions is written in a few larger batches (BENCHMARKS.md). A full batch
+          // A D1 call costs about a millisecond of the runtime's single thread whatever its rows
+          // (stack-notes: ≈ 850 calls/s): flushes start at most every FLUSH_SPACING_MS so a steady
+          // stream of submissions is written in fewer, larger batches (BENCHMARKS.md). A full batch
           // goes at once.
           const wait = this.lastFlushStart + FLUSH_SPACING_MS - Date.now();
           if (wait > 0 && this.queue.length < MAX_BATCH) await new Promise((resolve) => setTimeout(resolve, wait));
