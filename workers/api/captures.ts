@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import * as captureService from "~/.server/services/captures";
 import { notFound } from "~/core/errors";
-import { attachmentDisposition } from "~/core/writeup-names";
 import type { ApiContext, ApiEnv } from "./context";
 import { editGameId, pathId } from "./edit";
+import { downloadResponse } from "./http-cache";
 import { logEvent } from "./log";
 import { defineRoute } from "./registry";
 
@@ -35,14 +35,7 @@ defineRoute(capturesApi, { method: "GET", path: "/game/captures/:cid/:tid", auth
 // `/all` before `/:file`, so the literal segment is never read as a file name.
 defineRoute(capturesApi, { method: "GET", path: "/game/captures/:cid/:tid/all", auth: "Monitor", tag, summary: "Every capture file of a team as one .tar.gz" }, async (c) => {
   const archive = await captureService.captureArchive(deps(c), cid(c), pid(c));
-  return new Response(archive.body, {
-    headers: {
-      "Content-Type": "application/gzip",
-      "Content-Disposition": attachmentDisposition(archive.name),
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return downloadResponse(archive.body, archive.name, "application/gzip");
 });
 
 defineRoute(capturesApi, { method: "DELETE", path: "/game/captures/:cid/:tid/all", auth: "Monitor", tag, summary: "Delete every capture file of a team" }, async (c) => {
@@ -53,17 +46,10 @@ defineRoute(capturesApi, { method: "DELETE", path: "/game/captures/:cid/:tid/all
 
 defineRoute(capturesApi, { method: "GET", path: "/game/captures/:cid/:tid/:file", auth: "Monitor", tag, summary: "One pcap (stored gzip, sent with Content-Encoding: gzip)" }, async (c) => {
   const file = await captureService.getCaptureFile(deps(c), cid(c), pid(c), fileParam(c));
-  return new Response(file.body, {
-    // The stored bytes are the gzip encoding of the pcap: sent as they are.
+  // The stored bytes are the gzip encoding of the pcap: sent as they are.
+  return downloadResponse(file.body, file.name, "application/vnd.tcpdump.pcap", {
     encodeBody: "manual",
-    headers: {
-      "Content-Type": "application/vnd.tcpdump.pcap",
-      "Content-Encoding": "gzip",
-      "Content-Length": String(file.size),
-      "Content-Disposition": attachmentDisposition(file.name),
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
+    headers: { "Content-Encoding": "gzip", "Content-Length": String(file.size) },
   });
 });
 

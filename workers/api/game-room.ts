@@ -2,14 +2,13 @@ import { Hono } from "hono";
 import { roomOf } from "~/.server/services/room";
 import * as exportService from "~/.server/services/exports";
 import * as submissionService from "~/.server/services/submissions";
-import { attachmentDisposition } from "~/core/writeup-names";
 import { AppError, badRequest, notFound, tooManyRequests } from "~/core/errors";
 import { checkFlagText, eventsQuerySchema, scoreboardQuerySchema, submissionsQuerySchema, submitSchema } from "~/core/game-room/schemas";
 import type { RoomRefusal } from "../game-room/types";
 import type { ApiContext, ApiEnv } from "./context";
 import { editGameId, pathId } from "./edit";
 import { requireAuth } from "./guard";
-import { jsonWithEtag } from "./http-cache";
+import { downloadResponse, jsonWithEtag } from "./http-cache";
 import { defineRoute } from "./registry";
 
 /**
@@ -83,10 +82,7 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/cheatinfo", auth: "Mo
 
 async function sheetResponse(file: Promise<exportService.SheetFile>): Promise<Response> {
   const { name, body } = await file;
-  return new Response(body, {
-    status: 200,
-    headers: { "Content-Type": exportService.XLSX_TYPE, "Content-Disposition": attachmentDisposition(name), "Cache-Control": "no-store" },
-  });
+  return downloadResponse(body, name, exportService.XLSX_TYPE);
 }
 
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboardsheet", auth: "Monitor", tag, summary: "The scoreboard as an .xlsx file (rules.md §12); 10001 before the start" }, async (c) => {

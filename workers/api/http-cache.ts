@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { attachmentDisposition } from "~/core/writeup-names";
 import type { ApiEnv } from "./context";
 
 /** FNV-1a of the body: cheap, stable, good enough for a weak validator. */
@@ -26,4 +27,18 @@ export function jsonWithEtag(c: Context<ApiEnv>, value: unknown, opts: { private
   const inm = c.req.header("if-none-match");
   if (inm && inm.split(",").some((t) => t.trim() === etag)) return new Response(null, { status: 304, headers });
   return new Response(body, { status: 200, headers });
+}
+
+/** A file download: saved under `name`, never cached, never sniffed into another type. */
+export function downloadResponse(body: BodyInit | null, name: string, type: string, init: { headers?: Record<string, string>; encodeBody?: "manual" } = {}): Response {
+  return new Response(body, {
+    ...(init.encodeBody ? { encodeBody: init.encodeBody } : {}),
+    headers: {
+      "Content-Type": type,
+      "Content-Disposition": attachmentDisposition(name),
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+      ...init.headers,
+    },
+  });
 }

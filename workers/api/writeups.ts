@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import * as writeupService from "~/.server/services/writeups";
 import { badRequest } from "~/core/errors";
-import { attachmentDisposition } from "~/core/writeup-names";
 import type { ApiContext, ApiEnv } from "./context";
 import { editGameId, pathId } from "./edit";
+import { downloadResponse } from "./http-cache";
 import { logEvent } from "./log";
 import { defineRoute } from "./registry";
 
@@ -42,14 +42,7 @@ defineRoute(writeups, { method: "GET", path: "/admin/writeups/:gameId", auth: "A
 
 defineRoute(writeups, { method: "GET", path: "/admin/writeups/:gameId/all", auth: "Admin", tag: "Admin", summary: "Every writeup of a game as one .tar.gz" }, async (c) => {
   const archive = await writeupService.writeupArchive(deps(c), adminGameId(c));
-  return new Response(archive.body, {
-    headers: {
-      "Content-Type": "application/gzip",
-      "Content-Disposition": attachmentDisposition(archive.name),
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return downloadResponse(archive.body, archive.name, "application/gzip");
 });
 
 defineRoute(writeups, { method: "DELETE", path: "/edit/games/:id/writeups", auth: "Admin", tag: "Edit", summary: "Delete every writeup of a game" }, async (c) => {

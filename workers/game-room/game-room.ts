@@ -376,10 +376,7 @@ export class GameRoom extends SocketHub {
 
   /** Adds the solves judged since the board's version as one delta, and queues it for the board's readers. */
   private addPendingSolves(): void {
-    if (this.boardTimer) {
-      clearTimeout(this.boardTimer);
-      this.boardTimer = null;
-    }
+    this.clearBoardTimer();
     const solves = this.pendingSolves;
     this.pendingSolves = [];
     const state = this.state;
@@ -388,10 +385,9 @@ export class GameRoom extends SocketHub {
       this.recomputeBoard(true);
       return;
     }
-    const version = ++this.boardVersion;
-    const { delta, board } = solveDelta(this.boardIndex, this.board.model, solves, version, Date.now());
+    const { delta, board } = solveDelta(this.boardIndex, this.board.model, solves, this.boardVersion + 1, Date.now());
     this.boardSolveTime = solves[solves.length - 1]!.time;
-    this.board = { model: board, version, etag: `W/"sb-${this.nonce}-${version}"`, json: null, pages: new Map() };
+    this.setBoard(board);
     this.queueBoardPush(state, delta);
   }
 
@@ -399,21 +395,28 @@ export class GameRoom extends SocketHub {
   private recomputeBoard(push: boolean): void {
     const state = this.state;
     if (!state) return;
-    if (this.boardTimer) {
-      clearTimeout(this.boardTimer);
-      this.boardTimer = null;
-    }
+    this.clearBoardTimer();
     this.pendingSolves = [];
-    const now = Date.now();
-    const input = boardInput(state, now);
+    const input = boardInput(state, Date.now());
     const model = computeScoreboard(input);
-    const version = ++this.boardVersion;
     const previous = this.board;
     this.boardIndex = indexBoard(input);
     this.boardSolveTime = input.solves.reduce((max, s) => Math.max(max, s.time), 0);
-    this.board = { model, version, etag: `W/"sb-${this.nonce}-${version}"`, json: null, pages: new Map() };
+    const board = this.setBoard(model);
     if (!push || !previous) return;
-    this.queueBoardPush(state, refetchDelta(version, model.updateTimeUtc));
+    this.queueBoardPush(state, refetchDelta(board.version, model.updateTimeUtc));
+  }
+
+  /** The next version of the board (its serialisations are made on first read). */
+  private setBoard(model: ScoreboardModel): Board {
+    const version = ++this.boardVersion;
+    this.board = { model, version, etag: `W/"sb-${this.nonce}-${version}"`, json: null, pages: new Map() };
+    return this.board;
+  }
+
+  private clearBoardTimer(): void {
+    if (this.boardTimer) clearTimeout(this.boardTimer);
+    this.boardTimer = null;
   }
 
   private queueBoardPush(state: RoomState, delta: BoardDelta): void {
@@ -571,8 +574,7 @@ export class GameRoom extends SocketHub {
     this.recent.clear();
     this.flagLoadedAt.clear();
     this.writes = emptyWrites();
-    if (this.boardTimer) clearTimeout(this.boardTimer);
-    this.boardTimer = null;
+    this.clearBoardTimer();
   }
 
   /** Loads the room if needed and reports how long the last rebuild took (bench and tests). */

@@ -1,8 +1,10 @@
 import type { SubmissionType } from "../enums";
 import {
+  BLOOD_TYPES,
   type BoardChallenge,
   type BoardDivision,
   type BoardGame,
+  type BoardSolve,
   type BoardTeam,
   bloodFactorList,
   type ChallengeInfo,
@@ -15,7 +17,6 @@ import {
   timelinesOf,
 } from "../scoring/scoreboard";
 import { computeChallengeValue } from "../scoring/value";
-import type { BoardSolve } from "../scoring/scoreboard";
 
 /**
  * Scoreboard deltas (rules.md §11), pure; the room makes them, the room and the browser apply them.
@@ -81,8 +82,6 @@ export function indexBoard(meta: { game: BoardGame; divisions: BoardDivision[]; 
   };
 }
 
-const BLOODS: SubmissionType[] = ["FirstBlood", "SecondBlood", "ThirdBlood"];
-
 function flatChallenges(board: ScoreboardModel): ChallengeInfo[] {
   return Object.values(board.challenges).flat() as ChallengeInfo[];
 }
@@ -118,7 +117,7 @@ export function solveDelta(
     }
     let type: SubmissionType = "Normal";
     if (facts.bloodEligible && info.bloods.length < 3) {
-      type = BLOODS[info.bloods.length]!;
+      type = BLOOD_TYPES[info.bloods.length]!;
       info.bloods.push({ id: team.teamId, name: team.name, avatar: team.avatar, submitTimeUtc: s.time });
     }
     if (facts.counted) info.solved += 1;
@@ -133,7 +132,7 @@ export function solveDelta(
     const before = infos.get(info.id)!;
     info.score = computeChallengeValue(index.challenges.get(info.id)!, info.solved);
     if (info.score === before.score) continue;
-    const types: SubmissionType[] = ["Normal", ...BLOODS.slice(0, before.bloods.length)];
+    const types: SubmissionType[] = ["Normal", ...BLOOD_TYPES.slice(0, before.bloods.length)];
     for (const type of types) {
       const from = solvePoints(before.score, type, true, factors);
       const to = solvePoints(info.score, type, true, factors);

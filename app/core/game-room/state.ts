@@ -1,7 +1,7 @@
 import { type ChallengeCategory, type ChallengeType, GamePermission, type ParticipationStatus, type SubmissionType } from "../enums";
 import { unpackBloodBonus } from "../game/blood-bonus";
 import { computeGamePhase } from "../game/phase";
-import { type BoardDivision, type BoardInput, type BoardSolve, permissionsFor } from "../scoring/scoreboard";
+import { BLOOD_TYPES, type BoardDivision, type BoardInput, type BoardSolve, permissionsFor, solveFacts } from "../scoring/scoreboard";
 import type { ChallengeFlagCache } from "./judge";
 
 /**
@@ -106,12 +106,9 @@ export function checkSubmission(
 
 /** Whether a solve at `time` takes part in bloods (§3): in the window, before the deadline, bloods on, GetBlood. */
 export function bloodEligible(state: RoomState, p: RoomParticipation, c: RoomChallenge, time: number): boolean {
-  const inWindow = state.game.start <= time && time < state.game.end;
-  const beforeDeadline = c.deadline === null || time <= c.deadline;
-  return inWindow && beforeDeadline && !c.disableBloodBonus && hasPermission(permissionsFor(divisionOf(state, p), c.id), GamePermission.GetBlood);
+  return solveFacts(state.game, p, divisionOf(state, p), c, time).bloodEligible;
 }
 
-const BLOODS: SubmissionType[] = ["FirstBlood", "SecondBlood", "ThirdBlood"];
 
 /**
  * The rank a new solve takes: the next blood while fewer than three blood-eligible solves of accepted
@@ -125,7 +122,7 @@ export function solveType(state: RoomState, p: RoomParticipation, c: RoomChallen
     if (other && other.status === "Accepted" && bloodEligible(state, other, c, s.time)) taken++;
     if (taken >= 3) return "Normal";
   }
-  return BLOODS[taken]!;
+  return BLOOD_TYPES[taken]!;
 }
 
 /** The scoreboard input of the state: accepted teams, enabled challenges, all first solves. */

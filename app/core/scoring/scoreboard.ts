@@ -137,7 +137,8 @@ export interface ScoreboardModel {
 }
 
 const TIMELINE_TEAMS = 10;
-const BLOOD_TYPES: SubmissionType[] = ["FirstBlood", "SecondBlood", "ThirdBlood"];
+/** The blood ranks in order: the first three blood-eligible solves of a challenge. */
+export const BLOOD_TYPES: readonly SubmissionType[] = ["FirstBlood", "SecondBlood", "ThirdBlood"];
 
 /** Permissions of a team (by division) for a challenge: the per-challenge entry replaces the default. */
 export function permissionsFor(division: BoardDivision | undefined, challengeId: number): number {
@@ -164,7 +165,13 @@ export interface SolveFacts {
 }
 
 /** What a solve counts for (rules.md §3–4): score, the dynamic value's solve count, bloods. */
-export function solveFacts(game: BoardGame, team: BoardTeam, division: BoardDivision | undefined, challenge: BoardChallenge, time: number): SolveFacts {
+export function solveFacts(
+  game: Pick<BoardGame, "start" | "end">,
+  team: Pick<BoardTeam, "divisionId">,
+  division: BoardDivision | undefined,
+  challenge: Pick<BoardChallenge, "id" | "deadline" | "disableBloodBonus">,
+  time: number,
+): SolveFacts {
   const perms = permissionsFor(team.divisionId === null ? undefined : division, challenge.id);
   const inWindow = game.start <= time && time < game.end;
   const beforeDeadline = challenge.deadline === null || time <= challenge.deadline;

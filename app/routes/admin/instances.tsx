@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
+import type { AdminInstance } from "~/.server/services/containers";
 import { formatDateTime } from "~/components/games/time";
 import { ConfirmDialog } from "~/components/teams/dialog";
 import { LoadingStatus } from "~/components/teams/loading";
@@ -14,22 +15,7 @@ import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/instances";
 
 /** One row of GET /api/admin/instances. */
-interface Instance {
-  team: { id: number; name: string; avatar: string | null };
-  challenge: { id: number; title: string; category: string };
-  game: { id: number; title: string };
-  image: string;
-  containerGuid: string;
-  containerId: string;
-  startedAt: number;
-  expectStopAt: number;
-  ip: string;
-  port: number;
-  entry: string;
-  status: string;
-  agentId: string | null;
-  agentReachable: boolean;
-}
+type Instance = AdminInstance;
 
 interface AgentRow {
   url: string;
