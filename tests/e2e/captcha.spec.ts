@@ -111,7 +111,8 @@ test("Turnstile: the token is sent as challenge and a failed login asks for a ne
   await page.goto("/account/login");
   const waiting = page.getByRole("button", { name: en.captcha.wait, exact: true });
   await expect(waiting).toBeDisabled();
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __turnstile: TurnstileProbe }).__turnstile.renders.length)).toBe(1);
+  // The page loads the provider's script on its own schedule: until the stand-in ran there is no probe.
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __turnstile?: TurnstileProbe }).__turnstile?.renders.length ?? 0)).toBe(1);
   const options = await page.evaluate(() => {
     const [first] = (window as unknown as { __turnstile: TurnstileProbe }).__turnstile.renders;
     return { sitekey: first!.sitekey, action: first!.action };
