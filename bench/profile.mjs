@@ -90,7 +90,7 @@ function threadCpuSeconds(rootPid) {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === rootPid) pids.push(Number(entry));
+      if (Number(fields[1]) === rootPid || pids.includes(Number(fields[1]))) pids.push(Number(entry));
     } catch {
       // Exited meanwhile.
     }
@@ -162,7 +162,7 @@ try {
   };
   const storm = await runStorm({ base, seeded, clients: 64, seconds: SECONDS, rightShare: RIGHT, socketCount: SOCKETS, onStormStart, rate: RATE });
   console.log(
-    `storm (${storm.mode}, late ${storm.late}): ${round(storm.judgedPerSecond, 0)} judged/s, submit p50 ${round(storm.submitMs.p50)} ms, verdict p50 ${round(storm.verdictMs.p50)} / p99 ${round(storm.verdictMs.p99)} ms, push p50 ${round(storm.pushMs.p50)} / p99 ${round(storm.pushMs.p99)} ms, frame ${round(storm.boardMeanBytes, 0)} B, versions ${storm.boardVersions}`,
+    `storm (${storm.mode}, late ${storm.late}): ${round(storm.judgedPerSecond, 0)} judged/s, ${round(storm.submitRps, 0)} submitted/s, submit p50 ${round(storm.submitMs.p50)} ms, verdict p50 ${round(storm.verdictMs.p50)} / p99 ${round(storm.verdictMs.p99)} ms, push p50 ${round(storm.pushMs.p50)} / p99 ${round(storm.pushMs.p99)} ms, frame ${round(storm.boardMeanBytes, 0)} B, versions ${storm.boardVersions}`,
   );
   const wall = (performance.now() - cpuStart.at) / 1000;
   const client = process.cpuUsage(cpuStart.client);

@@ -360,12 +360,22 @@ describe("crash recovery", () => {
       [ids[1], "ThirdBlood"],
       [ids[3], "Normal"],
     ]);
-    // A second wake finds nothing left to judge and changes nothing.
+    // A second challenge solved in another order, so the rebuild reads solves of several challenges.
+    const other = await makeChallenge(admin, gameId, { flags: ["flag{d}"] });
+    await ensureInstances(gameId, other);
+    for (const p of [players[3]!, players[0]!]) expect((await submit(p, gameId, other, "flag{d}")).status).toBe(200);
+    await settle(gameId);
+    const live = await board(gameId);
+    // A second wake finds nothing left to judge and changes nothing: the board rebuilt from D1 (solvers'
+    // names, bloods, scores, timelines) is the one the room had built live.
     await room(gameId).reset(gameId);
     expect((await room(gameId).warm(gameId)).rejudged).toBe(0);
+    const rebuilt = await board(gameId);
+    expect({ ...rebuilt, updateTimeUtc: 0, version: 0 }).toEqual({ ...live, updateTimeUtc: 0, version: 0 });
+    expect(rebuilt.items.flatMap((i) => i.solvedChallenges.map((c) => [c.id, c.type, c.userName]))).toContainEqual([other, "FirstBlood", players[3]!.userName]);
     const events = await db().select().from(gameEvents).where(eq(gameEvents.gameId, gameId)).all();
-    expect(events.filter((e) => e.type === "FlagSubmit")).toHaveLength(6);
-    expect((await board(gameId)).items.filter((i) => i.solvedCount === 1)).toHaveLength(4);
+    expect(events.filter((e) => e.type === "FlagSubmit")).toHaveLength(8); // 6 on the first challenge, 2 on the other
+    expect(rebuilt.items.filter((i) => i.solvedCount >= 1)).toHaveLength(4);
   });
 });
 
