@@ -38,11 +38,6 @@ export default defineConfig(
     languageOptions: { globals: globals.node },
   },
   {
-    // The launcher's front worker runs in workerd.
-    files: ["scripts/lib/front-worker.js"],
-    languageOptions: { globals: { ...globals.serviceworker } },
-  },
-  {
     // Playwright fixtures take an empty destructuring pattern for "no dependencies".
     files: ["tests/e2e/**/*.ts"],
     rules: { "no-empty-pattern": "off", "react-hooks/rules-of-hooks": "off" },

@@ -135,19 +135,15 @@ function appWorker(config, bootstrapToken) {
   };
 }
 
-function frontWorker(config, appName, port) {
-  return {
-    name: "flagstaff-front",
-    modules: true,
-    scriptPath: join(ROOT, "scripts", "lib", "front-worker.js"),
-    compatibilityDate: config.compatibility_date,
-    bindings: { STATIC_FILES: existsSync(CLIENT_DIR) ? collectStaticFiles(CLIENT_DIR) : {} },
-    serviceBindings: {
-      STATIC: { disk: { path: CLIENT_DIR, writable: false } },
-      APP: appName,
-    },
-    unsafeDirectSockets: [{ host: HOST, port }],
-  };
+/**
+ * The app worker owns the listening socket (`unsafeDirectSockets` on loopback, so Miniflare's entry worker
+ * is not in the path) and serves build/client itself (workers/local-server.ts) from a workerd disk service.
+ */
+function serveFromApp(app, port) {
+  app.bindings.STATIC_FILES = existsSync(CLIENT_DIR) ? collectStaticFiles(CLIENT_DIR) : {};
+  app.serviceBindings = { STATIC: { disk: { path: CLIENT_DIR, writable: false } } };
+  app.unsafeDirectSockets = [{ host: HOST, port }];
+  return app;
 }
 
 // Migrations run before the server listens, so no request ever meets a half-migrated database: a
@@ -338,8 +334,8 @@ async function main() {
       ...(process.env.FLAGSTAFF_INSPECTOR_PORT ? { inspectorPort: Number(process.env.FLAGSTAFF_INSPECTOR_PORT), inspectorHost: HOST } : {}),
       // Same layout as `wrangler … --persist-to <dataDir>`: <dataDir>/v3/{d1,do,r2}.
       resourcePersistencePath: join(dataDir, "v3"),
-      // The first worker is Miniflare's entry; clients come in through the front worker's direct socket.
-      workers: [frontWorker(config, app.name, port), app],
+      // Clients come in through the app worker's direct socket, not Miniflare's entry worker.
+      workers: [serveFromApp(app, port)],
     }),
   );
 

@@ -5,6 +5,7 @@ import { getTranslator } from "~/core/i18n/translator";
 import { api } from "./api";
 import { internal } from "./api/internal";
 import { hub } from "./hub";
+import { type LocalServerEnv, serveLocal } from "./local-server";
 import { withSecurityHeaders } from "./security-headers";
 
 export { AdminHub } from "./admin-hub/admin-hub";
@@ -17,8 +18,11 @@ const handleRequest = createRequestHandler(
 
 /** Routes by the first path segment (case-insensitive): /api, /hub, /__internal, /assets/{hash}/{name}, then React Router. */
 export default {
-  async fetch(request, env, ctx) {
-    return withSecurityHeaders(request, await route(request, env, ctx));
+  fetch(request, env, ctx) {
+    const next = async (r: Request) => withSecurityHeaders(r, await route(r, env, ctx));
+    // `npm start` (scripts/start.mjs): built files and the cached /api/config before the routes.
+    if (env.STATIC_FILES && env.STATIC) return serveLocal(request, env as Env & LocalServerEnv, next, withSecurityHeaders);
+    return next(request);
   },
 } satisfies ExportedHandler<Env>;
 

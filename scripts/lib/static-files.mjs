@@ -1,4 +1,4 @@
-// The table of build/client files the front worker serves, computed once at startup.
+// The table of build/client files the app worker serves under `npm start` (workers/local-server.ts), computed once at startup.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";

@@ -19,7 +19,7 @@ test("GET /api/config answers 304 to its ETag, and shows a settings change at on
   const first = await page.request.get("/api/config");
   const before = (await first.json()) as { slogan: string | null };
   const etag = first.headers()["etag"]!;
-  // Served from the front worker's copy within its second: the same validator answers 304.
+  // Served from the app isolate's copy within its second (workers/local-server.ts): the same validator answers 304.
   expect((await page.request.get("/api/config", { headers: { "if-none-match": etag } })).status()).toBe(304);
   const slogan = `Slogan ${Date.now()}`;
   expect((await page.request.put("/api/admin/config", { data: { globalConfig: { slogan } } })).status()).toBe(200);
@@ -43,6 +43,24 @@ test("built client files are served with their type and a long cache", async ({ 
   expect(asset.status()).toBe(200);
   expect(asset.headers()["content-type"]).toContain("javascript");
   expect(asset.headers()["cache-control"]).toContain("immutable");
+});
+
+test("the local server records the socket's address, not a client's claim of another", async ({ page, adminCredentials }) => {
+  // npm start listens on loopback only, so every peer is 127.0.0.1; a forged CF-Connecting-IP or
+  // X-Real-IP would otherwise land in the logs and the per-address rate limits.
+  const ghost = `ghost${Date.now()}`;
+  const failed = await page.request.post("/api/account/login", {
+    data: { userName: ghost, password: "Wrong-password-1" },
+    headers: { "cf-connecting-ip": "203.0.113.9", "x-real-ip": "198.51.100.4" },
+  });
+  expect(failed.status()).toBe(401);
+  await login(page, adminCredentials.userName, adminCredentials.password);
+  await expect
+    .poll(async () => {
+      const records = (await (await page.request.get("/api/admin/logs?count=50")).json()) as { name: string | null; ip: string | null }[];
+      return records.find((r) => r.name === ghost)?.ip ?? null;
+    })
+    .toBe("127.0.0.1");
 });
 
 test("the bootstrapped admin signs in", async ({ page, adminCredentials }) => {

@@ -1,0 +1,135 @@
+/**
+ * What the `npm start` server adds in front of the routes, in the app worker itself: scripts/start.mjs
+ * gives it the listening socket and two bindings, STATIC (a workerd disk service rooted at build/client)
+ * and STATIC_FILES (that folder's table: decoded path → Content-Type, Cache-Control, ETag, size). On
+ * Cloudflare neither binding exists and the platform serves the built files.
+ *
+ * Doing this here instead of in a separate front worker saves one JS invocation per request (measured:
+ * a route through the app 4,772–5,096 → 8,081–8,435 req/s; DECISIONS.md).
+ */
+
+export interface StaticFile {
+  type: string;
+  cacheControl: string;
+  etag: string;
+  size: number;
+}
+
+export interface LocalServerEnv {
+  STATIC_FILES: Record<string, StaticFile>;
+  STATIC: Fetcher;
+}
+
+type Next = (request: Request) => Promise<Response>;
+
+function lookup(files: Record<string, StaticFile>, pathname: string): [string, StaticFile] | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  return Object.prototype.hasOwnProperty.call(files, path) ? [path, files[path]!] : undefined;
+}
+
+function etagMatches(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
+}
+
+/** One built file, or undefined when it vanished after startup (a rebuild in progress: the app answers). */
+async function serveFile(request: Request, env: LocalServerEnv, path: string, file: StaticFile): Promise<Response | undefined> {
+  const headers = new Headers({ "content-type": file.type, "cache-control": file.cacheControl, etag: file.etag });
+  if (etagMatches(request.headers.get("if-none-match"), file.etag)) return new Response(null, { status: 304, headers });
+  const encoded = path.split("/").map(encodeURIComponent).join("/");
+  const response = await env.STATIC.fetch(`http://static${encoded}`);
+  if (!response.ok) return undefined;
+  headers.set("content-length", String(file.size));
+  return new Response(request.method === "HEAD" ? null : response.body, { status: 200, headers });
+}
+
+/**
+ * GET /api/config — the same public JSON for everyone, read by every page and API client — is answered
+ * from this isolate for up to CONFIG_TTL_MS after the app produced it. Any other method passing through
+ * (an admin saving the settings is one) drops it at once, and a response read while such a request was
+ * in flight is not kept, so a change is never hidden behind the cache (DECISIONS.md "/api/config from
+ * the front worker").
+ */
+const CONFIG_PATH = "/api/config";
+const CONFIG_TTL_MS = 1000;
+let configCache: { body: string; etag: string; headers: [string, string][]; at: number } | null = null;
+let writesInFlight = 0;
+let writeGeneration = 0;
+
+function cachedConfig(request: Request): Response | null {
+  if (!configCache || Date.now() - configCache.at > CONFIG_TTL_MS || writesInFlight > 0) return null;
+  const headers = new Headers(configCache.headers);
+  if (etagMatches(request.headers.get("if-none-match"), configCache.etag.replace(/^W\//, ""))) {
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(request.method === "HEAD" ? null : configCache.body, { status: 200, headers });
+}
+
+async function fetchConfig(request: Request, next: Next): Promise<Response> {
+  const generation = writeGeneration;
+  // Always the full body from the app (no validator), so it can be kept; the client's validator is
+  // checked here.
+  const headers = new Headers(request.headers);
+  headers.delete("if-none-match");
+  const response = await next(new Request(request, { headers }));
+  const etag = response.headers.get("etag");
+  if (response.status !== 200 || !etag || response.headers.has("set-cookie")) return response;
+  const body = await response.text();
+  if (generation === writeGeneration && writesInFlight === 0) {
+    configCache = { body, etag, headers: [...response.headers], at: Date.now() };
+  }
+  if (etagMatches(request.headers.get("if-none-match"), etag.replace(/^W\//, ""))) {
+    return new Response(null, { status: 304, headers: response.headers });
+  }
+  return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: response.headers });
+}
+
+/**
+ * The socket listens on loopback only, so the peer is this machine: a client's claim of another address
+ * is removed (the app then reads 127.0.0.1).
+ */
+function withoutAddressClaims(request: Request): Request {
+  if (!request.headers.has("cf-connecting-ip") && !request.headers.has("x-real-ip")) return request;
+  const headers = new Headers(request.headers);
+  headers.delete("cf-connecting-ip");
+  headers.delete("x-real-ip");
+  return new Request(request, { headers });
+}
+
+/**
+ * Built files, the cached /api/config, then the app (`next`, which adds the security headers; built files
+ * get them through `secure`).
+ */
+export async function serveLocal(
+  incoming: Request,
+  env: LocalServerEnv,
+  next: Next,
+  secure: (request: Request, response: Response) => Response,
+): Promise<Response> {
+  const request = withoutAddressClaims(incoming);
+  if (request.method === "GET" || request.method === "HEAD") {
+    const url = new URL(request.url);
+    const found = lookup(env.STATIC_FILES, url.pathname);
+    if (found) {
+      const response = await serveFile(request, env, found[0], found[1]);
+      if (response) return secure(request, response);
+    }
+    if (url.pathname === CONFIG_PATH && url.search === "") return cachedConfig(request) ?? fetchConfig(request, next);
+    return next(request);
+  }
+  configCache = null;
+  writesInFlight++;
+  writeGeneration++;
+  try {
+    return await next(request);
+  } finally {
+    writesInFlight--;
+    writeGeneration++;
+  }
+}
