@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { users } from "~/.server/db/schema";
+import { AdminHub } from "../../workers/admin-hub/admin-hub";
 import { Client, db, newUser } from "./helpers";
 
 async function openSocket(client: Awaited<ReturnType<typeof newUser>>["client"], path: string) {
@@ -35,6 +37,24 @@ describe("hub sockets", () => {
     expect(received[1]).toMatchObject({ type: "log", data: { msg: "hello" } });
     expect(received[1]!.seq).toBeGreaterThan(received[0]!.seq);
     ws.close(1000);
+    // A closed socket is no longer sent to: a publish reaches exactly the sockets still open.
+    const after = { time: 2, name: "x", level: "Information" as const, ip: null, msg: "after", status: null };
+    await expect.poll(async () => (await stub.publish("admin", "log", after)) - (await stub.connectionCount("admin")), { timeout: 2000, interval: 50 }).toBe(0);
+  });
+
+  it("stores sequence numbers within a quarter second, and a restarted object continues past them with a gap", async () => {
+    const stub = env.ADMIN_HUB.get(env.ADMIN_HUB.idFromName(`seq-${crypto.randomUUID()}`));
+    const log = { time: 1, name: "x", level: "Information" as const, ip: null, msg: "m", status: null };
+    for (let i = 0; i < 3; i++) await stub.publish("admin", "log", log);
+    const stored = () => runInDurableObject(stub, (_instance, state) => state.storage.get<number>("seq:admin"));
+    await expect.poll(stored, { timeout: 2000, interval: 50 }).toBe(3);
+    // A new instance on the same storage (the object after a crash or a reset) may have lost the last
+    // numbers of its predecessor: it starts far enough past the stored one that every client sees a gap.
+    await runInDurableObject(stub, async (_instance, state) => {
+      const restarted = new AdminHub(state, env);
+      await restarted.publish("admin", "log", log);
+    });
+    await expect.poll(stored, { timeout: 2000, interval: 50 }).toBe(3 + 100_000 + 1);
   });
 
   it("refuses anonymous admin sockets and unknown games", async () => {

@@ -9,6 +9,14 @@ export interface SocketIdentity {
 }
 
 const SEQ_KEY = "seq";
+/** Sequence numbers reach storage at most this often (one write for every channel that moved). */
+const SEQ_WRITE_MS = 250;
+/**
+ * Added to a stored number when an instance first reads it: numbers published in the last SEQ_WRITE_MS
+ * before a crash or a reset may not be stored, and a client holding one of them must see a gap (and
+ * refetch), never an old number again.
+ */
+const SEQ_RESTART_GAP = 100_000;
 
 /** One message to publish: to every socket of a channel, or to one team's sockets on it. */
 export interface OutgoingMessage {
@@ -28,8 +36,12 @@ export interface OutgoingMessage {
  */
 export abstract class SocketHub extends DurableObject<Env> {
   private seqs = new Map<Channel, number>();
+  private unsavedSeqs = new Set<Channel>();
+  private seqWriteTimer: ReturnType<typeof setTimeout> | null = null;
   /** Identities read back from the sockets' attachments, so a push to 1,000 sockets deserializes nothing. */
   private identities = new WeakMap<WebSocket, SocketIdentity | null>();
+  /** Open sockets per tag, filled from the runtime's list on first use in this instance, then kept here. */
+  private sockets = new Map<string, Set<WebSocket>>();
 
   protected abstract allowedChannels: readonly Channel[];
 
@@ -52,6 +64,7 @@ export abstract class SocketHub extends DurableObject<Env> {
     this.ctx.acceptWebSocket(server, tags);
     server.serializeAttachment(identity);
     this.identities.set(server, identity);
+    for (const tag of tags) this.sockets.get(tag)?.add(server);
     server.send(JSON.stringify({ type: "hello", seq: await this.currentSeq(channel), data: { channel } }));
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -63,6 +76,7 @@ export abstract class SocketHub extends DurableObject<Env> {
   }
 
   async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    this.forget(ws);
     try {
       ws.close(safeCloseCode(code), reason);
     } catch {
@@ -71,11 +85,25 @@ export abstract class SocketHub extends DurableObject<Env> {
   }
 
   async webSocketError(ws: WebSocket): Promise<void> {
+    this.forget(ws);
     try {
       ws.close(1011, "error");
     } catch {
       // Already closed.
     }
+  }
+
+  private socketsOf(tag: string): Set<WebSocket> {
+    let set = this.sockets.get(tag);
+    if (!set) {
+      set = new Set(this.ctx.getWebSockets(tag));
+      this.sockets.set(tag, set);
+    }
+    return set;
+  }
+
+  private forget(ws: WebSocket): void {
+    for (const set of this.sockets.values()) set.delete(ws);
   }
 
   private identityOf(ws: WebSocket): SocketIdentity | null {
@@ -90,10 +118,29 @@ export abstract class SocketHub extends DurableObject<Env> {
   private async currentSeq(channel: Channel): Promise<number> {
     let seq = this.seqs.get(channel);
     if (seq === undefined) {
-      seq = (await this.ctx.storage.get<number>(`${SEQ_KEY}:${channel}`)) ?? 0;
+      const stored = await this.ctx.storage.get<number>(`${SEQ_KEY}:${channel}`);
+      // Another caller may have read it meanwhile.
+      seq = this.seqs.get(channel) ?? (stored === undefined ? 0 : stored + SEQ_RESTART_GAP);
       this.seqs.set(channel, seq);
     }
     return seq;
+  }
+
+  /**
+   * Stores the channels' numbers within SEQ_WRITE_MS, one write for all. Not held by the output gate:
+   * holding every reply of the object until a number is on disk delayed each flag verdict by a storage
+   * round trip (BENCHMARKS.md); the restart gap covers numbers lost in a crash. A pending timer keeps the
+   * object from hibernating, so a hibernating object has stored its numbers.
+   */
+  private saveSeqs(channels: Iterable<Channel>): void {
+    for (const channel of channels) this.unsavedSeqs.add(channel);
+    this.seqWriteTimer ??= setTimeout(() => {
+      this.seqWriteTimer = null;
+      const entries: Record<string, number> = {};
+      for (const channel of this.unsavedSeqs) entries[`${SEQ_KEY}:${channel}`] = this.seqs.get(channel)!;
+      this.unsavedSeqs.clear();
+      this.ctx.storage.put(entries, { allowUnconfirmed: true }).catch((err: unknown) => console.error("socket hub: sequence numbers not stored", err));
+    }, SEQ_WRITE_MS);
   }
 
   /** Sends one message to every socket of a channel (or of one team on it). Returns how many got it. */
@@ -110,14 +157,14 @@ export abstract class SocketHub extends DurableObject<Env> {
     const touched = new Set<Channel>();
     let sent = 0;
     for (const m of messages) {
-      let seq = await this.currentSeq(m.channel);
+      let seq = this.seqs.get(m.channel) ?? (await this.currentSeq(m.channel));
       if (m.teamId === undefined) {
         seq += 1;
         this.seqs.set(m.channel, seq);
         touched.add(m.channel);
       }
-      const sockets = m.teamId === undefined ? this.ctx.getWebSockets(`c:${m.channel}`) : this.ctx.getWebSockets(`t:${m.teamId}`);
-      if (sockets.length === 0) continue;
+      const sockets = this.socketsOf(m.teamId === undefined ? `c:${m.channel}` : `t:${m.teamId}`);
+      if (sockets.size === 0) continue;
       const frame = JSON.stringify({ type: m.type, seq, data: m.data });
       for (const ws of sockets) {
         const identity = this.identityOf(ws);
@@ -127,16 +174,12 @@ export abstract class SocketHub extends DurableObject<Env> {
           ws.send(frame);
           sent++;
         } catch {
-          // A socket closing concurrently; it is dropped by the runtime.
+          // Closed meanwhile: its close event may not have come yet.
+          this.forget(ws);
         }
       }
     }
-    const entries: Record<string, number> = {};
-    for (const channel of touched) entries[`${SEQ_KEY}:${channel}`] = this.seqs.get(channel)!;
-    // Not awaited by the output gate: holding every reply of the object until a sequence number is on
-    // disk delayed each flag verdict by a storage round trip (BENCHMARKS.md). Losing the last number in a
-    // crash is harmless: the sockets die with the process, and clients refetch after reconnecting.
-    if (touched.size > 0) await this.ctx.storage.put(entries, { allowUnconfirmed: true });
+    if (touched.size > 0) this.saveSeqs(touched);
     return sent;
   }
 
