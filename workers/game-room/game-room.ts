@@ -1,7 +1,7 @@
 import type { AnswerResult } from "~/core/enums";
 import { type BoardDelta, type BoardIndex, indexBoard, refetchDelta, solveDelta } from "~/core/game-room/delta";
 import { type ChallengeFlagCache, judge, playerStatus, setInstance } from "~/core/game-room/judge";
-import { addSolve, boardInput, canViewChallenge, checkSubmission, pairKey, type RoomState, solveType } from "~/core/game-room/state";
+import { addSolve, boardInput, canViewChallenge, checkSubmission, hasSolved, pairKey, type RoomState, solveType } from "~/core/game-room/state";
 import { computeGamePhase } from "~/core/game/phase";
 import type { Channel, GameEvent, SubmissionRecord } from "~/core/protocol";
 import { TokenBucketLimiter } from "~/core/rate-limit";
@@ -164,8 +164,10 @@ export class GameRoom extends SocketHub {
     }
     const time = Math.max(now, this.lastTime);
     this.lastTime = time;
-    const key = pairKey(participation.id, req.challengeId);
-    state.submissionCounts.set(key, (state.submissionCounts.get(key) ?? 0) + 1);
+    if (checked.challenge.submissionLimit > 0) {
+      const key = pairKey(participation.id, req.challengeId);
+      state.submissionCounts.set(key, (state.submissionCounts.get(key) ?? 0) + 1);
+    }
     return new Promise<SubmitResult>((resolve) => {
       this.queue.push({
         sub: { challengeId: req.challengeId, participationId: participation.id, userId: req.userId, answer: req.answer, time, ip: req.ip },
@@ -233,7 +235,8 @@ export class GameRoom extends SocketHub {
       // their rows stay FlagSubmitted and are judged again when the room next wakes.
       for (const q of batch) {
         const key = pairKey(q.sub.participationId, q.sub.challengeId);
-        state.submissionCounts.set(key, Math.max(0, (state.submissionCounts.get(key) ?? 1) - 1));
+        const count = state.submissionCounts.get(key);
+        if (count !== undefined) state.submissionCounts.set(key, Math.max(0, count - 1));
         q.resolve(refusal(409, "submission.write_conflict"));
       }
       return;
@@ -303,7 +306,7 @@ export class GameRoom extends SocketHub {
     const events: GameEvent[] = [
       { type: "FlagSubmit", values: [status, rec.answer, title, String(rec.challengeId)], time: rec.time, user: rec.userName, team: teamName },
     ];
-    if (status === "Accepted" && challenge && p && p.status === "Accepted" && !state.solves.has(pairKey(p.id, challenge.id))) {
+    if (status === "Accepted" && challenge && p && p.status === "Accepted" && !hasSolved(state, p.id, challenge.id)) {
       const type = solveType(state, p, challenge, rec.time);
       const solve: BoardSolve = { participationId: p.id, challengeId: challenge.id, submissionId: rec.id, time: rec.time, userName: rec.userName };
       addSolve(state, solve);
@@ -585,7 +588,7 @@ export class GameRoom extends SocketHub {
       rebuildMs: this.lastLoadMs,
       rejudged: this.lastRejudged,
       teams: state?.participations.size ?? 0,
-      solves: state?.solves.size ?? 0,
+      solves: [...(state?.solvedBy.values() ?? [])].reduce((n, set) => n + set.size, 0),
     };
   }
 

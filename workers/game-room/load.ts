@@ -112,7 +112,7 @@ export async function loadState(db: D1Database, gameId: number): Promise<RoomSta
     userNames: new Map(),
     challenges: challengesFrom(challenges!),
     flagCaches: new Map(),
-    solves: new Map(),
+    solvedBy: new Map(),
     solvesByChallenge: new Map(),
     submissionCounts: new Map(),
   };
@@ -120,8 +120,13 @@ export async function loadState(db: D1Database, gameId: number): Promise<RoomSta
     state.members.set(String(r[0]), Number(r[1]));
     state.userNames.set(String(r[0]), String(r[2]));
   }
+  // One string per solver, not one per solve: the room's heap is walked whole by every full GC, whose
+  // pauses are the tail of the verdict latency (BENCHMARKS.md).
+  const names = new Map<string, string>();
   for (const [challengeId, json] of solvesByChallenge) {
-    for (const [participationId, submissionId, time, userName] of JSON.parse(String(json)) as [number, number, number, string][]) {
+    for (const [participationId, submissionId, time, parsed] of JSON.parse(String(json)) as [number, number, number, string][]) {
+      let userName = names.get(parsed);
+      if (userName === undefined) names.set(parsed, (userName = parsed));
       addSolve(state, { participationId, challengeId: Number(challengeId), submissionId, time, userName });
     }
   }
@@ -163,7 +168,7 @@ export async function reloadMeta(db: D1Database, state: RoomState): Promise<bool
   for (const id of before.keys()) {
     if (!state.challenges.has(id)) {
       state.flagCaches.delete(id);
-      for (const s of state.solvesByChallenge.get(id) ?? []) state.solves.delete(pairKey(s.participationId, s.challengeId));
+      state.solvedBy.delete(id);
       state.solvesByChallenge.delete(id);
     }
   }
@@ -172,7 +177,7 @@ export async function reloadMeta(db: D1Database, state: RoomState): Promise<bool
     const kept = list.filter((s) => state.participations.has(s.participationId));
     if (kept.length !== list.length) {
       state.solvesByChallenge.set(cid, kept);
-      for (const s of list) if (!state.participations.has(s.participationId)) state.solves.delete(pairKey(s.participationId, cid));
+      for (const s of list) if (!state.participations.has(s.participationId)) state.solvedBy.get(cid)?.delete(s.participationId);
     }
   }
   const limited = [...state.challenges.values()].filter((c) => c.submissionLimit > 0 && !before.get(c.id)?.submissionLimit).map((c) => c.id);

@@ -57,7 +57,7 @@ function state(overrides: Partial<RoomState["game"]> = {}): RoomState {
     userNames: new Map(),
     challenges: new Map([[10, challenge]]),
     flagCaches: new Map(),
-    solves: new Map(),
+    solvedBy: new Map(),
     solvesByChallenge: new Map(),
     submissionCounts: new Map(),
   };

@@ -57,11 +57,11 @@ export interface RoomState {
   challenges: Map<number, RoomChallenge>;
   /** Loaded per challenge on first use. */
   flagCaches: Map<number, ChallengeFlagCache>;
-  /** `${participationId}:${challengeId}` → the team's solve. */
-  solves: Map<string, BoardSolve>;
+  /** Challenge id → the participations that solved it (numbers in sets: no key object per solve). */
+  solvedBy: Map<number, Set<number>>;
   /** Solves per challenge in judging order. */
   solvesByChallenge: Map<number, BoardSolve[]>;
-  /** `${participationId}:${challengeId}` → submissions so far (submission limit). */
+  /** `${participationId}:${challengeId}` → submissions so far, for challenges with a submission limit. */
   submissionCounts: Map<string, number>;
 }
 
@@ -153,9 +153,14 @@ export function boardInput(state: RoomState, now: number): BoardInput {
   };
 }
 
+export const hasSolved = (state: RoomState, participationId: number, challengeId: number): boolean =>
+  state.solvedBy.get(challengeId)?.has(participationId) ?? false;
+
 /** Records a solve in judging order. */
 export function addSolve(state: RoomState, solve: BoardSolve): void {
-  state.solves.set(pairKey(solve.participationId, solve.challengeId), solve);
+  const solvers = state.solvedBy.get(solve.challengeId);
+  if (solvers) solvers.add(solve.participationId);
+  else state.solvedBy.set(solve.challengeId, new Set([solve.participationId]));
   const list = state.solvesByChallenge.get(solve.challengeId);
   if (list) list.push(solve);
   else state.solvesByChallenge.set(solve.challengeId, [solve]);
