@@ -21,7 +21,7 @@ export default {
   fetch(request, env, ctx) {
     const next = async (r: Request) => withSecurityHeaders(r, await route(r, env, ctx));
     // `npm start` (scripts/start.mjs): built files and the cached /api/config before the routes.
-    if (env.STATIC_FILES && env.STATIC) return serveLocal(request, env as Env & LocalServerEnv, next, withSecurityHeaders);
+    if (env.STATIC_FILES && env.STATIC) return serveLocal(request, env as Env & LocalServerEnv, next);
     return next(request);
   },
 } satisfies ExportedHandler<Env>;

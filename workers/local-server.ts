@@ -1,3 +1,5 @@
+import { withSecurityHeaders } from "./security-headers";
+
 /**
  * What the `npm start` server adds in front of the routes, in the app worker itself: scripts/start.mjs
  * gives it the listening socket and two bindings, STATIC (a workerd disk service rooted at build/client)
@@ -102,23 +104,15 @@ function withoutAddressClaims(request: Request): Request {
   return new Request(request, { headers });
 }
 
-/**
- * Built files, the cached /api/config, then the app (`next`, which adds the security headers; built files
- * get them through `secure`).
- */
-export async function serveLocal(
-  incoming: Request,
-  env: LocalServerEnv,
-  next: Next,
-  secure: (request: Request, response: Response) => Response,
-): Promise<Response> {
+/** Built files (with the security headers of every response), the cached /api/config, then the app (`next`). */
+export async function serveLocal(incoming: Request, env: LocalServerEnv, next: Next): Promise<Response> {
   const request = withoutAddressClaims(incoming);
   if (request.method === "GET" || request.method === "HEAD") {
     const url = new URL(request.url);
     const found = lookup(env.STATIC_FILES, url.pathname);
     if (found) {
       const response = await serveFile(request, env, found[0], found[1]);
-      if (response) return secure(request, response);
+      if (response) return withSecurityHeaders(request, response);
     }
     if (url.pathname === CONFIG_PATH && url.search === "") return cachedConfig(request) ?? fetchConfig(request, next);
     return next(request);

@@ -18,6 +18,11 @@ const SEQ_WRITE_MS = 250;
  */
 const SEQ_RESTART_GAP = 100_000;
 
+/** The runtime tags of a socket: its channel, and its team when it has one. */
+function tagsOf(identity: SocketIdentity): string[] {
+  return identity.teamId === null ? [`c:${identity.channel}`] : [`c:${identity.channel}`, `t:${identity.teamId}`];
+}
+
 /** One message to publish: to every socket of a channel, or to one team's sockets on it. */
 export interface OutgoingMessage {
   channel: Channel;
@@ -59,8 +64,7 @@ export abstract class SocketHub extends DurableObject<Env> {
     };
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    const tags = [`c:${channel}`];
-    if (identity.teamId !== null) tags.push(`t:${identity.teamId}`);
+    const tags = tagsOf(identity);
     this.ctx.acceptWebSocket(server, tags);
     server.serializeAttachment(identity);
     this.identities.set(server, identity);
@@ -103,7 +107,9 @@ export abstract class SocketHub extends DurableObject<Env> {
   }
 
   private forget(ws: WebSocket): void {
-    for (const set of this.sockets.values()) set.delete(ws);
+    const identity = this.identityOf(ws);
+    if (!identity) return;
+    for (const tag of tagsOf(identity)) this.sockets.get(tag)?.delete(ws);
   }
 
   private identityOf(ws: WebSocket): SocketIdentity | null {
