@@ -53,6 +53,7 @@ hub.get("/hub/game/:id{[0-9]+}", async (c) => {
   const headers: Record<string, string> = { [HUB_HEADERS.channel]: "game" };
   if (user) headers[HUB_HEADERS.userId] = user.id;
   if (access.teamId !== null) headers[HUB_HEADERS.teamId] = String(access.teamId);
+  if (access.canReadBoard) headers[HUB_HEADERS.boardReader] = "1";
   return forward(c, stub, headers);
 });
 

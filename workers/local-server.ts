@@ -1,3 +1,4 @@
+import { isNotModified, parseHttpDate } from "~/core/http/conditional";
 import { withSecurityHeaders } from "./security-headers";
 
 /**
@@ -60,35 +61,47 @@ async function serveFile(request: Request, env: LocalServerEnv, path: string, fi
  */
 const CONFIG_PATH = "/api/config";
 const CONFIG_TTL_MS = 1000;
-let configCache: { body: string; etag: string; headers: [string, string][]; at: number } | null = null;
+let configCache: { body: string; headers: [string, string][]; at: number } | null = null;
 let writesInFlight = 0;
 let writeGeneration = 0;
+
+/**
+ * The app's answer is kept with its validators (ETag, and Last-Modified once the config was 1 s old), so
+ * the client's If-None-Match, or else If-Modified-Since, is judged here by the app's rule
+ * (app/core/http/conditional.ts): the Last-Modified date stands for floor(t); without one, no date gives 304.
+ */
+function notModified(request: Request, headers: Headers): boolean {
+  const lastModified = headers.get("last-modified");
+  const now = Date.now();
+  return isNotModified(
+    { ifNoneMatch: request.headers.get("if-none-match"), ifModifiedSince: request.headers.get("if-modified-since") },
+    { etag: headers.get("etag"), changedAt: lastModified === null ? null : parseHttpDate(lastModified, now) },
+    now,
+  );
+}
 
 function cachedConfig(request: Request): Response | null {
   if (!configCache || Date.now() - configCache.at > CONFIG_TTL_MS || writesInFlight > 0) return null;
   const headers = new Headers(configCache.headers);
-  if (etagMatches(request.headers.get("if-none-match"), configCache.etag.replace(/^W\//, ""))) {
-    return new Response(null, { status: 304, headers });
-  }
+  if (notModified(request, headers)) return new Response(null, { status: 304, headers });
   return new Response(request.method === "HEAD" ? null : configCache.body, { status: 200, headers });
 }
 
 async function fetchConfig(request: Request, next: Next): Promise<Response> {
   const generation = writeGeneration;
-  // Always the full body from the app (no validator), so it can be kept; the client's validator is
+  // Always the full body from the app (no conditional headers), so it can be kept; the client's are
   // checked here.
   const headers = new Headers(request.headers);
   headers.delete("if-none-match");
+  headers.delete("if-modified-since");
   const response = await next(new Request(request, { headers }));
   const etag = response.headers.get("etag");
   if (response.status !== 200 || !etag || response.headers.has("set-cookie")) return response;
   const body = await response.text();
   if (generation === writeGeneration && writesInFlight === 0) {
-    configCache = { body, etag, headers: [...response.headers], at: Date.now() };
+    configCache = { body, headers: [...response.headers], at: Date.now() };
   }
-  if (etagMatches(request.headers.get("if-none-match"), etag.replace(/^W\//, ""))) {
-    return new Response(null, { status: 304, headers: response.headers });
-  }
+  if (notModified(request, response.headers)) return new Response(null, { status: 304, headers: response.headers });
   return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: response.headers });
 }
 

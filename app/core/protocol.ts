@@ -68,7 +68,7 @@ export type ServerMessageType = ServerMessage["type"];
 export type PayloadOf<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>["data"];
 
 /** Headers the Worker sets when it hands an authenticated socket to a Durable Object. */
-export const HUB_HEADERS = { userId: "x-flagstaff-user", channel: "x-flagstaff-channel", teamId: "x-flagstaff-team" } as const;
+export const HUB_HEADERS = { userId: "x-flagstaff-user", channel: "x-flagstaff-channel", teamId: "x-flagstaff-team", boardReader: "x-flagstaff-board-reader" } as const;
 
 /** Close codes 1005/1006 are reserved and cannot be sent (stack-notes): map them to 1000. */
 export function safeCloseCode(code: number): number {

@@ -95,6 +95,11 @@ test("a first blood reaches the other team's open scoreboard, its notices and th
   // B's open scoreboard: A's team first, with the first-blood mark; no reload happened.
   await expect(rows.first()).toHaveAttribute("data-testid", `board-team-${teamA}`, { timeout: 10_000 });
   await expect(rows.first()).toContainText("🥇");
+  // The mark has a translated name, for screen readers and on hover.
+  const bloodMark = rows.first().getByRole("img", { name: en.scoreboard.firstBlood });
+  await expect(bloodMark).toHaveText("🥇");
+  await expect(bloodMark).toHaveAttribute("title", en.scoreboard.firstBlood);
+  await expect(playerB.getByRole("link", { name: en.challenge.backToGame })).toHaveAttribute("href", `/games/${gameId}`);
   await expect(rows.first().getByRole("cell").first()).toHaveText("1");
   await expect(rows.nth(1)).toHaveAttribute("data-testid", `board-team-${teamB}`);
   const firstBlood = en.notices.template.FirstBlood.replace("{{team}}", `A${stamp}`.slice(0, 20)).replace("{{challenge}}", "Blood bath");
@@ -124,4 +129,146 @@ test("a first blood reaches the other team's open scoreboard, its notices and th
 
   await contextA.close();
   await contextB.close();
+});
+
+/**
+ * A running game with two accepted teams and a DynamicAttachment challenge: each team's flag is the name of
+ * its remote attachment, so A's flag can be read from A's challenge view and "stolen" by B.
+ */
+async function cheatingGame(admin: Page, browser: import("@playwright/test").Browser, stamp: string) {
+  const now = Date.now();
+  const game = await ok<{ id: number }>(admin.request.post("/api/edit/games", { data: { title: `Cheat ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
+  const gameId = game.id;
+  const challenge = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Own flags", category: "Misc", type: "DynamicAttachment" } }));
+  const challengeId = challenge.id;
+  const flags = ["a", "b", "c"].map((x) => `flag{own_${x}_${stamp}}`);
+  await ok(admin.request.post(`/api/edit/games/${gameId}/challenges/${challengeId}/flags`, { data: flags.map((flag) => ({ flag, attachmentType: "Remote", remoteUrl: `https://example.com/${flag}` })) }));
+  await ok(admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, { data: { isEnabled: true } }));
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  const playerA = await contextA.newPage();
+  const playerB = await contextB.newPage();
+  await playerWithTeam(playerA, gameId, `CA${stamp}`.slice(0, 15));
+  await playerWithTeam(playerB, gameId, `CB${stamp}`.slice(0, 15));
+  // Opening the challenge hands each team its flag; B opens it too, so B's answers are judged.
+  const detailA = await ok<{ context: { url: string } }>(playerA.request.get(`/api/game/${gameId}/challenges/${challengeId}`));
+  await ok(playerB.request.get(`/api/game/${gameId}/challenges/${challengeId}`));
+  const flagA = decodeURIComponent(detailA.context.url.split("/").pop() ?? "");
+  expect(flags).toContain(flagA);
+  const submitB = (flag: string) => ok<number>(playerB.request.post(`/api/game/${gameId}/challenges/${challengeId}`, { data: { flag } }));
+  return { gameId, flagA, submitB, teamA: `CA${stamp}`.slice(0, 15), teamB: `CB${stamp}`.slice(0, 15), close: async () => (await contextA.close(), await contextB.close()) };
+}
+
+test("the cheat info monitor lists a stolen flag without a reload", async ({ adminPage: admin, browser }) => {
+  test.setTimeout(60_000);
+  const stamp = Date.now().toString(36);
+  const game = await cheatingGame(admin, browser, stamp);
+
+  // The monitor socket is what updates the list: wait for its greeting before cheating.
+  const greeted = new Promise<void>((resolve) => {
+    admin.on("websocket", (ws) => {
+      if (ws.url().endsWith(`/hub/game/${game.gameId}/monitor`)) ws.on("framereceived", (f) => String(f.payload).includes('"hello"') && resolve());
+    });
+  });
+  await admin.goto(`/games/${game.gameId}/monitor/cheatinfo`);
+  await expect(admin.getByText(en.monitor.empty)).toBeVisible();
+  await greeted;
+  await game.submitB(game.flagA);
+
+  // Well before the list's 10-second refresh: the CheatDetected push brings it.
+  const row = admin.getByTestId("monitor-cheatinfo").locator("tbody tr");
+  await expect(row).toHaveCount(1, { timeout: 4_000 });
+  await expect(row).toContainText(game.flagA);
+  await expect(row.getByRole("cell").nth(1)).toHaveText(game.teamB);
+  await expect(row.getByRole("cell").nth(3)).toHaveText(game.teamA);
+  await game.close();
+});
+
+test("the events monitor pages back to older events, for the type filter too", async ({ adminPage: admin, browser }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const game = await cheatingGame(admin, browser, stamp);
+  const oldest = `flag{oldest_${stamp}}`;
+
+  // The oldest events: one wrong flag, then a stolen one (FlagSubmit + CheatDetected); then more than a
+  // page (100) of newer wrong flags on top of them.
+  await game.submitB(oldest);
+  await game.submitB(game.flagA);
+  for (let i = 0; i < 105; i += 15) await Promise.all(Array.from({ length: 15 }, (_, j) => game.submitB(`flag{newer_${i + j}}`)));
+  // All 108 events are stored (the oldest 8 behind the first page).
+  await expect.poll(async () => (await ok<unknown[]>(admin.request.get(`/api/game/${game.gameId}/events?count=100&skip=100`))).length, { timeout: 15_000 }).toBe(8);
+
+  await admin.goto(`/games/${game.gameId}/monitor/events`);
+  const list = admin.getByTestId("monitor-events");
+  const items = list.locator("li");
+  await expect(items).toHaveCount(100);
+  await expect(list.getByText(oldest)).toHaveCount(0);
+  await expect(list.getByText("flag{newer_104}")).toBeVisible();
+  // A live event goes on top and the page stays as long: the oldest shown row moves below it.
+  const live = `flag{live_${stamp}}`;
+  await game.submitB(live);
+  await expect(items.first()).toContainText(live);
+  await expect(items).toHaveCount(100);
+
+  // "Load more" reaches the oldest event.
+  await admin.getByRole("button", { name: en.monitor.loadMore }).click();
+  await expect(list.getByText(oldest)).toBeVisible();
+  await expect(items).toHaveCount(109);
+  // That was the end of the list.
+  await expect(admin.getByRole("button", { name: en.monitor.loadMore })).toHaveCount(0);
+
+  // Filtering reads older pages by itself: a fresh page finds the cheat event behind the first 100.
+  await admin.reload();
+  await expect(items).toHaveCount(100);
+  const types = admin.getByRole("combobox", { name: en.monitor.allTypes });
+  await types.selectOption("CheatDetected");
+  const cheat = en.monitor.event.CheatDetected.replace("{{challenge}}", "Own flags").replace("{{submitTeam}}", game.teamB).replace("{{ownedTeam}}", game.teamA);
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText(cheat);
+
+  // While container events are hidden, their types are not offered; unticking brings them back.
+  const hide = admin.getByRole("checkbox", { name: en.monitor.hideContainer });
+  await expect(hide).toBeChecked();
+  const optionValues = () => types.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  expect(await optionValues()).toEqual(["", "Normal", "FlagSubmit", "CheatDetected"]);
+  await hide.uncheck();
+  expect(await optionValues()).toEqual(["", "Normal", "ContainerStart", "ContainerDestroy", "FlagSubmit", "CheatDetected"]);
+  await types.selectOption("ContainerStart");
+  await hide.check();
+  await expect(types).toHaveValue("");
+  expect(await optionValues()).toEqual(["", "Normal", "FlagSubmit", "CheatDetected"]);
+  await game.close();
+});
+
+test("an accepted flag reads \"not scored\" when the game ended while the panel was open, or after the deadline", async ({ adminPage: admin, page: player }) => {
+  test.setTimeout(60_000);
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  // Practice mode is on by default: after the end flags are still judged, for 0 points.
+  const end = now + 6_000;
+  const game = await ok<{ id: number }>(admin.request.post("/api/edit/games", { data: { title: `Late ${stamp}`, start: now - HOUR, end, acceptWithoutReview: true } }));
+  const addChallenge = async (title: string, fields: Record<string, unknown>) => {
+    const c = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } }));
+    await ok(admin.request.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
+    await ok(admin.request.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, ...fields } }));
+  };
+  await addChallenge("Too late", { deadlineUtc: now - 60_000 });
+  await addChallenge("Game over", {});
+  await playerWithTeam(player, game.id, `L${stamp}`.slice(0, 15));
+  await player.goto(`/games/${game.id}/challenges`);
+  const flagBox = player.getByRole("textbox", { name: en.challenge.flag });
+
+  // Past the challenge's deadline (the game still running): judged, not scored.
+  await player.getByRole("button", { name: /Too late/ }).click();
+  await flagBox.fill(FLAG);
+  await player.getByRole("button", { name: en.challenge.submit }).click();
+  await expect(player.getByTestId("verdict").filter({ hasText: en.verdict.notScoredDeadline })).toHaveAttribute("data-status", "Accepted");
+
+  // The panel opens while the game runs; the game ends; the flag comes in after.
+  await player.getByRole("button", { name: /Game over/ }).click();
+  await expect(flagBox).toBeVisible();
+  await player.waitForTimeout(Math.max(0, end - Date.now() + 500));
+  await flagBox.fill(FLAG);
+  await player.getByRole("button", { name: en.challenge.submit }).click();
+  await expect(player.getByTestId("verdict").filter({ hasText: en.verdict.notScored })).toHaveAttribute("data-status", "Accepted");
 });

@@ -32,6 +32,32 @@ test("GET /api/config answers 304 to its ETag, and shows a settings change at on
   }
 });
 
+test("GET /api/config answers 304 to If-Modified-Since from its Last-Modified, from the local copy too", async ({ page, request, adminCredentials }) => {
+  await login(page, adminCredentials.userName, adminCredentials.password);
+  // Last-Modified appears once the app isolate has served this config for 1 s (app/core/http/conditional.ts).
+  let lastModified = "";
+  await expect
+    .poll(async () => (lastModified = (await request.get("/api/config")).headers()["last-modified"] ?? ""), { timeout: 10_000 })
+    .toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+  // Right after a full answer, the local copy of workers/local-server.ts answers (within its second).
+  const full = await request.get("/api/config");
+  const etag = full.headers()["etag"]!;
+  const same = await request.get("/api/config", { headers: { "if-modified-since": lastModified } });
+  expect(same.status()).toBe(304);
+  expect(same.headers()).toMatchObject({ etag, "last-modified": lastModified, "cache-control": "no-cache" });
+  // If-None-Match decides alone.
+  expect((await request.get("/api/config", { headers: { "if-none-match": 'W/"stale"', "if-modified-since": lastModified } })).status()).toBe(200);
+  const before = (await full.json()) as { slogan: string | null };
+  expect((await page.request.put("/api/admin/config", { data: { globalConfig: { slogan: `Slogan ${Date.now()}` } } })).status()).toBe(200);
+  try {
+    const after = await request.get("/api/config", { headers: { "if-modified-since": lastModified } });
+    expect(after.status()).toBe(200);
+    expect(after.headers()["etag"]).not.toBe(etag);
+  } finally {
+    await page.request.put("/api/admin/config", { data: { globalConfig: { slogan: before.slogan ?? "" } } });
+  }
+});
+
 test("built client files are served with their type and a long cache", async ({ page, request }) => {
   const scripts: string[] = [];
   page.on("response", (response) => {

@@ -192,6 +192,20 @@ describe("request defences", () => {
     // 21 password checks (scrypt, ≈ 0.14 s each) take several seconds on a loaded 2-core machine.
   }, 60_000);
 
+  it("counts the account named for loopback clients too, but not their shared address", async () => {
+    // Every `npm start` client is 127.0.0.1: 21 sign-ins under different names pass the address key…
+    const local = new Client();
+    for (let i = 0; i < 21; i++) {
+      expect((await local.json("/api/account/login", { method: "POST", body: { userName: unique("nobody"), password: "x" } })).status).toBe(401);
+    }
+    // …while one account named 21 times is limited like anywhere else.
+    const name = unique("target");
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await local.json("/api/account/login", { method: "POST", body: { userName: name, password: "x" } })).status);
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  }, 60_000);
+
   it("serves an OpenAPI document generated from the route schemas", async () => {
     const r = await new Client().json<{ openapi: string; paths: Record<string, Record<string, { requestBody?: unknown }>> }>("/api/openapi.json");
     expect(r.body.openapi).toBe("3.1.0");

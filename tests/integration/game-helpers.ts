@@ -1,8 +1,10 @@
+import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
+import { sha256Hex } from "~/.server/auth/session";
 import { users } from "~/.server/db/schema";
 import type { GameInfo } from "~/core/schemas/game";
 import type { TeamInfo } from "~/core/schemas/team";
-import { type Client, db, newUser, unique } from "./helpers";
+import { Client, db, newUser, unique } from "./helpers";
 
 export type ErrorBody = { title: string; status: number };
 export const HOUR = 3_600_000;
@@ -55,4 +57,60 @@ export async function teamWithMembers(n = 0) {
 
 export async function join(client: Client, gameId: number, body: Record<string, unknown>) {
   return client.json<ErrorBody>(`/api/game/${gameId}`, { method: "POST", body });
+}
+
+export const room = (gameId: number) => env.GAME_ROOM.get(env.GAME_ROOM.idFromName(`game:${gameId}`));
+
+// ── Fixtures: players are seeded straight into D1 (no password hashing), each with a session cookie. ──
+
+export interface Player {
+  client: Client;
+  userId: string;
+  userName: string;
+  teamId: number;
+  teamName: string;
+  participationId: number;
+}
+
+export async function seedPlayers(gameId: number, n: number, opts: { divisionId?: number | null; status?: string } = {}): Promise<Player[]> {
+  const now = Date.now();
+  const players: Player[] = [];
+  const stmts: D1PreparedStatement[] = [];
+  const tag = unique("s");
+  for (let i = 0; i < n; i++) {
+    const userId = crypto.randomUUID();
+    const userName = `${tag}_${i}`.slice(-15);
+    const teamName = `T${tag}${i}`.slice(-20);
+    const sessionId = `${userId}-session`;
+    players.push({ client: new Client(), userId, userName, teamId: 0, teamName, participationId: 0 });
+    (players[i]!.client as Client).cookie = `flagstaff_session=${sessionId}`;
+    stmts.push(
+      env.DB.prepare(
+        "INSERT INTO users (id, user_name, user_name_key, email, email_key, password_hash, security_stamp, register_time, email_confirmed) VALUES (?1, ?2, lower(?2), ?3, lower(?3), 'x', 'x', ?4, 1)",
+      ).bind(userId, userName, `${userId}@example.com`, now),
+      env.DB.prepare("INSERT INTO sessions (id_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)").bind(await sha256Hex(sessionId), userId, now, now + 86_400_000),
+      env.DB.prepare("INSERT INTO teams (name, captain_id, invite_token) VALUES (?1, ?2, 'tok')").bind(teamName, userId),
+      env.DB.prepare("INSERT INTO team_members (team_id, user_id) SELECT id, ?1 FROM teams WHERE captain_id = ?1").bind(userId),
+      env.DB.prepare("INSERT INTO participations (game_id, team_id, division_id, status, token) SELECT ?1, id, ?3, ?4, 'token-' || id FROM teams WHERE captain_id = ?2").bind(
+        gameId,
+        userId,
+        opts.divisionId ?? null,
+        opts.status ?? "Accepted",
+      ),
+      env.DB.prepare("INSERT INTO participation_members (participation_id, game_id, user_id) SELECT p.id, ?1, ?2 FROM participations p JOIN teams t ON t.id = p.team_id WHERE t.captain_id = ?2 AND p.game_id = ?1").bind(gameId, userId),
+      env.DB.prepare(
+        "INSERT INTO game_instances (participation_id, challenge_id) SELECT p.id, c.id FROM participations p JOIN teams t ON t.id = p.team_id JOIN challenges c ON c.game_id = p.game_id AND c.is_enabled = 1 WHERE t.captain_id = ?2 AND p.game_id = ?1 ON CONFLICT DO NOTHING",
+      ).bind(gameId, userId),
+    );
+  }
+  for (let i = 0; i < stmts.length; i += 140) await env.DB.batch(stmts.slice(i, i + 140));
+  const rows = await env.DB.prepare("SELECT t.captain_id AS u, t.id AS team, p.id AS p FROM participations p JOIN teams t ON t.id = p.team_id WHERE p.game_id = ?1").bind(gameId).all<{ u: string; team: number; p: number }>();
+  const byUser = new Map(rows.results.map((r) => [r.u, r]));
+  for (const p of players) {
+    const r = byUser.get(p.userId)!;
+    p.teamId = r.team;
+    p.participationId = r.p;
+  }
+  await room(gameId).refresh(gameId, "participations");
+  return players;
 }

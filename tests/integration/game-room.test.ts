@@ -1,67 +1,11 @@
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "~/.server/auth/session";
 import { challenges, cheatInfos, firstSolves, gameEvents, gameNotices, submissions } from "~/.server/db/schema";
 import type { ScoreboardModel } from "~/core/scoring/scoreboard";
-import { createGame, type ErrorBody, HOUR, newAdmin, updateGame } from "./game-helpers";
+import { createGame, type ErrorBody, HOUR, newAdmin, type Player, room, seedPlayers, updateGame } from "./game-helpers";
 import { Client, db, unique } from "./helpers";
 
-// ── Fixtures: players are seeded straight into D1 (no password hashing), each with a session cookie. ──
-
-interface Player {
-  client: Client;
-  userId: string;
-  userName: string;
-  teamId: number;
-  teamName: string;
-  participationId: number;
-}
-
-async function seedPlayers(gameId: number, n: number, opts: { divisionId?: number | null; status?: string } = {}): Promise<Player[]> {
-  const now = Date.now();
-  const players: Player[] = [];
-  const stmts: D1PreparedStatement[] = [];
-  const tag = unique("s");
-  for (let i = 0; i < n; i++) {
-    const userId = crypto.randomUUID();
-    const userName = `${tag}_${i}`.slice(-15);
-    const teamName = `T${tag}${i}`.slice(-20);
-    const sessionId = `${userId}-session`;
-    players.push({ client: new Client(), userId, userName, teamId: 0, teamName, participationId: 0 });
-    (players[i]!.client as Client).cookie = `flagstaff_session=${sessionId}`;
-    stmts.push(
-      env.DB.prepare(
-        "INSERT INTO users (id, user_name, user_name_key, email, email_key, password_hash, security_stamp, register_time, email_confirmed) VALUES (?1, ?2, lower(?2), ?3, lower(?3), 'x', 'x', ?4, 1)",
-      ).bind(userId, userName, `${userId}@example.com`, now),
-      env.DB.prepare("INSERT INTO sessions (id_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)").bind(await sha256Hex(sessionId), userId, now, now + 86_400_000),
-      env.DB.prepare("INSERT INTO teams (name, captain_id, invite_token) VALUES (?1, ?2, 'tok')").bind(teamName, userId),
-      env.DB.prepare("INSERT INTO team_members (team_id, user_id) SELECT id, ?1 FROM teams WHERE captain_id = ?1").bind(userId),
-      env.DB.prepare("INSERT INTO participations (game_id, team_id, division_id, status, token) SELECT ?1, id, ?3, ?4, 'token-' || id FROM teams WHERE captain_id = ?2").bind(
-        gameId,
-        userId,
-        opts.divisionId ?? null,
-        opts.status ?? "Accepted",
-      ),
-      env.DB.prepare("INSERT INTO participation_members (participation_id, game_id, user_id) SELECT p.id, ?1, ?2 FROM participations p JOIN teams t ON t.id = p.team_id WHERE t.captain_id = ?2 AND p.game_id = ?1").bind(gameId, userId),
-      env.DB.prepare(
-        "INSERT INTO game_instances (participation_id, challenge_id) SELECT p.id, c.id FROM participations p JOIN teams t ON t.id = p.team_id JOIN challenges c ON c.game_id = p.game_id AND c.is_enabled = 1 WHERE t.captain_id = ?2 AND p.game_id = ?1 ON CONFLICT DO NOTHING",
-      ).bind(gameId, userId),
-    );
-  }
-  for (let i = 0; i < stmts.length; i += 140) await env.DB.batch(stmts.slice(i, i + 140));
-  const rows = await env.DB.prepare("SELECT t.captain_id AS u, t.id AS team, p.id AS p FROM participations p JOIN teams t ON t.id = p.team_id WHERE p.game_id = ?1").bind(gameId).all<{ u: string; team: number; p: number }>();
-  const byUser = new Map(rows.results.map((r) => [r.u, r]));
-  for (const p of players) {
-    const r = byUser.get(p.userId)!;
-    p.teamId = r.team;
-    p.participationId = r.p;
-  }
-  await room(gameId).refresh(gameId, "participations");
-  return players;
-}
-
-const room = (gameId: number) => env.GAME_ROOM.get(env.GAME_ROOM.idFromName(`game:${gameId}`));
 
 async function makeChallenge(admin: Client, gameId: number, opts: { type?: string; flags?: string[]; title?: string; category?: string; fields?: Record<string, unknown> } = {}) {
   const type = opts.type ?? "StaticAttachment";
@@ -186,6 +130,20 @@ describe("submission life cycle", () => {
     expect((await b!.client.json(`/api/game/${gameId}/details`)).status).toBe(403);
     // The suspended team left the board before the review call returned.
     expect((await board(gameId)).items.map((i) => i.id)).toEqual([a!.teamId]);
+  });
+
+  it("limits each team's submissions (100 at once), for loopback clients too, with 429 and Retry-After", { timeout: 60_000 }, async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    const burst = await Promise.all(Array.from({ length: 110 }, (_, i) => submit(a!, gameId, cid, `wrong-${i}`)));
+    const limited = burst.filter((r) => r.status === 429);
+    expect(burst.filter((r) => r.status === 200)).toHaveLength(100);
+    expect(limited).toHaveLength(10);
+    expect(Number(limited[0]!.res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((limited[0]!.body as ErrorBody).title).toMatch(/^Too many requests\. Please try again in \d+ seconds\.$/);
+    // The bucket is the team's: another team submits at once.
+    expect((await submit(b!, gameId, cid, "f")).status).toBe(200);
   });
 
   it("gates on game time: not started 10001, ended without practice 10002", async () => {
@@ -487,8 +445,10 @@ describe("pushes", () => {
     const mine = await openSocket(a!.client, `/hub/game/${gameId}`);
     const theirs = await openSocket(b!.client, `/hub/game/${gameId}`);
     const monitor = await openSocket(admin, `/hub/game/${gameId}/monitor`);
+    const logs = await openSocket(admin, "/hub/admin");
     await waitFor(() => mine.messages.find((m) => m.type === "hello"));
     await waitFor(() => monitor.messages.find((m) => m.type === "hello"));
+    await waitFor(() => logs.messages.find((m) => m.type === "hello"));
     const r = await submit(a!, gameId, cid, "f");
     const id = r.body as number;
     const verdict = await waitFor(() => mine.messages.find((m) => m.type === "verdict"));
@@ -507,6 +467,33 @@ describe("pushes", () => {
     const seqs = theirs.messages.filter((m) => m.type !== "hello").map((m) => m.seq);
     const hello = theirs.messages.find((m) => m.type === "hello")!.seq;
     expect(seqs).toEqual(seqs.map((_, i) => hello + i + 1));
-    for (const s of [mine, theirs, monitor]) s.ws.close(1000);
+    // The solve's log record reaches admins' log stream once stored.
+    const log = await waitFor(() => logs.messages.find((m) => m.type === "log" && String(m.data.msg).includes(a!.teamName)));
+    expect(log.data).toMatchObject({ level: "Information", name: a!.userName, msg: expect.stringContaining("solved challenge") });
+    for (const s of [mine, theirs, monitor, logs]) s.ws.close(1000);
+  });
+
+  it("pushes a hidden game's board deltas to monitors (players among them), never to players, without seq gaps", async () => {
+    const { admin, gameId } = await setup();
+    expect((await updateGame(admin, gameId, { hidden: true })).status).toBe(200);
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b, c, m] = await seedPlayers(gameId, 4);
+    // m plays in the game and is a monitor.
+    await env.DB.prepare("UPDATE users SET role = 'Monitor' WHERE id = ?1").bind(m!.userId).run();
+    await ensureInstances(gameId, cid);
+    const player = await openSocket(b!.client, `/hub/game/${gameId}`);
+    const playingMonitor = await openSocket(m!.client, `/hub/game/${gameId}`);
+    const adminSocket = await openSocket(admin, `/hub/game/${gameId}`);
+    for (const s of [player, playingMonitor, adminSocket]) await waitFor(() => s.messages.find((x) => x.type === "hello"));
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await waitFor(() => playingMonitor.messages.find((x) => x.type === "scoreboard"));
+    await waitFor(() => adminSocket.messages.find((x) => x.type === "scoreboard"));
+    expect((await submit(c!, gameId, cid, "f")).status).toBe(200);
+    await waitFor(() => player.messages.filter((x) => x.type === "notice").length === 2 || undefined);
+    expect(player.messages.some((x) => x.type === "scoreboard")).toBe(false);
+    // Both blood notices follow hello without a gap: the deltas the player did not get took no number.
+    const hello = player.messages.find((x) => x.type === "hello")!.seq;
+    expect(player.messages.filter((x) => x.type === "notice").map((x) => x.seq)).toEqual([hello + 1, hello + 2]);
+    for (const s of [player, playingMonitor, adminSocket]) s.ws.close(1000);
   });
 });

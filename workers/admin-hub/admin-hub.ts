@@ -1,6 +1,6 @@
 import { createDb } from "~/.server/db/client";
 import { logRetentionDays, purgeOldLogs } from "~/.server/services/logs";
-import type { Channel, PayloadOf, ServerMessageType } from "~/core/protocol";
+import type { Channel, LogMessage, PayloadOf, ServerMessageType } from "~/core/protocol";
 import { SocketHub } from "../shared/socket-hub";
 
 /** How often old log records are purged (at most; only while logs are being written). */
@@ -18,6 +18,13 @@ export class AdminHub extends SocketHub {
   override async publish<T extends ServerMessageType>(channel: Channel, type: T, data: PayloadOf<T>, teamId?: number): Promise<number> {
     if (type === "log") await this.armPurge();
     return super.publish(channel, type, data, teamId);
+  }
+
+  /** Streams several new log records in order (one call for a batch of them). */
+  async publishLogs(logs: LogMessage[]): Promise<number> {
+    if (logs.length === 0) return 0;
+    await this.armPurge();
+    return this.publishMany(logs.map((data) => ({ channel: "admin", type: "log", data })));
   }
 
   private async armPurge(): Promise<void> {

@@ -3,12 +3,13 @@ import { roomOf } from "~/.server/services/room";
 import * as exportService from "~/.server/services/exports";
 import * as submissionService from "~/.server/services/submissions";
 import { AppError, badRequest, notFound, tooManyRequests } from "~/core/errors";
+import { isNotModified } from "~/core/http/conditional";
 import { checkFlagText, eventsQuerySchema, scoreboardQuerySchema, submissionsQuerySchema, submitSchema } from "~/core/game-room/schemas";
 import type { RoomRefusal } from "../game-room/types";
 import type { ApiContext, ApiEnv } from "./context";
 import { editGameId, pathId } from "./edit";
 import { requireAuth } from "./guard";
-import { downloadResponse, jsonWithEtag } from "./http-cache";
+import { conditionsOf, downloadResponse, jsonWithEtag, validatorHeaders } from "./http-cache";
 import { defineRoute } from "./registry";
 
 /**
@@ -45,7 +46,7 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/challenges/:cid/statu
   return c.json(result.status);
 });
 
-defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboard", auth: "Public", tag, summary: "The scoreboard (ETag; optional count/skip page the items)", query: scoreboardQuerySchema }, async (c, { query }) => {
+defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboard", auth: "Public", tag, summary: "The scoreboard (ETag/Last-Modified, 304; optional count/skip page the items)", query: scoreboardQuerySchema }, async (c, { query }) => {
   const gameId = editGameId(c);
   const room = roomOf(c.env, gameId);
   const opts = { etag: c.req.header("if-none-match") ?? null, skip: query.skip, ...(query.count === undefined ? {} : { count: query.count }) };
@@ -56,12 +57,12 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboard", auth: "P
   }
   if (read.kind === "notFound" || read.kind === "hidden") throw notFound("game.not_found");
   if (read.kind === "notStarted") throw new AppError(10001, "game.not_started");
-  const headers = { ETag: read.etag, "Cache-Control": "no-cache", "Content-Type": "application/json; charset=UTF-8" };
-  if (read.kind === "notModified") return new Response(null, { status: 304, headers });
+  const headers = validatorHeaders(read.etag, read.changedAt, read.at, "no-cache");
+  if (read.kind === "notModified" || isNotModified(conditionsOf(c), read, read.at)) return new Response(null, { status: 304, headers });
   return new Response(read.body, { status: 200, headers });
 });
 
-defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/details", auth: "User", tag, summary: "The player's game view: challenges, own rank, team token (private ETag)" }, async (c, { user }) => {
+defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/details", auth: "User", tag, summary: "The player's game view: challenges, own rank, team token (private ETag/Last-Modified, 304)" }, async (c, { user }) => {
   const gameId = editGameId(c);
   const result = await roomOf(c.env, gameId).details(gameId, user!.id);
   if (!result.ok) throw roomError(result);

@@ -19,12 +19,12 @@ const tag = "Game";
 
 const deps = (c: ApiContext) => ({ db: c.var.db, now: c.var.now });
 
-defineRoute(game, { method: "GET", path: "/game", auth: "Public", tag, summary: "Public games, newest start first", query: gamesQuerySchema }, async (c, { query, user }) => {
+defineRoute(game, { method: "GET", path: "/game", auth: "Public", tag, summary: "Public games, newest start first (ETag/Last-Modified, 304)", query: gamesQuerySchema }, async (c, { query, user }) => {
   enforceLimit(c, limiters.query, [user ? `u:${user.id}` : `ip:${c.var.ip}`]);
   return jsonWithEtag(c, await gameService.listGames(c.var.db, query));
 });
 
-defineRoute(game, { method: "GET", path: "/game/:id", auth: "Public", tag, summary: "A game's details and the caller's registration" }, async (c, { user }) =>
+defineRoute(game, { method: "GET", path: "/game/:id", auth: "Public", tag, summary: "A game's details and the caller's registration (private ETag/Last-Modified, 304)" }, async (c, { user }) =>
   jsonWithEtag(c, await gameService.getGameDetail(c.var.db, editGameId(c), user), { private: true }),
 );
 
@@ -40,7 +40,7 @@ defineRoute(game, { method: "DELETE", path: "/game/:id", auth: "User", tag, summ
   return c.json({ title: c.var.t("game.left"), status: 200 });
 });
 
-defineRoute(game, { method: "GET", path: "/game/:id/notices", auth: "Public", tag, summary: "Notices: Normal first, each group newest first", query: noticesQuerySchema }, async (c, { query, user }) => {
+defineRoute(game, { method: "GET", path: "/game/:id/notices", auth: "Public", tag, summary: "Notices: Normal first, each group newest first (ETag/Last-Modified, 304)", query: noticesQuerySchema }, async (c, { query, user }) => {
   const id = editGameId(c);
   const g = await gameService.requireGame(c.var.db, id);
   const access = await getGameAccess(c.var.db, id, user);

@@ -52,7 +52,6 @@ interface Board {
 
 const refusal = (status: number, code: string, retryAfter?: number): RoomRefusal =>
   retryAfter === undefined ? { ok: false, status, code } : { ok: false, status, code, retryAfter };
-const isLoopback = (ip: string) => ip === "::1" || ip.startsWith("127.") || ip === "::ffff:127.0.0.1";
 
 /**
  * One per game (named `game:{id}`): the single judge of the game's submissions and the holder of its live
@@ -86,6 +85,7 @@ export class GameRoom extends SocketHub {
   private pendingSolves: BoardSolve[] = [];
   /** The latest solve time on the board: a solve judged before it (never live) needs a full computation. */
   private boardSolveTime = 0;
+  /** The Submit bucket (rules.md §10): 100 per team, 50 more every 5 s. */
   private readonly limiter = new TokenBucketLimiter(100, 50, 5_000);
   private lastLoadMs = 0;
   private lastRejudged = 0;
@@ -158,7 +158,8 @@ export class GameRoom extends SocketHub {
     const checked = checkSubmission(state, req.userId, req.challengeId, now);
     if ("code" in checked) return refusal(checked.status, checked.code);
     const { participation } = checked;
-    if (String(this.env.FLAGSTAFF_DISABLE_RATE_LIMIT) !== "true" && !isLoopback(req.ip)) {
+    // The Submit bucket is the team's (rules.md §10), so it counts for loopback clients too.
+    if (String(this.env.FLAGSTAFF_DISABLE_RATE_LIMIT) !== "true") {
       const wait = this.limiter.hit(`p:${participation.id}`, now);
       if (wait > 0) return refusal(429, "common.too_many_requests", wait);
     }
@@ -248,7 +249,7 @@ export class GameRoom extends SocketHub {
         if (ids[i] !== undefined) this.outgoing.push({ channel: "game", type: "notice", data: { id: ids[i]!, type, values, time } });
       });
     }
-    for (const [time, name, ip, msg] of writes.logs) this.publishLog(time, name, ip, msg);
+    this.publishLogs(writes.logs);
     if (plan.insertIndex < 0) {
       await this.pushOut();
       return;
@@ -330,10 +331,12 @@ export class GameRoom extends SocketHub {
     if (p) this.outgoing.push({ channel: "game", type: "verdict", data: { submissionId: rec.id, challengeId: rec.challengeId, status: playerStatus(status) }, teamId: p.teamId });
   }
 
-  private publishLog(time: number, name: string | null, ip: string | null, msg: string) {
+  /** The flush's stored log records, streamed to admins in one call. */
+  private publishLogs(logs: PendingWrites["logs"]) {
+    if (logs.length === 0) return;
     try {
       const hub = this.env.ADMIN_HUB.get(this.env.ADMIN_HUB.idFromName("admin"));
-      hub.publish("admin", "log", { time, name, level: "Information", ip, msg, status: "Success" }).catch(() => undefined);
+      hub.publishLogs(logs.map(([time, name, ip, msg]) => ({ time, name, level: "Information", ip, msg, status: "Success" }))).catch(() => undefined);
     } catch {
       // The admin stream is best effort; the record is stored.
     }
@@ -425,10 +428,10 @@ export class GameRoom extends SocketHub {
   private queueBoardPush(state: RoomState, delta: BoardDelta): void {
     if (Date.now() < state.game.start) return;
     const hidden = state.game.hidden;
-    this.outgoing.push({ channel: "game", type: "scoreboard", data: delta, filter: hidden ? (identity) => identity.teamId === null : undefined });
+    this.outgoing.push({ channel: "game", type: "scoreboard", data: delta, filter: hidden ? (identity) => identity.boardReader === true : undefined });
   }
 
-  /** GET game/{id}/scoreboard from memory, with an ETag; `page` slices the items (first page reads). */
+  /** GET game/{id}/scoreboard from memory, with its validators; `page` slices the items (first page reads). */
   async readBoard(gameId: number, opts: { etag?: string | null; allowHidden?: boolean; skip?: number; count?: number } = {}): Promise<BoardRead> {
     const state = await this.ready(gameId);
     if (!state) return { kind: "notFound" };
@@ -453,8 +456,11 @@ export class GameRoom extends SocketHub {
       etag = page.etag;
       body = page.body;
     }
-    if (opts.etag && opts.etag.split(",").some((t) => t.trim() === etag)) return { kind: "notModified", etag };
-    return { kind: "ok", etag, body };
+    // If-Modified-Since is decided by the Worker from changedAt and at (the rare client sending it
+    // without If-None-Match gets the body shipped over RPC, then a 304).
+    const validators = { etag, changedAt: board.model.updateTimeUtc, at: Date.now() };
+    if (opts.etag && opts.etag.split(",").some((t) => t.trim() === etag)) return { kind: "notModified", ...validators };
+    return { kind: "ok", body, ...validators };
   }
 
   /** The current board model (for exports and services in the same game). */

@@ -19,8 +19,19 @@ export type BoardRead =
   | { kind: "notFound" }
   | { kind: "notStarted" }
   | { kind: "hidden" }
-  | { kind: "notModified"; etag: string }
-  | { kind: "ok"; etag: string; body: string };
+  | ({ kind: "notModified" } & BoardValidators)
+  | ({ kind: "ok"; body: string } & BoardValidators);
+
+/**
+ * `changedAt`: when the room made this board version (its updateTimeUtc; every version gets a fresh
+ * one); `at`: the room's clock at the read. Both from the room's clock, so the Worker can tell whether
+ * the version is 1 s old (Last-Modified, app/core/http/conditional.ts) without trusting its own clock.
+ */
+export interface BoardValidators {
+  etag: string;
+  changedAt: number;
+  at: number;
+}
 
 /** What changed, for `refresh`: the room reloads it from D1 and updates the board before returning. */
 export type RefreshWhat =

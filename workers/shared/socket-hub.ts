@@ -6,6 +6,8 @@ export interface SocketIdentity {
   userId: string | null;
   channel: Channel;
   teamId: number | null;
+  /** May read the game's scoreboard (hidden games: monitors and admins); absent on older sockets. */
+  boardReader?: boolean;
 }
 
 const SEQ_KEY = "seq";
@@ -29,7 +31,12 @@ export interface OutgoingMessage {
   type: ServerMessageType;
   data: unknown;
   teamId?: number | undefined;
-  /** Sockets allowed to receive a channel-wide message (default: all of the channel). */
+  /**
+   * Sockets allowed to receive a channel-wide message (default: all of the channel). A filtered message
+   * reaches only part of the channel, so like a team message it carries the current number without
+   * advancing it: the others must not see a gap (its readers check their own continuity, e.g. a board
+   * delta's version).
+   */
   filter?: ((identity: SocketIdentity) => boolean) | undefined;
 }
 
@@ -61,6 +68,7 @@ export abstract class SocketHub extends DurableObject<Env> {
       userId: request.headers.get(HUB_HEADERS.userId),
       channel,
       teamId: teamHeader ? Number(teamHeader) : null,
+      boardReader: request.headers.get(HUB_HEADERS.boardReader) === "1",
     };
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
@@ -164,7 +172,7 @@ export abstract class SocketHub extends DurableObject<Env> {
     let sent = 0;
     for (const m of messages) {
       let seq = this.seqs.get(m.channel) ?? (await this.currentSeq(m.channel));
-      if (m.teamId === undefined) {
+      if (m.teamId === undefined && !m.filter) {
         seq += 1;
         this.seqs.set(m.channel, seq);
         touched.add(m.channel);

@@ -19,6 +19,7 @@ import {
   reachableAgent,
   reachableAgentIds,
 } from "../agents";
+import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
 import {
   type Challenge,
@@ -621,12 +622,13 @@ export async function listAgents(env: ContainerEnv, now: number) {
  * do not answer are skipped: their rows are released and they reap the containers themselves.
  */
 export async function destroyContainersOfChallenges(deps: ContainerDeps, challengeIds: number[], includeTest: boolean): Promise<number> {
-  if (challengeIds.length === 0) return 0;
-  const rows = await deps.db
-    .select()
-    .from(containers)
-    .where(and(inArray(containers.challengeId, challengeIds), live, includeTest ? undefined : isNotNull(containers.instanceId)))
-    .all();
+  const rows = await inChunks(challengeIds, (part) =>
+    deps.db
+      .select()
+      .from(containers)
+      .where(and(inArray(containers.challengeId, part), live, includeTest ? undefined : isNotNull(containers.instanceId)))
+      .all(),
+  );
   for (const row of rows) await destroyContainer(deps, row);
   return rows.length;
 }
@@ -641,16 +643,14 @@ export async function destroyContainersOfGame(deps: ContainerDeps, gameId: numbe
 /** POST api/agent/instances: which of the agent's instance ids are live here (the others are reaped). */
 export async function knownInstances(db: Db, instanceIds: string[]): Promise<string[]> {
   const ids = [...new Set(instanceIds.map((i) => i.toLowerCase()).filter((i) => /^[0-9a-f-]{36}$/.test(i)))];
-  const known: string[] = [];
-  for (let i = 0; i < ids.length; i += 90) {
-    const rows = await db
+  const rows = await inChunks(ids, (part) =>
+    db
       .select({ id: containers.id })
       .from(containers)
-      .where(and(inArray(containers.id, ids.slice(i, i + 90)), live))
-      .all();
-    known.push(...rows.map((r) => r.id));
-  }
-  return known;
+      .where(and(inArray(containers.id, part), live))
+      .all(),
+  );
+  return rows.map((r) => r.id);
 }
 
 /** A container the agent reports as started: the row learns its agent if it did not know it yet. */

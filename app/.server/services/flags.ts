@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { FileType } from "~/core/enums";
 import { badRequest, notFound } from "~/core/errors";
 import type { AttachmentInfo, AttachmentInput, FlagCreateInput, FlagInfo } from "~/core/schemas/challenge";
+import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
 import { type Attachment, attachments, type Challenge, challenges, files, flags } from "../db/schema";
 import { releaseFile } from "../storage/files";
@@ -41,11 +42,8 @@ async function referenceFiles(db: Db, hashes: string[]): Promise<Map<string, num
   const sizes = new Map<string, number>();
   const distinct = [...new Set(hashes)];
   if (distinct.length === 0) return sizes;
-  // D1 binds at most 100 parameters per statement.
-  for (let i = 0; i < distinct.length; i += 90) {
-    const known = await db.select({ hash: files.hash, size: files.size }).from(files).where(inArray(files.hash, distinct.slice(i, i + 90))).all();
-    for (const k of known) sizes.set(k.hash, k.size);
-  }
+  const known = await inChunks(distinct, (part) => db.select({ hash: files.hash, size: files.size }).from(files).where(inArray(files.hash, part)).all());
+  for (const k of known) sizes.set(k.hash, k.size);
   if (sizes.size !== distinct.length) throw badRequest("challenge.file_unknown");
   const updates = hashes.map((hash) => db.update(files).set({ referenceCount: sql`${files.referenceCount} + 1` }).where(eq(files.hash, hash)));
   await db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
@@ -55,14 +53,8 @@ async function referenceFiles(db: Db, hashes: string[]): Promise<Map<string, num
 /** Removes attachment rows and releases their files (the blob goes with its last reference). */
 export async function deleteAttachments({ db, bucket }: FlagDeps, ids: (number | null)[]): Promise<void> {
   const list = ids.filter((id): id is number => id != null);
-  for (let i = 0; i < list.length; i += 90) {
-    const gone = await db
-      .delete(attachments)
-      .where(inArray(attachments.id, list.slice(i, i + 90)))
-      .returning({ hash: attachments.fileHash })
-      .all();
-    for (const g of gone) await releaseFile({ db, bucket }, g.hash);
-  }
+  const gone = await inChunks(list, (part) => db.delete(attachments).where(inArray(attachments.id, part)).returning({ hash: attachments.fileHash }).all());
+  for (const g of gone) await releaseFile({ db, bucket }, g.hash);
 }
 
 /** POST edit/games/{id}/challenges/{cid}/attachment: replaces the shared attachment of a static challenge. */
@@ -95,14 +87,15 @@ export async function addFlags(deps: FlagDeps, challenge: Challenge, input: Flag
   const dynamic = challenge.type === "DynamicAttachment";
   const texts = input.map((f) => f.flag);
   if (new Set(texts).size !== texts.length) throw badRequest("challenge.flag_duplicate");
-  for (let i = 0; i < texts.length; i += 90) {
-    const clash = await db
+  const clashes = await inChunks(texts, (part) =>
+    db
       .select({ id: flags.id })
       .from(flags)
-      .where(and(eq(flags.challengeId, challenge.id), inArray(flags.flag, texts.slice(i, i + 90))))
-      .get();
-    if (clash) throw badRequest("challenge.flag_duplicate");
-  }
+      .where(and(eq(flags.challengeId, challenge.id), inArray(flags.flag, part)))
+      .limit(1)
+      .all(),
+  );
+  if (clashes.length > 0) throw badRequest("challenge.flag_duplicate");
   const specs = input.map((f) => {
     if (!dynamic) return null;
     const type = f.attachmentType ?? (f.fileHash ? "Local" : f.remoteUrl ? "Remote" : "None");

@@ -11,12 +11,14 @@ export interface GameAccess {
   canView: boolean;
   /** The caller's team in this game when its participation is Accepted, else null. */
   teamId: number | null;
+  /** Whether the caller may read the scoreboard (hidden games: monitors and admins only). */
+  canReadBoard: boolean;
 }
 
 /** What the caller may see of one game, in one query. */
 export async function getGameAccess(db: Db, gameId: number, user: CurrentUser | null): Promise<GameAccess> {
   const game = await db.select({ hidden: games.hidden }).from(games).where(eq(games.id, gameId)).get();
-  if (!game) return { exists: false, hidden: false, canView: false, teamId: null };
+  if (!game) return { exists: false, hidden: false, canView: false, teamId: null, canReadBoard: false };
   let teamId: number | null = null;
   if (user) {
     const row = await db
@@ -28,5 +30,5 @@ export async function getGameAccess(db: Db, gameId: number, user: CurrentUser | 
     if (row?.status === "Accepted") teamId = row.teamId;
   }
   const privileged = user !== null && roleRank(user.role) >= roleRank("Monitor");
-  return { exists: true, hidden: game.hidden, canView: !game.hidden || privileged || teamId !== null, teamId };
+  return { exists: true, hidden: game.hidden, canView: !game.hidden || privileged || teamId !== null, teamId, canReadBoard: !game.hidden || privileged };
 }

@@ -16,6 +16,7 @@ import type {
 import { GamePermission, type ParticipationStatus } from "~/core/enums";
 import { generateTeamTokenKeys } from "~/core/team-token";
 import type { CurrentUser } from "../auth/current-user";
+import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
 import {
   attachments,
@@ -61,20 +62,11 @@ export async function requireGame(db: Db, gameId: number): Promise<Game> {
 async function loadDivisions(db: Db, gameIds: number[]): Promise<Map<number, DivisionInfo[]>> {
   const out = new Map<number, DivisionInfo[]>();
   if (gameIds.length === 0) return out;
-  const rows = await db.select().from(divisions).where(inArray(divisions.gameId, gameIds)).orderBy(divisions.id).all();
-  const configs = rows.length
-    ? await db
-        .select()
-        .from(divisionChallengeConfigs)
-        .where(
-          inArray(
-            divisionChallengeConfigs.divisionId,
-            rows.map((d) => d.id),
-          ),
-        )
-        .orderBy(divisionChallengeConfigs.challengeId)
-        .all()
-    : [];
+  const rows = await inChunks(gameIds, (part) => db.select().from(divisions).where(inArray(divisions.gameId, part)).orderBy(divisions.id).all());
+  const configs = await inChunks(
+    rows.map((d) => d.id),
+    (part) => db.select().from(divisionChallengeConfigs).where(inArray(divisionChallengeConfigs.divisionId, part)).orderBy(divisionChallengeConfigs.challengeId).all(),
+  );
   for (const d of rows) {
     const list = out.get(d.gameId) ?? [];
     list.push({
@@ -146,12 +138,13 @@ function assertUniqueNames(list: DivisionInput[]): void {
 
 async function assertChallengesOfGame(db: Db, gameId: number, list: DivisionInput[]): Promise<void> {
   const ids = [...new Set(list.flatMap((d) => (d.challengeConfigs ?? []).map((c) => c.challengeId)))];
-  if (ids.length === 0) return;
-  const found = await db
-    .select({ id: challenges.id })
-    .from(challenges)
-    .where(and(eq(challenges.gameId, gameId), inArray(challenges.id, ids)))
-    .all();
+  const found = await inChunks(ids, (part) =>
+    db
+      .select({ id: challenges.id })
+      .from(challenges)
+      .where(and(eq(challenges.gameId, gameId), inArray(challenges.id, part)))
+      .all(),
+  );
   if (found.length !== ids.length) throw badRequest("game.challenge_unknown");
 }
 
@@ -333,15 +326,8 @@ export async function deleteGame({ db, bucket }: Omit<GameStorageDeps, "now">, g
   ]);
   const attachmentIds = [...challengeAttachments, ...flagAttachments].map((a) => a.id).filter((id): id is number => id != null);
   await db.delete(games).where(eq(games.id, gameId)).run();
-  const hashes: (string | null)[] = [game.posterHash, ...writeupFiles.map((w) => w.hash)];
-  for (let i = 0; i < attachmentIds.length; i += 90) {
-    const gone = await db
-      .delete(attachments)
-      .where(inArray(attachments.id, attachmentIds.slice(i, i + 90)))
-      .returning({ hash: attachments.fileHash })
-      .all();
-    hashes.push(...gone.map((g) => g.hash));
-  }
+  const gone = await inChunks(attachmentIds, (part) => db.delete(attachments).where(inArray(attachments.id, part)).returning({ hash: attachments.fileHash }).all());
+  const hashes: (string | null)[] = [game.posterHash, ...writeupFiles.map((w) => w.hash), ...gone.map((g) => g.hash)];
   for (const hash of hashes) await releaseFile({ db, bucket }, hash);
 }
 

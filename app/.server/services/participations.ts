@@ -227,13 +227,14 @@ export async function listParticipations(db: Db, gameId: number): Promise<Partic
     .orderBy(participations.id)
     .all();
   if (rows.length === 0) return [];
-  const teamIds = rows.map((r) => r.team.id);
+  // A subquery, not the list of team ids: D1 binds at most 100 parameters and a game has more teams.
+  const teamsOfGame = db.select({ id: participations.teamId }).from(participations).where(eq(participations.gameId, gameId));
   const [members, registered] = await Promise.all([
     db
       .select({ teamId: teamMembers.teamId, user: users })
       .from(teamMembers)
       .innerJoin(users, eq(users.id, teamMembers.userId))
-      .where(inArray(teamMembers.teamId, teamIds))
+      .where(inArray(teamMembers.teamId, teamsOfGame))
       .orderBy(users.userNameKey)
       .all(),
     db

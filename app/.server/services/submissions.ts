@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type { AnswerResult } from "~/core/enums";
 import type { GameEvent, SubmissionRecord } from "~/core/protocol";
 import { avatarUrl } from "../auth/session";
+import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
 import { challenges, cheatInfos, divisions, gameEvents, participations, submissions, teams, users } from "../db/schema";
 import { requireGame } from "./games";
@@ -97,22 +98,20 @@ export async function listCheatInfo(db: Db, gameId: number): Promise<CheatInfoMo
   const pids = [...new Set(rows.flatMap((r) => [r.owned, r.submit]))];
   const sids = rows.map((r) => r.submissionId);
   const parts = new Map<number, ParticipationModel>();
-  for (let i = 0; i < pids.length; i += 90) {
-    const chunk = await db
+  const partRows = await inChunks(pids, (part) =>
+    db
       .select({ p: participations, team: teams, division: divisions.name })
       .from(participations)
       .innerJoin(teams, eq(teams.id, participations.teamId))
       .leftJoin(divisions, eq(divisions.id, participations.divisionId))
-      .where(inArray(participations.id, pids.slice(i, i + 90)))
-      .all();
-    for (const { p, team, division } of chunk)
-      parts.set(p.id, { id: p.id, team: { id: team.id, name: team.name, avatar: avatarUrl(team.avatarHash) }, status: p.status, division: division ?? null, divisionId: p.divisionId });
-  }
+      .where(inArray(participations.id, part))
+      .all(),
+  );
+  for (const { p, team, division } of partRows)
+    parts.set(p.id, { id: p.id, team: { id: team.id, name: team.name, avatar: avatarUrl(team.avatarHash) }, status: p.status, division: division ?? null, divisionId: p.divisionId });
   const subs = new Map<number, SubmissionRecord>();
-  for (let i = 0; i < sids.length; i += 90) {
-    const chunk = await submissionQuery(db).where(inArray(submissions.id, sids.slice(i, i + 90))).all();
-    for (const r of chunk) subs.set(r.id, { id: r.id, answer: r.answer, status: r.status, time: r.time, user: r.user ?? "", team: r.team, challenge: r.challenge });
-  }
+  for (const r of await inChunks(sids, (part) => submissionQuery(db).where(inArray(submissions.id, part)).all()))
+    subs.set(r.id, { id: r.id, answer: r.answer, status: r.status, time: r.time, user: r.user ?? "", team: r.team, challenge: r.challenge });
   return rows
     .filter((r) => parts.has(r.owned) && parts.has(r.submit) && subs.has(r.submissionId))
     .map((r) => ({ ownedTeam: parts.get(r.owned)!, submitTeam: parts.get(r.submit)!, submission: subs.get(r.submissionId)! }));

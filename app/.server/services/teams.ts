@@ -5,6 +5,7 @@ import { ADMIN_TEAM_SEARCH_MAX } from "~/core/schemas/team";
 import { formatInviteCode, generateInviteToken, parseInviteCode } from "~/core/team-invite";
 import { parsePublicKey, parseTeamToken, verifyTeamToken } from "~/core/team-token";
 import { avatarUrl } from "../auth/session";
+import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
 import { games, participationMembers, participations, type Team, teamMembers, teams, users } from "../db/schema";
 import { IMAGE_LIMIT, releaseFile, storeUpload } from "../storage/files";
@@ -82,27 +83,26 @@ async function assertLockNotInForce(db: Db, teamId: number, now: number): Promis
   if (await isLockInForce(db, teamId, now)) throw badRequest("team.locked");
 }
 
-/** TeamInfoModel of each team, members read in one query; the captain is listed first. */
+/** TeamInfoModel of each team, members read in one query a chunk of teams; the captain is listed first. */
 async function toTeamInfos(db: Db, rows: Team[]): Promise<TeamInfo[]> {
   if (rows.length === 0) return [];
-  const members = await db
-    .select({
-      teamId: teamMembers.teamId,
-      id: users.id,
-      userName: users.userName,
-      bio: users.bio,
-      avatarHash: users.avatarHash,
-    })
-    .from(teamMembers)
-    .innerJoin(users, eq(users.id, teamMembers.userId))
-    .where(
-      inArray(
-        teamMembers.teamId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(users.userNameKey)
-    .all();
+  const members = await inChunks(
+    rows.map((r) => r.id),
+    (teamIds) =>
+      db
+        .select({
+          teamId: teamMembers.teamId,
+          id: users.id,
+          userName: users.userName,
+          bio: users.bio,
+          avatarHash: users.avatarHash,
+        })
+        .from(teamMembers)
+        .innerJoin(users, eq(users.id, teamMembers.userId))
+        .where(inArray(teamMembers.teamId, teamIds))
+        .orderBy(users.userNameKey)
+        .all(),
+  );
   return rows.map((team) => ({
     id: team.id,
     name: team.name,

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/components/games/time";
 import { Dialog } from "~/components/teams/dialog";
@@ -6,7 +7,22 @@ import { Button } from "~/components/ui/button";
 import type { ChallengeInfo, ScoreboardItem } from "~/core/scoring/scoreboard";
 
 const PAGE = 50;
-const BLOOD_MARK: Record<string, string> = { FirstBlood: "🥇", SecondBlood: "🥈", ThirdBlood: "🥉" };
+const BLOOD_MARK: Record<string, { mark: string; label: string }> = {
+  FirstBlood: { mark: "🥇", label: "scoreboard.firstBlood" },
+  SecondBlood: { mark: "🥈", label: "scoreboard.secondBlood" },
+  ThirdBlood: { mark: "🥉", label: "scoreboard.thirdBlood" },
+};
+const SOLVED_MARK = { mark: "✓", label: "scoreboard.solvedMark" };
+
+/** A solve's mark (a medal for a blood) with its translated name, for screen readers and on hover. */
+function SolveMark({ type, t }: { type: string; t: TFunction }) {
+  const { mark, label } = BLOOD_MARK[type] ?? SOLVED_MARK;
+  return (
+    <span role="img" aria-label={t(label)} title={t(label)}>
+      {mark}
+    </span>
+  );
+}
 
 /** The ranked teams with a solved matrix per challenge (blood marks), paged, with a team detail dialog. */
 export function BoardTable({ items, challenges, divisionId }: { items: ScoreboardItem[]; challenges: ChallengeInfo[]; divisionId: number | null }) {
@@ -55,7 +71,7 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
                     const s = solved.get(c.id);
                     return (
                       <td key={c.id} className="px-1 py-1 text-center" title={s ? `${c.title}: ${s.score}` : c.title}>
-                        {s ? (BLOOD_MARK[s.type] ?? "✓") : ""}
+                        {s ? <SolveMark type={s.type} t={t} /> : null}
                       </td>
                     );
                   })}
@@ -87,7 +103,7 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
             <ul className="space-y-1">
               {detail.solvedChallenges.map((s) => (
                 <li key={s.id}>
-                  {BLOOD_MARK[s.type] ?? "✓"} {titles.get(s.id) ?? s.id} — {t("scoreboard.points", { points: s.score })} — {t("scoreboard.solvedBy", { user: s.userName })} — {formatDateTime(s.time)}
+                  <SolveMark type={s.type} t={t} /> {titles.get(s.id) ?? s.id} — {t("scoreboard.points", { points: s.score })} — {t("scoreboard.solvedBy", { user: s.userName })} — {formatDateTime(s.time)}
                 </li>
               ))}
             </ul>

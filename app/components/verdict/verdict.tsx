@@ -6,6 +6,7 @@ import { verdictText } from "~/core/game-room/verdict-text";
 import type { Verdict } from "~/core/protocol";
 import { api } from "~/lib/api";
 import { useHubSocket } from "~/lib/realtime";
+import { computeNotScored, type NotScoredReason, type ScoringWindow } from "./not-scored";
 
 type PlayerStatus = Verdict["status"];
 
@@ -38,7 +39,26 @@ export function usePushedVerdicts(gameId: number): PushedVerdicts {
 
 const POLL_MS = 500;
 
-/** The verdict of one submission: the pushed one, else the status call every 500 ms until judged. */
+/**
+ * The game's end and the challenge's deadline as they are when an accepted verdict arrives (an admin may have
+ * moved them since the page opened). An unreadable one counts as not passed.
+ */
+async function readScoringWindow(gameId: number, challengeId: number, signal: AbortSignal): Promise<ScoringWindow> {
+  const [game, challenge] = await Promise.allSettled([
+    api<{ end: number }>(`/api/game/${gameId}`, { signal }),
+    api<{ deadline: number | null }>(`/api/game/${gameId}/challenges/${challengeId}`, { signal }),
+  ]);
+  return {
+    end: game.status === "fulfilled" ? game.value.end : Number.POSITIVE_INFINITY,
+    deadline: challenge.status === "fulfilled" ? challenge.value.deadline : null,
+  };
+}
+
+/**
+ * The verdict of one submission: the pushed one, else the status call every 500 ms until judged. Mounted when
+ * the submission's id comes back, which is when it was stored: an accepted flag is "not scored" when that
+ * moment is at or after the game's end or after the challenge's deadline (rules.md §1), decided as it arrives.
+ */
 export function VerdictMessage({
   gameId,
   challengeId,
@@ -50,6 +70,7 @@ export function VerdictMessage({
   challengeId: number;
   submissionId: number;
   pushed: Map<number, PlayerStatus>;
+  /** The game had already ended when the panel opened: every accepted flag of it is not scored. */
   ended?: boolean;
 }) {
   const { t } = useTranslation();
@@ -57,6 +78,18 @@ export function VerdictMessage({
   const status: AnswerResult = pushed.get(submissionId) ?? polled;
   // One random message per wrong verdict, fixed for this submission.
   const [random] = useState(() => Math.random());
+  const [submittedAt] = useState(() => Date.now());
+  // undefined until an accepted verdict has been checked against the end and the deadline.
+  const [notScored, setNotScored] = useState<NotScoredReason | null | undefined>(ended ? "ended" : undefined);
+
+  useEffect(() => {
+    if (status !== "Accepted" || notScored !== undefined) return;
+    const controller = new AbortController();
+    void readScoringWindow(gameId, challengeId, controller.signal).then((scoring) => {
+      if (!controller.signal.aborted) setNotScored(computeNotScored(submittedAt, scoring));
+    });
+    return () => controller.abort();
+  }, [gameId, challengeId, status, notScored, submittedAt]);
 
   useEffect(() => {
     if (status !== "FlagSubmitted") return;
@@ -74,19 +107,24 @@ export function VerdictMessage({
     };
   }, [gameId, challengeId, submissionId, status]);
 
-  const text = verdictText(status, { submissionId, ended, random: () => random });
+  // An accepted flag reads as still judging until it is known whether it scores.
+  const shown: AnswerResult = status === "Accepted" && notScored === undefined ? "FlagSubmitted" : status;
+  const text =
+    shown === "Accepted" && notScored === "deadline"
+      ? ({ key: "verdict.notScoredDeadline", tone: "success" } as const)
+      : verdictText(shown, { submissionId, ended: notScored === "ended", random: () => random });
   const tone = text.tone === "success" ? "success" : text.tone === "pending" ? "info" : "error";
   const title = text.tone === "success" ? t("verdict.correctTitle") : text.tone === "pending" ? t("verdict.pendingTitle") : text.tone === "error" ? t("verdict.wrongTitle") : undefined;
   return (
-    <div data-testid="verdict" data-status={status === "CheatDetected" ? "WrongAnswer" : status}>
+    <div data-testid="verdict" data-status={shown === "CheatDetected" ? "WrongAnswer" : shown}>
       <Alert tone={tone} {...(title ? { title } : {})}>
-        {t(text.key, text.params)}
+        {t(text.key, "params" in text ? text.params : undefined)}
       </Alert>
     </div>
   );
 }
 
-/** Whether the game has ended (an accepted flag then reads "not scored"); read once from the game. */
+/** Whether the game had ended when the page opened (every accepted flag then reads "not scored"). */
 export function useGameEnded(gameId: number): boolean {
   const [ended, setEnded] = useState(false);
   useEffect(() => {

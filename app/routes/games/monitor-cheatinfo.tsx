@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { useEffect, useState } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import type { CheatInfoModel } from "~/.server/services/submissions";
@@ -7,11 +7,13 @@ import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
 import { Alert } from "~/components/ui/alert";
 import { api, errorMessage } from "~/lib/api";
+import { useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
+import { useHubSocket } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/monitor-cheatinfo";
 
-/** /games/{id}/monitor/cheatinfo (Monitor): submissions of another team's flag. */
+/** /games/{id}/monitor/cheatinfo (Monitor): submissions of another team's flag, updated live. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
   return { pageTitle: getInstance(context).t("monitor.cheatInfo"), gameId: Number(params.id) };
@@ -21,19 +23,47 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
+/** How soon to ask again for a cheat the room announced but has not listed yet. */
+const UNLISTED_RETRY_MS = 500;
+const UNLISTED_RETRIES = 10;
+
 export default function MonitorCheatInfoPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { gameId } = loaderData;
-  const [rows, setRows] = useState<CheatInfoModel[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Refreshed every 10 s like the other lists (rules.md §15), and at once when the monitor stream announces a
+  // cheat or reconnects. Not kept in the browser cache: the rows hold other teams' flags.
+  const { data: rows, error, refresh } = useCachedList<CheatInfoModel[] | null>(`monitor-cheatinfo:${gameId}`, (signal) => api<CheatInfoModel[]>(`/api/game/${gameId}/cheatinfo`, { signal }), {
+    initial: null,
+    stale: true,
+    persist: false,
+  });
+  // The room pushes a verdict as it judges it and stores the cheat record with its next write batch, so a
+  // refresh right after the push may miss it: ask again until the announced submission is listed.
+  const unlisted = useRef(new Map<number, number>());
+  useHubSocket(`/hub/game/${gameId}/monitor`, {
+    onResync: () => void refresh(),
+    onMessage: (m) => {
+      const cheat = (m.type === "event" && m.data.type === "CheatDetected") || (m.type === "submission" && m.data.status === "CheatDetected");
+      if (!cheat) return;
+      if (m.type === "submission") unlisted.current.set(m.data.id, 0);
+      void refresh();
+    },
+  });
   useEffect(() => {
-    api<CheatInfoModel[]>(`/api/game/${gameId}/cheatinfo`)
-      .then(setRows)
-      .catch((err: unknown) => setError(errorMessage(err)));
-  }, [gameId]);
+    if (!rows) return;
+    const waiting = unlisted.current;
+    for (const r of rows) waiting.delete(r.submission.id);
+    for (const [id, tries] of waiting) if (tries >= UNLISTED_RETRIES) waiting.delete(id);
+    if (waiting.size === 0) return;
+    const timer = window.setTimeout(() => {
+      for (const [id, tries] of waiting) waiting.set(id, tries + 1);
+      void refresh();
+    }, UNLISTED_RETRY_MS);
+    return () => window.clearTimeout(timer);
+  }, [rows, refresh]);
   return (
     <MonitorShell gameId={gameId}>
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {rows && rows.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}
       {rows && rows.length > 0 ? (
         <table className="min-w-full text-sm" data-testid="monitor-cheatinfo">

@@ -1,12 +1,14 @@
 import { env } from "cloudflare:workers";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { formatDateTime } from "~/components/games/time";
+import { appendOlderEvents, eventTypeOptions, isContainerEvent, matchesEventFilter } from "~/components/monitor/event-list";
 import { MonitorShell, useEventText } from "~/components/monitor/monitor-shell";
 import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
 import { selectClass } from "~/components/ui/select";
-import { EVENT_TYPES, type EventType } from "~/core/enums";
+import type { EventType } from "~/core/enums";
 import type { GameEvent } from "~/core/protocol";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
@@ -14,7 +16,10 @@ import { useHubSocket } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/monitor-events";
 
-/** /games/{id}/monitor/events (Monitor): live game events, filter by type, container events hideable. */
+/**
+ * /games/{id}/monitor/events (Monitor): live game events, newest first, paged back with "Load more". Container
+ * events are hidden by the server; the type filter runs here and reads older pages until it has rows.
+ */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
   return { pageTitle: getInstance(context).t("monitor.events"), gameId: Number(params.id) };
@@ -24,40 +29,114 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
+/** The API's largest page (api.md §10). */
+const PAGE = 100;
+/** Matching events one round of loading (the first, or a "Load more") adds to those shown. */
+const ROUND_ROWS = 100;
+/** Pages one round reads at most: a rare type is searched in steps the monitor asks for, not all at once. */
+const ROUND_PAGES = 10;
+
 export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const text = useEventText();
   const { gameId } = loaderData;
-  const [events, setEvents] = useState<GameEvent[]>([]);
+  const [events, setEventsState] = useState<GameEvent[]>([]);
   const [hideContainer, setHideContainer] = useState(true);
   const [type, setType] = useState<EventType | "">("");
+  const [end, setEnd] = useState(false);
+  // Matching events shown (newest first): live events push older ones below it, so the page stays short
+  // however long it is open; "Load more" shows the next ROUND_ROWS, reading older pages when needed.
+  const [limit, setLimitState] = useState(ROUND_ROWS);
+  const limitRef = useRef(ROUND_ROWS);
+  const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    api<GameEvent[]>(`/api/game/${gameId}/events?count=100&hideContainer=${hideContainer}`)
-      .then((list) => {
-        setEvents(list);
-        setError(null);
-      })
-      .catch((err: unknown) => setError(errorMessage(err)));
-  }, [gameId, hideContainer]);
-  useEffect(load, [load]);
+  // Newest first, exactly the rows the server lists for `hideContainer` (plus live ones), so the next page
+  // starts at `held.current.length`. Mirrored in a ref for the paging loop and the socket.
+  const held = useRef<GameEvent[]>([]);
+  const atEnd = useRef(false);
+  // A newer round (reload, other filter, unmount) makes an older one stop.
+  const round = useRef(0);
+  const setEvents = useCallback((next: GameEvent[]) => {
+    held.current = next;
+    setEventsState(next);
+  }, []);
+
+  /** Reads older pages until `goal` events match the filter, the end is reached or the round's pages are used. */
+  const fill = useCallback(
+    async (mode: "reset" | "filter" | "more") => {
+      const id = ++round.current;
+      const filter = { hideContainer, type };
+      const matching = () => held.current.filter((e) => matchesEventFilter(e, filter)).length;
+      if (mode === "reset") {
+        setEvents([]);
+        atEnd.current = false;
+        setEnd(false);
+      }
+      const goal = mode === "more" ? limitRef.current + ROUND_ROWS : ROUND_ROWS;
+      limitRef.current = goal;
+      setLimitState(goal);
+      setLoading(true);
+      setError(null);
+      try {
+        for (let pages = 0; pages < ROUND_PAGES && !atEnd.current && matching() < goal; pages++) {
+          const page = await api<GameEvent[]>(`/api/game/${gameId}/events?count=${PAGE}&skip=${held.current.length}&hideContainer=${hideContainer}`);
+          if (id !== round.current) return;
+          setEvents(appendOlderEvents(held.current, page));
+          if (page.length < PAGE) {
+            atEnd.current = true;
+            setEnd(true);
+          }
+        }
+      } catch (err) {
+        if (id === round.current) setError(errorMessage(err));
+      } finally {
+        if (id === round.current) setLoading(false);
+      }
+    },
+    [gameId, hideContainer, type, setEvents],
+  );
+
+  // A new game or container setting changes the server's list: start over. A new type searches what is held first.
+  const query = `${gameId}:${hideContainer}`;
+  const loadedQuery = useRef<string | null>(null);
+  useEffect(() => {
+    const reset = loadedQuery.current !== query;
+    loadedQuery.current = query;
+    void fill(reset ? "reset" : "filter");
+  }, [query, fill]);
+  useEffect(
+    () => () => {
+      round.current++;
+    },
+    [],
+  );
+
   useHubSocket(`/hub/game/${gameId}/monitor`, {
-    onResync: load,
+    onResync: () => void fill("reset"),
     onMessage: (m) => {
-      if (m.type === "event") setEvents((prev) => [m.data, ...prev].slice(0, 500));
+      if (m.type !== "event" || (hideContainer && isContainerEvent(m.data.type))) return;
+      setEvents([m.data, ...held.current]);
     },
   });
-  const shown = events.filter((e) => (!hideContainer || (e.type !== "ContainerStart" && e.type !== "ContainerDestroy")) && (type === "" || e.type === type));
+  const matched = events.filter((e) => matchesEventFilter(e, { hideContainer, type }));
+  const shown = matched.slice(0, limit);
   return (
     <MonitorShell gameId={gameId}>
       <div className="mb-3 flex flex-wrap items-center gap-4 text-sm">
         <label className="flex items-center gap-2">
-          <input type="checkbox" checked={hideContainer} onChange={(e) => setHideContainer(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={hideContainer}
+            onChange={(e) => {
+              setHideContainer(e.target.checked);
+              if (e.target.checked && type !== "" && isContainerEvent(type)) setType("");
+            }}
+          />
           {t("monitor.hideContainer")}
         </label>
         <select aria-label={t("monitor.allTypes")} className={selectClass} value={type} onChange={(e) => setType(e.target.value as EventType | "")}>
           <option value="">{t("monitor.allTypes")}</option>
-          {EVENT_TYPES.map((x) => (
+          {eventTypeOptions(hideContainer).map((x) => (
             <option key={x} value={x}>
               {t(`monitor.eventType.${x}`)}
             </option>
@@ -65,8 +144,8 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
         </select>
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
-      {shown.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}
-      <ul className="space-y-1 text-sm" data-testid="monitor-events">
+      {shown.length === 0 && !loading ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}
+      <ul className="space-y-1 text-sm" data-testid="monitor-events" aria-busy={loading}>
         {shown.map((e, i) => (
           <li key={`${e.time}-${i}`} className="flex gap-3 border-b border-zinc-100 py-1 dark:border-zinc-900">
             <time className="shrink-0 tabular-nums text-zinc-600 dark:text-zinc-400">{formatDateTime(e.time)}</time>
@@ -74,6 +153,11 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
           </li>
         ))}
       </ul>
+      {end && matched.length <= limit ? null : (
+        <Button variant="secondary" className="mt-3" disabled={loading} onClick={() => void fill("more")}>
+          {loading ? t("common.loading") : t("monitor.loadMore")}
+        </Button>
+      )}
     </MonitorShell>
   );
 }

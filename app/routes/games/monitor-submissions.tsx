@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { formatDateTime } from "~/components/games/time";
@@ -35,9 +35,13 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const query = useCallback((skip: number) => api<SubmissionRecord[]>(`/api/game/${gameId}/submissions?count=${PAGE}&skip=${skip}${status ? `&type=${status}` : ""}`), [gameId, status]);
+  // Rows the pages returned so far: the next page starts there. Live rows on top shift the server's
+  // offsets, so a page may repeat rows already held; those are dropped by id.
+  const fetched = useRef(0);
   const load = useCallback(() => {
     query(0)
       .then((list) => {
+        fetched.current = list.length;
         setRows(list);
         setMore(list.length === PAGE);
         setError(null);
@@ -96,9 +100,13 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
           variant="secondary"
           className="mt-3"
           onClick={() =>
-            query(rows.length)
+            query(fetched.current)
               .then((list) => {
-                setRows((prev) => [...prev, ...list]);
+                fetched.current += list.length;
+                setRows((prev) => {
+                  const held = new Set(prev.map((r) => r.id));
+                  return [...prev, ...list.filter((r) => !held.has(r.id))];
+                });
                 setMore(list.length === PAGE);
               })
               .catch((err: unknown) => setError(errorMessage(err)))

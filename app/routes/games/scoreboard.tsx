@@ -52,7 +52,7 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
           <span role="status" data-testid="board-socket" data-state={socket}>
             {socket === "open" ? `● ${t("scoreboard.live")}` : t("scoreboard.reconnecting")}
           </span>
-          <Link to={`/games/${loaderData.gameId}`} className="text-primary-700 hover:underline dark:text-primary-300">
+          <Link to={`/games/${loaderData.gameId}`} className="text-primary-700 hover:underline dark:text-primary-300" aria-label={t("challenge.backToGame")} title={t("challenge.backToGame")}>
             ←
           </Link>
         </div>
