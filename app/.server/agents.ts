@@ -3,8 +3,9 @@
  * FLAGSTAFF_AGENTS, comma-separated base URLs), signed calls to them (app/core/agent-protocol.ts), their
  * health (cached per isolate for HEALTH_TTL_MS) and the choice of an agent for a new container.
  *
- * An agent that does not answer is "unreachable": containers it runs keep their rows (and `agentId`), are
- * shown as unreachable to admins, and player calls on them answer 503 instead of waiting.
+ * An agent that does not answer is "unreachable": containers it runs keep their rows (and `agentId`) and
+ * are shown as unreachable to admins. Services turn agent failures into the contract's answers (api.md §1
+ * has no 503): a refused start, a released instance on destroy, 418 from the proxy.
  */
 import {
   type AgentContainer,
@@ -33,8 +34,18 @@ const CALL_TIMEOUT_MS = 5_000;
 /** Creating may pull an image first. */
 const CREATE_TIMEOUT_MS = 120_000;
 
-/** 503 with a localised reason: no agent can take the call. */
-export const agentUnreachable = (code = "container.agent_unreachable") => new AppError(503, code);
+/**
+ * No agent can take the call: none configured, none healthy with room, or it did not answer. A 400 with a
+ * localised reason, so that even a path that does not map it never answers a status api.md §1 lacks.
+ */
+export class AgentUnavailableError extends AppError {
+  constructor(code = "container.agent_unreachable") {
+    super(400, code);
+    this.name = "AgentUnavailableError";
+  }
+}
+
+export const agentUnreachable = (code?: string) => new AgentUnavailableError(code);
 
 export interface AgentStatus {
   url: string;
@@ -79,14 +90,24 @@ export class AgentCallError extends Error {
   }
 }
 
+/** Any failure of a call to an agent: it could not be reached, or it answered with an error. */
+export function isAgentFailure(error: unknown): error is AgentUnavailableError | AgentCallError {
+  return error instanceof AgentUnavailableError || error instanceof AgentCallError;
+}
+
+/** A short reason for the admin log. */
+export function describeAgentFailure(error: AgentUnavailableError | AgentCallError): string {
+  return error instanceof AgentCallError ? `the agent answered ${error.status} ${error.code}: ${error.message}` : "the agent could not be reached";
+}
+
 function markUnreachable(url: string, error: string, now = Date.now()) {
   const previous = health.get(url);
   health.set(url, { url, agentId: previous?.agentId ?? null, reachable: false, health: previous?.health ?? null, error, checkedAt: now });
 }
 
 /**
- * A signed call to an agent. Network failures and timeouts mark the agent unreachable and throw the 503
- * AppError; agent error answers throw AgentCallError with the agent's status and code.
+ * A signed call to an agent. Network failures and timeouts mark the agent unreachable and throw
+ * AgentUnavailableError; agent error answers throw AgentCallError with the agent's status and code.
  */
 export async function agentCall(
   env: AgentsEnv,
@@ -145,7 +166,7 @@ export async function agentStatuses(env: AgentsEnv, now = Date.now(), fresh = fa
   );
 }
 
-/** The healthy agent with room, least loaded first; 503 `container.no_agent` when there is none. */
+/** The healthy agent with room, least loaded first; AgentUnavailableError `container.no_agent` when there is none. */
 export async function pickAgent(env: AgentsEnv, now = Date.now()): Promise<AgentStatus> {
   if (!agentsConfigured(env)) throw agentUnreachable("container.no_agent");
   const candidates = (await agentStatuses(env, now))

@@ -29,6 +29,10 @@ describe("assets (api.md §8) and admin/files", () => {
     const served = await new Client().fetch(`/assets/${r.body[0]!.hash}/a.txt`);
     expect(served.status).toBe(200);
     expect(await served.text()).toBe(new TextDecoder().decode(a));
+    // Paths match case-insensitively (api.md §1); the download name keeps its case.
+    const upper = await new Client().fetch(`/Assets/${r.body[0]!.hash.toUpperCase()}/A.txt`);
+    expect(upper.status).toBe(200);
+    expect(upper.headers.get("content-disposition")).toContain('filename="A.txt"');
 
     const listed = await admin.json<{ data: { hash: string; name: string }[]; length: number; total: number }>("/api/admin/files?count=500");
     expect(listed.status).toBe(200);

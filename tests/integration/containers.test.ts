@@ -1,12 +1,12 @@
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, like, ne } from "drizzle-orm";
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { containers, gameEvents, gameInstances, participations, trafficCaptures } from "~/.server/db/schema";
+import { containers, gameEvents, gameInstances, logs, participations, trafficCaptures } from "~/.server/db/schema";
 import { signRequest } from "~/core/agent-protocol";
 import type { ChallengeDetail, ChallengeEditDetail } from "~/core/schemas/challenge";
 import type { GameInfo } from "~/core/schemas/game";
 import { createGame, type ErrorBody, join, newAdmin, teamWithMembers } from "./game-helpers";
-import { BASE, type Client, db, unique } from "./helpers";
+import { BASE, Client, db, unique } from "./helpers";
 
 const TEST_IMAGE = "flagstaff-test/busybox:latest";
 const BROKEN_IMAGE = "flagstaff-test/broken:latest";
@@ -309,34 +309,34 @@ describe("player containers", () => {
     expect(await db().select().from(containers).where(eq(containers.challengeId, c.id)).all()).toEqual([]);
   });
 
-  it("answers 503 for an unreachable agent and releases the instance instead of leaving it stuck", { timeout: 60_000 }, async () => {
+  it("answers the contract's statuses for an unreachable agent and releases the instance instead of leaving it stuck", { timeout: 60_000 }, async () => {
     const { admin, game } = await setup();
     const c = await containerChallenge(admin.client, game.id);
     const p = await acceptedPlayer(game.id);
-    // Open the challenge so the instance exists, then give it a container on an agent that does not answer.
-    await p.client.json(`/api/game/${game.id}/challenges/${c.id}`);
-    const instance = (await db().select().from(gameInstances).where(and(eq(gameInstances.participationId, p.participation.id), eq(gameInstances.challengeId, c.id))).get())!;
-    const ghostId = crypto.randomUUID();
-    const now = Date.now();
-    await db()
-      .insert(containers)
-      .values({ id: ghostId, image: TEST_IMAGE, status: "Running", entry: ghostId, startedAt: now, expectStopAt: now + 5 * 60_000, agentId: "agent-that-went-away", challengeId: c.id, instanceId: instance.id, participationId: p.participation.id })
-      .run();
+    const ghostId = await ghostContainer(p, game.id, c.id);
 
     const list = await admin.client.json<{ data: { containerGuid: string; agentReachable: boolean; agentId: string }[] }>("/api/admin/instances");
     const listed = list.body.data.find((x) => x.containerGuid === ghostId)!;
     expect(listed.agentReachable).toBe(false);
     expect(listed.agentId).toBe("agent-that-went-away");
 
+    // api.md §1 has no 503: extending is refused with the reason, the row stays (the container may still run).
     const ext = await extend(p.client, game.id, c.id);
-    expect(ext.status).toBe(503);
-    expect(ext.body.title).toBe("The container host cannot be reached; try again later");
-    expect((await exports.default.fetch(`${BASE}/api/proxy/${ghostId}`)).status).toBe(503);
+    expect(ext.status).toBe(400);
+    expect(ext.body).toEqual({ title: "The container host cannot be reached; try again later", status: 400 });
+    expect((await liveRow(ghostId))!.status).toBe("Running");
+    // The proxy: a valid id without an upgrade is 204 (rules.md §9.2); the upgrade cannot reach the TCP service: 418.
+    expect((await exports.default.fetch(`${BASE}/api/proxy/${ghostId}`)).status).toBe(204);
+    const upgrade = await exports.default.fetch(`${BASE}/api/proxy/${ghostId}`, { headers: { Upgrade: "websocket", "accept-language": "zh-CN" } });
+    expect(upgrade.status).toBe(418);
+    expect(await upgrade.json()).toEqual({ title: "无法连接容器主机，请稍后重试", status: 418 });
 
+    // Destroying releases the instance: 200 with the reason, and a Warning for the admins.
     const del = await destroy(p.client, game.id, c.id);
-    expect(del.status).toBe(503);
-    expect(del.body.title).toMatch(/^The container host cannot be reached; the instance was released/);
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ title: "Instance released; its container host cannot be reached and will remove it when it is back", status: 200 });
     expect((await liveRow(ghostId))!.status).toBe("Destroyed");
+    await expect.poll(() => warningsAbout(ghostId)).toEqual([expect.stringContaining("agent agent-that-went-away could not be reached")]);
 
     // Not stuck: the team starts a new container on the agent that answers.
     await resetCooldown(p.participation.id);
@@ -346,9 +346,158 @@ describe("player containers", () => {
     await resetCooldown(p.participation.id);
     expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
   });
+
+  it("refuses a start with 400 'could not be started' when no agent can take it, for players and admins alike", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const ja = new Client({ lang: "ja-JP" });
+    ja.cookie = admin.client.cookie;
+    await withAgents(deadAgentUrl(), async () => {
+      const r = await start(p.client, game.id, c.id);
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({ title: "The container could not be started", status: 400 });
+      const test = await ja.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${c.id}/container`, { method: "POST" });
+      expect(test.status).toBe(400);
+      expect(test.body).toEqual({ title: "テストコンテナを起動できませんでした", status: 400 });
+    });
+    // Nothing stays behind, and the reason is in the admin log.
+    expect(await db().select().from(containers).where(eq(containers.challengeId, c.id)).all()).toEqual([]);
+    await expect.poll(() => warningsAbout(`challenge #${c.id} (`)).toEqual([expect.stringContaining("no container agent is reachable"), expect.stringContaining("no container agent is reachable")]);
+  });
+
+  it("answers 400 to an extension the agent refuses and releases a container whose agent answers an error", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status).toBe(200);
+    const soon = Date.now() + 5 * 60_000;
+    await db().update(containers).set({ expectStopAt: soon }).where(eq(containers.id, r.body.entry)).run();
+    await resetCooldown(p.participation.id);
+    const ext = await whileAgentRefuses(admin.client, () => extend(p.client, game.id, c.id));
+    expect(ext.status).toBe(400);
+    expect(ext.body).toEqual({ title: "The container could not be extended; try again later", status: 400 });
+    expect((await liveRow(r.body.entry))!).toMatchObject({ status: "Running", expectStopAt: soon });
+
+    await resetCooldown(p.participation.id);
+    const del = await whileAgentRefuses(admin.client, () => destroy(p.client, game.id, c.id));
+    expect(del.status).toBe(200);
+    expect(del.body.title).toMatch(/^Instance released/);
+    expect((await liveRow(r.body.entry))!.status).toBe("Destroyed");
+    await expect
+      .poll(() => warningsAbout(r.body.entry))
+      .toEqual([expect.stringMatching(/not extended: the agent answered 401 agent\.signature_/), expect.stringMatching(/released without its agent: .*the agent answered 401/)]);
+    // Released, not removed: the agent still runs it until expiry (removed here so the test leaves nothing).
+    expect((await agentCall("GET", `/containers/${r.body.entry}`)).status).toBe(200);
+    expect((await agentCall("DELETE", `/containers/${r.body.entry}`)).status).toBe(204);
+  });
 });
 
+/** Inserts a Running container of the team on an agent that no longer exists; returns its id. */
+async function ghostContainer(p: Awaited<ReturnType<typeof acceptedPlayer>>, gameId: number, challengeId: number): Promise<string> {
+  // Open the challenge so the instance exists.
+  await p.client.json(`/api/game/${gameId}/challenges/${challengeId}`);
+  const instance = (await db().select().from(gameInstances).where(and(eq(gameInstances.participationId, p.participation.id), eq(gameInstances.challengeId, challengeId))).get())!;
+  const id = crypto.randomUUID();
+  const now = Date.now();
+  await db()
+    .insert(containers)
+    .values({ id, image: TEST_IMAGE, status: "Running", entry: id, startedAt: now, expectStopAt: now + 5 * 60_000, agentId: "agent-that-went-away", challengeId, instanceId: instance.id, participationId: p.participation.id })
+    .run();
+  return id;
+}
+
+/** Messages of the Warning log records that mention `text`. */
+const warningsAbout = async (text: string) =>
+  (await db().select({ message: logs.message }).from(logs).where(and(eq(logs.level, "Warning"), like(logs.message, `%${text}%`))).orderBy(logs.id).all()).map((l) => l.message);
+
+const agentEnv = env as unknown as { FLAGSTAFF_AGENTS: string; FLAGSTAFF_AGENT_SECRET: string };
+const deadAgentUrl = () => agentEnv.FLAGSTAFF_AGENTS.split(",")[1]!;
+
+/** Runs `act` while the Worker knows only these agents (the bindings are read per request). */
+async function withAgents<T>(agents: string, act: () => Promise<T>): Promise<T> {
+  const saved = agentEnv.FLAGSTAFF_AGENTS;
+  agentEnv.FLAGSTAFF_AGENTS = agents;
+  try {
+    return await act();
+  } finally {
+    agentEnv.FLAGSTAFF_AGENTS = saved;
+  }
+}
+
+let spelling = 0;
+
+/**
+ * Runs `act` while the test agent refuses the Worker's signature (401, as after a secret changed on one
+ * side), with the Worker still believing the agent healthy, so calls meet the agent's error answer rather
+ * than its absence. The Worker caches health per base URL for 10 s and marks a URL unreachable after a
+ * refused signature; each run therefore names the agent with a fresh spelling of its address (leading
+ * zeros in the port), checks its health with the right secret first, and leaves the real URL untouched.
+ */
+async function whileAgentRefuses<T>(admin: Client, act: () => Promise<T>): Promise<T> {
+  const url = new URL(agentEnv.FLAGSTAFF_AGENTS.split(",")[0]!);
+  spelling += 1;
+  const secret = agentEnv.FLAGSTAFF_AGENT_SECRET;
+  return withAgents(`${url.protocol}//${url.hostname}:${"0".repeat(spelling)}${url.port}`, async () => {
+    const health = await admin.json<{ agentId: string; reachable: boolean }[]>("/api/admin/agents");
+    expect(health.body).toEqual([expect.objectContaining({ agentId: agent.agentId, reachable: true })]);
+    agentEnv.FLAGSTAFF_AGENT_SECRET = "x".repeat(64);
+    try {
+      return await act();
+    } finally {
+      agentEnv.FLAGSTAFF_AGENT_SECRET = secret;
+    }
+  });
+}
+
 describe("admin containers", () => {
+  it("completes every cleanup when the agent answers an error: 200, the change made, the rows released, a Warning logged", { timeout: 120_000 }, async () => {
+    const { admin, game } = await setup({ containerCountLimit: 0 });
+    const [instanceOf, disabled, deleted, inGame] = await Promise.all([0, 1, 2, 3].map(() => containerChallenge(admin.client, game.id)));
+    const p = await acceptedPlayer(game.id);
+    const entries: string[] = [];
+    for (const ch of [instanceOf!, disabled!, deleted!, inGame!]) {
+      const r = await start(p.client, game.id, ch.id);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      entries.push(r.body.entry);
+    }
+    const test = await admin.client.json<Info>(`/api/edit/games/${game.id}/challenges/${inGame!.id}/container`, { method: "POST" });
+    expect(test.status).toBe(200);
+    const released = [...entries, test.body.entry];
+
+    const instance = await whileAgentRefuses(admin.client, () => admin.client.json<ErrorBody>(`/api/admin/instances/${entries[0]}`, { method: "DELETE" }));
+    expect(instance.status).toBe(200);
+    expect(instance.body.title).toMatch(/^Instance released/);
+    expect((await liveRow(entries[0]!))!.status).toBe("Destroyed");
+
+    const testStop = await whileAgentRefuses(admin.client, () => admin.client.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${inGame!.id}/container`, { method: "DELETE" }));
+    expect(testStop.status).toBe(200);
+    expect(testStop.body.title).toMatch(/^Instance released/);
+    expect((await liveRow(test.body.entry))!.status).toBe("Destroyed");
+
+    const off = await whileAgentRefuses(admin.client, () => admin.client.json<ChallengeEditDetail>(`/api/edit/games/${game.id}/challenges/${disabled!.id}`, { method: "PUT", body: { isEnabled: false } }));
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    expect(off.body.isEnabled).toBe(false);
+    expect((await liveRow(entries[1]!))!.status).toBe("Destroyed");
+
+    const gone = await whileAgentRefuses(admin.client, () => admin.client.json(`/api/edit/games/${game.id}/challenges/${deleted!.id}`, { method: "DELETE" }));
+    expect(gone.status).toBe(200);
+    expect((await admin.client.json(`/api/edit/games/${game.id}/challenges/${deleted!.id}`)).status).toBe(404);
+    expect(await liveRow(entries[2]!)).toBeUndefined();
+
+    // The game's last team container, on an agent that answers an error: the game is deleted all the same.
+    const game2 = await whileAgentRefuses(admin.client, () => admin.client.json(`/api/edit/games/${game.id}`, { method: "DELETE" }));
+    expect(game2.status).toBe(200);
+    expect((await admin.client.json(`/api/edit/games/${game.id}`)).status).toBe(404);
+
+    expect(await liveRow(entries[3]!)).toBeUndefined();
+    // One Warning per released container (a bulk removal names its containers in one record).
+    for (const id of released) await expect.poll(() => warningsAbout(id)).toEqual([expect.stringContaining("the agent answered 401")]);
+    // Released, not removed: the agents reap them at expiry; removed here so the test leaves nothing behind.
+    for (const id of released) expect((await agentCall("DELETE", `/containers/${id}`)).status).toBe(204);
+  });
+
   it("starts and stops a test container with the test flag, reachable only through proxy/noinst", { timeout: 60_000 }, async () => {
     const { admin, game } = await setup();
     const c = await containerChallenge(admin.client, game.id, { isEnabled: false });
@@ -428,10 +577,12 @@ describe("admin containers", () => {
 });
 
 /** A signed call straight to the test agent (the first of FLAGSTAFF_AGENTS). */
-async function agentGet(path: string) {
+async function agentCall(method: "GET" | "DELETE", path: string) {
   const base = (env as unknown as { FLAGSTAFF_AGENTS: string }).FLAGSTAFF_AGENTS.split(",")[0]!;
-  return fetch(`${base}${path}`, { headers: await signRequest(SECRET, { method: "GET", path }) });
+  return fetch(`${base}${path}`, { method, headers: await signRequest(SECRET, { method, path }) });
 }
+
+const agentGet = (path: string) => agentCall("GET", path);
 
 async function signedPost(path: string, payload: unknown, secret = SECRET, headersOverride?: Record<string, string>) {
   const body = JSON.stringify(payload);

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { challenges, cheatInfos, firstSolves, gameEvents, gameNotices, submissions } from "~/.server/db/schema";
 import type { ScoreboardModel } from "~/core/scoring/scoreboard";
-import { createGame, type ErrorBody, HOUR, newAdmin, type Player, room, seedPlayers, updateGame } from "./game-helpers";
+import { createGame, type ErrorBody, HOUR, join, newAdmin, type Player, room, seedPlayers, teamWithMembers, updateGame } from "./game-helpers";
 import { Client, db, unique } from "./helpers";
 
 
@@ -190,6 +190,56 @@ describe("submission life cycle", () => {
     const r = await submit(a!, gameId, cid, "f");
     await settle(gameId);
     expect((await statusOf(a!, gameId, cid, r.body as number)).body).toBe("NotFound");
+  });
+});
+
+describe("teams that leave a game", () => {
+  it("a deleted team leaves the board before the call returns, with its solves; its member is refused", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    expect((await board(gameId)).items.map((i) => i.id)).toContain(a!.teamId);
+    expect((await admin.json(`/api/admin/teams/${a!.teamId}`, { method: "DELETE" })).status).toBe(200);
+    expect((await board(gameId)).items.map((i) => i.id)).toEqual([b!.teamId]);
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(403);
+    // The deleted team's first blood went with it: the next solve is the first.
+    expect((await submit(b!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    expect((await board(gameId)).items[0]!.solvedChallenges[0]!.type).toBe("FirstBlood");
+  });
+
+  it("refuses alone a submission whose participation was deleted while it waited; the batch is stored", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await board(gameId);
+    // Deleted behind the room's back: it still takes b's flags, and the row cannot be stored.
+    await env.DB.prepare("DELETE FROM participations WHERE id = ?1").bind(b!.participationId).run();
+    const [mine, theirs] = await Promise.all([submit(a!, gameId, cid, "wrong"), submit(b!, gameId, cid, "wrong")]);
+    expect(mine.status).toBe(200);
+    expect(theirs.status).toBe(403);
+    expect((theirs.body as ErrorBody).title).toBe("Your team has not been accepted into this game");
+    await settle(gameId);
+    expect((await statusOf(a!, gameId, cid, mine.body as number)).body).toBe("WrongAnswer");
+  });
+
+  it("a member removed by the captain stops playing before the call returns", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const { captain, team, members } = await teamWithMembers(1);
+    const member = members[0]!;
+    expect((await join(captain.client, gameId, { teamId: team.id })).status).toBe(200);
+    expect((await join(member.client, gameId, { teamId: team.id })).status).toBe(200);
+    const row = await env.DB.prepare("SELECT id FROM participations WHERE game_id = ?1 AND team_id = ?2").bind(gameId, team.id).first<{ id: number }>();
+    expect((await admin.json(`/api/admin/participation/${row!.id}/Accepted`, { method: "PUT" })).status).toBe(200);
+    expect((await member.client.json(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "wrong" } })).status).toBe(200);
+    // An admin lifts the lock during the game; the captain removes the member.
+    expect((await admin.json(`/api/admin/teams/${team.id}`, { method: "PUT", body: { locked: false } })).status).toBe(200);
+    expect((await captain.client.json(`/api/team/${team.id}/kick/${member.id}`, { method: "POST" })).status).toBe(200);
+    expect((await member.client.json(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "f" } })).status).toBe(403);
+    expect((await captain.client.json(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "f" } })).status).toBe(200);
   });
 });
 

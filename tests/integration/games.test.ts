@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { games } from "~/.server/db/schema";
+import { challenges, divisionChallengeConfigs, divisions, games } from "~/.server/db/schema";
 import { DEFAULT_BLOOD_BONUS } from "~/core/game/blood-bonus";
-import type { BasicGameInfo, DetailedGameInfo, GameInfo, GameNoticeInfo } from "~/core/schemas/game";
+import type { BasicGameInfo, DetailedGameInfo, DivisionInput, GameInfo, GameNoticeInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { createGame, type ErrorBody, HOUR, join, newAdmin, teamWithMembers, updateGame } from "./game-helpers";
 import { Client, db, newUser } from "./helpers";
@@ -312,6 +312,70 @@ describe("game keys", () => {
     expect(a.publicKey).not.toBe(b.publicKey);
     expect(a.teamHashSalt).toMatch(/^[0-9a-f]{64}$/);
     expect(a.teamHashSalt).not.toBe(b.teamHashSalt);
+  });
+});
+
+describe("division lists against D1's 100 bound parameters", () => {
+  const named = (n: number, prefix = "D") => Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i}` }));
+
+  it("creates a game with 26 divisions (more than 100 parameters in one row insert)", async () => {
+    const { client } = await newAdmin();
+    const title = `g26-${crypto.randomUUID().slice(0, 8)}`;
+    const now = Date.now();
+    const r = await client.json<GameInfo>("/api/edit/games", { method: "POST", body: { title, start: now, end: now + HOUR, divisions: named(26) } });
+    expect(r.status).toBe(200);
+    expect(r.body.divisions.map((d) => d.name)).toEqual(named(26).map((d) => d.name));
+    expect(await db().select().from(games).where(eq(games.title, title)).all()).toHaveLength(1);
+  });
+
+  it("round-trips 100 divisions with challenge configs, then removes them all", async () => {
+    const { client } = await newAdmin();
+    const g = await createGame(client, { divisions: named(100) });
+    expect(g.divisions).toHaveLength(100);
+    const ids = (
+      await db()
+        .insert(challenges)
+        .values([1, 2, 3].map((i) => ({ gameId: g.id, title: `c${i}`, type: "StaticAttachment" as const })))
+        .returning({ id: challenges.id })
+    ).map((c) => c.id);
+    const configs = (i: number) => ids.map((challengeId, k) => ({ challengeId, permissions: i * 10 + k }));
+    // Half kept (renamed, new configs), half new with configs.
+    const list: DivisionInput[] = [
+      ...g.divisions.slice(0, 50).map((d, i) => ({ id: d.id, name: `K${i}`, defaultPermissions: i, challengeConfigs: configs(i) })),
+      ...Array.from({ length: 50 }, (_, i) => ({ name: `N${i}`, inviteCode: `n${i}`, challengeConfigs: configs(50 + i) })),
+    ];
+    const r = await updateGame(client, g.id, { title: "renamed", divisions: list });
+    expect(r.status).toBe(200);
+    expect(r.body.title).toBe("renamed");
+    expect(r.body.divisions.map((d) => [d.name, d.inviteCode, d.challengeConfigs])).toEqual(list.map((d) => [d.name, d.inviteCode ?? "", d.challengeConfigs]));
+    expect(r.body.divisions.slice(0, 50).map((d) => d.defaultPermissions)).toEqual(list.slice(0, 50).map((d) => d.defaultPermissions));
+    expect((await client.json<GameInfo>(`/api/edit/games/${g.id}`)).body).toEqual(r.body);
+
+    const cleared = await updateGame(client, g.id, { divisions: [] });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.divisions).toEqual([]);
+    expect(await db().select().from(divisions).where(eq(divisions.gameId, g.id)).all()).toEqual([]);
+  });
+
+  it("refuses a challenge listed twice in one division with its own message, writing nothing", async () => {
+    const { client } = await newAdmin();
+    const g = await createGame(client, { divisions: [{ name: "A" }] });
+    const [ch] = await db().insert(challenges).values({ gameId: g.id, title: "c", type: "StaticAttachment" }).returning();
+    const twice = [
+      { challengeId: ch!.id, permissions: 1 },
+      { challengeId: ch!.id, permissions: 2 },
+    ];
+    for (const list of [[{ id: g.divisions[0]!.id, name: "A", challengeConfigs: twice }], [{ id: g.divisions[0]!.id, name: "A" }, { name: "B", challengeConfigs: twice }]]) {
+      const r = await updateGame(client, g.id, { title: "changed", divisions: list });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ title: expect.stringMatching(/same challenge more than once/) });
+    }
+    const zh = new Client({ lang: "zh-CN" });
+    zh.cookie = client.cookie;
+    const r = await zh.json<ErrorBody>(`/api/edit/games/${g.id}`, { method: "PUT", body: { divisions: [{ name: "B", challengeConfigs: twice }] } });
+    expect(r.body.title).toMatch(/重复的题目/);
+    expect((await client.json<GameInfo>(`/api/edit/games/${g.id}`)).body).toEqual(g);
+    expect(await db().select().from(divisionChallengeConfigs).where(eq(divisionChallengeConfigs.challengeId, ch!.id)).all()).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { joinGame } from "~/.server/services/participations";
 import { challenges, gameInstances, participationMembers, participations, teams } from "~/.server/db/schema";
 import type { DetailedGameInfo, ParticipationInfo } from "~/core/schemas/game";
 import { parseTeamToken, parsePublicKey, verifyTeamToken } from "~/core/team-token";
@@ -56,6 +57,33 @@ describe("joining a game", () => {
     const twice = await join(captain.client, g.id, { teamId: team.id });
     expect(twice.status).toBe(400);
     expect(twice.body.title).toBe("You have already joined this game");
+  });
+
+  it("registers both members of a team joining at the same moment", async () => {
+    const { client: admin } = await newAdmin();
+    for (const acceptWithoutReview of [false, true]) {
+      const g = await createGame(admin, { acceptWithoutReview });
+      const { captain, team, members } = await teamWithMembers(2);
+      const everyone = [captain, ...members];
+      const results = await Promise.all(everyone.map((u) => join(u.client, g.id, { teamId: team.id })));
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+      const p = (await participationOf(g.id, team.id))!;
+      expect(p.status).toBe(acceptWithoutReview ? "Accepted" : "Pending");
+      const regs = await db().select().from(participationMembers).where(eq(participationMembers.gameId, g.id)).all();
+      expect(regs.map((r) => [r.participationId, r.userId]).sort()).toEqual(everyone.map((u) => [p.id, u.id]).sort());
+    }
+  });
+
+  it("registers both members when their joins interleave in the service", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin);
+    const { captain, team, members } = await teamWithMembers(1);
+    const now = Date.now();
+    const statuses = await Promise.all([captain, members[0]!].map((u) => joinGame({ db: db(), now }, u.id, g.id, { teamId: team.id })));
+    expect(statuses).toEqual(["Pending", "Pending"]);
+    const p = (await participationOf(g.id, team.id))!;
+    const regs = await db().select().from(participationMembers).where(eq(participationMembers.gameId, g.id)).all();
+    expect(regs.map((r) => [r.participationId, r.userId]).sort()).toEqual([[p.id, captain.id], [p.id, members[0]!.id]].sort());
   });
 
   it("accepts at once without review, locks the team and prepares instances", async () => {

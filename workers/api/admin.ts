@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { refreshRoomsOfTeam } from "~/.server/services/room";
+import { refreshRooms, refreshRoomsOfTeam } from "~/.server/services/room";
 import * as teams from "~/.server/services/teams";
 import * as usersAdmin from "~/.server/services/users-admin";
 import { badRequest, notFound } from "~/core/errors";
@@ -62,7 +62,9 @@ defineRoute(admin, { method: "PUT", path: "/admin/teams/:id", auth: "Admin", tag
 });
 
 defineRoute(admin, { method: "DELETE", path: "/admin/teams/:id", auth: "Admin", tag, summary: "Delete a team" }, async (c) => {
-  await teams.adminDeleteTeam({ db: c.var.db, bucket: c.env.FILES }, adminTeamId(c));
+  const games = await teams.adminDeleteTeam({ db: c.var.db, bucket: c.env.FILES }, adminTeamId(c));
+  // Its participations and submissions went with it: those boards rebuild.
+  await refreshRooms(c.env, games, "solves");
   await logEvent(c, { level: "Warning", logger: "Admin", message: `Team #${adminTeamId(c)} deleted`, status: "Success" });
   return c.json({ title: c.var.t("team.deleted"), status: 200 });
 });

@@ -40,8 +40,8 @@ defineRoute(containersApi, { method: "POST", path: "/game/:id/container/:cid/ext
 
 defineRoute(containersApi, { method: "DELETE", path: "/game/:id/container/:cid", auth: "User", tag: "Game", summary: "Destroy the team's container (Player)" }, async (c, { user }) => {
   const p = await player(c, user!.id);
-  await containerService.destroyPlayerContainer(containerDeps(c), p, challengeId(c));
-  return c.json({ title: c.var.t("container.destroyed"), status: 200 });
+  const { reached } = await containerService.destroyPlayerContainer(containerDeps(c), p, challengeId(c));
+  return c.json({ title: c.var.t(reached ? "container.destroyed" : "container.released"), status: 200 });
 });
 
 // ── Admin test container ─────────────────────────────────────────────────────────────────────────────
@@ -53,9 +53,14 @@ defineRoute(containersApi, { method: "POST", path: "/edit/games/:id/challenges/:
 
 defineRoute(containersApi, { method: "DELETE", path: "/edit/games/:id/challenges/:cid/container", auth: "Admin", tag: "Edit", summary: "Stop the challenge's admin test container" }, async (c) => {
   const challenge = await challengeService.requireChallenge(c.var.db, editGameId(c), challengeId(c));
-  await containerService.stopTestContainer(containerDeps(c), challenge);
-  await logEvent(c, { level: "Information", logger: "Container", message: `Test container of ${challenge.title} (#${challenge.id}) stopped`, status: "Success" });
-  return c.json({ title: c.var.t("container.destroyed"), status: 200 });
+  const { id, reached, problem } = await containerService.stopTestContainer(containerDeps(c), challenge);
+  await logEvent(c, {
+    level: reached ? "Information" : "Warning",
+    logger: "Container",
+    message: `Test container ${id} of ${challenge.title} (#${challenge.id}) stopped${reached ? "" : ` (released without its agent: ${problem})`}`,
+    status: "Success",
+  });
+  return c.json({ title: c.var.t(reached ? "container.destroyed" : "container.released"), status: 200 });
 });
 
 // ── Admin instances ──────────────────────────────────────────────────────────────────────────────────
@@ -71,7 +76,7 @@ defineRoute(containersApi, { method: "GET", path: "/admin/agents", auth: "Admin"
 
 defineRoute(containersApi, { method: "DELETE", path: "/admin/instances/:iid", auth: "Admin", tag: "Admin", summary: "Destroy a team container" }, async (c) => {
   const id = c.req.param("iid") ?? "";
-  const { reached } = await containerService.destroyAdminInstance(containerDeps(c), id);
-  await logEvent(c, { level: "Warning", logger: "Container", message: `Container ${id} destroyed by an admin${reached ? "" : " (agent unreachable: released)"}`, status: "Success" });
+  const { reached, problem } = await containerService.destroyAdminInstance(containerDeps(c), id);
+  await logEvent(c, { level: "Warning", logger: "Container", message: `Container ${id} destroyed by an admin${reached ? "" : ` (released without its agent: ${problem})`}`, status: "Success" });
   return c.json({ title: c.var.t(reached ? "container.destroyed" : "container.released"), status: 200 });
 });

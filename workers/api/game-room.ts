@@ -32,7 +32,7 @@ defineRoute(gameRoomApi, { method: "POST", path: "/game/:id/challenges/:cid", au
   const flag = body?.flag;
   const bad = checkFlagText(flag);
   if (bad) throw badRequest(bad);
-  const result = await roomOf(c.env, gameId).submit({ gameId, challengeId: cid, userId: user!.id, userName: user!.userName, answer: flag as string, ip: c.var.ip });
+  const result = await roomOf(c.env, gameId).submit({ gameId, challengeId: cid, userId: user!.id, userName: user!.userName, answer: (flag as string).trim(), ip: c.var.ip });
   if (!result.ok) throw roomError(result);
   return c.json(result.id);
 });

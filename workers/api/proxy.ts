@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { and, eq, isNotNull, isNull, ne } from "drizzle-orm";
-import { agentUnreachable, proxyUrl, reachableAgent } from "~/.server/agents";
+import { proxyUrl, reachableAgent } from "~/.server/agents";
 import { containers } from "~/.server/db/schema";
 import { portMappingOf } from "~/.server/services/containers";
 import { AppError, badRequest, notFound } from "~/core/errors";
@@ -34,6 +34,9 @@ function knownInvalid(key: string, now: number): boolean {
   return false;
 }
 
+/** The platform cannot open the TCP stream because the container's agent does not serve it: 418 (rules.md §9.4). */
+const agentUnavailable = (code = "") => new AppError(418, "container.agent_unreachable", { code });
+
 /** Maps an agent's refusal of the upgrade to the contract's answers. */
 async function agentRefusal(response: Response): Promise<AppError> {
   let code = "";
@@ -45,7 +48,7 @@ async function agentRefusal(response: Response): Promise<AppError> {
   if (response.status === 418) return new AppError(418, "proxy.connect_failed");
   if (response.status === 404) return notFound("proxy.unknown_instance");
   if (response.status === 400) return badRequest("proxy.too_many_connections");
-  return new AppError(503, "container.agent_unreachable", { code });
+  return agentUnavailable(code);
 }
 
 /**
@@ -110,15 +113,15 @@ async function proxy(c: ApiContext, testContainer: boolean): Promise<Response> {
     rememberInvalid(key, now);
     throw notFound("proxy.unknown_instance");
   }
-  const agent = await reachableAgent(c.env, row.agentId, now);
-  if (!agent) throw agentUnreachable();
+  // A valid id without an upgrade is 204 whatever its agent's state (rules.md §9.2).
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return c.body(null, 204);
-  const target = await proxyUrl(c.env, agent, row.id, c.var.ip);
+  const agent = await reachableAgent(c.env, row.agentId, now);
+  if (!agent) throw agentUnavailable();
   let response: Response;
   try {
-    response = await fetch(target, { headers: { Upgrade: "websocket" } });
+    response = await fetch(await proxyUrl(c.env, agent, row.id, c.var.ip), { headers: { Upgrade: "websocket" } });
   } catch {
-    throw agentUnreachable();
+    throw agentUnavailable();
   }
   if (response.status !== 101 || !response.webSocket) throw await agentRefusal(response);
   return relay(response.webSocket);

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { refreshRoomsOfTeam } from "~/.server/services/room";
+import { refreshRooms, refreshRoomsOfTeam } from "~/.server/services/room";
 import * as teamService from "~/.server/services/teams";
 import { badRequest, notFound, tooManyRequests } from "~/core/errors";
 import { inviteCodeSchema, teamCreateSchema, teamUpdateSchema, teamVerifySchema, transferSchema } from "~/core/schemas/team";
@@ -60,7 +60,9 @@ defineRoute(team, { method: "PUT", path: "/team/:id", auth: "User", tag, summary
 });
 
 defineRoute(team, { method: "DELETE", path: "/team/:id", auth: "User", tag, summary: "Disband a team (captain)" }, async (c, { user }) => {
-  await teamService.deleteTeam(storageDeps(c), user!.id, teamId(c));
+  const games = await teamService.deleteTeam(storageDeps(c), user!.id, teamId(c));
+  // Its participations and submissions went with it: those boards rebuild.
+  await refreshRooms(c.env, games, "solves");
   return ok(c, "team.disbanded");
 });
 
@@ -85,12 +87,18 @@ defineRoute(team, { method: "PUT", path: "/team/:id/invite", auth: "User", tag, 
   c.json(await teamService.renewInviteCode(c.var.db, user!.id, teamId(c))),
 );
 
-defineRoute(team, { method: "POST", path: "/team/:id/kick/:userid", auth: "User", tag, summary: "Remove a member (captain)" }, async (c, { user }) =>
-  c.json(await teamService.kickMember(deps(c), user!.id, teamId(c), c.req.param("userid") ?? "")),
-);
+defineRoute(team, { method: "POST", path: "/team/:id/kick/:userid", auth: "User", tag, summary: "Remove a member (captain)" }, async (c, { user }) => {
+  const id = teamId(c);
+  const info = await teamService.kickMember(deps(c), user!.id, id, c.req.param("userid") ?? "");
+  // The member's game registrations went: the rooms stop taking their flags.
+  await refreshRoomsOfTeam(c.env, c.var.db, id);
+  return c.json(info);
+});
 
 defineRoute(team, { method: "POST", path: "/team/:id/leave", auth: "User", tag, summary: "Leave a team (member)" }, async (c, { user }) => {
-  await teamService.leaveTeam(deps(c), user!.id, teamId(c));
+  const id = teamId(c);
+  await teamService.leaveTeam(deps(c), user!.id, id);
+  await refreshRoomsOfTeam(c.env, c.var.db, id);
   return ok(c, "team.left");
 });
 

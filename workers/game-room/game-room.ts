@@ -254,8 +254,15 @@ export class GameRoom extends SocketHub {
       await this.pushOut();
       return;
     }
+    // Rows left out (participation or challenge deleted meanwhile) are refused; the others get the new
+    // ids in insertion order.
+    const gone = new Set((results[plan.goneIndex]!.results as { i: number }[]).map((r) => r.i));
     const ids = (results[plan.insertIndex]!.results as { id: number }[]).map((r) => r.id).sort((a, b) => a - b);
-    const judged: Judged[] = batch.map((q, i) => ({
+    for (const [i, q] of batch.entries()) {
+      if (gone.has(i)) q.resolve(state.challenges.has(q.sub.challengeId) ? refusal(403, "submission.not_player") : refusal(404, "submission.challenge_not_found"));
+    }
+    const kept = gone.size === 0 ? batch : batch.filter((_, i) => !gone.has(i));
+    const judged: Judged[] = kept.map((q, i) => ({
       id: ids[i]!,
       challengeId: q.sub.challengeId,
       participationId: q.sub.participationId,
@@ -265,7 +272,7 @@ export class GameRoom extends SocketHub {
       time: q.sub.time,
       ip: q.sub.ip,
     }));
-    batch.forEach((q, i) => {
+    kept.forEach((q, i) => {
       this.remember(ids[i]!, q.sub.participationId, q.sub.challengeId, "FlagSubmitted");
       q.resolve({ ok: true, id: ids[i]! });
     });
@@ -535,6 +542,10 @@ export class GameRoom extends SocketHub {
       this.board = null;
       return;
     }
+    if (what === "solves") {
+      await this.rebuild(gameId);
+      return;
+    }
     const state = this.state;
     if (typeof what === "object" && "participationId" in what) {
       await this.refreshInstance(state, what.challengeId, what.participationId);
@@ -584,6 +595,17 @@ export class GameRoom extends SocketHub {
     this.flagLoadedAt.clear();
     this.writes = emptyWrites();
     this.clearBoardTimer();
+  }
+
+  /** Reloads everything from D1 (what a restart does) and tells the board's readers to refetch. */
+  private async rebuild(gameId: number): Promise<void> {
+    const hadBoard = this.board !== null;
+    await this.reset(gameId);
+    const state = await this.ready(gameId);
+    if (!state || !hadBoard) return;
+    if (!this.board) this.recomputeBoard(false);
+    this.queueBoardPush(state, refetchDelta(this.board!.version, this.board!.model.updateTimeUtc));
+    await this.pushOut();
   }
 
   /** Loads the room if needed and reports how long the last rebuild took (bench and tests). */

@@ -41,7 +41,9 @@ export type RefreshWhat =
   | { challengeId: number }
   /** A team's instance of a challenge got its own flag (first open): only that row is re-read. */
   | { challengeId: number; participationId: number }
-  | "all";
+  | "all"
+  /** Rows the room keeps were deleted (a team and its submissions): rebuild everything from D1. */
+  | "solves";
 
 /** `body`: GameDetailModel as JSON (the API's answer); `gameTitle` for pages rendering it. */
 export type DetailsResult = { ok: true; body: string; gameTitle: string } | RoomRefusal;

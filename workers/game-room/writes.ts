@@ -48,6 +48,11 @@ const j = (i: number) => `json_extract(j.value, '$[${i}]')`;
 
 export interface FlushStatements {
   statements: D1PreparedStatement[];
+  /**
+   * Index of the statement listing the new submissions that are not stored (their team's participation or
+   * their challenge was deleted while they waited), by position in the batch, or -1.
+   */
+  goneIndex: number;
   /** Index of the submissions insert in the batch results, or -1. */
   insertIndex: number;
   /** Index of the notices insert, or -1. */
@@ -57,18 +62,26 @@ export interface FlushStatements {
 /** The statements of one flush: new submissions first (RETURNING id), then the verdict writes. */
 export function flushStatements(db: D1Database, gameId: number, subs: NewSubmission[], w: PendingWrites): FlushStatements {
   const statements: D1PreparedStatement[] = [];
+  let goneIndex = -1;
   let insertIndex = -1;
   let noticeIndex = -1;
   if (subs.length > 0) {
+    // A row whose participation or challenge no longer exists (deleted while it waited) is left out
+    // instead of failing the whole batch on a foreign key; the first statement names those rows (one
+    // transaction, so both see the same tables).
+    const stored = `EXISTS (SELECT 1 FROM participations p WHERE p.id = ${j(1)} AND p.game_id = ?1) AND EXISTS (SELECT 1 FROM challenges c WHERE c.id = ${j(0)} AND c.game_id = ?1)`;
+    const rows = JSON.stringify(subs.map((s) => [s.challengeId, s.participationId, s.userId, s.answer, s.time, s.ip]));
+    goneIndex = statements.length;
+    statements.push(db.prepare(`SELECT CAST(j.key AS INTEGER) AS i FROM json_each(?2) j WHERE NOT (${stored})`).bind(gameId, rows));
     insertIndex = statements.length;
     statements.push(
       db
         .prepare(
           `INSERT INTO submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, ip)
            SELECT ?1, ${j(0)}, ${j(1)}, (SELECT id FROM users WHERE id = ${j(2)}), ${j(3)}, 'FlagSubmitted', ${j(4)}, ${j(5)}
-           FROM json_each(?2) j ORDER BY j.key RETURNING id`,
+           FROM json_each(?2) j WHERE ${stored} ORDER BY j.key RETURNING id`,
         )
-        .bind(gameId, JSON.stringify(subs.map((s) => [s.challengeId, s.participationId, s.userId, s.answer, s.time, s.ip]))),
+        .bind(gameId, rows),
     );
   }
   if (w.statuses.length > 0) {
@@ -94,7 +107,8 @@ export function flushStatements(db: D1Database, gameId: number, subs: NewSubmiss
       db
         .prepare(
           `INSERT OR IGNORE INTO cheat_infos (game_id, owned_participation_id, submit_participation_id, submission_id)
-           SELECT ?1, o.id, ${j(1)}, s.id FROM json_each(?2) j JOIN submissions s ON s.id = ${j(2)} JOIN participations o ON o.id = ${j(0)}`,
+           SELECT ?1, o.id, sp.id, s.id FROM json_each(?2) j JOIN submissions s ON s.id = ${j(2)} JOIN participations o ON o.id = ${j(0)}
+           JOIN participations sp ON sp.id = ${j(1)}`,
         )
         .bind(gameId, JSON.stringify(w.cheats)),
     );
@@ -141,5 +155,5 @@ export function flushStatements(db: D1Database, gameId: number, subs: NewSubmiss
         .bind(JSON.stringify(w.logs)),
     );
   }
-  return { statements, insertIndex, noticeIndex };
+  return { statements, goneIndex, insertIndex, noticeIndex };
 }

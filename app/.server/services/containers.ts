@@ -13,8 +13,10 @@ import {
   agentStatuses,
   agentUnreachable,
   createOnAgent,
+  describeAgentFailure,
   destroyOnAgent,
   extendOnAgent,
+  isAgentFailure,
   pickAgent,
   reachableAgent,
   reachableAgentIds,
@@ -229,25 +231,37 @@ async function markDestroyed(deps: Pick<ContainerDeps, "db" | "now" | "env">, co
   return true;
 }
 
+/** What became of a container's removal: `problem` says why its agent did not remove it. */
+export interface DestroyOutcome {
+  id: string;
+  reached: boolean;
+  problem: string | null;
+}
+
 /**
- * Destroys a container on its agent and marks the row. When the agent does not answer, the row is still
- * released (the agent reaps the container on its own at expiry, and at its next start as unknown) and
- * the result says so.
+ * Destroys a container on its agent and marks the row. When the agent cannot be reached or answers an
+ * error, the row is still released (the agent reaps the container on its own at expiry, and at its next
+ * start as unknown) and the outcome says why; callers log it. Cleanup never fails because of an agent.
  */
-async function destroyContainer(deps: ContainerDeps, container: Container): Promise<{ reached: boolean }> {
-  const agent = container.agentId ? await reachableAgent(deps.env, container.agentId, deps.now) : null;
-  let reached = container.agentId == null;
-  if (agent) {
-    try {
-      await destroyOnAgent(deps.env, agent, container.id);
-      reached = true;
-    } catch (error) {
-      if (!(error instanceof AppError && error.status === 503)) throw error;
+async function destroyContainer(deps: ContainerDeps, container: Container): Promise<DestroyOutcome> {
+  let problem: string | null = null;
+  if (container.agentId != null) {
+    const agent = await reachableAgent(deps.env, container.agentId, deps.now);
+    if (!agent) problem = `agent ${container.agentId} could not be reached`;
+    else {
+      try {
+        await destroyOnAgent(deps.env, agent, container.id);
+      } catch (error) {
+        if (!isAgentFailure(error)) throw error;
+        problem = `agent ${container.agentId}: ${describeAgentFailure(error)}`;
+      }
     }
   }
   await markDestroyed(deps, container);
-  return { reached };
+  return { id: container.id, reached: problem == null, problem };
 }
+
+const releasedNote = (outcome: DestroyOutcome) => (outcome.reached ? "" : ` (released without its agent: ${outcome.problem}; the agent removes it at expiry or at its next start)`);
 
 // ── Player containers ────────────────────────────────────────────────────────────────────────────────
 
@@ -262,7 +276,10 @@ async function startOnAgent(deps: ContainerDeps, row: Container, request: Create
     agent = await pickAgent(env, deps.now);
   } catch (error) {
     await db.delete(containers).where(eq(containers.id, row.id)).run();
-    throw error;
+    if (!isAgentFailure(error)) throw error;
+    // api.md §9/§10: a start that cannot happen is a 400 "could not be started"; the admin log says why.
+    await deps.log({ level: "Warning", logger: "Container", message: `Container of challenge #${request.challengeId} (${request.image}) not started: no container agent is reachable with room`, status: "Failed" });
+    throw badRequest(failureCode);
   }
   let created: AgentContainer;
   try {
@@ -270,13 +287,10 @@ async function startOnAgent(deps: ContainerDeps, row: Container, request: Create
   } catch (error) {
     // Nothing may stay behind: the row goes, and a container the agent may have made is removed.
     await db.delete(containers).where(eq(containers.id, row.id)).run();
-    if (error instanceof AgentCallError) {
-      if (error.status === 503) throw agentUnreachable("container.no_agent");
-      await deps.log({ level: "Warning", logger: "Container", message: `Container of ${request.image} failed to start: ${error.code} ${error.message}`, status: "Failed" });
-      throw badRequest(failureCode);
-    }
-    await destroyOnAgent(env, agent, row.id).catch(() => undefined);
-    throw error;
+    if (!(error instanceof AgentCallError && error.status < 500)) await destroyOnAgent(env, agent, row.id).catch(() => undefined);
+    if (!isAgentFailure(error)) throw error;
+    await deps.log({ level: "Warning", logger: "Container", message: `Container of challenge #${request.challengeId} (${request.image}) failed to start on ${agent.url}: ${describeAgentFailure(error)}`, status: "Failed" });
+    throw badRequest(failureCode);
   }
   const updated = await db
     .update(containers)
@@ -340,8 +354,13 @@ export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: I
     if (running.length >= limit) {
       if (!policy.autoDestroyOnLimitReached) throw badRequest("container.limit_exceeded");
       for (const old of running.slice(0, running.length - limit + 1)) {
-        await destroyContainer(deps, old);
-        await deps.log({ level: "Information", logger: "Container", message: `Container ${old.id} of team ${player.teamName} destroyed: team limit ${limit} reached`, status: "Success" });
+        const outcome = await destroyContainer(deps, old);
+        await deps.log({
+          level: outcome.reached ? "Information" : "Warning",
+          logger: "Container",
+          message: `Container ${old.id} of team ${player.teamName} destroyed: team limit ${limit} reached${releasedNote(outcome)}`,
+          status: "Success",
+        });
       }
     }
   }
@@ -425,6 +444,7 @@ export async function extendPlayerContainer(deps: ContainerDeps, player: Player,
     throw badRequest("container.extend_too_early", { min: policy.renewalWindow });
   }
   const agent = await reachableAgent(env, container.agentId, now);
+  // 400 with the reason (api.md §1 has no 503); the container may still run, so the row stays.
   if (!agent) throw agentUnreachable();
   await claimCooldown(db, instanceId, now);
   const expectStopAt = Math.max(container.expectStopAt, now) + policy.extensionDuration * MINUTE;
@@ -436,22 +456,32 @@ export async function extendPlayerContainer(deps: ContainerDeps, player: Player,
       await markDestroyed(deps, container);
       throw badRequest("container.not_running");
     }
-    throw error;
+    if (!isAgentFailure(error)) throw error;
+    await deps.log({ level: "Warning", logger: "Container", message: `Container ${container.id} of team ${player.teamName} not extended: ${describeAgentFailure(error)}`, status: "Failed" });
+    throw error instanceof AgentCallError ? badRequest("container.extend_failed") : error;
   }
   const updated = (await db.update(containers).set({ expectStopAt }).where(eq(containers.id, container.id)).returning().get())!;
   await deps.log({ level: "Information", logger: "Container", message: `Team ${player.teamName} extended container ${container.id} until ${new Date(expectStopAt).toISOString()}`, status: "Success" });
   return toContainerInfo(updated);
 }
 
-/** DELETE game/{id}/container/{cid}. An unreachable agent: the instance is released and 503 explains it. */
-export async function destroyPlayerContainer(deps: ContainerDeps, player: Player, challengeId: number): Promise<void> {
+/**
+ * DELETE game/{id}/container/{cid}. When the agent cannot be reached or answers an error, the instance is
+ * still released (200, the outcome says so) so the team can start again; the admin log has the reason.
+ */
+export async function destroyPlayerContainer(deps: ContainerDeps, player: Player, challengeId: number): Promise<DestroyOutcome> {
   const { db, now } = deps;
   await releaseStaleContainers(db, now);
   const { container, instanceId } = await requireLiveTeamContainer(db, player, challengeId);
   await claimCooldown(db, instanceId, now);
-  const { reached } = await destroyContainer(deps, container);
-  await deps.log({ level: "Information", logger: "Container", message: `Team ${player.teamName} destroyed container ${container.id}${reached ? "" : " (agent unreachable: released)"}`, status: reached ? "Success" : "Failed" });
-  if (!reached) throw agentUnreachable("container.agent_unreachable_released");
+  const outcome = await destroyContainer(deps, container);
+  await deps.log({
+    level: outcome.reached ? "Information" : "Warning",
+    logger: "Container",
+    message: `Team ${player.teamName} destroyed container ${container.id}${releasedNote(outcome)}`,
+    status: "Success",
+  });
+  return outcome;
 }
 
 // ── Admin test containers ────────────────────────────────────────────────────────────────────────────
@@ -542,14 +572,14 @@ export async function startTestContainer(deps: ContainerDeps, challenge: Challen
 }
 
 /** DELETE edit/games/{id}/challenges/{cid}/container: 404 without a live test container. */
-export async function stopTestContainer(deps: ContainerDeps, challenge: Challenge): Promise<void> {
+export async function stopTestContainer(deps: ContainerDeps, challenge: Challenge): Promise<DestroyOutcome> {
   const row = await deps.db
     .select()
     .from(containers)
     .where(and(eq(containers.challengeId, challenge.id), isNull(containers.instanceId), live))
     .get();
   if (!row) throw notFound("container.no_test_container");
-  await destroyContainer(deps, row);
+  return destroyContainer(deps, row);
 }
 
 // ── Admin instances ──────────────────────────────────────────────────────────────────────────────────
@@ -590,7 +620,7 @@ export async function listAdminInstances(deps: Pick<ContainerDeps, "db" | "now" 
 }
 
 /** DELETE admin/instances/{id}: destroys a live team container (404 for test containers and unknown ids). */
-export async function destroyAdminInstance(deps: ContainerDeps, id: string): Promise<{ reached: boolean }> {
+export async function destroyAdminInstance(deps: ContainerDeps, id: string): Promise<DestroyOutcome> {
   const row = /^[0-9a-f-]{36}$/i.test(id)
     ? await deps.db
         .select()
@@ -618,10 +648,16 @@ export async function listAgents(env: ContainerEnv, now: number) {
 // ── Bulk removal (challenge disabled or deleted, game deleted) ───────────────────────────────────────
 
 /**
- * Destroys the live containers of some challenges (team containers only unless `includeTest`). Agents that
- * do not answer are skipped: their rows are released and they reap the containers themselves.
+ * Destroys the live containers of some challenges (team containers only unless `includeTest`). Never fails
+ * because of an agent: containers whose agent cannot be reached or answers an error have their rows
+ * released (the agent reaps them itself) and one Warning in the admin log names them.
  */
-export async function destroyContainersOfChallenges(deps: ContainerDeps, challengeIds: number[], includeTest: boolean): Promise<number> {
+export async function destroyContainersOfChallenges(
+  deps: ContainerDeps,
+  challengeIds: number[],
+  includeTest: boolean,
+  what = `challenge(s) #${challengeIds.join(", #")}`,
+): Promise<number> {
   const rows = await inChunks(challengeIds, (part) =>
     deps.db
       .select()
@@ -629,13 +665,26 @@ export async function destroyContainersOfChallenges(deps: ContainerDeps, challen
       .where(and(inArray(containers.challengeId, part), live, includeTest ? undefined : isNotNull(containers.instanceId)))
       .all(),
   );
-  for (const row of rows) await destroyContainer(deps, row);
+  const released: string[] = [];
+  for (const row of rows) {
+    const outcome = await destroyContainer(deps, row);
+    if (!outcome.reached) released.push(`${row.id} (${outcome.problem})`);
+  }
+  if (released.length > 0) {
+    const shown = released.slice(0, 20).join(", ") + (released.length > 20 ? `, and ${released.length - 20} more` : "");
+    await deps.log({
+      level: "Warning",
+      logger: "Container",
+      message: `${released.length} of ${rows.length} containers of ${what} were released without their agent: ${shown}; each agent removes them at expiry or at its next start`,
+      status: "Success",
+    });
+  }
   return rows.length;
 }
 
 export async function destroyContainersOfGame(deps: ContainerDeps, gameId: number): Promise<number> {
   const ids = (await deps.db.select({ id: challenges.id }).from(challenges).where(eq(challenges.gameId, gameId)).all()).map((r) => r.id);
-  return destroyContainersOfChallenges(deps, ids, true);
+  return destroyContainersOfChallenges(deps, ids, true, `game #${gameId}`);
 }
 
 // ── Agent callbacks ──────────────────────────────────────────────────────────────────────────────────

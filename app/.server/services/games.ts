@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { type AnyColumn, and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { badRequest, notFound } from "~/core/errors";
 import { normalizeBloodBonus } from "~/core/game/blood-bonus";
 import type {
@@ -127,13 +127,51 @@ export async function listEditGames(db: Db, page: { count: number; skip: number 
   return { data, length: data.length, total: total?.n ?? 0 };
 }
 
-/** Division names must be unique in a game (case as typed, after trimming). */
-function assertUniqueNames(list: DivisionInput[]): void {
+/**
+ * Checked before writing so each mistake gets its own message: division names are unique in a game (case
+ * as typed, after trimming) and a division lists each challenge at most once.
+ */
+function assertDivisionList(list: DivisionInput[]): void {
   const names = new Set<string>();
   for (const d of list) {
     if (names.has(d.name)) throw badRequest("game.division_name_taken", { name: d.name });
     names.add(d.name);
+    const challengeIds = new Set((d.challengeConfigs ?? []).map((c) => c.challengeId));
+    if (challengeIds.size !== (d.challengeConfigs ?? []).length) throw badRequest("game.division_challenge_duplicate", { name: d.name });
   }
+}
+
+// Lists are written as one JSON parameter (`json_each`), never as one parameter per value: D1 binds at most
+// 100 parameters per statement, and a division list holds up to 100 divisions of up to 1000 configs each.
+const jsonAt = (i: number) => sql.raw(`json_extract(j.value, '$[${i}]')`);
+const inJson = (column: SQL | AnyColumn, values: readonly unknown[]) => sql`${column} in (select value from json_each(${JSON.stringify(values)}))`;
+/** Config rows per statement: keeps each JSON parameter far below D1's 2 MB value limit. */
+const CONFIG_ROWS_MAX = 5000;
+
+// Insert-selects list every column in table order (drizzle); a null id takes the next rowid. Raw `db.run`
+// statements cannot go in a drizzle D1 batch once they have parameters, hence the query builders.
+
+/** New divisions, in list order (their ids keep that order). */
+function insertDivisions(db: Db, gameId: SQL | number, list: DivisionInput[]) {
+  const rows = list.map((d) => [d.name, d.inviteCode ?? "", d.defaultPermissions ?? GamePermission.All]);
+  return db
+    .insert(divisions)
+    .select(sql`select null, ${gameId}, ${jsonAt(0)}, ${jsonAt(1)}, ${jsonAt(2)} from json_each(${JSON.stringify(rows)}) j order by j.key`);
+}
+
+/** The challenge configs of the listed divisions, found by their (final) names. */
+function insertChallengeConfigs(db: Db, gameId: number, list: DivisionInput[]) {
+  const rows = list.flatMap((d) => (d.challengeConfigs ?? []).map((c) => [d.name, c.challengeId, c.permissions]));
+  const writes = [];
+  for (let i = 0; i < rows.length; i += CONFIG_ROWS_MAX) {
+    const part = JSON.stringify(rows.slice(i, i + CONFIG_ROWS_MAX));
+    writes.push(
+      db
+        .insert(divisionChallengeConfigs)
+        .select(sql`select d.id, ${jsonAt(1)}, ${jsonAt(2)} from json_each(${part}) j join ${divisions} d on d.game_id = ${gameId} and d.name = ${jsonAt(0)}`),
+    );
+  }
+  return writes;
 }
 
 async function assertChallengesOfGame(db: Db, gameId: number, list: DivisionInput[]): Promise<void> {
@@ -155,10 +193,10 @@ export async function createGame({ db }: GameDeps, input: GameCreateInput): Prom
   const writeupDeadline = input.writeupDeadline ?? input.end;
   if (writeupDeadline < input.end) throw badRequest("game.writeup_deadline_before_end");
   const division = input.divisions ?? [];
-  assertUniqueNames(division);
+  assertDivisionList(division);
   if (division.some((d) => (d.challengeConfigs ?? []).length > 0)) throw badRequest("game.challenge_unknown");
   const keys = await generateTeamTokenKeys();
-  const game = await db
+  const insertGame = db
     .insert(games)
     .values({
       title: input.title,
@@ -179,22 +217,12 @@ export async function createGame({ db }: GameDeps, input: GameCreateInput): Prom
       publicKey: keys.publicKey,
       privateKey: keys.privateKey,
     })
-    .returning()
-    .get();
-  if (division.length > 0) {
-    await db
-      .insert(divisions)
-      .values(
-        division.map((d) => ({
-          gameId: game.id,
-          name: d.name,
-          inviteCode: d.inviteCode ?? "",
-          defaultPermissions: d.defaultPermissions ?? GamePermission.All,
-        })),
-      )
-      .run();
-  }
-  return getEditGame(db, game.id);
+    .returning({ id: games.id });
+  // One batch (one transaction): a game is never left without its divisions. The new game is found by
+  // its freshly generated public key.
+  const newGameId = sql`(select id from ${games} where public_key = ${keys.publicKey})`;
+  const [created] = division.length > 0 ? await db.batch([insertGame, insertDivisions(db, newGameId, division)]) : [await insertGame];
+  return getEditGame(db, created[0]!.id);
 }
 
 /**
@@ -239,75 +267,65 @@ type Write = Parameters<Db["batch"]>[0][number];
 
 /** Applies the full division list together with the game update in one batch. */
 async function syncDivisions(db: Db, gameId: number, list: DivisionInput[], writes: Write[]): Promise<void> {
-  assertUniqueNames(list);
+  assertDivisionList(list);
   await assertChallengesOfGame(db, gameId, list);
   const existing = await db.select().from(divisions).where(eq(divisions.gameId, gameId)).all();
   const byId = new Map<number, Division>(existing.map((d) => [d.id, d]));
   for (const d of list) if (d.id != null && !byId.has(d.id)) throw badRequest("game.division_unknown");
-  const kept = new Set(list.filter((d) => d.id != null).map((d) => d.id!));
+  const keptList = list.filter((d) => d.id != null);
+  const kept = new Set(keptList.map((d) => d.id!));
   const removed = existing.filter((d) => !kept.has(d.id)).map((d) => d.id);
-  if (removed.length > 0) {
-    const used = await db
-      .select({ id: participations.divisionId })
-      .from(participations)
-      .where(inArray(participations.divisionId, removed))
-      .get();
-    if (used) throw badRequest("game.division_in_use", { name: byId.get(used.id!)?.name ?? "" });
-  }
+  await assertDivisionsUnused(db, byId, removed);
+
   const batch: Write[] = [...writes];
-  if (removed.length > 0) batch.push(db.delete(divisions).where(inArray(divisions.id, removed)));
-  // Renames go through a temporary name first so swapping two names never trips the unique index.
-  for (const d of list) {
-    if (d.id == null) continue;
-    batch.push(db.update(divisions).set({ name: `\u0000${d.id}` }).where(eq(divisions.id, d.id)));
+  if (removed.length > 0) batch.push(db.delete(divisions).where(inJson(divisions.id, removed)));
+  if (keptList.length > 0) {
+    // Renames go through a temporary name first so swapping two names never trips the unique index.
+    batch.push(db.update(divisions).set({ name: sql`char(0) || ${divisions.id}` }).where(inJson(divisions.id, [...kept])));
+    const rows = keptList.map((d) => {
+      const current = byId.get(d.id!)!;
+      return [d.id, d.name, d.inviteCode ?? current.inviteCode, d.defaultPermissions ?? current.defaultPermissions];
+    });
+    batch.push(
+      db
+        .update(divisions)
+        .set({ name: sql`x.name`, inviteCode: sql`x.invite_code`, defaultPermissions: sql`x.default_permissions` })
+        .from(
+          sql`(select ${jsonAt(0)} as id, ${jsonAt(1)} as name, ${jsonAt(2)} as invite_code, ${jsonAt(3)} as default_permissions from json_each(${JSON.stringify(rows)}) j) x`,
+        )
+        .where(sql`${divisions.id} = x.id`),
+    );
   }
-  for (const d of list) {
-    if (d.id != null) {
-      const current = byId.get(d.id)!;
-      batch.push(
-        db
-          .update(divisions)
-          .set({
-            name: d.name,
-            inviteCode: d.inviteCode ?? current.inviteCode,
-            defaultPermissions: d.defaultPermissions ?? current.defaultPermissions,
-          })
-          .where(eq(divisions.id, d.id)),
-      );
-      if (d.challengeConfigs != null) {
-        batch.push(db.delete(divisionChallengeConfigs).where(eq(divisionChallengeConfigs.divisionId, d.id)));
-        for (const c of d.challengeConfigs) {
-          batch.push(db.insert(divisionChallengeConfigs).values({ divisionId: d.id, challengeId: c.challengeId, permissions: c.permissions }));
-        }
-      }
-    } else {
-      batch.push(
-        db.insert(divisions).values({
-          gameId,
-          name: d.name,
-          inviteCode: d.inviteCode ?? "",
-          defaultPermissions: d.defaultPermissions ?? GamePermission.All,
-        }),
-      );
-      for (const c of d.challengeConfigs ?? []) {
-        batch.push(
-          db
-            .insert(divisionChallengeConfigs)
-            .select(
-              sql`select id, ${c.challengeId}, ${c.permissions} from ${divisions} where game_id = ${gameId} and name = ${d.name}`,
-            ),
-        );
-      }
-    }
-  }
+  // Sent configs replace a kept division's; a division sent without them keeps its own.
+  const reconfigured = keptList.filter((d) => d.challengeConfigs != null).map((d) => d.id!);
+  if (reconfigured.length > 0) batch.push(db.delete(divisionChallengeConfigs).where(inJson(divisionChallengeConfigs.divisionId, reconfigured)));
+  const added = list.filter((d) => d.id == null);
+  if (added.length > 0) batch.push(insertDivisions(db, gameId, added));
+  batch.push(...insertChallengeConfigs(db, gameId, list));
   try {
     await db.batch(batch as [Write, ...Write[]]);
   } catch (err) {
     const text = String((err as { cause?: unknown })?.cause ?? err);
-    if (/FOREIGN KEY constraint failed/i.test(text)) throw badRequest("game.division_in_use", { name: "" });
+    // The list was checked above, so only a concurrent change gets here: a team joining a removed
+    // division, a challenge deleted, or another edit of this game's divisions. Say which when we can.
+    if (/FOREIGN KEY constraint failed/i.test(text)) {
+      await assertDivisionsUnused(db, byId, removed);
+      await assertChallengesOfGame(db, gameId, list);
+    }
     if (/UNIQUE constraint failed/i.test(text)) throw badRequest("game.division_name_taken", { name: "" });
     throw err;
   }
+}
+
+/** Divisions about to be deleted must have no participation (teams keep their division). */
+async function assertDivisionsUnused(db: Db, byId: Map<number, Division>, removed: number[]): Promise<void> {
+  if (removed.length === 0) return;
+  const used = await db
+    .select({ id: participations.divisionId })
+    .from(participations)
+    .where(inJson(participations.divisionId, removed))
+    .get();
+  if (used) throw badRequest("game.division_in_use", { name: byId.get(used.id!)?.name ?? "" });
 }
 
 /** DELETE edit/games/{id}: the game and everything under it; its files lose a reference. */

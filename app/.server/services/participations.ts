@@ -66,7 +66,18 @@ async function runAcceptance(db: Db, participationId: number, gameId: number, te
 /**
  * POST game/{id}: registers the caller with one of their teams, checking in the order of rules.md §2.
  */
-export async function joinGame({ db, now }: ParticipationDeps, userId: string, gameId: number, input: JoinGameInput): Promise<ParticipationStatus> {
+export async function joinGame(deps: ParticipationDeps, userId: string, gameId: number, input: JoinGameInput): Promise<ParticipationStatus> {
+  // Members of one team joining at once all see the same participation (or none); whoever loses the write
+  // joins again and is added to the participation that won, as if it had been there all along.
+  for (let attempt = 1; ; attempt++) {
+    const status = await tryJoinGame(deps, userId, gameId, input);
+    if (status) return status;
+    if (attempt >= 3) throw badRequest("game.already_joined");
+  }
+}
+
+/** One pass of joinGame; null when a concurrent join of the same team changed its participation first. */
+async function tryJoinGame({ db, now }: ParticipationDeps, userId: string, gameId: number, input: JoinGameInput): Promise<ParticipationStatus | null> {
   const game = await requireGame(db, gameId);
   assertJoinable({ startTime: game.startTime, endTime: game.endTime, practiceMode: game.practiceMode }, now);
 
@@ -129,7 +140,7 @@ export async function joinGame({ db, now }: ParticipationDeps, userId: string, g
       .onConflictDoNothing()
       .returning({ id: participations.id })
       .get();
-    if (!created) throw badRequest("game.already_joined");
+    if (!created) return null;
     participationId = created.id;
   } else {
     participationId = existing.id;
@@ -140,7 +151,7 @@ export async function joinGame({ db, now }: ParticipationDeps, userId: string, g
         .where(and(eq(participations.id, existing.id), eq(participations.status, "Rejected")))
         .returning({ id: participations.id })
         .get();
-      if (!updated) throw badRequest("game.already_joined");
+      if (!updated) return null;
     }
   }
 

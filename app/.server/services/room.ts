@@ -28,8 +28,17 @@ export async function refreshRoomOfParticipation(env: RoomEnv, db: Db, participa
   if (row) await refreshRoom(env, row.gameId, "participations");
 }
 
-/** Refreshes the rooms of every game a team plays (its name, bio or avatar is on the boards). */
-export async function refreshRoomsOfTeam(env: RoomEnv, db: Db, teamId: number): Promise<void> {
+/** The games a team has joined: their rooms hold its participation, members and solves. */
+export async function gamesOfTeam(db: Db, teamId: number): Promise<number[]> {
   const rows = await db.select({ gameId: participations.gameId }).from(participations).where(eq(participations.teamId, teamId)).all();
-  await Promise.all(rows.map((r) => refreshRoom(env, r.gameId, "participations")));
+  return rows.map((r) => r.gameId);
+}
+
+/** Refreshes the rooms of every game a team plays (its name, bio, avatar or members are in them). */
+export async function refreshRoomsOfTeam(env: RoomEnv, db: Db, teamId: number): Promise<void> {
+  await refreshRooms(env, await gamesOfTeam(db, teamId), "participations");
+}
+
+export async function refreshRooms(env: RoomEnv, gameIds: readonly number[], what: RefreshWhat): Promise<void> {
+  await Promise.all(gameIds.map((gameId) => refreshRoom(env, gameId, what)));
 }

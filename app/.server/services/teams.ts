@@ -6,6 +6,7 @@ import { formatInviteCode, generateInviteToken, parseInviteCode } from "~/core/t
 import { parsePublicKey, parseTeamToken, verifyTeamToken } from "~/core/team-token";
 import { avatarUrl } from "../auth/session";
 import { inChunks } from "../db/chunks";
+import { gamesOfTeam } from "./room";
 import type { Db } from "../db/client";
 import { games, participationMembers, participations, type Team, teamMembers, teams, users } from "../db/schema";
 import { IMAGE_LIMIT, releaseFile, storeUpload } from "../storage/files";
@@ -171,11 +172,13 @@ export async function updateTeam({ db }: TeamDeps, userId: string, teamId: numbe
 }
 
 /** Disbands the team: captain only, never while locked or taking part in a running game. */
-export async function deleteTeam({ db, now, bucket }: TeamStorageDeps, userId: string, teamId: number): Promise<void> {
+/** Disbands a team; returns the games it had joined (their rooms must rebuild: its submissions went with it). */
+export async function deleteTeam({ db, now, bucket }: TeamStorageDeps, userId: string, teamId: number): Promise<number[]> {
   const team = await requireTeam(db, teamId);
   requireCaptain(team, userId);
   await assertLockNotInForce(db, teamId, now);
   if (await isInRunningGame(db, teamId, now)) throw badRequest("team.in_running_game");
+  const games = await gamesOfTeam(db, teamId);
   const gone = await db
     .delete(teams)
     .where(and(eq(teams.id, teamId), eq(teams.captainId, userId), sql`not ${lockInForce(teamId, now)}`))
@@ -183,6 +186,7 @@ export async function deleteTeam({ db, now, bucket }: TeamStorageDeps, userId: s
     .get();
   if (!gone) throw badRequest("team.locked");
   await releaseFile({ db, bucket }, gone.avatarHash);
+  return games;
 }
 
 export async function getInviteCode(db: Db, userId: string, teamId: number): Promise<string> {
@@ -379,8 +383,11 @@ export async function adminUpdateTeam(db: Db, teamId: number, input: AdminTeamUp
 }
 
 /** Deletes a team whatever its state (its participations go with it). */
-export async function adminDeleteTeam({ db, bucket }: Omit<TeamStorageDeps, "now">, teamId: number): Promise<void> {
+/** Deletes a team (admin); returns the games it had joined, like `deleteTeam`. */
+export async function adminDeleteTeam({ db, bucket }: Omit<TeamStorageDeps, "now">, teamId: number): Promise<number[]> {
+  const games = await gamesOfTeam(db, teamId);
   const gone = await db.delete(teams).where(eq(teams.id, teamId)).returning({ avatarHash: teams.avatarHash }).get();
   if (!gone) throw notFound("team.not_found");
   await releaseFile({ db, bucket }, gone.avatarHash);
+  return games;
 }

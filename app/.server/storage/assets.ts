@@ -2,22 +2,23 @@ import { createDb } from "../db/client";
 import { blobKey, getFile, isFileHash } from "./files";
 import { contentTypeForName } from "./magic-bytes";
 
-const ASSET_PATH = /^\/assets\/([0-9a-f]{64})\/([^/]+)$/;
+const ASSET_PATH = /^\/assets\/([0-9a-f]{64})\/([^/]+)$/i;
 const WEEK_SECONDS = 7 * 24 * 3600;
 /** Types a browser may show inline; anything else is a download, so an upload can never run as a page. */
 const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/x-icon", "application/pdf"]);
 
-/** The hash and download name when `pathname` is `/assets/{64 lower-hex}/{name}`, else null. */
+/** The hash (lower-case) and download name when `pathname` is `/assets/{64 hex}/{name}` in any case, else null. */
 export function matchAssetPath(pathname: string): { hash: string; name: string } | null {
   const m = ASSET_PATH.exec(pathname);
-  if (!m || !isFileHash(m[1]!)) return null;
+  const hash = m?.[1]!.toLowerCase();
+  if (!m || !hash || !isFileHash(hash)) return null;
   let name: string;
   try {
     name = decodeURIComponent(m[2]!);
   } catch {
     return null;
   }
-  return { hash: m[1]!, name };
+  return { hash, name };
 }
 
 const contentDisposition = (type: "inline" | "attachment", name: string) => {

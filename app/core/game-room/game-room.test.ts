@@ -97,6 +97,9 @@ describe("submission checks", () => {
     expect(checkFlagText("  ")).toBe("submission.flag_empty");
     expect(checkFlagText("x".repeat(128))).toBe("submission.flag_too_long");
     expect(checkFlagText("x".repeat(127))).toBeNull();
+    // The limit applies to the text matched, without surrounding whitespace.
+    expect(checkFlagText(` ${"x".repeat(127)}\n`)).toBeNull();
+    expect(checkFlagText(` ${"x".repeat(128)} `)).toBe("submission.flag_too_long");
   });
 });
 

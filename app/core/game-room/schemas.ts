@@ -9,10 +9,13 @@ export const MONITOR_PAGE_MAX = 100;
 /** POST game/{id}/challenges/{cid}: the flag text is checked by `checkFlagText` for the rules' own messages. */
 export const submitSchema = z.object({ flag: z.unknown().optional() }).optional();
 
-/** The flag's own checks (rules.md §7 step 1): a code, or null when fine. */
+/**
+ * The flag's own checks (rules.md §7 step 1) on the text matched, i.e. without surrounding whitespace
+ * (the answer stored is that text too): a code, or null when fine.
+ */
 export function checkFlagText(flag: unknown): string | null {
   if (typeof flag !== "string" || flag.trim() === "") return "submission.flag_empty";
-  if (flag.length > FLAG_MAX_LENGTH) return "submission.flag_too_long";
+  if (flag.trim().length > FLAG_MAX_LENGTH) return "submission.flag_too_long";
   return null;
 }
 

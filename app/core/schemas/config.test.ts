@@ -21,6 +21,15 @@ describe("configUpdateSchema", () => {
     expect(configUpdateSchema.safeParse({ accountPolicy: { useCaptcha: "yes" } }).success).toBe(false);
     expect(configUpdateSchema.safeParse({ containerPolicy: { defaultLifetime: 60, extraFlagEnvNames: ["MY_FLAG"] } }).success).toBe(true);
   });
+
+  it("turns an invalid customTheme into \"\" instead of refusing it; null and omitted stay", () => {
+    const theme = (customTheme: unknown) => configUpdateSchema.safeParse({ globalConfig: { customTheme } });
+    for (const bad of [123, "#".repeat(33), "red", {}, true]) expect(theme(bad)).toMatchObject({ success: true, data: { globalConfig: { customTheme: "" } } });
+    expect(theme(" #A1b2C3 ")).toMatchObject({ success: true, data: { globalConfig: { customTheme: "#A1b2C3" } } });
+    expect(theme("brand")).toMatchObject({ success: true, data: { globalConfig: { customTheme: "brand" } } });
+    expect(theme(null)).toMatchObject({ success: true, data: { globalConfig: { customTheme: null } } });
+    expect(configUpdateSchema.parse({ globalConfig: { slogan: "s" } }).globalConfig).toEqual({ slogan: "s" });
+  });
 });
 
 describe("normalizeCustomTheme", () => {

@@ -85,7 +85,11 @@ export const configUpdateSchema = z.object({
       slogan: z.string().max(256).nullish(),
       description: z.string().max(65536).nullish(),
       footerInfo: z.string().max(4096).nullish(),
-      customTheme: z.string().max(32).nullish(),
+      /** Never refused: an invalid colour is stored as "" (api.md §7); null or omitted leaves it unchanged. */
+      customTheme: z
+        .unknown()
+        .transform((v) => (v == null ? null : normalizeCustomTheme(v)))
+        .optional(),
     })
     .nullish(),
   containerPolicy: z
