@@ -420,6 +420,22 @@ describe("scoreboard", () => {
     expect((await admin.json(`/api/game/${gameId}/scoreboard`)).status).toBe(200);
   });
 
+  it("shows a renamed solver's new name on the board before the rename returns", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a] = await seedPlayers(gameId, 1);
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    expect((await board(gameId)).items[0]!.solvedChallenges[0]!.userName).toBe(a!.userName);
+    const renamed = unique("rn").slice(-15);
+    expect((await a!.client.json("/api/account/update", { method: "PUT", body: { userName: renamed } })).status).toBe(200);
+    expect((await board(gameId)).items[0]!.solvedChallenges[0]!.userName).toBe(renamed);
+    // An admin's rename too.
+    const again = unique("ad").slice(-15);
+    expect((await admin.json(`/api/admin/users/${a!.userId}`, { method: "PUT", body: { userName: again } })).status).toBe(200);
+    expect((await board(gameId)).items[0]!.solvedChallenges[0]!.userName).toBe(again);
+  });
+
   it("ranks by division and skips overall ranks without RankOverall", async () => {
     const { admin, gameId } = await setup();
     const edit = await updateGame(admin, gameId, {

@@ -5,6 +5,7 @@ import { setUserAvatar } from "~/.server/services/avatars";
 import * as accountMail from "~/.server/services/account-mail";
 import { smtpConfigFromEnv } from "~/.server/mail/config";
 import { getPlatformConfig } from "~/.server/services/config";
+import { refreshRoomsOfUser } from "~/.server/services/room";
 import { AppError, badRequest } from "~/core/errors";
 import { emailSchema, passwordSchema } from "~/core/schemas/account";
 import { z } from "zod";
@@ -64,6 +65,7 @@ defineRoute(account, { method: "GET", path: "/account/profile", auth: "User", ta
 
 defineRoute(account, { method: "PUT", path: "/account/update", auth: "User", tag, summary: "Update own profile", body: profileUpdateSchema }, async (c, { body, user }) => {
   await accounts.updateProfile(deps(c), user!.id, body);
+  if (body.userName != null && body.userName !== user!.userName) await refreshRoomsOfUser(c.env, c.var.db, user!.id);
   return ok(c, "account.updated");
 });
 

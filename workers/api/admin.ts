@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { refreshRooms, refreshRoomsOfTeam } from "~/.server/services/room";
+import { refreshRooms, refreshRoomsOfTeam, refreshRoomsOfUser } from "~/.server/services/room";
 import * as teams from "~/.server/services/teams";
 import * as usersAdmin from "~/.server/services/users-admin";
 import { badRequest, notFound } from "~/core/errors";
@@ -96,7 +96,9 @@ defineRoute(admin, { method: "GET", path: "/admin/users/:id", auth: "Admin", tag
 );
 
 defineRoute(admin, { method: "PUT", path: "/admin/users/:id", auth: "Admin", tag, summary: "Edit a user (fields, role, activation)", body: usersAdmin.adminUserUpdateSchema }, async (c, { body, user }) => {
+  const before = body.userName == null ? null : await usersAdmin.getUserProfile(c.var.db, adminUserId(c));
   const info = await usersAdmin.updateUser({ db: c.var.db, now: c.var.now }, user!.id, adminUserId(c), body);
+  if (before && before.userName !== info.userName) await refreshRoomsOfUser(c.env, c.var.db, adminUserId(c));
   const fields = Object.entries(body).flatMap(([k, v]) => (v == null ? [] : [k === "role" ? `role=${String(v)}` : k]));
   await logEvent(c, { level: body.role === "Banned" ? "Warning" : "Information", logger: "Admin", message: `User ${info.userName} updated: ${fields.join(", ") || "nothing"}`, status: "Success" });
   return c.json({ title: c.var.t("admin.user_updated"), status: 200 });

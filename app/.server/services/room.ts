@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { RefreshWhat } from "../../../workers/game-room/types";
 import type { Db } from "../db/client";
-import { participations } from "../db/schema";
+import { participationMembers, participations } from "../db/schema";
 
 /**
  * The game's room (GameRoom Durable Object, `game:{id}`) as seen from services and handlers. Every change
@@ -37,6 +37,15 @@ export async function gamesOfTeam(db: Db, teamId: number): Promise<number[]> {
 /** Refreshes the rooms of every game a team plays (its name, bio, avatar or members are in them). */
 export async function refreshRoomsOfTeam(env: RoomEnv, db: Db, teamId: number): Promise<void> {
   await refreshRooms(env, await gamesOfTeam(db, teamId), "participations");
+}
+
+/**
+ * A user's name is on the solves and events of every game they play: after a rename those rooms rebuild
+ * (renames are rare; the board must not show the old name).
+ */
+export async function refreshRoomsOfUser(env: RoomEnv, db: Db, userId: string): Promise<void> {
+  const rows = await db.select({ gameId: participationMembers.gameId }).from(participationMembers).where(eq(participationMembers.userId, userId)).all();
+  await refreshRooms(env, rows.map((r) => r.gameId), "solves");
 }
 
 export async function refreshRooms(env: RoomEnv, gameIds: readonly number[], what: RefreshWhat): Promise<void> {
