@@ -88,3 +88,30 @@ test("admin creates a game with a division and code, a captain joins, admin acce
   await playerContext.close();
   await memberContext.close();
 });
+
+test("the games page pages back to older games", async ({ adminPage: admin }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  // 51 games older than any other (the list is newest first): at least one is past the first page of 50.
+  const base = Date.UTC(2001, 0, 1);
+  for (let i = 0; i < 51; i += 17) {
+    await Promise.all(
+      Array.from({ length: Math.min(17, 51 - i) }, (_, j) =>
+        admin.request.post("/api/edit/games", { data: { title: `Old ${stamp} ${i + j}`, start: base + (i + j) * 3_600_000, end: base + (i + j + 1) * 3_600_000 } }),
+      ),
+    );
+  }
+  const page = admin;
+  await page.goto("/games");
+  const oldest = page.getByRole("heading", { name: `Old ${stamp} 0`, exact: true });
+  await expect(page.getByRole("heading", { name: `Old ${stamp} 50`, exact: true }).or(page.getByRole("button", { name: en.games.loadMore })).first()).toBeVisible(FIRST_LOAD);
+  await expect(oldest).toHaveCount(0);
+  // "Older games" until the oldest shows (other tests' games may sit in front of ours).
+  for (let i = 0; i < 5 && (await oldest.count()) === 0; i++) {
+    await page.getByRole("button", { name: en.games.loadMore }).click();
+    await expect(page.getByRole("button", { name: en.games.loadMore }).or(oldest).first()).toBeVisible();
+    await page.waitForTimeout(200);
+  }
+  await expect(oldest).toBeVisible();
+  await expect(page.getByRole("heading", { name: new RegExp(`^Old ${stamp} \\d+$`) })).toHaveCount(51);
+});

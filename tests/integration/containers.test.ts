@@ -334,7 +334,7 @@ describe("player containers", () => {
     // Destroying releases the instance: 200 with the reason, and a Warning for the admins.
     const del = await destroy(p.client, game.id, c.id);
     expect(del.status).toBe(200);
-    expect(del.body).toEqual({ title: "Instance released; its container host cannot be reached and will remove it when it is back", status: 200 });
+    expect(del.body).toEqual({ title: "Instance released; its container host did not remove the container now and will remove it on its own", status: 200 });
     expect((await liveRow(ghostId))!.status).toBe("Destroyed");
     await expect.poll(() => warningsAbout(ghostId)).toEqual([expect.stringContaining("agent agent-that-went-away could not be reached")]);
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
 import { roleRank } from "~/core/enums";
-import { badRequest, forbidden, notFound } from "~/core/errors";
+import { badRequest, conflict, forbidden, notFound } from "~/core/errors";
 import { computeGamePhase, gameNotStarted } from "~/core/game/phase";
 import { createTarStream, gzipStream, type TarEntry } from "~/core/tar";
 import {
@@ -146,7 +146,8 @@ export async function submitWriteup(
         return { fileName, size: stored.size, teamId: participation.teamId, replaced: true };
       }
     }
-    throw new Error("writeup: the row kept changing during the upload");
+    // Other members kept replacing it meanwhile: a lost race, not a failure (api.md §1: 409).
+    throw conflict("writeup.write_conflict");
   } catch (err) {
     await releaseFile(deps, stored.hash);
     throw err;

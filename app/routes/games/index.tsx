@@ -1,12 +1,15 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { PhaseBadge } from "~/components/games/badges";
 import { formatCountdown, formatDateTime, phaseOf, useNow } from "~/components/games/time";
 import { LoadingStatus } from "~/components/teams/loading";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { BasicGameInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
-import { api } from "~/lib/api";
+import { api, errorMessage } from "~/lib/api";
 import { loadCached, REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -17,7 +20,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 const GAMES_KEY = "games";
-const fetchGames = (signal?: AbortSignal) => api<ArrayResponse<BasicGameInfo>>("/api/game?count=50", { signal });
+/** The API's largest page (api.md §10): the first one is cached and refreshed, older ones load on demand. */
+const PAGE = 50;
+const fetchGames = (signal?: AbortSignal, skip = 0) => api<ArrayResponse<BasicGameInfo>>(`/api/game?count=${PAGE}&skip=${skip}`, { signal });
 
 /** The list paints from the browser cache on reload and refreshes in the background (rules.md §15). */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
@@ -99,23 +104,45 @@ function GamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">)
     stale: loaderData.games.fromCache,
     refreshMs: REFRESH_MS.slow,
   });
+  // Pages after the first, newest first like it; a game already shown (the list moved) is not repeated.
+  const [older, setOlder] = useState<BasicGameInfo[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const shown = [...games.data, ...older.filter((g) => !games.data.some((x) => x.id === g.id))];
+  const more = games.total > PAGE + older.length;
+  const loadMore = () => {
+    setLoading(true);
+    fetchGames(undefined, PAGE + older.length)
+      .then((page) => {
+        setOlder((prev) => [...prev, ...page.data]);
+        setError(null);
+      })
+      .catch((err: unknown) => setError(errorMessage(err)))
+      .finally(() => setLoading(false));
+  };
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">{t("games.title")}</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("games.subtitle")}</p>
       </div>
-      {games.data.length === 0 ? (
+      {shown.length === 0 ? (
         <Card className="text-center">
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("games.empty")}</p>
         </Card>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {games.data.map((g) => (
+          {shown.map((g) => (
             <GameCard key={g.id} game={g} now={now} />
           ))}
         </ul>
       )}
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {more ? (
+        <Button variant="secondary" disabled={loading} onClick={loadMore}>
+          {loading ? t("common.loading") : t("games.loadMore")}
+        </Button>
+      ) : null}
     </div>
   );
 }
