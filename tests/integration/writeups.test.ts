@@ -202,6 +202,17 @@ describe("GET and POST /api/game/{id}/writeup", () => {
     expect(await blobExists(await sha256(b))).toMatchObject({ blob: true, row: { referenceCount: 1 } });
   });
 
+  it("releases the writeup file when a Rejected team leaves the game", async () => {
+    const { admin, game, team, captain } = await setup();
+    const a = pdf();
+    expect((await upload(captain.client, game.id, form(a))).status).toBe(200);
+    const [row] = await teamWriteups(game.id, team.id);
+    expect((await admin.client.json(`/api/admin/participation/${row!.w.participationId}/Rejected`, { method: "PUT" })).status).toBe(200);
+    expect((await captain.client.json(`/api/game/${game.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await teamWriteups(game.id, team.id)).toHaveLength(0);
+    expect(await blobExists(await sha256(a))).toEqual({ row: null, blob: false });
+  });
+
   it("refuses outsiders: anonymous 401, non-members, unregistered members and pending teams 403, unknown games 404", async () => {
     const { admin, game, members } = await setup();
     expect((await upload(new Client(), game.id, form(pdf()))).status).toBe(401);

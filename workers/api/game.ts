@@ -35,7 +35,7 @@ defineRoute(game, { method: "POST", path: "/game/:id", auth: "User", tag, summar
 });
 
 defineRoute(game, { method: "DELETE", path: "/game/:id", auth: "User", tag, summary: "Leave a game (Pending or Rejected only)" }, async (c, { user }) => {
-  await participationService.leaveGame(deps(c), user!.id, editGameId(c));
+  await participationService.leaveGame({ ...deps(c), bucket: c.env.FILES }, user!.id, editGameId(c));
   await refreshRoom(c.env, editGameId(c), "participations");
   return c.json({ title: c.var.t("game.left"), status: 200 });
 });

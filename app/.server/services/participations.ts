@@ -16,7 +16,9 @@ import {
   teamMembers,
   teams,
   users,
+  writeups,
 } from "../db/schema";
+import { releaseFile } from "../storage/files";
 import { requireGame } from "./games";
 
 export interface ParticipationDeps {
@@ -193,7 +195,8 @@ async function dropIfEmpty(db: Db, participationId: number): Promise<void> {
 }
 
 /** DELETE game/{id}: only while Pending or Rejected; the participation goes when no member remains. */
-export async function leaveGame({ db }: ParticipationDeps, userId: string, gameId: number): Promise<void> {
+/** Leaves a game; when the last registered member leaves, the participation goes, and its writeup file is released. */
+export async function leaveGame({ db, bucket }: ParticipationDeps & { bucket: R2Bucket }, userId: string, gameId: number): Promise<void> {
   await requireGame(db, gameId);
   const row = await db
     .select({ id: participations.id, status: participations.status })
@@ -203,7 +206,9 @@ export async function leaveGame({ db }: ParticipationDeps, userId: string, gameI
     .get();
   if (!row) throw badRequest("game.not_joined");
   if (row.status !== "Pending" && row.status !== "Rejected") throw badRequest("game.leave_refused");
-  const [gone] = await db.batch([
+  // A Rejected team may have uploaded a writeup while it was Accepted: its row goes with the participation.
+  const writeup = await db.select({ hash: writeups.fileHash }).from(writeups).where(eq(writeups.participationId, row.id)).get();
+  const [gone, removed] = await db.batch([
     db
       .delete(participationMembers)
       .where(
@@ -222,9 +227,11 @@ export async function leaveGame({ db }: ParticipationDeps, userId: string, gameI
           inArray(participations.status, ["Pending", "Rejected"]),
           sql`not exists (select 1 from ${participationMembers} where participation_id = ${row.id})`,
         ),
-      ),
+      )
+      .returning({ id: participations.id }),
   ]);
   if (gone.length === 0) throw badRequest("game.leave_refused");
+  if (removed.length > 0 && writeup) await releaseFile({ db, bucket }, writeup.hash);
 }
 
 /** GET game/{id}/participations (Admin): every team with its members and registered members. */
