@@ -134,6 +134,20 @@ describe("branding (api.md §7, rules.md §16)", () => {
     expect((await admin.json("/api/admin/config/logo", { method: "DELETE" })).status).toBe(200);
   });
 
+  it("saves only the fields changed: a save from a stale copy of the settings keeps another's change", async () => {
+    const { client: admin } = await newAdmin();
+    const put = (globalConfig: Record<string, unknown>) => admin.json("/api/admin/config", { method: "PUT", body: { globalConfig } });
+    expect((await put({ slogan: "before" })).status).toBe(200);
+    // This isolate now holds the settings in its cache; another isolate (or a logo upload) saves the
+    // slogan and the logo meanwhile, straight in the database.
+    expect((await admin.json("/api/admin/config")).status).toBe(200);
+    await env.DB.prepare("UPDATE config SET value = json_set(value, '$.slogan', 'elsewhere', '$.logoHash', 'abc', '$.faviconHash', 'abc') WHERE key = 'globalConfig'").run();
+    expect((await put({ title: "Stale copy" })).status).toBe(200);
+    const stored = JSON.parse((await env.DB.prepare("SELECT value FROM config WHERE key = 'globalConfig'").first<{ value: string }>())!.value);
+    expect(stored).toMatchObject({ title: "Stale copy", slogan: "elsewhere", logoHash: "abc", faviconHash: "abc" });
+    await env.DB.prepare("UPDATE config SET value = json_set(value, '$.logoHash', NULL, '$.faviconHash', NULL) WHERE key = 'globalConfig'").run();
+  });
+
   it("refuses a logo that is missing, empty or not an image", async () => {
     const { client: admin } = await newAdmin();
     const missing = await admin.json<{ title: string }>("/api/admin/config/logo", { method: "POST", raw: logoForm(null) });

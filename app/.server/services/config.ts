@@ -1,4 +1,4 @@
-import { inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import {
   type ConfigUpdate,
   normalizeCustomTheme,
@@ -57,19 +57,31 @@ export async function getPlatformConfig(db: Db, now = Date.now()): Promise<Platf
   return value;
 }
 
-/** Saves whole sections (already validated and merged by the caller). */
-export async function savePlatformConfig(db: Db, patch: Partial<PlatformConfig>, now = Date.now()): Promise<PlatformConfig> {
-  const entries = SECTIONS.filter((s) => patch[s] !== undefined).map((s) => ({
-    key: s,
-    value: JSON.stringify(patch[s]),
-    updatedAt: now,
-  }));
-  for (const entry of entries) {
-    await db
-      .insert(configEntries)
-      .values(entry)
-      .onConflictDoUpdate({ target: configEntries.key, set: { value: entry.value, updatedAt: entry.updatedAt } });
-  }
+/** Changed fields of some sections (already validated by the caller). */
+export type ConfigPatch = { [S in Section]?: Partial<PlatformConfig[S]> };
+
+/**
+ * Saves the fields given, each set on its own inside the stored JSON (`json_set`), in one transaction:
+ * two saves of different fields never undo each other, however stale the caller's copy (the settings
+ * cache of another isolate, or a request that read them just before another saved).
+ */
+export async function savePlatformConfig(db: Db, patch: ConfigPatch, now = Date.now()): Promise<PlatformConfig> {
+  const statements = SECTIONS.flatMap((section) => {
+    const fields = Object.entries(patch[section] ?? {}).filter(([, v]) => v !== undefined);
+    if (fields.length === 0) return [];
+    const pairs = sql.join(
+      fields.map(([name, v]) => sql`${`$.${name}`}, json(${JSON.stringify(v)})`),
+      sql`, `,
+    );
+    return [
+      db.insert(configEntries).values({ key: section, value: "{}", updatedAt: now }).onConflictDoNothing(),
+      db
+        .update(configEntries)
+        .set({ value: sql`json_set(${configEntries.value}, ${pairs})`, updatedAt: now })
+        .where(eq(configEntries.key, section)),
+    ];
+  });
+  if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
   cached = null;
   return getPlatformConfig(db, now);
 }
@@ -85,21 +97,16 @@ export async function getClientConfig(db: Db, portMapping: ClientConfig["portMap
 
 /** Merges a partial update into the stored settings (null/omitted fields unchanged) and saves it. */
 export async function updatePlatformConfig(db: Db, update: ConfigUpdate, now = Date.now()): Promise<PlatformConfig> {
-  const current = await getPlatformConfig(db, now);
   const defined = <T extends object>(o: T | null | undefined) =>
     Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined && v !== null)) as {
       [K in keyof T]?: Exclude<T[K], null | undefined>;
     };
-  const patch: Partial<PlatformConfig> = {};
-  if (update.accountPolicy) patch.accountPolicy = { ...current.accountPolicy, ...defined(update.accountPolicy) };
+  const patch: ConfigPatch = {};
+  if (update.accountPolicy) patch.accountPolicy = defined(update.accountPolicy);
   if (update.globalConfig) {
     const g = defined(update.globalConfig);
-    patch.globalConfig = {
-      ...current.globalConfig,
-      ...g,
-      customTheme: g.customTheme === undefined ? current.globalConfig.customTheme : normalizeCustomTheme(g.customTheme),
-    };
+    patch.globalConfig = g.customTheme === undefined ? g : { ...g, customTheme: normalizeCustomTheme(g.customTheme) };
   }
-  if (update.containerPolicy) patch.containerPolicy = { ...current.containerPolicy, ...defined(update.containerPolicy) };
+  if (update.containerPolicy) patch.containerPolicy = defined(update.containerPolicy);
   return savePlatformConfig(db, patch, now);
 }
