@@ -5,6 +5,8 @@ export type SocketState = "connecting" | "open" | "closed";
 export interface AdminLogSocketOptions {
   onLog: (log: LogMessage) => void;
   onState?: (state: SocketState) => void;
+  /** Records may have been missed (a reconnect, or a gap in `seq`): refetch the list. */
+  onResync?: () => void;
   /** First reconnect delay; doubles up to `maxDelayMs` and resets once connected. */
   baseDelayMs?: number;
   maxDelayMs?: number;
@@ -25,15 +27,17 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number, ran
 
 /**
  * Subscribes the browser to new log records on /hub/admin (the session cookie authenticates), reconnecting
- * with exponential backoff. Returns a function that closes the socket for good.
+ * with exponential backoff and calling `onResync` when records may have been missed. Returns a function that closes the socket for good.
  */
 export function connectAdminLogs(options: AdminLogSocketOptions): () => void {
-  const { onLog, onState, baseDelayMs = 1000, maxDelayMs = 30_000, pingMs = 30_000 } = options;
+  const { onLog, onState, onResync, baseDelayMs = 1000, maxDelayMs = 30_000, pingMs = 30_000 } = options;
   let socket: WebSocket | null = null;
   let attempt = 0;
   let stopped = false;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let pingTimer: ReturnType<typeof setInterval> | undefined;
+  let lastSeq: number | null = null;
+  let connectedBefore = false;
 
   const open = () => {
     if (stopped) return;
@@ -55,6 +59,16 @@ export function connectAdminLogs(options: AdminLogSocketOptions): () => void {
       } catch {
         return;
       }
+      if (message.type === "hello") {
+        // Records logged while the socket was down never arrive over it.
+        if (connectedBefore) onResync?.();
+        connectedBefore = true;
+        lastSeq = message.seq;
+        return;
+      }
+      if (message.type === "pong") return;
+      if (lastSeq !== null && message.seq > lastSeq + 1) onResync?.();
+      lastSeq = Math.max(lastSeq ?? 0, message.seq);
       if (message.type === "log") onLog(message.data);
     });
     ws.addEventListener("close", () => {

@@ -1,4 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createInstance } from "i18next";
+import resources from "~/locales";
+import { i18nextOptions } from "./i18n";
 import { formatCountdown, formatDateTime, formatUtcDate, fromLocalInput, toLocalInput } from "./datetime";
 
 // 2031-05-06 07:08:09 UTC
@@ -38,10 +41,24 @@ describe("countdowns and datetime-local", () => {
   });
 
   it("formats countdowns", () => {
-    expect(formatCountdown(0)).toBe("00:00:00");
-    expect(formatCountdown(-5)).toBe("00:00:00");
-    expect(formatCountdown(61_000)).toBe("00:01:01");
-    expect(formatCountdown(3 * 86_400_000 + 3_600_000 + 1500)).toBe("3d 01:00:01");
+    const days = (_key: "common.days", { count }: { count: number }) => `${count}d`;
+    expect(formatCountdown(0, days)).toBe("00:00:00");
+    expect(formatCountdown(-5, days)).toBe("00:00:00");
+    expect(formatCountdown(61_000, days)).toBe("00:01:01");
+    expect(formatCountdown(3 * 86_400_000 + 3_600_000 + 1500, days)).toBe("3d 01:00:01");
+  });
+
+  it.each([
+    ["en-US", "1 d 00:00:00", "3 d 01:00:01"],
+    ["ja-JP", "1日 00:00:00", "3日 01:00:01"],
+    ["zh-CN", "1天 00:00:00", "3天 01:00:01"],
+  ] as const)("names the days of a countdown in %s", async (language, oneDay, threeDays) => {
+    const i18n = createInstance();
+    await i18n.init({ ...i18nextOptions, lng: language, resources });
+    const t = i18n.getFixedT(language);
+    expect(formatCountdown(86_400_000, t)).toBe(oneDay);
+    expect(formatCountdown(3 * 86_400_000 + 3_600_000 + 1500, t)).toBe(threeDays);
+    expect(formatCountdown(61_000, t)).toBe("00:01:01");
   });
 
   it("round-trips datetime-local values in the viewer's zone", () => {

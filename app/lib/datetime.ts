@@ -17,12 +17,15 @@ export function formatUtcDate(ms: number): string {
   return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
 }
 
-/** A duration as `Dd HH:mm:ss` (days only when there are some). */
-export function formatCountdown(ms: number): string {
+/** The translation function formatCountdown needs: the day unit (`common.days`, plural by count). */
+export type DayUnitT = (key: "common.days", options: { count: number }) => string;
+
+/** A duration as `<days> HH:mm:ss` (days only when there are some), the day unit in the viewer's language. */
+export function formatCountdown(ms: number, t: DayUnitT): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const days = Math.floor(total / 86_400);
   const hms = `${pad(Math.floor((total % 86_400) / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
-  return days > 0 ? `${days}d ${hms}` : hms;
+  return days > 0 ? `${t("common.days", { count: days })} ${hms}` : hms;
 }
 
 /** `YYYY-MM-DDTHH:mm` in the viewer's time zone, for <input type="datetime-local">. */

@@ -115,3 +115,36 @@ test("the games page pages back to older games", async ({ adminPage: admin }) =>
   await expect(oldest).toBeVisible();
   await expect(page.getByRole("heading", { name: new RegExp(`^Old ${stamp} \\d+$`) })).toHaveCount(51);
 });
+
+test("the game page reads older notices beyond the first 100", async ({ adminPage: admin }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const created = await admin.request.post("/api/edit/games", { data: { title: `Notices ${stamp}`, start: now - 3_600_000, end: now + 3_600_000 } });
+  expect(created.ok()).toBe(true);
+  const gameId = ((await created.json()) as { id: number }).id;
+  // 101 notices, posted one after another so their order is their number.
+  for (let i = 0; i < 101; i++) expect((await admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Notice ${stamp} ${i}` } })).ok()).toBe(true);
+  await admin.goto(`/games/${gameId}`);
+  const list = admin.getByRole("list", { name: en.notices.title });
+  await expect(list.getByText(`Notice ${stamp} 100`, { exact: true })).toBeVisible(FIRST_LOAD);
+  await expect(list.getByText(`Notice ${stamp} 0`, { exact: true })).toHaveCount(0);
+  await admin.getByRole("button", { name: en.notices.loadMore }).click();
+  await expect(list.getByText(`Notice ${stamp} 0`, { exact: true })).toBeVisible();
+  await expect(list.getByRole("listitem")).toHaveCount(101);
+  await expect(admin.getByRole("button", { name: en.notices.loadMore })).toHaveCount(0);
+});
+
+test("the admin notices page shows notices posted elsewhere without a reload", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const created = await admin.request.post("/api/edit/games", { data: { title: `Live notices ${stamp}`, start: now - 3_600_000, end: now + 3_600_000 } });
+  const gameId = ((await created.json()) as { id: number }).id;
+  await admin.goto(`/admin/games/${gameId}/notices`);
+  await expect(admin.getByText(en.notices.empty)).toBeVisible(FIRST_LOAD);
+  // Another admin session posts one.
+  const other = await browser.newContext({ storageState: await admin.context().storageState() });
+  expect((await other.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Elsewhere ${stamp}` } })).ok()).toBe(true);
+  await expect(admin.getByText(`Elsewhere ${stamp}`)).toBeVisible({ timeout: 5_000 });
+  await other.close();
+});

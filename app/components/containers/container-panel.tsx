@@ -103,7 +103,7 @@ export function ContainerPanel({ gameId, challengeId, entry, closeTime }: { game
             <dd>{formatDateTime(info.expectStopAt)}</dd>
             <dt className="text-zinc-600 dark:text-zinc-400">{t("container.remaining")}</dt>
             <dd className="font-mono" role="timer" aria-label={t("container.remaining")}>
-              {remaining === null ? "—" : formatCountdown(remaining)}
+              {remaining === null ? "—" : formatCountdown(remaining, t)}
             </dd>
           </dl>
           {proxied ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("container.proxyHint", { url: proxyAddress(origin, info.entry) })}</p> : null}

@@ -1,12 +1,17 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
 import type { NoticeType } from "~/core/enums";
 import type { GameNoticeInfo } from "~/core/schemas/game";
 import { api, errorMessage } from "~/lib/api";
 import { readCache, writeCache } from "~/lib/list-cache";
 import { useHubSocket } from "~/lib/realtime";
 import { NoticeItem } from "./notice-item";
+
+/** The API's largest page and furthest offset of notices (api.md §10). */
+const PAGE = 100;
+const MAX_SKIP = 300;
 
 /** The notice filter of the game page (api.md §2). */
 const FILTERS = {
@@ -37,11 +42,17 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState<Filter>("all");
 
+  // Older pages (api.md §10: count ≤ 100, skip ≤ 300), read on demand; `fetched` is where the next starts.
+  const fetched = useRef(0);
+  const [more, setMore] = useState(false);
+  const [loadingMore, setLoadingMore] = useState(false);
   const load = useCallback(
     () =>
-      api<GameNoticeInfo[]>(`/api/game/${gameId}/notices`).then(
+      api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}`).then(
         (list) => {
           void writeCache(`notices:${gameId}`, list);
+          fetched.current = list.length;
+          setMore(list.length === PAGE);
           setNotices(sortNotices(list));
           setError(null);
         },
@@ -49,6 +60,17 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
       ),
     [gameId],
   );
+  const loadMore = () => {
+    setLoadingMore(true);
+    api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}&skip=${fetched.current}`)
+      .then((page) => {
+        fetched.current += page.length;
+        setMore(page.length === PAGE && fetched.current <= MAX_SKIP);
+        setNotices((list) => page.reduce(mergeNotice, list ?? []));
+        setError(null);
+      }, (err: unknown) => setError(errorMessage(err)))
+      .finally(() => setLoadingMore(false));
+  };
 
   useEffect(() => {
     if (!enabled) return;
@@ -127,6 +149,11 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
               ))}
             </ul>
           )}
+          {more ? (
+            <Button variant="secondary" disabled={loadingMore} onClick={loadMore}>
+              {loadingMore ? t("common.loading") : t("notices.loadMore")}
+            </Button>
+          ) : null}
         </>
       )}
     </section>

@@ -3,10 +3,11 @@ import { formatCountdown, fromLocalInput, toLocalInput } from "./time";
 
 describe("game time helpers", () => {
   it("formats countdowns", () => {
-    expect(formatCountdown(0)).toBe("00:00:00");
-    expect(formatCountdown(-5)).toBe("00:00:00");
-    expect(formatCountdown(61_000)).toBe("00:01:01");
-    expect(formatCountdown(3 * 86_400_000 + 3_600_000 + 1500)).toBe("3d 01:00:01");
+    const days = (_key: "common.days", { count }: { count: number }) => `${count}d`;
+    expect(formatCountdown(0, days)).toBe("00:00:00");
+    expect(formatCountdown(-5, days)).toBe("00:00:00");
+    expect(formatCountdown(61_000, days)).toBe("00:01:01");
+    expect(formatCountdown(3 * 86_400_000 + 3_600_000 + 1500, days)).toBe("3d 01:00:01");
   });
 
   it("round-trips datetime-local values to the minute", () => {

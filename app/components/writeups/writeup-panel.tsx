@@ -92,7 +92,7 @@ export function WriteupPanel({ gameId }: { gameId: number }) {
             <div>
               <dt className="text-zinc-500 dark:text-zinc-400">{t("writeups.timeLeft")}</dt>
               <dd className="font-semibold tabular-nums" data-testid="writeup-countdown">
-                {now === null ? "—" : now <= status.deadline ? formatCountdown(status.deadline - now) : t("writeups.closed")}
+                {now === null ? "—" : now <= status.deadline ? formatCountdown(status.deadline - now, t) : t("writeups.closed")}
               </dd>
             </div>
             <div className="sm:col-span-2">

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import type { AdminInstance } from "~/.server/services/containers";
@@ -10,6 +10,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { api, errorMessage } from "~/lib/api";
+import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/instances";
@@ -25,6 +26,16 @@ interface AgentRow {
   running: number | null;
   storageQuota: boolean | null;
   error: string | null;
+}
+
+interface InstancesView {
+  instances: Instance[];
+  agents: AgentRow[];
+}
+
+async function fetchInstances(signal: AbortSignal): Promise<InstancesView> {
+  const [instances, agents] = await Promise.all([api<{ data: Instance[] }>("/api/admin/instances", { signal }), api<AgentRow[]>("/api/admin/agents", { signal })]);
+  return { instances: instances.data, agents };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -49,24 +60,23 @@ export function instanceStats(list: Pick<Instance, "team" | "challenge" | "agent
 /** /admin/instances: running team containers with their team, challenge, image, entry and times; destroy one. */
 export default function AdminInstancesPage() {
   const { t } = useTranslation();
-  const [list, setList] = useState<Instance[] | null>(null);
-  const [agents, setAgents] = useState<AgentRow[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<Instance | null>(null);
   const [busy, setBusy] = useState(false);
   const [dialogError, setDialogError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const load = useCallback(() => {
-    Promise.all([api<{ data: Instance[] }>("/api/admin/instances"), api<AgentRow[]>("/api/admin/agents")])
-      .then(([instances, agentList]) => {
-        setList(instances.data);
-        setAgents(agentList);
-        setError(null);
-      })
-      .catch((err: unknown) => setError(errorMessage(err)));
-  }, []);
-  useEffect(load, [load]);
+  // Refreshed every 30 s (rules.md §15), keeping the rows on screen meanwhile. Not kept in the browser cache:
+  // containers come and go within minutes, so an old list would only mislead.
+  const live = useCachedList<InstancesView | null>("admin-instances", fetchInstances, {
+    initial: null,
+    stale: true,
+    refreshMs: REFRESH_MS.instances,
+    persist: false,
+  });
+  const list = live.data?.instances ?? null;
+  const agents = live.data?.agents ?? [];
+  const error = live.error ? errorMessage(live.error) : null;
+  const load = () => void live.refresh();
 
   const destroy = async () => {
     if (!pending) return;

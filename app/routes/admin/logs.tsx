@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
@@ -84,10 +84,16 @@ export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
     setLive([]);
   }
 
+  // The socket only brings records from now on: after a reconnect, read the first page again.
+  const refreshFirstPage = useRef(firstPage.refresh);
+  useEffect(() => {
+    refreshFirstPage.current = firstPage.refresh;
+  });
   useEffect(() => {
     if (!onFirstPage) return;
     return connectAdminLogs({
       onState: setSocketState,
+      onResync: () => void refreshFirstPage.current(),
       onLog: (log) => {
         if (level !== "All" && log.level !== level) return;
         setLive((prev) => [log, ...prev].slice(0, LIVE_MAX));

@@ -176,7 +176,7 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
               <div>
                 <dt className="text-zinc-500 dark:text-zinc-400">{phase === "NotStarted" ? t("games.countdownStart") : phase === "Running" ? t("games.countdownEnd") : t("games.phase.Ended")}</dt>
                 <dd className="text-lg font-semibold tabular-nums" data-testid="countdown">
-                  {phase === "NotStarted" ? formatCountdown(game.start - now) : phase === "Running" ? formatCountdown(game.end - now) : game.practiceMode ? t("games.practiceOpen") : "—"}
+                  {phase === "NotStarted" ? formatCountdown(game.start - now, t) : phase === "Running" ? formatCountdown(game.end - now, t) : game.practiceMode ? t("games.practiceOpen") : "—"}
                 </dd>
               </div>
             ) : null}

@@ -51,9 +51,9 @@ export function GameCountdown({ game, now }: { game: { start: number; end: numbe
   const phase = phaseOf(game, now);
   const text =
     phase === "NotStarted"
-      ? t("games.startsIn", { time: formatCountdown(game.start - now) })
+      ? t("games.startsIn", { time: formatCountdown(game.start - now, t) })
       : phase === "Running"
-        ? t("games.endsIn", { time: formatCountdown(game.end - now) })
+        ? t("games.endsIn", { time: formatCountdown(game.end - now, t) })
         : t("games.endedAt", { time: formatDateTime(game.end) });
   return <span className="tabular-nums">{text}</span>;
 }

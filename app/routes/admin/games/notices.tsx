@@ -13,6 +13,7 @@ import { TextAreaField } from "~/components/ui/field";
 import type { GameNoticeInfo } from "~/core/schemas/game";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
+import { useHubSocket } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/notices";
 
@@ -83,6 +84,11 @@ function NoticeForm({ initial, submitLabel, onSubmit, onCancel }: { initial: str
   );
 }
 
+/** Adds or replaces a notice by id, keeping the admin list's order: newest first. */
+export function mergeAdminNotice(list: GameNoticeInfo[], notice: GameNoticeInfo): GameNoticeInfo[] {
+  return [notice, ...list.filter((n) => n.id !== notice.id)].sort((a, b) => b.time - a.time || b.id - a.id);
+}
+
 export default function AdminGameNoticesPage({ loaderData }: Route.ComponentProps) {
   // Server-rendered data carries no API data; the browser loader fills it in.
   if (!(loaderData as { notices?: unknown } | null)?.notices) return <PageLoading />;
@@ -92,7 +98,19 @@ export default function AdminGameNoticesPage({ loaderData }: Route.ComponentProp
 function AdminGameNoticesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
-  const { gameId, notices } = loaderData;
+  const { gameId } = loaderData;
+  // Kept live over the game's socket (rules.md §11): bloods, new challenges and hints, and other admins'
+  // edits appear without a reload; a reconnect refetches the list.
+  const [live, setLive] = useState({ base: loaderData.notices, notices: loaderData.notices });
+  if (live.base !== loaderData.notices) setLive({ base: loaderData.notices, notices: loaderData.notices });
+  const notices = live.base === loaderData.notices ? live.notices : loaderData.notices;
+  useHubSocket(`/hub/game/${gameId}`, {
+    onMessage: (message) => {
+      if (message.type === "notice") setLive((s) => ({ ...s, notices: mergeAdminNotice(s.notices, message.data) }));
+      if (message.type === "noticeDeleted") setLive((s) => ({ ...s, notices: s.notices.filter((n) => n.id !== message.data.id) }));
+    },
+    onResync: () => void revalidate(),
+  });
   const [editing, setEditing] = useState<GameNoticeInfo | null>(null);
   const [deleting, setDeleting] = useState<GameNoticeInfo | null>(null);
   const [busy, setBusy] = useState(false);
