@@ -1,4 +1,4 @@
-import { isNotModified, parseHttpDate } from "~/core/http/conditional";
+import { etagMatches, isNotModified, parseHttpDate } from "~/core/http/conditional";
 import { withSecurityHeaders } from "./security-headers";
 
 /**
@@ -35,16 +35,11 @@ function lookup(files: Record<string, StaticFile>, pathname: string): [string, S
   return Object.prototype.hasOwnProperty.call(files, path) ? [path, files[path]!] : undefined;
 }
 
-function etagMatches(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
-}
-
 /** One built file, or undefined when it vanished after startup (a rebuild in progress: the app answers). */
 async function serveFile(request: Request, env: LocalServerEnv, path: string, file: StaticFile): Promise<Response | undefined> {
   const headers = new Headers({ "content-type": file.type, "cache-control": file.cacheControl, etag: file.etag });
-  if (etagMatches(request.headers.get("if-none-match"), file.etag)) return new Response(null, { status: 304, headers });
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch !== null && etagMatches(ifNoneMatch, file.etag)) return new Response(null, { status: 304, headers });
   const encoded = path.split("/").map(encodeURIComponent).join("/");
   const response = await env.STATIC.fetch(`http://static${encoded}`);
   if (!response.ok) return undefined;

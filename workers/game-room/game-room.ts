@@ -3,6 +3,7 @@ import { type BoardDelta, type BoardIndex, indexBoard, refetchDelta, solveDelta 
 import { type ChallengeFlagCache, judge, playerStatus, setInstance } from "~/core/game-room/judge";
 import { addSolve, boardInput, canViewChallenge, checkSubmission, hasSolved, pairKey, type RoomState, solveType } from "~/core/game-room/state";
 import { computeGamePhase } from "~/core/game/phase";
+import { etagMatches } from "~/core/http/conditional";
 import type { Channel, GameEvent, SubmissionRecord } from "~/core/protocol";
 import { TokenBucketLimiter } from "~/core/rate-limit";
 import { type BoardSolve, type ChallengeInfo, computeScoreboard, type ScoreboardItem, type ScoreboardModel } from "~/core/scoring/scoreboard";
@@ -466,7 +467,7 @@ export class GameRoom extends SocketHub {
     // If-Modified-Since is decided by the Worker from changedAt and at (the rare client sending it
     // without If-None-Match gets the body shipped over RPC, then a 304).
     const validators = { etag, changedAt: board.model.updateTimeUtc, at: Date.now() };
-    if (opts.etag && opts.etag.split(",").some((t) => t.trim() === etag)) return { kind: "notModified", ...validators };
+    if (opts.etag && etagMatches(opts.etag, etag)) return { kind: "notModified", ...validators };
     return { kind: "ok", body, ...validators };
   }
 
