@@ -1,4 +1,5 @@
 import type { LogMessage, ServerMessage } from "~/core/protocol";
+import { streamSeqTracker } from "./stream-seq";
 
 export type SocketState = "connecting" | "open" | "closed";
 
@@ -36,8 +37,7 @@ export function connectAdminLogs(options: AdminLogSocketOptions): () => void {
   let stopped = false;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let pingTimer: ReturnType<typeof setInterval> | undefined;
-  let lastSeq: number | null = null;
-  let connectedBefore = false;
+  const track = streamSeqTracker();
 
   const open = () => {
     if (stopped) return;
@@ -59,17 +59,10 @@ export function connectAdminLogs(options: AdminLogSocketOptions): () => void {
       } catch {
         return;
       }
-      if (message.type === "hello") {
-        // Records logged while the socket was down never arrive over it.
-        if (connectedBefore) onResync?.();
-        connectedBefore = true;
-        lastSeq = message.seq;
-        return;
-      }
-      if (message.type === "pong") return;
-      if (lastSeq !== null && message.seq > lastSeq + 1) onResync?.();
-      lastSeq = Math.max(lastSeq ?? 0, message.seq);
-      if (message.type === "log") onLog(message.data);
+      // Records logged while the socket was down never arrive over it: a reconnect or a gap resyncs.
+      const { resync, deliver } = track(message);
+      if (resync) onResync?.();
+      if (deliver && message.type === "log") onLog(message.data);
     });
     ws.addEventListener("close", () => {
       clearInterval(pingTimer);

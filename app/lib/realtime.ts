@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ServerMessage } from "~/core/protocol";
+import { streamSeqTracker } from "./stream-seq";
 
 export type SocketState = "connecting" | "open" | "closed";
 
@@ -47,8 +48,7 @@ export function useHubSocket(path: string | null, options: SocketOptions): Socke
     let stopped = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let ping: ReturnType<typeof setInterval> | undefined;
-    let lastSeq: number | null = null;
-    let connectedBefore = false;
+    const track = streamSeqTracker();
 
     const connect = () => {
       const ws = new WebSocket(socketUrl(path));
@@ -67,17 +67,9 @@ export function useHubSocket(path: string | null, options: SocketOptions): Socke
         } catch {
           return;
         }
-        if (message.type === "hello") {
-          // A new connection may have missed messages sent while we were away.
-          if (connectedBefore) handlers.current.onResync?.();
-          connectedBefore = true;
-          lastSeq = message.seq;
-          return;
-        }
-        if (message.type === "pong") return;
-        if (lastSeq !== null && message.seq > lastSeq + 1) handlers.current.onResync?.();
-        lastSeq = Math.max(lastSeq ?? 0, message.seq);
-        handlers.current.onMessage(message);
+        const { resync, deliver } = track(message);
+        if (resync) handlers.current.onResync?.();
+        if (deliver) handlers.current.onMessage(message);
       };
       ws.onclose = () => {
         clearInterval(ping);
