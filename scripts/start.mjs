@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Production-style local server: the built worker (build/server) in workerd through the Miniflare API,
-// behind a small front worker that answers build/client files from disk. State (D1, R2, Durable Objects)
-// persists under FLAGSTAFF_DATA_DIR in wrangler's `--persist-to` layout. `npm start` builds first.
+// serving build/client from disk itself, behind this process's front (scripts/lib/socket-relay.mjs),
+// which holds the players' game sockets. State (D1, R2, Durable Objects) persists under
+// FLAGSTAFF_DATA_DIR in wrangler's `--persist-to` layout. `npm start` builds first.
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./lib/d1-migrations.mjs";
 import { freePort } from "./lib/free-port.mjs";
 import { removeLock, takeOverDataDir, writeLock } from "./lib/runtime-lock.mjs";
+import { startFront } from "./lib/socket-relay.mjs";
 import { collectStaticFiles } from "./lib/static-files.mjs";
 
 // Offline and quiet, whatever the caller's environment says.
@@ -72,12 +74,13 @@ function readWranglerConfig() {
   return JSON.parse(readFileSync(path, "utf8"));
 }
 
-function appBindings(config, bootstrapToken) {
+function appBindings(config, bootstrapToken, relayToken) {
   const bindings = { ...(config.vars ?? {}) };
   for (const [name, value] of Object.entries(process.env)) {
     if (name.startsWith("FLAGSTAFF_") && !LAUNCHER_VARS.has(name) && value !== undefined) bindings[name] = value;
   }
   bindings.FLAGSTAFF_BOOTSTRAP_TOKEN = bootstrapToken;
+  if (relayToken) bindings.FLAGSTAFF_RELAY_TOKEN = relayToken;
   return bindings;
 }
 
@@ -152,8 +155,9 @@ function appWorker(config, bootstrapToken) {
 }
 
 /**
- * The app worker owns the listening socket (`unsafeDirectSockets` on loopback, so Miniflare's entry worker
- * is not in the path) and serves build/client itself (workers/local-server.ts) from a workerd disk service.
+ * The app worker owns the runtime's socket (`unsafeDirectSockets` on a loopback port behind the front, so
+ * Miniflare's entry worker is not in the path) and serves build/client itself (workers/local-server.ts)
+ * from a workerd disk service.
  */
 function serveFromApp(app, port) {
   app.bindings.STATIC_FILES = existsSync(CLIENT_DIR) ? collectStaticFiles(CLIENT_DIR) : {};
@@ -326,6 +330,7 @@ async function main() {
   }
   const config = readWranglerConfig();
   const bootstrapToken = randomBytes(32).toString("base64url");
+  const relayToken = randomBytes(32).toString("base64url");
   const app = appWorker(config, bootstrapToken);
 
   const { Miniflare, convertV4MiniflareOptions } = await import("miniflare");
@@ -338,7 +343,10 @@ async function main() {
 
   // The agent's URL and secret become FLAGSTAFF_* bindings of the app.
   const agent = await startContainerAgent(`http://${HOST}:${port}`, dataDir);
-  app.bindings = appBindings(config, bootstrapToken);
+  app.bindings = appBindings(config, bootstrapToken, relayToken);
+  // The runtime listens on a loopback port of its own; the public port is the front's
+  // (scripts/lib/socket-relay.mjs: everything passes through, the players' game sockets are held there).
+  const runtimePort = await freePort();
 
   const mf = new Miniflare(
     convertV4MiniflareOptions({
@@ -353,15 +361,17 @@ async function main() {
       // Same layout as `wrangler … --persist-to <dataDir>`: <dataDir>/v3/{d1,do,r2}.
       resourcePersistencePath: join(dataDir, "v3"),
       // Clients come in through the app worker's direct socket, not Miniflare's entry worker.
-      workers: [serveFromApp(app, port)],
+      workers: [serveFromApp(app, runtimePort)],
     }),
   );
 
   let stopping = false;
+  let front = null;
   const stop = async (code) => {
     if (stopping) process.exit(code);
     stopping = true;
     try {
+      await front?.close();
       await agent.stop?.();
       await mf.dispose();
       removeLock(dataDir);
@@ -379,6 +389,12 @@ async function main() {
     await mf.ready;
   } catch (error) {
     console.error(`flagstaff: could not start on ${HOST}:${port}: ${error?.message ?? error}`);
+    await stop(1);
+  }
+  try {
+    front = await startFront({ host: HOST, port, upstreamPort: runtimePort, token: relayToken });
+  } catch (error) {
+    console.error(`flagstaff: could not listen on ${HOST}:${port}: ${error?.message ?? error}`);
     await stop(1);
   }
   writeLock(dataDir);

@@ -2,6 +2,8 @@
 interface Env {
   /** Random per `npm start` process; enables the one-shot first-admin bootstrap call. */
   FLAGSTAFF_BOOTSTRAP_TOKEN?: string;
+  /** Random per `npm start` process: the socket relay's proof (workers/hub.ts, scripts/lib/socket-relay.mjs). */
+  FLAGSTAFF_RELAY_TOKEN?: string;
   /** SMTP for account mail; mail is off without a host and a sender. */
   FLAGSTAFF_SMTP_HOST?: string;
   FLAGSTAFF_SMTP_PORT?: string;

@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { forbidden, notFound } from "~/core/errors";
-import { HUB_HEADERS } from "~/core/protocol";
+import { HUB_HEADERS, RELAY_TOKEN_HEADER } from "~/core/protocol";
 import { getGameAccess } from "~/.server/services/game-access";
 import type { ApiContext, ApiEnv } from "./api/context";
 import { requireAuth } from "./api/guard";
+import { tokenMatches } from "./api/internal";
 import { apiContext, errorResponse } from "./api/middleware";
 
 /** WebSocket entry points: the Worker authenticates, then hands the socket to the Durable Object. */
@@ -14,18 +15,31 @@ hub.notFound((c) => errorResponse(c, notFound("common.route_not_found")));
 
 function forward(c: ApiContext, stub: { fetch(request: Request): Promise<Response> }, headers: Record<string, string>) {
   const request = new Request(c.req.raw);
-  for (const name of Object.values(HUB_HEADERS)) request.headers.delete(name);
+  for (const name of [...Object.values(HUB_HEADERS), RELAY_TOKEN_HEADER]) request.headers.delete(name);
   for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
   return stub.fetch(request);
 }
 
+const isUpgrade = (c: ApiContext) => c.req.header("upgrade")?.toLowerCase() === "websocket";
+
 function requireUpgrade(c: ApiContext): void {
-  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw notFound("common.route_not_found");
+  if (!isUpgrade(c)) throw notFound("common.route_not_found");
+  requireSameOrigin(c);
+}
+
+function requireSameOrigin(c: ApiContext): void {
   // Cross-site WebSocket hijacking: browsers always send Origin on a WebSocket handshake; another
   // origin (even a same-site one, which would carry the Lax session cookie) may not open our sockets.
   const origin = c.req.header("origin");
   if (origin !== undefined && !sameOrigin(origin, c.req.url)) throw forbidden("auth.cross_site");
 }
+
+/**
+ * `npm start` holds the players' game sockets in its launcher (scripts/lib/socket-relay.mjs), which
+ * fans each room message out on another core (DECISIONS.md "socket relay"). It proves itself with the
+ * per-process FLAGSTAFF_RELAY_TOKEN; without that binding (Cloudflare, tests) nothing here changes.
+ */
+const fromRelay = (c: ApiContext) => tokenMatches(c.env.FLAGSTAFF_RELAY_TOKEN, c.req.header(RELAY_TOKEN_HEADER));
 
 function sameOrigin(origin: string, url: string): boolean {
   try {
@@ -43,18 +57,31 @@ hub.get("/hub/admin", async (c) => {
 });
 
 hub.get("/hub/game/:id{[0-9]+}", async (c) => {
-  requireUpgrade(c);
+  // The relay asks, without an upgrade, who the socket's owner is; then it opens the socket itself.
+  const relayed = !isUpgrade(c) && fromRelay(c);
+  if (relayed) requireSameOrigin(c);
+  else requireUpgrade(c);
   const gameId = Number(c.req.param("id"));
   const user = await requireAuth(c, "Public");
   const access = await getGameAccess(c.var.db, gameId, user);
   if (!access.exists) throw notFound("game.not_found");
   if (!access.canView) throw user ? forbidden() : notFound("game.not_found");
+  if (relayed) return c.json({ teamId: access.teamId, boardReader: access.canReadBoard }, 200, { "cache-control": "no-store" });
   const stub = c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`));
   const headers: Record<string, string> = { [HUB_HEADERS.channel]: "game" };
   if (user) headers[HUB_HEADERS.userId] = user.id;
   if (access.teamId !== null) headers[HUB_HEADERS.teamId] = String(access.teamId);
   if (access.canReadBoard) headers[HUB_HEADERS.boardReader] = "1";
   return forward(c, stub, headers);
+});
+
+/** The relay's one feed of a game's player channel (every message once, with its audience). */
+hub.get("/hub/game/:id{[0-9]+}/relay", async (c) => {
+  if (!fromRelay(c)) throw notFound("common.route_not_found");
+  requireUpgrade(c);
+  const gameId = Number(c.req.param("id"));
+  const stub = c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`));
+  return forward(c, stub, { [HUB_HEADERS.channel]: "game", [HUB_HEADERS.relay]: "1" });
 });
 
 hub.get("/hub/game/:id{[0-9]+}/monitor", async (c) => {

@@ -68,7 +68,45 @@ export type ServerMessageType = ServerMessage["type"];
 export type PayloadOf<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>["data"];
 
 /** Headers the Worker sets when it hands an authenticated socket to a Durable Object. */
-export const HUB_HEADERS = { userId: "x-flagstaff-user", channel: "x-flagstaff-channel", teamId: "x-flagstaff-team", boardReader: "x-flagstaff-board-reader" } as const;
+export const HUB_HEADERS = {
+  userId: "x-flagstaff-user",
+  channel: "x-flagstaff-channel",
+  teamId: "x-flagstaff-team",
+  boardReader: "x-flagstaff-board-reader",
+  /** "1": the socket is the `npm start` socket relay's feed of the channel (see RELAY_TOKEN_HEADER). */
+  relay: "x-flagstaff-relay",
+} as const;
+
+/**
+ * `npm start` only (scripts/lib/socket-relay.mjs): the launcher holds the players' game sockets and
+ * proves itself to the Worker with this header, carrying the per-process FLAGSTAFF_RELAY_TOKEN.
+ */
+export const RELAY_TOKEN_HEADER = "x-flagstaff-relay-token";
+
+/** Who a relayed message is for: every socket of the channel, one team's, or the board's readers only. */
+export interface RelayRoute {
+  seq: number;
+  teamId: number | null;
+  boardReadersOnly: boolean;
+}
+
+/**
+ * A message on a relay feed: one header line `seq team readers` (team `-` for everyone, readers `1` for
+ * board readers only), a newline, then the frame exactly as a socket receives it. The relay reads the
+ * header and sends the rest untouched, so a message costs the room one send whatever the audience.
+ */
+export function relayFrame(route: RelayRoute, frame: string): string {
+  return `${route.seq} ${route.teamId ?? "-"} ${route.boardReadersOnly ? 1 : 0}\n${frame}`;
+}
+
+/** The route and frame of a relay feed message, or null when it is not one. */
+export function parseRelayFrame(text: string): { route: RelayRoute; frame: string } | null {
+  const end = text.indexOf("\n");
+  if (end < 0) return null;
+  const [seq, team, readers] = text.slice(0, end).split(" ");
+  if (!/^\d+$/.test(seq ?? "") || !/^(-|\d+)$/.test(team ?? "") || (readers !== "0" && readers !== "1")) return null;
+  return { route: { seq: Number(seq), teamId: team === "-" ? null : Number(team), boardReadersOnly: readers === "1" }, frame: text.slice(end + 1) };
+}
 
 /** Close codes 1005/1006 are reserved and cannot be sent (stack-notes): map them to 1000. */
 export function safeCloseCode(code: number): number {

@@ -204,6 +204,19 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     );
     const until = now() + 10_000;
     while (verdicts < challengeIds.length && now() < until && (socketCount ?? teams.length) > 0) await new Promise((r) => setTimeout(r, 10));
+    // Then a few new solves, one after another, so the room's board-delta path has run (and been
+    // compiled) before the clock starts, as it has in a game that has been running.
+    for (let k = 0, sent = 0; sent < 20 && k < teams.length * nChallenges; k++) {
+      const key = (k * 7919) % (teams.length * nChallenges);
+      if (solved.has(key)) continue;
+      solved.add(key);
+      sent++;
+      const ti = Math.floor(key / nChallenges);
+      const ci = key % nChallenges;
+      await request(`${base}/api/game/${gameId}/challenges/${challengeIds[ci]}`, { method: "POST", headers: { cookie: teams[ti].cookie }, body: { flag: flagOf(ci) }, agent });
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    await new Promise((r) => setTimeout(r, 300));
     warmUpMs = now() - t0;
     verdicts = 0;
     firstVerdict = Infinity;

@@ -3,7 +3,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { users } from "~/.server/db/schema";
+import { parseRelayFrame, RELAY_TOKEN_HEADER } from "~/core/protocol";
 import { AdminHub } from "../../workers/admin-hub/admin-hub";
+import { createGame, newAdmin, room, seedPlayers } from "./game-helpers";
 import { Client, db, newUser } from "./helpers";
 
 async function openSocket(client: Awaited<ReturnType<typeof newUser>>["client"], path: string) {
@@ -136,5 +138,76 @@ describe("game notices over the game socket", () => {
     expect(playerSocket.status).toBe(101);
     playerSocket.webSocket!.accept();
     playerSocket.webSocket!.close(1000);
+  });
+});
+
+describe("the npm start socket relay's calls (workers/hub.ts)", () => {
+  const TOKEN = "integration-relay-token-0123456789";
+  const relayHeaders = (extra: Record<string, string> = {}) => ({ [RELAY_TOKEN_HEADER]: TOKEN, ...extra });
+
+  it("answers the relay who owns a game socket, with the checks of a direct upgrade, and nobody without the token", async () => {
+    const admin = (await newAdmin()).client;
+    const game = await createGame(admin, { hidden: true, acceptWithoutReview: true });
+    const [player] = await seedPlayers(game.id, 1);
+    // A hidden game's board is for admins and monitors only.
+    const asked = await player!.client.json<{ teamId: number | null; boardReader: boolean }>(`/hub/game/${game.id}`, { headers: relayHeaders() });
+    expect(asked.status).toBe(200);
+    expect(asked.body).toEqual({ teamId: player!.teamId, boardReader: false });
+    expect(asked.res.headers.get("cache-control")).toBe("no-store");
+    expect((await admin.json(`/hub/game/${game.id}`, { headers: relayHeaders() })).body).toEqual({ teamId: null, boardReader: true });
+    // A wrong or missing token is a plain request without an upgrade: not found.
+    expect((await player!.client.fetch(`/hub/game/${game.id}`, { headers: { [RELAY_TOKEN_HEADER]: `${TOKEN}x` } })).status).toBe(404);
+    expect((await player!.client.fetch(`/hub/game/${game.id}`)).status).toBe(404);
+    // The refusals a direct upgrade gets: a hidden game to a stranger, another origin.
+    const { client: stranger } = await newUser();
+    expect((await stranger.json(`/hub/game/${game.id}`, { headers: relayHeaders() })).status).toBe(403);
+    expect((await new Client().json(`/hub/game/${game.id}`, { headers: relayHeaders() })).status).toBe(404);
+    expect((await player!.client.json(`/hub/game/${game.id}`, { headers: relayHeaders({ origin: "http://evil.example" }) })).status).toBe(403);
+  });
+
+  it("feeds the relay every game message once, routed: channel, team, board readers", async () => {
+    const game = await createGame((await newAdmin()).client);
+    const [a, b] = await seedPlayers(game.id, 2);
+    expect((await new Client().fetch(`/hub/game/${game.id}/relay`, { headers: { upgrade: "websocket" } })).status).toBe(404);
+    const res = await new Client().fetch(`/hub/game/${game.id}/relay`, { headers: relayHeaders({ upgrade: "websocket" }) });
+    expect(res.status).toBe(101);
+    const ws = res.webSocket!;
+    const texts: string[] = [];
+    ws.addEventListener("message", (e) => texts.push(e.data as string));
+    ws.accept();
+    // A direct player socket of team b on the same room gets its own frames as before.
+    const direct = await b!.client.fetch(`/hub/game/${game.id}`, { headers: { upgrade: "websocket" } });
+    const directFrames: { type: string }[] = [];
+    direct.webSocket!.addEventListener("message", (e) => directFrames.push(JSON.parse(e.data as string)));
+    direct.webSocket!.accept();
+    await expect.poll(() => texts.length, { timeout: 2000, interval: 20 }).toBe(1);
+    const hello = JSON.parse(texts[0]!);
+    expect(hello).toMatchObject({ type: "hello", data: { channel: "game" } });
+    await runInDurableObject(room(game.id), async (instance) => {
+      const hub = instance as unknown as { publishMany(m: unknown[]): Promise<number> };
+      await hub.publishMany([
+        { channel: "game", type: "notice", data: { id: 1 } },
+        { channel: "game", type: "verdict", data: { submissionId: 5 }, teamId: a!.teamId },
+        { channel: "game", type: "scoreboard", data: { version: 2 }, boardReadersOnly: true },
+        { channel: "monitor", type: "event", data: { type: "Normal" } },
+      ]);
+    });
+    await expect.poll(() => texts.length, { timeout: 2000, interval: 20 }).toBe(4);
+    const routed = texts.slice(1).map((t) => parseRelayFrame(t)!);
+    const seq = hello.seq + 1;
+    expect(routed.map((r) => r.route)).toEqual([
+      { seq, teamId: null, boardReadersOnly: false },
+      { seq, teamId: a!.teamId, boardReadersOnly: false },
+      { seq, teamId: null, boardReadersOnly: true },
+    ]);
+    expect(routed.map((r) => JSON.parse(r.frame))).toEqual([
+      { type: "notice", seq, data: { id: 1 } },
+      { type: "verdict", seq, data: { submissionId: 5 } },
+      { type: "scoreboard", seq, data: { version: 2 } },
+    ]);
+    // Team b's direct socket: hello, the notice and the board delta (a board reader), not team a's verdict.
+    await expect.poll(() => directFrames.map((f) => f.type), { timeout: 2000, interval: 20 }).toEqual(["hello", "notice", "scoreboard"]);
+    ws.close(1000);
+    direct.webSocket!.close(1000);
   });
 });

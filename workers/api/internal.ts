@@ -15,7 +15,8 @@ internal.onError((err, c) => errorResponse(c, err));
 
 const bootstrapSchema = z.object({ userName: z.string().trim().min(3).max(15).optional(), password: z.string().min(6).max(128).optional() });
 
-function tokenMatches(expected: string | undefined, given: string | undefined): boolean {
+/** Compares a per-process token in constant time; never matches when either side is missing. */
+export function tokenMatches(expected: string | undefined, given: string | undefined): boolean {
   if (!expected || !given || expected.length !== given.length) return false;
   let diff = 0;
   for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ given.charCodeAt(i);

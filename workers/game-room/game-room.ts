@@ -16,11 +16,14 @@ export type { BoardRead, DetailsResult, RefreshWhat, StatusResult, SubmitRequest
 
 /** A flush starts this long after the first queued submission (or at once when MAX_BATCH are waiting). */
 const FLUSH_DELAY_MS = 2;
-const FLUSH_SPACING_MS = 12;
 const MAX_BATCH = 500;
 const WRITE_ATTEMPTS = 3;
-/** Solves are added to the board (and pushed) together: at most one delta per interval while they stream in. */
-const BOARD_INTERVAL_MS = 50;
+/**
+ * Solves are added to the board (and pushed) together: at most one delta per interval while they stream
+ * in. Each delta reaches every open board (1,000 sockets in the benchmark): 30 ms keeps solve → push
+ * under 100 ms at 1,000 submissions a second (BENCHMARKS.md, fifth round).
+ */
+const BOARD_INTERVAL_MS = 30;
 /** A dynamic challenge's flags are re-read from D1 on a miss when older than this. */
 const FLAG_CACHE_MAX_AGE_MS = 2_000;
 const RECENT_LIMIT = 200_000;
@@ -72,7 +75,6 @@ export class GameRoom extends SocketHub {
   private writes: PendingWrites = emptyWrites();
   private flushing: Promise<void> | null = null;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
-  private lastFlushStart = 0;
   private lastTime = 0;
   private recent = new Map<number, { participationId: number; challengeId: number; status: AnswerResult }>();
   private flagLoadedAt = new Map<number, number>();
@@ -199,16 +201,11 @@ export class GameRoom extends SocketHub {
     if (this.flushing) return this.flushing;
     this.flushing = (async () => {
       try {
-        while (this.state && (this.queue.length > 0 || hasWrites(this.writes))) {
-          // A D1 call costs about a millisecond of the runtime's single thread whatever its rows
-          // (stack-notes: ≈ 850 calls/s): flushes start at most every FLUSH_SPACING_MS so a steady
-          // stream of submissions is written in fewer, larger batches (BENCHMARKS.md). A full batch
-          // goes at once.
-          const wait = this.lastFlushStart + FLUSH_SPACING_MS - Date.now();
-          if (wait > 0 && this.queue.length < MAX_BATCH) await new Promise((resolve) => setTimeout(resolve, wait));
-          this.lastFlushStart = Date.now();
-          await this.flushOnce(this.state);
-        }
+        // Back to back: what arrived while a batch was written goes in the next one at once. (Flushes
+        // used to be spaced 12 ms apart to save D1 calls; with the players' sockets off the runtime's
+        // thread under `npm start` the calls are affordable and the wait was most of a verdict's
+        // latency — BENCHMARKS.md, fifth round.)
+        while (this.state && (this.queue.length > 0 || hasWrites(this.writes))) await this.flushOnce(this.state);
       } finally {
         this.flushing = null;
       }
@@ -436,7 +433,7 @@ export class GameRoom extends SocketHub {
   private queueBoardPush(state: RoomState, delta: BoardDelta): void {
     if (Date.now() < state.game.start) return;
     const hidden = state.game.hidden;
-    this.outgoing.push({ channel: "game", type: "scoreboard", data: delta, filter: hidden ? (identity) => identity.boardReader === true : undefined });
+    this.outgoing.push({ channel: "game", type: "scoreboard", data: delta, boardReadersOnly: hidden });
   }
 
   /** GET game/{id}/scoreboard from memory, with its validators; `page` slices the items (first page reads). */

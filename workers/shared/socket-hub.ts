@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { type Channel, HUB_HEADERS, type PayloadOf, type ServerMessageType, safeCloseCode } from "~/core/protocol";
+import { type Channel, HUB_HEADERS, type PayloadOf, relayFrame, type ServerMessageType, safeCloseCode } from "~/core/protocol";
 
 /** What a hibernating socket remembers about its owner (kept with serializeAttachment). */
 export interface SocketIdentity {
@@ -8,6 +8,8 @@ export interface SocketIdentity {
   teamId: number | null;
   /** May read the game's scoreboard (hidden games: monitors and admins); absent on older sockets. */
   boardReader?: boolean;
+  /** The `npm start` socket relay's feed of the channel: gets every message of it, routed (core/protocol relayFrame). */
+  relay?: boolean;
 }
 
 const SEQ_KEY = "seq";
@@ -20,8 +22,9 @@ const SEQ_WRITE_MS = 250;
  */
 const SEQ_RESTART_GAP = 100_000;
 
-/** The runtime tags of a socket: its channel, and its team when it has one. */
+/** The runtime tags of a socket: its channel, and its team when it has one; a relay feed only its own. */
 function tagsOf(identity: SocketIdentity): string[] {
+  if (identity.relay) return [`r:${identity.channel}`];
   return identity.teamId === null ? [`c:${identity.channel}`] : [`c:${identity.channel}`, `t:${identity.teamId}`];
 }
 
@@ -32,12 +35,11 @@ export interface OutgoingMessage {
   data: unknown;
   teamId?: number | undefined;
   /**
-   * Sockets allowed to receive a channel-wide message (default: all of the channel). A filtered message
-   * reaches only part of the channel, so like a team message it carries the current number without
-   * advancing it: the others must not see a gap (its readers check their own continuity, e.g. a board
-   * delta's version).
+   * Only for sockets that may read the game's board (a hidden game's deltas). Such a message reaches only
+   * part of the channel, so like a team message it carries the current number without advancing it: the
+   * others must not see a gap (its readers check their own continuity: a board delta's version).
    */
-  filter?: ((identity: SocketIdentity) => boolean) | undefined;
+  boardReadersOnly?: boolean | undefined;
 }
 
 /**
@@ -69,6 +71,7 @@ export abstract class SocketHub extends DurableObject<Env> {
       channel,
       teamId: teamHeader ? Number(teamHeader) : null,
       boardReader: request.headers.get(HUB_HEADERS.boardReader) === "1",
+      relay: request.headers.get(HUB_HEADERS.relay) === "1",
     };
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
@@ -77,6 +80,7 @@ export abstract class SocketHub extends DurableObject<Env> {
     server.serializeAttachment(identity);
     this.identities.set(server, identity);
     for (const tag of tags) this.sockets.get(tag)?.add(server);
+    // A relay feed's hello gives the channel's number; the relay greets each of its sockets with it.
     server.send(JSON.stringify({ type: "hello", seq: await this.currentSeq(channel), data: { channel } }));
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -172,29 +176,39 @@ export abstract class SocketHub extends DurableObject<Env> {
     let sent = 0;
     for (const m of messages) {
       let seq = this.seqs.get(m.channel) ?? (await this.currentSeq(m.channel));
-      if (m.teamId === undefined && !m.filter) {
+      if (m.teamId === undefined && !m.boardReadersOnly) {
         seq += 1;
         this.seqs.set(m.channel, seq);
         touched.add(m.channel);
       }
       const sockets = this.socketsOf(m.teamId === undefined ? `c:${m.channel}` : `t:${m.teamId}`);
-      if (sockets.size === 0) continue;
+      const relays = this.socketsOf(`r:${m.channel}`);
+      if (sockets.size === 0 && relays.size === 0) continue;
       const frame = JSON.stringify({ type: m.type, seq, data: m.data });
       for (const ws of sockets) {
         const identity = this.identityOf(ws);
         if (identity?.channel !== m.channel) continue;
-        if (m.filter && !m.filter(identity)) continue;
-        try {
-          ws.send(frame);
-          sent++;
-        } catch {
-          // Closed meanwhile: its close event may not have come yet.
-          this.forget(ws);
-        }
+        if (m.boardReadersOnly && !identity.boardReader) continue;
+        if (this.sendTo(ws, frame)) sent++;
+      }
+      if (relays.size > 0) {
+        const routed = relayFrame({ seq, teamId: m.teamId ?? null, boardReadersOnly: m.boardReadersOnly === true }, frame);
+        for (const ws of relays) if (this.sendTo(ws, routed)) sent++;
       }
     }
     if (touched.size > 0) this.saveSeqs(touched);
     return sent;
+  }
+
+  private sendTo(ws: WebSocket, frame: string): boolean {
+    try {
+      ws.send(frame);
+      return true;
+    } catch {
+      // Closed meanwhile: its close event may not have come yet.
+      this.forget(ws);
+      return false;
+    }
   }
 
   /** Number of open sockets per channel (for monitoring and tests). */

@@ -1,0 +1,337 @@
+// The `npm start` front: the public socket of the local server. Every connection is passed through to the
+// runtime (workerd, on a loopback port of its own) byte for byte, except a player's game socket
+// (`GET /hub/game/{id}` with a WebSocket upgrade), which this process holds itself.
+//
+// Why: workerd runs all of the server on one thread, and one message to 1,000 open game pages cost that
+// thread ≈ 44 ms (≈ 30 µs a frame, measured). The game's room now sends each message once, with its
+// audience, on one feed per game (`/hub/game/{id}/relay`), and this process — on the machine's other
+// core — sends it to its sockets (≈ 11 ms for 1,000). DECISIONS.md "socket relay".
+//
+// What stays with the Worker and the room: who may connect (the Worker answers the relay's identity
+// request with the same checks as a direct upgrade, or the refusal the client then gets), and every
+// message and its number. The relay keeps the hub's rules (rules.md §11): a hello with the channel's
+// current `seq`, a pong with it, channel messages to all, team messages (verdicts) to that team's
+// sockets, hidden-game board deltas to board readers only; a lost feed closes its sockets with 1012, and
+// the pages reconnect and refetch as after any restart.
+import http from "node:http";
+import net from "node:net";
+import { WebSocket, WebSocketServer } from "ws";
+import { parseRelayFrame, RELAY_TOKEN_HEADER } from "../../app/core/protocol.ts";
+
+const HUB_PATH = /^\/hub\/game\/(\d{1,15})(?:\?[^\s]*)?$/i;
+const HUB_PREFIX = "get /hub/game/";
+/** A request head larger than this, or slower than HEAD_TIMEOUT_MS, is passed through untouched. */
+const MAX_HEAD = 64 * 1024;
+const HEAD_TIMEOUT_MS = 10_000;
+/** A feed without sockets is closed after this long (a page reload reuses it). */
+const FEED_IDLE_MS = 30_000;
+/** A socket whose unsent frames exceed this is closed (1008): a reader that stopped reading. */
+const MAX_BUFFERED = 8 * 1024 * 1024;
+/** Sockets sent to per turn of the event loop (≈ 1 ms). */
+const SEND_SLICE = 100;
+const HOP_BY_HOP = new Set(["connection", "upgrade", "keep-alive", "transfer-encoding", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", RELAY_TOKEN_HEADER]);
+
+/**
+ * Listens on host:port and serves as described above; `upstreamPort` is the runtime's loopback port and
+ * `token` its FLAGSTAFF_RELAY_TOKEN. Resolves once listening, with `close()` and `stats()`.
+ */
+export async function startFront({ host, port, upstreamPort, token }) {
+  const connections = new Set();
+  /** gameId → Feed */
+  const feeds = new Map();
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1024, clientTracking: false });
+  const identityAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+  // Upgrades this process answers arrive here, parsed by Node's HTTP parser.
+  const hubServer = http.createServer((req, res) => {
+    res.writeHead(404).end();
+  });
+  hubServer.on("upgrade", (req, socket, head) => void acceptPlayer(req, socket, head));
+  hubServer.on("clientError", (_err, socket) => socket.destroy());
+
+  function passThrough(socket, head) {
+    const upstream = net.connect({ host, port: upstreamPort, noDelay: true });
+    connections.add(upstream);
+    const done = () => {
+      socket.destroy();
+      upstream.destroy();
+      connections.delete(upstream);
+    };
+    upstream.on("error", done);
+    upstream.on("close", done);
+    socket.on("error", done);
+    socket.on("close", done);
+    if (socket.readableEnded) {
+      // The client sent its last bytes before the choice was made.
+      upstream.end(head);
+      upstream.pipe(socket);
+      return;
+    }
+    if (head.length > 0) upstream.write(head);
+    socket.pipe(upstream);
+    upstream.pipe(socket);
+    socket.resume();
+  }
+
+  function onConnection(socket) {
+    connections.add(socket);
+    socket.on("close", () => connections.delete(socket));
+    socket.setNoDelay(true);
+    let head = Buffer.alloc(0);
+    const timer = setTimeout(() => decide(true), HEAD_TIMEOUT_MS);
+    const onData = (chunk) => {
+      head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+      decide(false);
+    };
+    const onEnd = () => decide(true);
+    function decide(force) {
+      // Only a head that starts like a game socket's is waited for; anything else goes through at once.
+      const start = head.toString("latin1", 0, Math.min(head.length, HUB_PREFIX.length)).toLowerCase();
+      const complete = head.indexOf("\r\n\r\n") >= 0;
+      if (!force && HUB_PREFIX.startsWith(start) && !complete && head.length < MAX_HEAD) return;
+      clearTimeout(timer);
+      socket.off("data", onData);
+      socket.off("end", onEnd);
+      socket.pause();
+      if (complete && isPlayerUpgrade(head)) {
+        socket.unshift(head);
+        hubServer.emit("connection", socket);
+        socket.resume();
+      } else passThrough(socket, head);
+    }
+    socket.on("data", onData);
+    socket.on("end", onEnd);
+  }
+
+  /** `GET /hub/game/{id}` with a WebSocket upgrade (the head is complete). */
+  function isPlayerUpgrade(head) {
+    const text = head.toString("latin1", 0, head.indexOf("\r\n\r\n"));
+    const [requestLine, ...lines] = text.split("\r\n");
+    const parts = requestLine.split(" ");
+    if (parts.length !== 3 || parts[0] !== "GET" || !HUB_PATH.test(parts[1])) return false;
+    return lines.some((line) => /^upgrade:\s*websocket\s*$/i.test(line));
+  }
+
+  async function acceptPlayer(req, socket, head) {
+    const gameId = Number(HUB_PATH.exec(req.url)?.[1]);
+    socket.on("error", () => socket.destroy());
+    let answer;
+    try {
+      answer = await askIdentity(req);
+    } catch {
+      return refuse(socket, 502, { "content-type": "text/plain; charset=utf-8" }, "Bad gateway");
+    }
+    if (socket.destroyed) return;
+    if (answer.status !== 200) return refuse(socket, answer.status, answer.headers, answer.body);
+    let identity;
+    try {
+      const parsed = JSON.parse(answer.body);
+      identity = { teamId: typeof parsed.teamId === "number" ? parsed.teamId : null, boardReader: parsed.boardReader === true };
+    } catch {
+      return refuse(socket, 502, { "content-type": "text/plain; charset=utf-8" }, "Bad gateway");
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => join(gameId, ws, identity));
+  }
+
+  /** The Worker's answer to "who owns this socket" (the client's own headers and the relay's token). */
+  function askIdentity(req) {
+    const headers = {};
+    for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+    headers[RELAY_TOKEN_HEADER] = token;
+    return new Promise((resolve, reject) => {
+      const call = http.request({ host, port: upstreamPort, method: "GET", path: req.url, headers, agent: identityAgent }, (res) => {
+        const chunks = [];
+        let size = 0;
+        res.on("data", (chunk) => {
+          size += chunk.length;
+          if (size <= MAX_HEAD) chunks.push(chunk);
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      });
+      call.on("error", reject);
+      call.setTimeout(30_000, () => call.destroy(new Error("identity request timed out")));
+      call.end();
+    });
+  }
+
+  /** Answers a refused upgrade with the Worker's own response (status, localised JSON body, headers). */
+  function refuse(socket, status, headers, body) {
+    if (socket.destroyed) return;
+    const bytes = Buffer.from(body ?? "", "utf8");
+    const lines = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ""}`];
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      if (HOP_BY_HOP.has(name) || name === "content-length" || value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
+    }
+    lines.push(`content-length: ${bytes.length}`, "connection: close", "", "");
+    socket.end(Buffer.concat([Buffer.from(lines.join("\r\n"), "latin1"), bytes]));
+  }
+
+  // ── Feeds ──────────────────────────────────────────────────────────────────────────────────────────
+
+  function join(gameId, ws, identity) {
+    let feed = feeds.get(gameId);
+    if (!feed) {
+      feed = openFeed(gameId);
+      feeds.set(gameId, feed);
+    }
+    if (feed.idleTimer) {
+      clearTimeout(feed.idleTimer);
+      feed.idleTimer = null;
+    }
+    // `seq`: the channel number of the last message this socket was sent (its pong repeats it).
+    const client = { ws, teamId: identity.teamId, boardReader: identity.boardReader, seq: 0 };
+    ws.on("error", () => ws.terminate());
+    ws.on("close", () => leave(feed, client));
+    ws.on("message", (data, isBinary) => {
+      if (!isBinary && feed.seq !== null && data.length === 4 && data.toString() === "ping") {
+        ws.send(JSON.stringify({ type: "pong", seq: client.seq, data: null }));
+      }
+    });
+    if (feed.seq === null) feed.waiting.add(client);
+    else admit(feed, client);
+  }
+
+  function admit(feed, client) {
+    feed.clients.add(client);
+    if (client.teamId !== null) {
+      let team = feed.teams.get(client.teamId);
+      if (!team) feed.teams.set(client.teamId, (team = new Set()));
+      team.add(client);
+    }
+    client.seq = feed.seq;
+    client.ws.send(JSON.stringify({ type: "hello", seq: feed.seq, data: { channel: "game" } }));
+  }
+
+  function leave(feed, client) {
+    feed.waiting.delete(client);
+    feed.clients.delete(client);
+    const team = client.teamId === null ? undefined : feed.teams.get(client.teamId);
+    team?.delete(client);
+    if (team?.size === 0) feed.teams.delete(client.teamId);
+    if (feed.clients.size === 0 && feed.waiting.size === 0 && !feed.idleTimer && feeds.get(feed.gameId) === feed) {
+      feed.idleTimer = setTimeout(() => {
+        if (feed.clients.size === 0 && feed.waiting.size === 0) closeFeed(feed, 1000);
+      }, FEED_IDLE_MS);
+      feed.idleTimer.unref();
+    }
+  }
+
+  function openFeed(gameId) {
+    const upstream = new WebSocket(`ws://${host}:${upstreamPort}/hub/game/${gameId}/relay`, {
+      headers: { [RELAY_TOKEN_HEADER]: token },
+      perMessageDeflate: false,
+      skipUTF8Validation: true,
+    });
+    const feed = { gameId, upstream, seq: null, clients: new Set(), waiting: new Set(), teams: new Map(), idleTimer: null, outbox: [], sending: false };
+    upstream.on("message", (data, isBinary) => {
+      if (isBinary) return;
+      const text = data.toString("utf8");
+      if (feed.seq === null) {
+        // The room's hello: the channel's current number, for every socket's own hello.
+        try {
+          const hello = JSON.parse(text);
+          if (hello.type !== "hello" || typeof hello.seq !== "number") throw new Error("not a hello");
+          feed.seq = hello.seq;
+        } catch {
+          return closeFeed(feed, 1011);
+        }
+        for (const client of feed.waiting) admit(feed, client);
+        feed.waiting.clear();
+        return;
+      }
+      route(feed, text);
+    });
+    upstream.on("unexpected-response", () => closeFeed(feed, 1011));
+    upstream.on("error", () => closeFeed(feed, 1012));
+    upstream.on("close", () => closeFeed(feed, 1012));
+    return feed;
+  }
+
+  /** Queues one room message for its audience among this feed's sockets (as they are now). */
+  function route(feed, text) {
+    const parsed = parseRelayFrame(text);
+    if (!parsed) return;
+    const { route: to, frame } = parsed;
+    feed.seq = to.seq;
+    const bytes = Buffer.from(frame, "utf8");
+    const audience = [];
+    for (const client of to.teamId === null ? feed.clients : (feed.teams.get(to.teamId) ?? [])) {
+      if (to.boardReadersOnly && !client.boardReader) continue;
+      // A team's message (a verdict: it carries the channel's number without advancing it) goes ahead
+      // of a board delta still being sent when the socket then sees no gap: it was sent every channel
+      // message but the last (stream-seq: a gap is a number above the last one plus one).
+      if (to.teamId !== null && client.seq >= to.seq - 1) sendNow(client, bytes, to.seq);
+      else audience.push(client);
+    }
+    if (audience.length === 0) return;
+    feed.outbox.push({ seq: to.seq, bytes, audience, next: 0 });
+    if (!feed.sending) sendSome(feed);
+  }
+
+  function sendNow(client, bytes, seq) {
+    if (client.ws.readyState !== WebSocket.OPEN) return;
+    if (client.ws.bufferedAmount > MAX_BUFFERED) {
+      client.ws.close(1008, "too slow");
+      return;
+    }
+    client.ws.send(bytes, { binary: false });
+    client.seq = Math.max(client.seq, seq);
+  }
+
+  /**
+   * Sends queued messages in order, SEND_SLICE sockets at a time with a turn of the event loop between
+   * slices, so a message to a thousand sockets never holds up the connections passing through.
+   */
+  function sendSome(feed) {
+    feed.sending = false;
+    let budget = SEND_SLICE;
+    while (feed.outbox.length > 0 && budget > 0) {
+      const item = feed.outbox[0];
+      const end = Math.min(item.audience.length, item.next + budget);
+      for (let i = item.next; i < end; i++) sendNow(item.audience[i], item.bytes, item.seq);
+      budget -= end - item.next;
+      item.next = end;
+      if (item.next === item.audience.length) feed.outbox.shift();
+    }
+    if (feed.outbox.length > 0) {
+      feed.sending = true;
+      setImmediate(sendSome, feed);
+    }
+  }
+
+  /** Ends a feed and its sockets (1012: the pages reconnect, as after a restart). */
+  function closeFeed(feed, code) {
+    if (feeds.get(feed.gameId) === feed) feeds.delete(feed.gameId);
+    if (feed.idleTimer) clearTimeout(feed.idleTimer);
+    feed.idleTimer = null;
+    for (const client of [...feed.clients, ...feed.waiting]) client.ws.close(code === 1000 ? 1012 : code, "relay feed closed");
+    feed.clients.clear();
+    feed.waiting.clear();
+    feed.teams.clear();
+    feed.outbox.length = 0;
+    if (feed.upstream.readyState === WebSocket.OPEN || feed.upstream.readyState === WebSocket.CONNECTING) feed.upstream.terminate();
+  }
+
+  const server = net.createServer({ noDelay: true }, onConnection);
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+
+  return {
+    /** Open feeds and relayed sockets (tests, diagnostics). */
+    stats: () => ({ feeds: feeds.size, sockets: [...feeds.values()].reduce((n, f) => n + f.clients.size, 0) }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const feed of [...feeds.values()]) closeFeed(feed, 1001);
+        for (const socket of connections) socket.destroy();
+        identityAgent.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

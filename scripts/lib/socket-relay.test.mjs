@@ -1,0 +1,209 @@
+import http from "node:http";
+import net from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WebSocket, WebSocketServer } from "ws";
+import { relayFrame } from "../../app/core/protocol.ts";
+import { freePort } from "./free-port.mjs";
+import { startFront } from "./socket-relay.mjs";
+
+const HOST = "127.0.0.1";
+const TOKEN = "relay-token-for-tests";
+
+/**
+ * A stand-in for the runtime behind the front: answers plain requests with what it received, the relay's
+ * identity question by the client's cookie (as workers/hub.ts does: 200 identity or the refusal), and
+ * accepts the relay's feed of a game, which the test drives.
+ */
+async function fakeRuntime() {
+  const seen = { identityTokens: [], identityCookies: [], feeds: [] };
+  const wss = new WebSocketServer({ noServer: true });
+  const server = http.createServer((req, res) => {
+    const identity = /^\/hub\/game\/(\d+)(\?.*)?$/i.exec(req.url ?? "");
+    if (identity && req.headers["x-flagstaff-relay-token"] === TOKEN && !req.headers.upgrade) {
+      seen.identityTokens.push(req.headers["x-flagstaff-relay-token"]);
+      seen.identityCookies.push(req.headers.cookie);
+      const cookie = req.headers.cookie ?? "";
+      if (cookie.includes("deny")) {
+        res.writeHead(403, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify({ title: "Forbidden here", status: 403 }));
+        return;
+      }
+      const team = /team=(\d+)/.exec(cookie);
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ teamId: team ? Number(team[1]) : null, boardReader: cookie.includes("reader") }));
+      return;
+    }
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => res.writeHead(200, { "content-type": "text/plain" }).end(`${req.method} ${req.url} ${req.headers["x-flagstaff-relay-token"] ?? "-"} ${body}`));
+  });
+  server.on("upgrade", (req, socket, head) => {
+    const feed = /^\/hub\/game\/(\d+)\/relay$/.exec(req.url ?? "");
+    if (!feed || req.headers["x-flagstaff-relay-token"] !== TOKEN) return socket.destroy();
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      seen.feeds.push({ gameId: Number(feed[1]), ws });
+      ws.send(JSON.stringify({ type: "hello", seq: 7, data: { channel: "game" } }));
+    });
+  });
+  const port = await freePort();
+  await new Promise((resolve) => server.listen(port, HOST, resolve));
+  return {
+    port,
+    seen,
+    close: () =>
+      new Promise((resolve) => {
+        for (const f of seen.feeds) f.ws.terminate();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A client socket on the front that records its frames; resolves once the hello came. */
+function player(port, cookie, path = "/hub/game/3") {
+  const frames = [];
+  const ws = new WebSocket(`ws://${HOST}:${port}${path}`, { headers: { cookie } });
+  const waiters = [];
+  ws.on("message", (data) => {
+    frames.push(JSON.parse(data.toString()));
+    for (const w of waiters.splice(0)) w();
+  });
+  const closed = new Promise((resolve) => ws.on("close", (code) => resolve(code)));
+  const next = (n) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`only ${frames.length} frames: ${JSON.stringify(frames)}`)), 3000);
+      const check = () => {
+        if (frames.length >= n) {
+          clearTimeout(timer);
+          resolve(frames.slice(0, n));
+        } else waiters.push(check);
+      };
+      check();
+    });
+  return { ws, frames, next, closed };
+}
+
+/** Sends raw bytes to the front and collects the whole answer (the connection is closed by the peer). */
+function raw(port, chunks) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: HOST, port }, async () => {
+      for (const chunk of chunks) {
+        socket.write(chunk);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    });
+    let answer = "";
+    socket.on("data", (d) => (answer += d.toString("latin1")));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
+describe("the npm start front (socket relay)", () => {
+  let runtime;
+  let front;
+  let port;
+
+  beforeEach(async () => {
+    runtime = await fakeRuntime();
+    port = await freePort();
+    front = await startFront({ host: HOST, port, upstreamPort: runtime.port, token: TOKEN });
+  });
+
+  afterEach(async () => {
+    await front.close();
+    await runtime.close();
+  });
+
+  it("passes other requests through untouched, a client's relay token included, even when the head comes in pieces", async () => {
+    const res = await fetch(`http://${HOST}:${port}/api/config?x=1`, { method: "POST", body: "abc" });
+    expect(await res.text()).toBe("POST /api/config?x=1 - abc");
+    const split = await raw(port, ["GET /hub/ga", "me/3 HTTP/1.1\r\nHost: x\r\nx-flagstaff-relay-token: guess\r\n", "Connection: close\r\n\r\n"]);
+    expect(split).toMatch(/^HTTP\/1\.1 200/);
+    expect(split).toContain("GET /hub/game/3 guess ");
+    expect(runtime.seen.identityTokens).toEqual([]);
+  });
+
+  it("greets a player with the room's number, then routes: everyone, one team, board readers only", async () => {
+    const a = player(port, "team=5; reader");
+    const b = player(port, "team=6");
+    expect((await a.next(1))[0]).toEqual({ type: "hello", seq: 7, data: { channel: "game" } });
+    expect((await b.next(1))[0]).toEqual({ type: "hello", seq: 7, data: { channel: "game" } });
+    expect(runtime.seen.feeds.map((f) => f.gameId)).toEqual([3]);
+    expect(runtime.seen.identityTokens).toEqual([TOKEN, TOKEN]);
+    const feed = runtime.seen.feeds[0].ws;
+    const notice = JSON.stringify({ type: "notice", seq: 8, data: { id: 1 } });
+    const verdict = JSON.stringify({ type: "verdict", seq: 8, data: { submissionId: 9 } });
+    const delta = JSON.stringify({ type: "scoreboard", seq: 8, data: { version: 2 } });
+    feed.send(relayFrame({ seq: 8, teamId: null, boardReadersOnly: false }, notice));
+    feed.send(relayFrame({ seq: 8, teamId: 6, boardReadersOnly: false }, verdict));
+    feed.send(relayFrame({ seq: 8, teamId: null, boardReadersOnly: true }, delta));
+    feed.send(relayFrame({ seq: 9, teamId: null, boardReadersOnly: false }, JSON.stringify({ type: "notice", seq: 9, data: { id: 2 } })));
+    const [, ...forA] = await a.next(4);
+    const [, ...forB] = await b.next(4);
+    expect(forA.map((f) => f.type)).toEqual(["notice", "scoreboard", "notice"]);
+    expect(forB.map((f) => f.type)).toEqual(["notice", "verdict", "notice"]);
+    expect(forB[1]).toEqual(JSON.parse(verdict));
+    a.ws.send("ping");
+    const pong = (await a.next(5))[4];
+    expect(pong).toEqual({ type: "pong", seq: 9, data: null });
+    expect(front.stats()).toEqual({ feeds: 1, sockets: 2 });
+  });
+
+  it("sends a message to more sockets than one turn takes, every socket getting every message in order", async () => {
+    const players = Array.from({ length: 230 }, (_, i) => player(port, `team=${i}`));
+    await Promise.all(players.map((p) => p.next(1)));
+    const feed = runtime.seen.feeds[0].ws;
+    // Notices for everyone, each followed by verdicts for a few teams (which may go ahead of a notice
+    // still being sent, but never so far that a socket sees a gap in the numbers).
+    for (let seq = 8; seq <= 10; seq++) {
+      feed.send(relayFrame({ seq, teamId: null, boardReadersOnly: false }, JSON.stringify({ type: "notice", seq, data: { id: seq } })));
+      for (const team of [0, 99, 229]) feed.send(relayFrame({ seq, teamId: team, boardReadersOnly: false }, JSON.stringify({ type: "verdict", seq, data: { submissionId: seq * 1000 + team } })));
+    }
+    // Team 150's only verdict comes after three notices it may not have been sent yet.
+    feed.send(relayFrame({ seq: 10, teamId: 150, boardReadersOnly: false }, JSON.stringify({ type: "verdict", seq: 10, data: { submissionId: 1 } })));
+    for (const [i, p] of players.entries()) {
+      const frames = await p.next([0, 99, 229].includes(i) ? 7 : i === 150 ? 5 : 4);
+      expect(frames.filter((f) => f.type !== "verdict").map((f) => f.seq)).toEqual([7, 8, 9, 10]);
+      let last = null;
+      for (const f of frames) {
+        if (last !== null) expect(f.seq).toBeLessThanOrEqual(last + 1);
+        last = Math.max(last ?? 0, f.seq);
+      }
+    }
+    expect(players[229].frames.filter((f) => f.type === "verdict").map((f) => f.data.submissionId)).toEqual([8229, 9229, 10229]);
+    players[1].ws.send("ping");
+    expect((await players[1].next(5))[4]).toEqual({ type: "pong", seq: 10, data: null });
+  });
+
+  it("answers a refused socket with the runtime's own status and body", async () => {
+    const answer = await raw(port, [
+      "GET /hub/game/3 HTTP/1.1\r\nHost: x\r\nCookie: deny\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+    ]);
+    expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(answer).toContain("content-type: application/json; charset=utf-8");
+    expect(answer.endsWith(JSON.stringify({ title: "Forbidden here", status: 403 }))).toBe(true);
+    expect(runtime.seen.feeds).toEqual([]);
+  });
+
+  it("closes its sockets with 1012 when the room's feed ends, and opens a new feed for the next socket", async () => {
+    const a = player(port, "team=5");
+    await a.next(1);
+    runtime.seen.feeds[0].ws.close();
+    expect(await a.closed).toBe(1012);
+    const b = player(port, "team=5");
+    expect((await b.next(1))[0].type).toBe("hello");
+    expect(runtime.seen.feeds).toHaveLength(2);
+  });
+
+  it("keeps one feed per game and sends each socket only its game's messages", async () => {
+    const a = player(port, "team=5", "/hub/game/3");
+    const b = player(port, "team=5", "/HUB/GAME/4?lang=ja");
+    await a.next(1);
+    await b.next(1);
+    expect(runtime.seen.feeds.map((f) => f.gameId).sort()).toEqual([3, 4]);
+    const feed4 = runtime.seen.feeds.find((f) => f.gameId === 4).ws;
+    feed4.send(relayFrame({ seq: 8, teamId: null, boardReadersOnly: false }, JSON.stringify({ type: "notice", seq: 8, data: { id: 4 } })));
+    expect((await b.next(2))[1].data).toEqual({ id: 4 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(a.frames).toHaveLength(1);
+  });
+});
