@@ -6,59 +6,82 @@
 // its earlier answers). Measured:
 // - judged/s: verdict frames received per second of storm;
 // - verdict latency: POST sent → verdict frame on the team's socket (matched by submission id);
+//   the sockets live in worker threads (bench/lib/socket-receiver.mjs), each arrival stamped there;
 // - solve → push: POST sent for a right flag on a pair not yet solved → arrival, on each socket, of the
 //   first scoreboard delta that adds that solve.
 import http from "node:http";
-import WebSocket from "ws";
+import { Worker } from "node:worker_threads";
 import { flagOf, rng } from "./seed.mjs";
 import { request } from "./net.mjs";
 import { Samples, summary } from "./stats.mjs";
 
-const VERDICT_PREFIX = '{"type":"verdict"';
-const BOARD_PREFIX = '{"type":"scoreboard"';
+/** The same clock in every thread: absolute milliseconds with sub-millisecond resolution. */
+const clock = () => performance.timeOrigin + performance.now();
 
-/** Opens one socket per team (in parallel waves); resolves with the sockets once every hello arrived. */
-export async function openSockets(base, gameId, teams, { onFrame, wave = 100, timeoutMs = 60_000 }) {
+/**
+ * Opens one socket per team, spread over `threads` worker threads (bench/lib/socket-receiver.mjs), in
+ * parallel waves; resolves once every hello arrived. Verdicts reach `onVerdicts` as they come (stamped
+ * where they arrived); `finish()` closes the sockets and resolves with the board frames' arrivals.
+ */
+export async function openSockets(base, gameId, teams, { onVerdicts, threads = 4, wave = 100, timeoutMs = 60_000 }) {
   const wsBase = base.replace(/^http/, "ws");
-  const sockets = [];
-  const started = performance.now();
-  for (let i = 0; i < teams.length; i += wave) {
-    await Promise.all(
-      teams.slice(i, i + wave).map(
-        (team) =>
-          new Promise((resolve, reject) => {
-            // The client shares the machine's two cores with the server: frames are not checked for UTF-8
-            // and only their first bytes are decoded (onFrame), so the measuring costs little.
-            const ws = new WebSocket(`${wsBase}/hub/game/${gameId}`, { headers: { cookie: team.cookie }, perMessageDeflate: false, skipUTF8Validation: true });
-            const timer = setTimeout(() => reject(new Error(`socket of team ${team.index} got no hello in ${timeoutMs} ms`)), timeoutMs);
-            ws.once("error", (e) => {
-              clearTimeout(timer);
-              reject(e);
+  const started = clock();
+  const count = Math.max(1, Math.min(threads, teams.length));
+  const workers = [];
+  const opening = [];
+  for (let k = 0; k < count; k++) {
+    const share = teams.filter((_, i) => i % count === k).map((t) => ({ index: t.index, cookie: t.cookie }));
+    const worker = new Worker(new URL("./socket-receiver.mjs", import.meta.url), { workerData: { wsBase, gameId, teams: share, wave: Math.ceil(wave / count), timeoutMs } });
+    workers.push(worker);
+    opening.push(
+      new Promise((resolve, reject) => {
+        worker.on("message", (msg) => {
+          if (msg.type === "verdicts") onVerdicts(msg.list);
+          else if (msg.type === "open") resolve(msg.count);
+          else if (msg.type === "error") reject(new Error(msg.message));
+        });
+        worker.once("error", reject);
+      }),
+    );
+  }
+  let sockets;
+  try {
+    sockets = (await Promise.all(opening)).reduce((a, b) => a + b, 0);
+  } catch (error) {
+    await Promise.all(workers.map((w) => w.terminate()));
+    throw error;
+  }
+  const finish = async () => {
+    const parts = await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise((resolve) => {
+            worker.on("message", (msg) => {
+              if (msg.type === "boards") resolve(msg);
             });
-            ws.once("unexpected-response", (_req, res) => {
-              clearTimeout(timer);
-              reject(new Error(`socket upgrade answered HTTP ${res.statusCode}`));
-            });
-            ws.once("message", (data) => {
-              clearTimeout(timer);
-              const text = data.toString();
-              if (!text.startsWith('{"type":"hello"')) return reject(new Error(`first frame was not hello: ${text.slice(0, 80)}`));
-              ws.on("message", (frame) => onFrame(team, frame));
-              sockets.push(ws);
-              resolve();
-            });
+            worker.postMessage({ type: "finish" });
           }),
       ),
     );
-  }
-  return { sockets, openMs: performance.now() - started };
+    await Promise.all(workers.map((w) => w.terminate()));
+    const versions = new Map(); // version → {text, arrivals[]}
+    for (const part of parts) {
+      for (const [version, text, arrivals] of part.versions) {
+        const entry = versions.get(version);
+        if (entry) entry.arrivals.push(...arrivals);
+        else versions.set(version, { text, arrivals: [...arrivals] });
+      }
+    }
+    return { versions, frames: parts.reduce((n, p) => n + p.frames, 0), bytes: parts.reduce((n, p) => n + p.bytes, 0) };
+  };
+  return { sockets, openMs: clock() - started, finish };
 }
 
 export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.2, duplicateShare = 0.3, settleMs = 3_000, socketCount, warmUp = true, onStormStart, rate = 0, maxInFlight = 512, seed = 12345 }) {
   const { gameId, teams, challengeIds } = seeded;
   const nChallenges = challengeIds.length;
   const random = rng(seed);
-  const now = () => performance.now();
+  const now = clock;
 
   // Verdicts by submission id: whichever of (POST answer, verdict frame) comes second completes it.
   const sentAt = new Map(); // submission id → send time (once the POST answered)
@@ -68,44 +91,22 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
   let firstVerdict = Infinity;
   let lastVerdict = 0;
   const statuses = {};
-  // Scoreboard versions: arrival times per version (one per socket) and the first frame's text.
-  const boardArrivals = new Map(); // version → Samples of arrival times
-  const boardText = new Map(); // version → frame text
-  let boardBytes = 0;
-  let boardFrames = 0;
 
-  function onFrame(team, data) {
-    const t = now();
-    const head = data.toString("latin1", 0, 120);
-    if (head.startsWith(VERDICT_PREFIX)) {
-      const msg = JSON.parse(data.toString());
-      const id = msg.data.submissionId;
+  function onVerdicts(list) {
+    for (const [id, status, t] of list) {
       verdicts++;
-      statuses[msg.data.status] = (statuses[msg.data.status] ?? 0) + 1;
+      statuses[status] = (statuses[status] ?? 0) + 1;
       if (t < firstVerdict) firstVerdict = t;
-      lastVerdict = t;
+      lastVerdict = Math.max(lastVerdict, t);
       const sent = sentAt.get(id);
       if (sent !== undefined) {
         verdictLatency.push(t - sent);
         sentAt.delete(id);
       } else verdictAt.set(id, t);
-    } else if (head.startsWith(BOARD_PREFIX)) {
-      boardFrames++;
-      boardBytes += data.length;
-      const m = /"version":(\d+)/.exec(head);
-      if (!m) return;
-      const v = Number(m[1]);
-      let arrivals = boardArrivals.get(v);
-      if (!arrivals) {
-        arrivals = new Samples(teams.length);
-        boardArrivals.set(v, arrivals);
-        boardText.set(v, data.toString());
-      }
-      arrivals.push(t);
     }
   }
 
-  const opened = await openSockets(base, gameId, teams.slice(0, socketCount ?? teams.length), { onFrame });
+  const opened = await openSockets(base, gameId, teams.slice(0, socketCount ?? teams.length), { onVerdicts });
 
   // Team × challenge state for the mix.
   const solved = new Set(seeded.solved);
@@ -236,16 +237,17 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
   while (now() < settleUntil && sentAt.size > 0) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, Math.min(1_000, settleMs)));
   agent.destroy();
+  const boards = await opened.finish();
 
   // Solve → push: for every version, the solves first visible in it.
   const pushLatency = new Samples(1 << 16);
   const seenSolves = new Set();
   let pushedSolves = 0;
-  const versions = [...boardText.keys()].sort((a, b) => a - b);
+  const versions = [...boards.versions.keys()].sort((a, b) => a - b);
   for (const v of versions) {
-    const delta = JSON.parse(boardText.get(v)).data;
+    const { text, arrivals } = boards.versions.get(v);
+    const delta = JSON.parse(text).data;
     if (delta.refetch) continue;
-    const arrivals = boardArrivals.get(v).values();
     for (const { team, solve } of delta.solves) {
       const key = `${team}:${solve.id}`;
       const sent = newSolveSent.get(key);
@@ -255,7 +257,6 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
       for (const t of arrivals) pushLatency.push(t - sent);
     }
   }
-  for (const ws of opened.sockets) ws.terminate();
 
   const stormSeconds = (stormEnd - stormStart) / 1000;
   const judgedWindow = Math.max(lastVerdict - stormStart, stormEnd - stormStart) / 1000;
@@ -263,7 +264,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     mode: rate ? `open loop, ${rate}/s offered` : `closed loop, ${clients} clients`,
     offeredPerSecond: rate || null,
     late,
-    sockets: opened.sockets.length,
+    sockets: opened.sockets,
     socketsOpenMs: opened.openMs,
     clients,
     stormSeconds,
@@ -281,8 +282,8 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     newSolvesSent: newSolveSent.size,
     newSolvesPushed: pushedSolves,
     boardVersions: versions.length,
-    boardFrames,
-    boardMeanBytes: boardFrames ? boardBytes / boardFrames : 0,
+    boardFrames: boards.frames,
+    boardMeanBytes: boards.frames ? boards.bytes / boards.frames : 0,
     pushMs: summary(pushLatency.values()),
     firstVerdictMs: firstVerdict - stormStart,
     warmUpMs,
