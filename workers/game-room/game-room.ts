@@ -27,6 +27,7 @@ const BOARD_INTERVAL_MS = 30;
 /** A dynamic challenge's flags are re-read from D1 on a miss when older than this. */
 const FLAG_CACHE_MAX_AGE_MS = 2_000;
 const RECENT_LIMIT = 200_000;
+const utf8 = new TextEncoder();
 
 interface Queued {
   sub: NewSubmission;
@@ -49,9 +50,13 @@ interface Board {
   model: ScoreboardModel;
   version: number;
   etag: string;
-  /** Serialised on first read of this version. */
-  json: string | null;
-  pages: Map<string, { etag: string; body: string }>;
+  /**
+   * Serialised (UTF-8) on first read of this version. Bytes, not a string: a read copies them to the
+   * Worker outside its JS heap, where a 4 MB string per read of a 1,000-team board filled the old
+   * generation and put a 190 ms collection into the next submission storm (BENCHMARKS.md, fifth round).
+   */
+  bytes: Uint8Array<ArrayBuffer> | null;
+  pages: Map<string, { etag: string; body: Uint8Array<ArrayBuffer> }>;
 }
 
 const refusal = (status: number, code: string, retryAfter?: number): RoomRefusal =>
@@ -421,7 +426,7 @@ export class GameRoom extends SocketHub {
   /** The next version of the board (its serialisations are made on first read). */
   private setBoard(model: ScoreboardModel): Board {
     const version = ++this.boardVersion;
-    this.board = { model, version, etag: `W/"sb-${this.nonce}-${version}"`, json: null, pages: new Map() };
+    this.board = { model, version, etag: `W/"sb-${this.nonce}-${version}"`, bytes: null, pages: new Map() };
     return this.board;
   }
 
@@ -445,8 +450,8 @@ export class GameRoom extends SocketHub {
     if (!this.board) this.recomputeBoard(false);
     const board = this.board!;
     let etag = board.etag;
-    board.json ??= JSON.stringify({ ...board.model, version: board.version });
-    let body = board.json;
+    board.bytes ??= utf8.encode(JSON.stringify({ ...board.model, version: board.version }));
+    let body = board.bytes;
     if (opts.count !== undefined) {
       const skip = opts.skip ?? 0;
       const key = `${skip}:${opts.count}`;
@@ -454,7 +459,7 @@ export class GameRoom extends SocketHub {
       if (!page) {
         page = {
           etag: `W/"sb-${this.nonce}-${board.version}-${key}"`,
-          body: JSON.stringify({ ...board.model, items: board.model.items.slice(skip, skip + opts.count), version: board.version, total: board.model.items.length }),
+          body: utf8.encode(JSON.stringify({ ...board.model, items: board.model.items.slice(skip, skip + opts.count), version: board.version, total: board.model.items.length })),
         };
         if (board.pages.size < 64) board.pages.set(key, page);
       }

@@ -20,7 +20,7 @@ export type BoardRead =
   | { kind: "notStarted" }
   | { kind: "hidden" }
   | ({ kind: "notModified" } & BoardValidators)
-  | ({ kind: "ok"; body: string } & BoardValidators);
+  | ({ kind: "ok"; body: Uint8Array<ArrayBuffer> } & BoardValidators);
 
 /**
  * `changedAt`: when the room made this board version (its updateTimeUtc; every version gets a fresh
