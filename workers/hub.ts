@@ -37,7 +37,7 @@ function requireSameOrigin(c: ApiContext): void {
 /**
  * `npm start` holds the players' game sockets in its launcher (scripts/lib/socket-relay.mjs), which
  * fans each room message out on another core (DECISIONS.md "socket relay"). It proves itself with the
- * per-process FLAGSTAFF_RELAY_TOKEN; without that binding (Cloudflare, tests) nothing here changes.
+ * per-process FLAGSTAFF_RELAY_TOKEN; without that binding (Cloudflare) nothing here changes.
  */
 const fromRelay = (c: ApiContext) => tokenMatches(c.env.FLAGSTAFF_RELAY_TOKEN, c.req.header(RELAY_TOKEN_HEADER));
 

@@ -20,8 +20,8 @@ const MAX_BATCH = 500;
 const WRITE_ATTEMPTS = 3;
 /**
  * Solves are added to the board (and pushed) together: at most one delta per interval while they stream
- * in. Each delta reaches every open board (1,000 sockets in the benchmark): 30 ms keeps solve → push
- * under 100 ms at 1,000 submissions a second (BENCHMARKS.md, fifth round).
+ * in. Each delta reaches every open board (1,000 sockets in the benchmark): 30 ms brought solve → push
+ * p99 near 100 ms at 1,000 submissions a second; 20 ms cost more than it saved (BENCHMARKS.md, fifth round).
  */
 const BOARD_INTERVAL_MS = 30;
 /** A dynamic challenge's flags are re-read from D1 on a miss when older than this. */
