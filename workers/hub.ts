@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { forbidden, notFound } from "~/core/errors";
 import { HUB_HEADERS, RELAY_TOKEN_HEADER } from "~/core/protocol";
+import { secretEquals } from "~/core/secret-equal";
 import { getGameAccess } from "~/.server/services/game-access";
 import type { ApiContext, ApiEnv } from "./api/context";
 import { requireAuth } from "./api/guard";
-import { tokenMatches } from "./api/internal";
 import { apiContext, errorResponse } from "./api/middleware";
 
 /** WebSocket entry points: the Worker authenticates, then hands the socket to the Durable Object. */
@@ -39,7 +39,7 @@ function requireSameOrigin(c: ApiContext): void {
  * fans each room message out on another core (DECISIONS.md "socket relay"). It proves itself with the
  * per-process FLAGSTAFF_RELAY_TOKEN; without that binding (Cloudflare) nothing here changes.
  */
-const fromRelay = (c: ApiContext) => tokenMatches(c.env.FLAGSTAFF_RELAY_TOKEN, c.req.header(RELAY_TOKEN_HEADER));
+const fromRelay = (c: ApiContext) => secretEquals(c.env.FLAGSTAFF_RELAY_TOKEN, c.req.header(RELAY_TOKEN_HEADER));
 
 function sameOrigin(origin: string, url: string): boolean {
   try {

@@ -212,7 +212,7 @@ export async function startFront({ host, port, upstreamPort, token }) {
     if (team?.size === 0) feed.teams.delete(client.teamId);
     if (feed.clients.size === 0 && feed.waiting.size === 0 && !feed.idleTimer && feeds.get(feed.gameId) === feed) {
       feed.idleTimer = setTimeout(() => {
-        if (feed.clients.size === 0 && feed.waiting.size === 0) closeFeed(feed, 1000);
+        if (feed.clients.size === 0 && feed.waiting.size === 0) closeFeed(feed, 1012);
       }, FEED_IDLE_MS);
       feed.idleTimer.unref();
     }
@@ -306,7 +306,7 @@ export async function startFront({ host, port, upstreamPort, token }) {
     if (feeds.get(feed.gameId) === feed) feeds.delete(feed.gameId);
     if (feed.idleTimer) clearTimeout(feed.idleTimer);
     feed.idleTimer = null;
-    for (const client of [...feed.clients, ...feed.waiting]) client.ws.close(code === 1000 ? 1012 : code, "relay feed closed");
+    for (const client of [...feed.clients, ...feed.waiting]) client.ws.close(code, "relay feed closed");
     feed.clients.clear();
     feed.waiting.clear();
     feed.teams.clear();

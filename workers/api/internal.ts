@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { bootstrapAdmin } from "~/.server/services/accounts";
 import { badRequest, notFound } from "~/core/errors";
+import { secretEquals } from "~/core/secret-equal";
 import type { ApiEnv } from "./context";
 import { apiContext, errorResponse } from "./middleware";
 
@@ -15,16 +16,8 @@ internal.onError((err, c) => errorResponse(c, err));
 
 const bootstrapSchema = z.object({ userName: z.string().trim().min(3).max(15).optional(), password: z.string().min(6).max(128).optional() });
 
-/** Compares a per-process token in constant time; never matches when either side is missing. */
-export function tokenMatches(expected: string | undefined, given: string | undefined): boolean {
-  if (!expected || !given || expected.length !== given.length) return false;
-  let diff = 0;
-  for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ given.charCodeAt(i);
-  return diff === 0;
-}
-
 internal.post("/__internal/bootstrap-admin", async (c) => {
-  if (!tokenMatches(c.env.FLAGSTAFF_BOOTSTRAP_TOKEN, c.req.header("x-flagstaff-bootstrap"))) throw notFound("common.route_not_found");
+  if (!secretEquals(c.env.FLAGSTAFF_BOOTSTRAP_TOKEN, c.req.header("x-flagstaff-bootstrap"))) throw notFound("common.route_not_found");
   const parsed = bootstrapSchema.safeParse(await c.req.json().catch(() => ({})));
   if (!parsed.success) throw badRequest("validation.invalid", { field: "FLAGSTAFF_ADMIN_USER / FLAGSTAFF_ADMIN_PASSWORD" });
   const input = parsed.data;

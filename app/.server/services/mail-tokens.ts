@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { secretEquals } from "~/core/secret-equal";
 import type { Db } from "../db/client";
 import { configEntries } from "../db/schema";
 
@@ -53,9 +54,7 @@ export async function checkMailToken(db: Db, purpose: TokenPurpose, subject: Tok
   const expiry = Number(m[1]);
   if (!(expiry > now) || expiry - now > MAIL_TOKEN_TTL_MS) return false;
   const expected = await sign(await getSecret(db), payload(purpose, subject, expiry));
-  let diff = 0;
-  for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ m[2]!.charCodeAt(i);
-  return diff === 0;
+  return secretEquals(expected, m[2]);
 }
 
 /** URL-safe base64 of a UTF-8 string (links carry token and email this way). */
