@@ -108,8 +108,12 @@ test("an admin builds one challenge of each type and a player opens and download
   await expect(page.getByText(A.templateProblem.too_trivial)).toBeVisible();
   await page.getByLabel(A.template).fill("flag{[TEAM_HASH]}");
   await expect(page.getByTestId("sample-flag")).toHaveText("flag{TestTeamHash}");
+  await expect(page.getByText(A.templateUnsaved)).toBeVisible();
   await page.getByRole("button", { name: A.saveTemplate }).click();
+  // The page reloads the challenge after saving (the unsaved mark goes); the confirmation outlives that.
+  await expect(page.getByText(A.templateUnsaved)).toBeHidden();
   await expect(page.getByText(A.templateSaved)).toBeVisible();
+  await expect(page.getByLabel(A.template)).toHaveValue("flag{[TEAM_HASH]}");
   await backToEditor(page, "Dynamic box");
   await enable(page);
 

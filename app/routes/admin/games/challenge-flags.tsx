@@ -199,6 +199,7 @@ function TemplateEditor({ gameId, challenge, onDone }: { gameId: number; challen
       <TextField label={t("adminChallenges.template")} value={template} maxLength={120} onChange={(e) => setTemplate(e.target.value)} className="font-mono" placeholder="flag{[TEAM_HASH]}" />
       <div className="space-y-1 text-sm" aria-live="polite">
         {template === "" ? <p>{t("adminChallenges.templateEmpty")}</p> : null}
+        {template !== (challenge.flagTemplate ?? "") ? <p className="font-medium text-amber-700 dark:text-amber-400">{t("adminChallenges.templateUnsaved")}</p> : null}
         {info ? (
           <p data-testid="template-entropy">
             {info.placeholder ? t("adminChallenges.templatePlaceholder") : t("adminChallenges.entropy", { bits: info.bits.toFixed(1), min: MIN_ENTROPY_BITS })}
@@ -295,7 +296,7 @@ export default function AdminChallengeFlagsPage({ loaderData }: Route.ComponentP
         <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs dark:bg-zinc-800">{t(`challenge.type.${challenge.type}`)}</span>
       </div>
       <Card className="space-y-4">
-        {challenge.type === "DynamicContainer" ? <TemplateEditor key={challenge.flagTemplate ?? ""} gameId={gameId} challenge={challenge} onDone={done} /> : null}
+        {challenge.type === "DynamicContainer" ? <TemplateEditor key={challenge.id} gameId={gameId} challenge={challenge} onDone={done} /> : null}
         {challenge.type === "DynamicAttachment" ? <DynamicAttachmentForms url={url} acceptedTeams={acceptedTeams} onDone={done} /> : null}
         {challenge.type === "StaticAttachment" || challenge.type === "StaticContainer" ? <StaticFlagsForm url={url} onDone={done} /> : null}
       </Card>
