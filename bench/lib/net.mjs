@@ -7,10 +7,11 @@ export const HOST = "127.0.0.1";
 export { freePort } from "../../scripts/lib/free-port.mjs";
 
 /**
- * One HTTP request on loopback. Resolves with {status, headers, body, ttfbMs, totalMs}; ttfbMs is the time
- * until the response head arrived (its first bytes).
+ * One HTTP request on loopback. Resolves with {status, headers, body, bodyBytes, ttfbMs, totalMs}; ttfbMs
+ * is the time until the response head arrived (its first bytes). The body is not inflated: `raw` for a
+ * compressed one (then `body` is empty and `bodyBytes` its size on the wire).
  */
-export function request(url, { method = "GET", headers = {}, body, agent, timeoutMs = 30_000 } = {}) {
+export function request(url, { method = "GET", headers = {}, body, agent, timeoutMs = 30_000, raw = false } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const u = new URL(url);
@@ -34,7 +35,14 @@ export function request(url, { method = "GET", headers = {}, body, agent, timeou
         const chunks = [];
         res.on("data", (chunk) => chunks.push(chunk));
         res.on("end", () =>
-          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), ttfbMs, totalMs: performance.now() - started }),
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            body: raw ? "" : Buffer.concat(chunks).toString("utf8"),
+            bodyBytes: chunks.reduce((n, c) => n + c.length, 0),
+            ttfbMs,
+            totalMs: performance.now() - started,
+          }),
         );
         res.on("error", reject);
       },

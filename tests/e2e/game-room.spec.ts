@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import http from "node:http";
+import { gunzipSync } from "node:zlib";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, registerUser, test } from "./fixtures";
 
@@ -271,4 +273,44 @@ test("an accepted flag reads \"not scored\" when the game ended while the panel 
   await flagBox.fill(FLAG);
   await player.getByRole("button", { name: en.challenge.submit }).click();
   await expect(player.getByTestId("verdict").filter({ hasText: en.verdict.notScored })).toHaveAttribute("data-status", "Accepted");
+});
+
+/** GET on the server with Node's own client: the bytes as sent (no inflating), and the headers. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: import("node:http").IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
+}
+
+test("the scoreboard reaches a browser gzipped, and a client that does not ask for gzip as is", async ({ adminPage: admin, page }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId } = await createGame(admin.request, stamp);
+  const board = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/game/${gameId}/scoreboard`);
+  await page.goto(`/games/${gameId}/scoreboard`);
+  const response = await board;
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-encoding"]).toBe("gzip");
+  await expect(page.getByTestId("board-socket")).toHaveAttribute("data-state", "open");
+  await expect(page.getByText(en.scoreboard.noTeams)).toBeVisible();
+
+  // On the wire, through the local server's front and the runtime.
+  const url = new URL(`/api/game/${gameId}/scoreboard`, page.url()).href;
+  const plain = await rawGet(url, {});
+  expect(plain.status).toBe(200);
+  expect(plain.headers["content-encoding"]).toBeUndefined();
+  expect(plain.headers.vary).toMatch(/accept-encoding/i);
+  const zipped = await rawGet(url, { "accept-encoding": "gzip, deflate, br" });
+  expect(zipped.status).toBe(200);
+  expect(zipped.headers["content-encoding"]).toBe("gzip");
+  expect(zipped.headers.etag).toBe(plain.headers.etag);
+  expect([...zipped.body.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+  const inflated = gunzipSync(zipped.body).toString("utf8");
+  expect(JSON.parse(inflated)).toEqual(JSON.parse(plain.body.toString("utf8")));
 });

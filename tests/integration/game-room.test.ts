@@ -420,6 +420,45 @@ describe("scoreboard", () => {
     expect((await admin.json(`/api/game/${gameId}/scoreboard`)).status).toBe(200);
   });
 
+  it("sends the board gzipped to clients that accept gzip, the same JSON and validators, once per version", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    const anon = new Client();
+    const gunzip = async (res: Response) => {
+      const raw = new Uint8Array(await res.arrayBuffer());
+      expect([raw[0], raw[1]]).toEqual([0x1f, 0x8b]);
+      return new Response(new Blob([raw]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+    };
+    for (const path of [`/api/game/${gameId}/scoreboard`, `/api/game/${gameId}/scoreboard?count=1`]) {
+      const plain = await anon.fetch(path, { headers: { "accept-encoding": "identity" } });
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get("content-encoding")).toBeNull();
+      expect(plain.headers.get("vary")).toMatch(/accept-encoding/i);
+      const plainText = await plain.text();
+      const zipped = await anon.fetch(path, { headers: { "accept-encoding": "gzip, deflate, br" }, encodeResponseBody: "manual" });
+      expect(zipped.status).toBe(200);
+      expect(zipped.headers.get("content-encoding")).toBe("gzip");
+      expect(zipped.headers.get("vary")).toMatch(/accept-encoding/i);
+      expect(zipped.headers.get("etag")).toBe(plain.headers.get("etag"));
+      const inflated = await gunzip(zipped);
+      expect(inflated).toBe(plainText);
+      expect((JSON.parse(inflated) as ScoreboardModel).items[0]!.score).toBe(1050);
+      // The validators work the same with either coding.
+      const cached = await anon.fetch(path, { headers: { "accept-encoding": "gzip", "if-none-match": zipped.headers.get("etag")! } });
+      expect(cached.status).toBe(304);
+      expect(cached.headers.get("vary")).toMatch(/accept-encoding/i);
+    }
+    // A new version is compressed anew: the second team's solve is in the next gzipped read.
+    expect((await submit(b!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    const next = await anon.fetch(`/api/game/${gameId}/scoreboard`, { headers: { "accept-encoding": "gzip" }, encodeResponseBody: "manual" });
+    expect(next.headers.get("content-encoding")).toBe("gzip");
+    expect((JSON.parse(await gunzip(next)) as ScoreboardModel).items.filter((i) => i.solvedCount === 1)).toHaveLength(2);
+  });
+
   it("shows a renamed solver's new name on the board before the rename returns", async () => {
     const { admin, gameId } = await setup();
     const cid = await makeChallenge(admin, gameId, { flags: ["f"] });

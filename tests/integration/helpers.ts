@@ -18,7 +18,8 @@ export class Client {
     readonly opts: { lang?: string; ip?: string } = {},
   ) {}
 
-  async fetch(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: BodyInit } = {}) {
+  /** `encodeResponseBody: "manual"` reads a compressed body as sent (not inflated by the runtime). */
+  async fetch(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: BodyInit; encodeResponseBody?: "manual" } = {}) {
     const headers: Record<string, string> = { ...init.headers };
     if (this.opts.lang) headers["accept-language"] = this.opts.lang;
     if (this.opts.ip) headers["cf-connecting-ip"] = this.opts.ip;
@@ -28,7 +29,7 @@ export class Client {
       headers["content-type"] = "application/json";
       body = JSON.stringify(init.body);
     }
-    const res = await exports.default.fetch(`${BASE}${path}`, { method: init.method ?? "GET", headers, body });
+    const res = await exports.default.fetch(`${BASE}${path}`, { method: init.method ?? "GET", headers, body, ...(init.encodeResponseBody ? { encodeResponseBody: init.encodeResponseBody } : {}) });
     const setCookie = res.headers.get("set-cookie");
     if (setCookie) {
       const pair = setCookie.split(";")[0] ?? "";

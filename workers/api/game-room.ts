@@ -4,6 +4,7 @@ import * as exportService from "~/.server/services/exports";
 import * as submissionService from "~/.server/services/submissions";
 import { AppError, badRequest, notFound, tooManyRequests } from "~/core/errors";
 import { isNotModified } from "~/core/http/conditional";
+import { bodyCodingFor } from "~/core/http/encoding";
 import { checkFlagText, eventsQuerySchema, scoreboardQuerySchema, submissionsQuerySchema, submitSchema } from "~/core/game-room/schemas";
 import type { RoomRefusal } from "../game-room/types";
 import type { ApiContext, ApiEnv } from "./context";
@@ -49,7 +50,8 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/challenges/:cid/statu
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboard", auth: "Public", tag, summary: "The scoreboard (ETag/Last-Modified, 304; optional count/skip page the items)", query: scoreboardQuerySchema }, async (c, { query }) => {
   const gameId = editGameId(c);
   const room = roomOf(c.env, gameId);
-  const opts = { etag: c.req.header("if-none-match") ?? null, skip: query.skip, ...(query.count === undefined ? {} : { count: query.count }) };
+  const coding = bodyCodingFor(c.req.header("accept-encoding"));
+  const opts = { etag: c.req.header("if-none-match") ?? null, skip: query.skip, coding, ...(query.count === undefined ? {} : { count: query.count }) };
   let read = await room.readBoard(gameId, opts);
   if (read.kind === "hidden") {
     await requireAuth(c, "Monitor");
@@ -58,8 +60,12 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboard", auth: "P
   if (read.kind === "notFound" || read.kind === "hidden") throw notFound("game.not_found");
   if (read.kind === "notStarted") throw new AppError(10001, "game.not_started");
   const headers = validatorHeaders(read.etag, read.changedAt, read.at, "no-cache");
+  headers.Vary = "Accept-Encoding";
   if (read.kind === "notModified" || isNotModified(conditionsOf(c), read, read.at)) return new Response(null, { status: 304, headers });
-  return new Response(read.body, { status: 200, headers });
+  if (read.coding === "identity") return new Response(read.body, { status: 200, headers });
+  // Already gzipped by the room (once per board version): the runtime must send the bytes as they are.
+  headers["Content-Encoding"] = "gzip";
+  return new Response(read.body, { status: 200, headers, encodeBody: "manual" });
 });
 
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/details", auth: "User", tag, summary: "The player's game view: challenges, own rank, team token (private ETag/Last-Modified, 304)" }, async (c, { user }) => {

@@ -4,6 +4,7 @@ import { type ChallengeFlagCache, judge, playerStatus, setInstance } from "~/cor
 import { addSolve, boardInput, canViewChallenge, checkSubmission, hasSolved, pairKey, type RoomState, solveType } from "~/core/game-room/state";
 import { computeGamePhase } from "~/core/game/phase";
 import { etagMatches } from "~/core/http/conditional";
+import { type BodyCoding, gzipBytes } from "~/core/http/encoding";
 import type { Channel, GameEvent, SubmissionRecord } from "~/core/protocol";
 import { TokenBucketLimiter } from "~/core/rate-limit";
 import { type BoardSolve, type ChallengeInfo, computeScoreboard, type ScoreboardItem, type ScoreboardModel } from "~/core/scoring/scoreboard";
@@ -51,12 +52,21 @@ interface Board {
   version: number;
   etag: string;
   /**
-   * Serialised (UTF-8) on first read of this version. Bytes, not a string: a read copies them to the
-   * Worker outside its JS heap, where a 4 MB string per read of a 1,000-team board filled the old
-   * generation and put a 190 ms collection into the next submission storm (BENCHMARKS.md, fifth round).
+   * The whole board serialised (UTF-8) on its first read of this version. Bytes, not a string: a read
+   * copies them to the Worker outside its JS heap, where a 4 MB string per read of a 1,000-team board
+   * filled the old generation and put a 190 ms collection into the next submission storm (BENCHMARKS.md,
+   * fifth round).
    */
-  bytes: Uint8Array<ArrayBuffer> | null;
-  pages: Map<string, { etag: string; body: Uint8Array<ArrayBuffer> }>;
+  whole: BoardBody | null;
+  /** Pages of the items (first page reads), by `skip:count`. */
+  pages: Map<string, BoardBody>;
+}
+
+interface BoardBody {
+  etag: string;
+  body: Uint8Array<ArrayBuffer>;
+  /** The same bytes gzipped, made on the first read that accepts gzip: one compression per version. */
+  gzip: Promise<Uint8Array<ArrayBuffer>> | null;
 }
 
 const refusal = (status: number, code: string, retryAfter?: number): RoomRefusal =>
@@ -426,7 +436,7 @@ export class GameRoom extends SocketHub {
   /** The next version of the board (its serialisations are made on first read). */
   private setBoard(model: ScoreboardModel): Board {
     const version = ++this.boardVersion;
-    this.board = { model, version, etag: `W/"sb-${this.nonce}-${version}"`, bytes: null, pages: new Map() };
+    this.board = { model, version, etag: `W/"sb-${this.nonce}-${version}"`, whole: null, pages: new Map() };
     return this.board;
   }
 
@@ -442,17 +452,17 @@ export class GameRoom extends SocketHub {
   }
 
   /** GET game/{id}/scoreboard from memory, with its validators; `page` slices the items (first page reads). */
-  async readBoard(gameId: number, opts: { etag?: string | null; allowHidden?: boolean; skip?: number; count?: number } = {}): Promise<BoardRead> {
+  async readBoard(gameId: number, opts: { etag?: string | null; allowHidden?: boolean; skip?: number; count?: number; coding?: BodyCoding } = {}): Promise<BoardRead> {
     const state = await this.ready(gameId);
     if (!state) return { kind: "notFound" };
     if (state.game.hidden && !opts.allowHidden) return { kind: "hidden" };
     if (Date.now() < state.game.start) return { kind: "notStarted" };
     if (!this.board) this.recomputeBoard(false);
     const board = this.board!;
-    let etag = board.etag;
-    board.bytes ??= utf8.encode(JSON.stringify({ ...board.model, version: board.version }));
-    let body = board.bytes;
-    if (opts.count !== undefined) {
+    let variant: BoardBody;
+    if (opts.count === undefined) {
+      variant = board.whole ??= { etag: board.etag, body: utf8.encode(JSON.stringify({ ...board.model, version: board.version })), gzip: null };
+    } else {
       const skip = opts.skip ?? 0;
       const key = `${skip}:${opts.count}`;
       let page = board.pages.get(key);
@@ -460,17 +470,27 @@ export class GameRoom extends SocketHub {
         page = {
           etag: `W/"sb-${this.nonce}-${board.version}-${key}"`,
           body: utf8.encode(JSON.stringify({ ...board.model, items: board.model.items.slice(skip, skip + opts.count), version: board.version, total: board.model.items.length })),
+          gzip: null,
         };
         if (board.pages.size < 64) board.pages.set(key, page);
       }
-      etag = page.etag;
-      body = page.body;
+      variant = page;
     }
+    const etag = variant.etag;
     // If-Modified-Since is decided by the Worker from changedAt and at (the rare client sending it
     // without If-None-Match gets the body shipped over RPC, then a 304).
     const validators = { etag, changedAt: board.model.updateTimeUtc, at: Date.now() };
     if (opts.etag && etagMatches(opts.etag, etag)) return { kind: "notModified", ...validators };
-    return { kind: "ok", body, ...validators };
+    if (opts.coding !== "gzip") return { kind: "ok", body: variant.body, coding: "identity", ...validators };
+    // Concurrent readers of a version share its one compression.
+    variant.gzip ??= gzipBytes(variant.body);
+    try {
+      return { kind: "ok", body: await variant.gzip, coding: "gzip", ...validators };
+    } catch (err) {
+      console.error(`game room ${gameId}: gzip of the board failed, sent as is`, err);
+      variant.gzip = null;
+      return { kind: "ok", body: variant.body, coding: "identity", ...validators };
+    }
   }
 
   /** The current board model (for exports and services in the same game). */

@@ -1,4 +1,5 @@
 import type { AnswerResult } from "~/core/enums";
+import type { BodyCoding } from "~/core/http/encoding";
 
 /** Typed RPC payloads of the GameRoom (the Worker validates the flag text; the room the rest). */
 export interface SubmitRequest {
@@ -20,7 +21,7 @@ export type BoardRead =
   | { kind: "notStarted" }
   | { kind: "hidden" }
   | ({ kind: "notModified" } & BoardValidators)
-  | ({ kind: "ok"; body: Uint8Array<ArrayBuffer> } & BoardValidators);
+  | ({ kind: "ok"; body: Uint8Array<ArrayBuffer>; coding: BodyCoding } & BoardValidators);
 
 /**
  * `changedAt`: when the room made this board version (its updateTimeUtc; every version gets a fresh
