@@ -17,6 +17,8 @@ export default defineConfig(async () => ({
   ],
   resolve: { tsconfigPaths: true },
   test: {
+    // CommonJS packages imported by source modules the tests load directly are pre-bundled to ES modules.
+    deps: { optimizer: { ssr: { enabled: true, include: ["@fastify/accept-negotiator"] } } },
     // Registrations and logins hash passwords with scrypt (≈ 0.14 s each, DECISIONS.md): generous on a loaded 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
