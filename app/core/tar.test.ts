@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createTarStream, gzipStream, type TarEntry, tarHeader, tarPadding } from "./tar";
+import { gzipStream } from "./http/encoding";
+import { createTarStream, type TarEntry, tarHeader, tarPadding } from "./tar";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

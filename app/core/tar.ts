@@ -1,6 +1,6 @@
 /**
  * A streaming tar (POSIX ustar, with pax headers for long or non-ASCII names) writer built only on web
- * streams, so it runs in Workers, browsers and Node alike. Gzip it with `CompressionStream("gzip")`.
+ * streams, so it runs in Workers, browsers and Node alike. Gzip it with `gzipStream` (core/http/encoding).
  */
 
 const BLOCK = 512;
@@ -133,9 +133,4 @@ export function createTarStream(entries: Iterable<TarEntry>): ReadableStream<Uin
       await reader?.cancel(reason).catch(() => undefined);
     },
   });
-}
-
-/** Gzips a byte stream with the platform's CompressionStream (typed for Uint8Array chunks). */
-export function gzipStream(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  return stream.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
 }

@@ -8,10 +8,10 @@ export { freePort } from "../../scripts/lib/free-port.mjs";
 
 /**
  * One HTTP request on loopback. Resolves with {status, headers, body, bodyBytes, ttfbMs, totalMs}; ttfbMs
- * is the time until the response head arrived (its first bytes). The body is not inflated: `raw` for a
- * compressed one (then `body` is empty and `bodyBytes` its size on the wire).
+ * is the time until the response head arrived (its first bytes); bodyBytes the body's size on the wire (it
+ * is not inflated).
  */
-export function request(url, { method = "GET", headers = {}, body, agent, timeoutMs = 30_000, raw = false } = {}) {
+export function request(url, { method = "GET", headers = {}, body, agent, timeoutMs = 30_000 } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const u = new URL(url);
@@ -38,7 +38,7 @@ export function request(url, { method = "GET", headers = {}, body, agent, timeou
           resolve({
             status: res.statusCode,
             headers: res.headers,
-            body: raw ? "" : Buffer.concat(chunks).toString("utf8"),
+            body: Buffer.concat(chunks).toString("utf8"),
             bodyBytes: chunks.reduce((n, c) => n + c.length, 0),
             ttfbMs,
             totalMs: performance.now() - started,

@@ -1,7 +1,8 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { AgentCaptureFile } from "~/core/agent-protocol";
 import { notFound } from "~/core/errors";
-import { createTarStream, gzipStream, type TarEntry } from "~/core/tar";
+import { gzipStream } from "~/core/http/encoding";
+import { createTarStream, type TarEntry } from "~/core/tar";
 import { type AgentsEnv, type AgentStatus, agentStatuses, agentsConfigured, deleteAgentCapture, downloadAgentCapture, listAgentCaptures, reachableAgent } from "../agents";
 import { avatarUrl } from "../auth/session";
 import { inChunks } from "../db/chunks";

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
 import { roleRank } from "~/core/enums";
 import { badRequest, conflict, forbidden, notFound } from "~/core/errors";
 import { computeGamePhase, gameNotStarted } from "~/core/game/phase";
-import { createTarStream, gzipStream, type TarEntry } from "~/core/tar";
+import { gzipStream } from "~/core/http/encoding";
+import { createTarStream, type TarEntry } from "~/core/tar";
 import {
   isPdfNameAndType,
   writeupArchiveEntry,

@@ -14,8 +14,12 @@ export function bodyCodingFor(acceptEncoding: string | null | undefined): BodyCo
   return negotiate(acceptEncoding.toLowerCase(), ["gzip", "identity"]) === "gzip" ? "gzip" : "identity";
 }
 
-/** Gzips bytes with the platform's CompressionStream (Workers, browsers and Node alike). */
+/** Gzips a byte stream with the platform's CompressionStream (Workers, browsers and Node alike). */
+export function gzipStream(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  return stream.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+}
+
+/** Gzips bytes (a cached response body). */
 export async function gzipBytes(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  return new Uint8Array(await new Response(gzipStream(new Blob([bytes]).stream())).arrayBuffer());
 }
