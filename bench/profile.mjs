@@ -157,10 +157,15 @@ try {
   // Profiles cover the storm itself, not the opening of the sockets or the warm-up.
   let cpuStart = null;
   const onStormStart = async () => {
-    cpuStart = { server: serverCpuSeconds(server.pid), threads: threadCpuSeconds(server.pid), client: process.cpuUsage(), at: performance.now() };
+    cpuStart = { clientThreads: threadCpuSeconds(process.pid), server: serverCpuSeconds(server.pid), threads: threadCpuSeconds(server.pid), client: process.cpuUsage(), at: performance.now() };
     await Promise.all(sessions.map(({ session }) => session.send("Profiler.start")));
   };
-  const storm = await runStorm({ base, seeded, clients: 64, seconds: SECONDS, rightShare: RIGHT, socketCount: SOCKETS, onStormStart, rate: RATE });
+  // This process's threads (the submissions, the socket readers) before the readers close.
+  let clientThreadsEnd = null;
+  const onStormEnd = () => {
+    clientThreadsEnd = threadCpuSeconds(process.pid);
+  };
+  const storm = await runStorm({ base, seeded, clients: 64, seconds: SECONDS, rightShare: RIGHT, socketCount: SOCKETS, onStormStart, onStormEnd, rate: RATE });
   console.log(
     `storm (${storm.mode}, late ${storm.late}): ${round(storm.judgedPerSecond, 0)} judged/s, ${round(storm.submitRps, 0)} submitted/s, submit p50 ${round(storm.submitMs.p50)} ms, verdict p50 ${round(storm.verdictMs.p50)} / p99 ${round(storm.verdictMs.p99)} ms, push p50 ${round(storm.pushMs.p50)} / p99 ${round(storm.pushMs.p99)} ms, frame ${round(storm.boardMeanBytes, 0)} B, versions ${storm.boardVersions}`,
   );
@@ -170,6 +175,8 @@ try {
     `cpu from the storm's start to its last verdict (${round(wall, 1)} s, 2 cores = ${2 * round(wall, 1)} core-s): server ${round(serverCpuSeconds(server.pid) - cpuStart.server, 1)} core-s, this client ${round((client.user + client.system) / 1e6, 1)} core-s`,
   );
   const threads = [...threadCpuSeconds(server.pid)].map(([k, v]) => [k, v - (cpuStart.threads.get(k) ?? 0)]).filter(([, v]) => v >= 0.1);
+  const clientThreads = [...clientThreadsEnd].filter(([k]) => k.startsWith(`${process.pid}/`)).map(([k, v]) => [k, v - (cpuStart.clientThreads.get(k) ?? 0)]);
+  console.log(`this client's threads: ${clientThreads.filter(([, v]) => v >= 0.1).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${round(v, 1)}`).join(", ")}`);
   console.log(`server threads: ${threads.sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${round(v, 1)}`).join(", ")}`);
   if (process.env.FLAGSTAFF_PROFILE_LOG) console.log(server.output().split("\n").filter((l) => l.includes(process.env.FLAGSTAFF_PROFILE_LOG)).join("\n"));
   for (const { target, session } of sessions) {

@@ -99,13 +99,26 @@ export function relayFrame(route: RelayRoute, frame: string): string {
   return `${route.seq} ${route.teamId ?? "-"} ${route.boardReadersOnly ? 1 : 0}\n${frame}`;
 }
 
-/** The route and frame of a relay feed message, or null when it is not one. */
-export function parseRelayFrame(text: string): { route: RelayRoute; frame: string } | null {
-  const end = text.indexOf("\n");
-  if (end < 0) return null;
-  const [seq, team, readers] = text.slice(0, end).split(" ");
-  if (!/^\d+$/.test(seq ?? "") || !/^(-|\d+)$/.test(team ?? "") || (readers !== "0" && readers !== "1")) return null;
-  return { route: { seq: Number(seq), teamId: team === "-" ? null : Number(team), boardReadersOnly: readers === "1" }, frame: text.slice(end + 1) };
+/**
+ * Several relay messages in one feed send, in order, joined by newlines: a frame is one line, since
+ * JSON.stringify never writes a raw newline. The room sends a flush's messages (its verdicts) at once,
+ * one send instead of one per verdict.
+ */
+export function relayFrames(messages: string[]): string {
+  return messages.join("\n");
+}
+
+/** The routes and frames of a relay feed send (one message or several), or null when it is not one. */
+export function parseRelayFrames(text: string): { route: RelayRoute; frame: string }[] | null {
+  const lines = text.split("\n");
+  if (lines.length % 2 !== 0) return null;
+  const out: { route: RelayRoute; frame: string }[] = [];
+  for (let i = 0; i < lines.length; i += 2) {
+    const [seq, team, readers, extra] = lines[i]!.split(" ");
+    if (extra !== undefined || !/^\d+$/.test(seq ?? "") || !/^(-|\d+)$/.test(team ?? "") || (readers !== "0" && readers !== "1")) return null;
+    out.push({ route: { seq: Number(seq), teamId: team === "-" ? null : Number(team), boardReadersOnly: readers === "1" }, frame: lines[i + 1]! });
+  }
+  return out;
 }
 
 /** Close codes 1005/1006 are reserved and cannot be sent (stack-notes): map them to 1000. */

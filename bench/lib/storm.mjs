@@ -77,7 +77,7 @@ export async function openSockets(base, gameId, teams, { onVerdicts, threads = 4
   return { sockets, openMs: clock() - started, finish };
 }
 
-export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.2, duplicateShare = 0.3, settleMs = 3_000, socketCount, warmUp = true, onStormStart, rate = 0, maxInFlight = 512, seed = 12345 }) {
+export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.2, duplicateShare = 0.3, settleMs = 3_000, socketCount, warmUp = true, onStormStart, onStormEnd, rate = 0, maxInFlight = 512, seed = 12345 }) {
   const { gameId, teams, challengeIds } = seeded;
   const nChallenges = challengeIds.length;
   const random = rng(seed);
@@ -237,6 +237,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
   while (now() < settleUntil && sentAt.size > 0) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, Math.min(1_000, settleMs)));
   agent.destroy();
+  onStormEnd?.();
   const boards = await opened.finish();
 
   // Solve → push: for every version, the solves first visible in it.

@@ -2,9 +2,9 @@ import http from "node:http";
 import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
-import { relayFrame } from "../../app/core/protocol.ts";
+import { relayFrame, relayFrames } from "../../app/core/protocol.ts";
 import { freePort } from "./free-port.mjs";
-import { startFront } from "./socket-relay.mjs";
+import { startFront, textFrame } from "./socket-relay.mjs";
 
 const HOST = "127.0.0.1";
 const TOKEN = "relay-token-for-tests";
@@ -97,6 +97,21 @@ function raw(port, chunks) {
   });
 }
 
+describe("textFrame", () => {
+  it.each([
+    [0, [0x81, 0]],
+    [125, [0x81, 125]],
+    [126, [0x81, 126, 0, 126]],
+    [65_535, [0x81, 126, 0xff, 0xff]],
+    [65_536, [0x81, 127, 0, 0, 0, 0, 0, 1, 0, 0]],
+  ])("frames %i bytes with the header %j", (size, header) => {
+    const payload = Buffer.alloc(size, 0x61);
+    const frame = textFrame(payload);
+    expect([...frame.subarray(0, header.length)]).toEqual(header);
+    expect(frame.subarray(header.length).equals(payload)).toBe(true);
+  });
+});
+
 describe("the npm start front (socket relay)", () => {
   let runtime;
   let front;
@@ -133,9 +148,14 @@ describe("the npm start front (socket relay)", () => {
     const notice = JSON.stringify({ type: "notice", seq: 8, data: { id: 1 } });
     const verdict = JSON.stringify({ type: "verdict", seq: 8, data: { submissionId: 9 } });
     const delta = JSON.stringify({ type: "scoreboard", seq: 8, data: { version: 2 } });
-    feed.send(relayFrame({ seq: 8, teamId: null, boardReadersOnly: false }, notice));
-    feed.send(relayFrame({ seq: 8, teamId: 6, boardReadersOnly: false }, verdict));
-    feed.send(relayFrame({ seq: 8, teamId: null, boardReadersOnly: true }, delta));
+    // Three messages in one feed send (as the room sends a flush's messages), then one alone.
+    feed.send(
+      relayFrames([
+        relayFrame({ seq: 8, teamId: null, boardReadersOnly: false }, notice),
+        relayFrame({ seq: 8, teamId: 6, boardReadersOnly: false }, verdict),
+        relayFrame({ seq: 8, teamId: null, boardReadersOnly: true }, delta),
+      ]),
+    );
     feed.send(relayFrame({ seq: 9, teamId: null, boardReadersOnly: false }, JSON.stringify({ type: "notice", seq: 9, data: { id: 2 } })));
     const [, ...forA] = await a.next(4);
     const [, ...forB] = await b.next(4);
@@ -145,7 +165,7 @@ describe("the npm start front (socket relay)", () => {
     a.ws.send("ping");
     const pong = (await a.next(5))[4];
     expect(pong).toEqual({ type: "pong", seq: 9, data: null });
-    expect(front.stats()).toEqual({ feeds: 1, sockets: 2 });
+    expect(front.stats()).toMatchObject({ feeds: 1, sockets: 2 });
   });
 
   it("sends a message to more sockets than one turn takes, every socket getting every message in order", async () => {
@@ -172,6 +192,34 @@ describe("the npm start front (socket relay)", () => {
     expect(players[229].frames.filter((f) => f.type === "verdict").map((f) => f.data.submissionId)).toEqual([8229, 9229, 10229]);
     players[1].ws.send("ping");
     expect((await players[1].next(5))[4]).toEqual({ type: "pong", seq: 10, data: null });
+  });
+
+  it("frames messages of every length the way clients read them", async () => {
+    const a = player(port, "team=5");
+    await a.next(1);
+    const feed = runtime.seen.feeds[0].ws;
+    // Payload lengths in the three encodings of RFC 6455 §5.2 (7-bit, 16-bit, 64-bit), and UTF-8.
+    const sizes = [10, 125, 126, 1_000, 65_535, 65_536, 200_000];
+    for (const [i, size] of sizes.entries()) {
+      const frame = JSON.stringify({ type: "notice", seq: 8 + i, data: { text: "é".repeat(size) } });
+      feed.send(relayFrame({ seq: 8 + i, teamId: null, boardReadersOnly: false }, frame));
+    }
+    const frames = await a.next(1 + sizes.length);
+    expect(frames.slice(1).map((f) => f.data.text.length)).toEqual(sizes);
+    expect(frames.slice(1).every((f) => /^é*$/.test(f.data.text))).toBe(true);
+  });
+
+  it("writes the frames piled up for a socket in one write, in order", async () => {
+    const players = Array.from({ length: 150 }, (_, i) => player(port, `team=${i}`));
+    await Promise.all(players.map((p) => p.next(1)));
+    const feed = runtime.seen.feeds[0].ws;
+    const before = front.stats();
+    // Sent back to back, the messages reach the front together, before it has written the first to every socket.
+    for (let seq = 8; seq < 28; seq++) feed.send(relayFrame({ seq, teamId: null, boardReadersOnly: false }, JSON.stringify({ type: "notice", seq, data: { id: seq } })));
+    for (const p of players) expect((await p.next(21)).slice(1).map((f) => f.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 8 + i));
+    const after = front.stats();
+    expect(after.frames - before.frames).toBe(150 * 20);
+    expect(after.writes - before.writes).toBeLessThan(150 * 20 / 2);
   });
 
   it("answers a refused socket with the runtime's own status and body", async () => {

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { type Channel, HUB_HEADERS, type PayloadOf, relayFrame, type ServerMessageType, safeCloseCode } from "~/core/protocol";
+import { type Channel, HUB_HEADERS, type PayloadOf, relayFrame, relayFrames, type ServerMessageType, safeCloseCode } from "~/core/protocol";
 
 /** What a hibernating socket remembers about its owner (kept with serializeAttachment). */
 export interface SocketIdentity {
@@ -167,12 +167,13 @@ export abstract class SocketHub extends DurableObject<Env> {
   }
 
   /**
-   * Sends several messages in order with one storage write for the sequence numbers. Returns how many
-   * frames were sent in all.
+   * Sends several messages in order with one storage write for the sequence numbers, and one send per
+   * relay feed. Returns how many frames were sent in all.
    */
   protected async publishMany(messages: OutgoingMessage[]): Promise<number> {
     if (messages.length === 0) return 0;
     const touched = new Set<Channel>();
+    const relayed = new Map<WebSocket, string[]>();
     let sent = 0;
     for (const m of messages) {
       let seq = this.seqs.get(m.channel) ?? (await this.currentSeq(m.channel));
@@ -193,9 +194,14 @@ export abstract class SocketHub extends DurableObject<Env> {
       }
       if (relays.size > 0) {
         const routed = relayFrame({ seq, teamId: m.teamId ?? null, boardReadersOnly: m.boardReadersOnly === true }, frame);
-        for (const ws of relays) if (this.sendTo(ws, routed)) sent++;
+        for (const ws of relays) {
+          const list = relayed.get(ws);
+          if (list) list.push(routed);
+          else relayed.set(ws, [routed]);
+        }
       }
     }
+    for (const [ws, list] of relayed) if (this.sendTo(ws, relayFrames(list))) sent += list.length;
     if (touched.size > 0) this.saveSeqs(touched);
     return sent;
   }

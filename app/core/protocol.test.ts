@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { parseRelayFrames, relayFrame, relayFrames } from "./protocol";
+
+describe("relay feed messages", () => {
+  const notice = JSON.stringify({ type: "notice", seq: 8, data: { content: "line one\nline two" } });
+  const verdict = JSON.stringify({ type: "verdict", seq: 8, data: { submissionId: 9 } });
+
+  it("carry one routed frame, or several in order in one send", () => {
+    const one = relayFrame({ seq: 8, teamId: null, boardReadersOnly: false }, notice);
+    expect(one).toBe(`8 - 0\n${notice}`);
+    expect(parseRelayFrames(one)).toEqual([{ route: { seq: 8, teamId: null, boardReadersOnly: false }, frame: notice }]);
+    const two = relayFrames([one, relayFrame({ seq: 8, teamId: 12, boardReadersOnly: true }, verdict)]);
+    expect(parseRelayFrames(two)).toEqual([
+      { route: { seq: 8, teamId: null, boardReadersOnly: false }, frame: notice },
+      { route: { seq: 8, teamId: 12, boardReadersOnly: true }, frame: verdict },
+    ]);
+  });
+
+  it.each([
+    ["no header", notice],
+    ["a header without a frame", "8 - 0"],
+    ["a second header without its frame", `8 - 0\n${notice}\n9 - 0`],
+    ["a bad number", `x - 0\n${notice}`],
+    ["a bad team", `8 ab 0\n${notice}`],
+    ["a bad readers flag", `8 - 2\n${notice}`],
+    ["an extra header field", `8 - 0 1\n${notice}`],
+  ])("are refused with %s", (_name, text) => {
+    expect(parseRelayFrames(text)).toBeNull();
+  });
+});
