@@ -34,8 +34,6 @@ const FEED_IDLE_MS = 30_000;
 const MAX_BUFFERED = 8 * 1024 * 1024;
 /** Sockets written to per turn of the event loop (≈ 1 ms). */
 const SEND_SLICE = 100;
-/** Frames shorter than this are joined into one buffer for a socket that has several waiting. */
-const JOIN_BELOW = 16 * 1024;
 const HOP_BY_HOP = new Set(["connection", "upgrade", "keep-alive", "transfer-encoding", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", RELAY_TOKEN_HEADER]);
 
 /**
@@ -298,13 +296,10 @@ export async function startFront({ host, port, upstreamPort, token }) {
     }
     written.frames += frames.length;
     written.writes++;
-    if (frames.length === 1) socket.write(frames[0]);
-    else if (frames.every((f) => f.length < JOIN_BELOW)) socket.write(Buffer.concat(frames));
-    else {
-      socket.cork();
-      for (const f of frames) socket.write(f);
-      socket.uncork();
-    }
+    // Several frames corked: one writev.
+    socket.cork();
+    for (const f of frames) socket.write(f);
+    socket.uncork();
     client.seq = Math.max(client.seq, seq);
   }
 
