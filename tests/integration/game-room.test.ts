@@ -225,21 +225,48 @@ describe("teams that leave a game", () => {
     expect((await statusOf(a!, gameId, cid, mine.body as number)).body).toBe("WrongAnswer");
   });
 
-  it("a member removed by the captain stops playing before the call returns", async () => {
-    const { admin, gameId } = await setup();
-    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+  /** A captain and one member of a new team, both joined to the game, the team accepted. */
+  async function acceptedPair(admin: Client, gameId: number) {
     const { captain, team, members } = await teamWithMembers(1);
     const member = members[0]!;
     expect((await join(captain.client, gameId, { teamId: team.id })).status).toBe(200);
     expect((await join(member.client, gameId, { teamId: team.id })).status).toBe(200);
     const row = await env.DB.prepare("SELECT id FROM participations WHERE game_id = ?1 AND team_id = ?2").bind(gameId, team.id).first<{ id: number }>();
     expect((await admin.json(`/api/admin/participation/${row!.id}/Accepted`, { method: "PUT" })).status).toBe(200);
+    return { captain, team, member, participationId: row!.id };
+  }
+
+  it("a member removed by the captain stops playing before the call returns", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const { captain, team, member } = await acceptedPair(admin, gameId);
     expect((await member.client.json(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "wrong" } })).status).toBe(200);
     // An admin lifts the lock during the game; the captain removes the member.
     expect((await admin.json(`/api/admin/teams/${team.id}`, { method: "PUT", body: { locked: false } })).status).toBe(200);
     expect((await captain.client.json(`/api/team/${team.id}/kick/${member.id}`, { method: "POST" })).status).toBe(200);
     expect((await member.client.json(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "f" } })).status).toBe(403);
     expect((await captain.client.json(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "f" } })).status).toBe(200);
+  });
+
+  it("keeps a deleted user's submissions and solves, with the user cleared", async () => {
+    // submissions.user_id has no index (migration 0001): the ON DELETE SET NULL finds the rows by a scan.
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const { team, member, participationId } = await acceptedPair(admin, gameId);
+    const wrong = await member.client.json<number>(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "nope" } });
+    const right = await member.client.json<number>(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "f" } });
+    expect([wrong.status, right.status]).toEqual([200, 200]);
+    await settle(gameId);
+    expect((await admin.json(`/api/admin/users/${member.id}`, { method: "DELETE" })).status).toBe(200);
+    const rows = await db().select().from(submissions).where(eq(submissions.gameId, gameId)).orderBy(submissions.id).all();
+    expect(rows.map((r) => [r.id, r.status, r.userId])).toEqual([
+      [wrong.body, "WrongAnswer", null],
+      [right.body, "Accepted", null],
+    ]);
+    const solve = await db().select().from(firstSolves).where(eq(firstSolves.submissionId, right.body)).get();
+    expect(solve).toMatchObject({ participationId, userId: null });
+    // The team keeps its points (1,000 and the first blood's 5 %).
+    expect((await board(gameId)).items.find((i) => i.id === team.id)!.score).toBe(1050);
   });
 });
 

@@ -10,7 +10,10 @@ describe("workerd test runtime", () => {
       .first<{ name: string }>();
     expect(row?.name).toBe("users");
     const applied = await env.DB.prepare("SELECT name FROM d1_migrations ORDER BY id").all<{ name: string }>();
-    expect(applied.results.map((migration) => migration.name)).toContain("0000_init.sql");
+    expect(applied.results.map((migration) => migration.name)).toEqual(expect.arrayContaining(["0000_init.sql", "0001_submissions_without_user_index.sql"]));
+    // Dropped by 0001 (a random page write per stored submission; DECISIONS.md, eighth session).
+    const index = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'submissions_user_idx'").first();
+    expect(index).toBeNull();
   });
 
   it("round-trips an object through R2", async () => {

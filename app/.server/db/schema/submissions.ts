@@ -35,7 +35,9 @@ export const submissions = sqliteTable(
     // Submission limit: earlier submissions of the team for the challenge.
     index("submissions_participation_challenge_idx").on(t.participationId, t.challengeId),
     index("submissions_challenge_idx").on(t.challengeId),
-    index("submissions_user_idx").on(t.userId),
+    // No index on user_id: nothing reads submissions by user, and that index cost each stored submission
+    // a random page write (a UUID key) — a third of the insert's WAL pages. Deleting a user scans the table
+    // once for the ON DELETE SET NULL (DECISIONS.md, eighth session).
   ],
 );
 
