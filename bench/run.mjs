@@ -257,6 +257,7 @@ async function main() {
       verdictMs: { n: r.verdictMs.n, p50: round(r.verdictMs.p50), p99: round(r.verdictMs.p99) },
       submitMs: { n: r.submitMs.n, p50: round(r.submitMs.p50), p99: round(r.submitMs.p99) },
       pushMs: { n: r.pushMs.n, p50: round(r.pushMs.p50), p99: round(r.pushMs.p99) },
+      pushSpreadMs: { n: r.pushSpreadMs.n, p50: round(r.pushSpreadMs.p50), p99: round(r.pushSpreadMs.p99) },
       boardMeanBytes: round(r.boardMeanBytes, 0),
       firstVerdictMs: round(r.firstVerdictMs),
       warmUpMs: round(r.warmUpMs, 0),
@@ -312,7 +313,7 @@ function printSummary() {
     );
   if (st.storm?.judgedPerSecond !== undefined)
     lines.push(
-      `storm: ${f(st.storm.judgedPerSecond)} judged/s (target ≥ 1,000), verdict p50 ${f(st.storm.verdictMs.p50)} / p99 ${f(st.storm.verdictMs.p99)} ms (≤ 50), solve → push to ${st.storm.sockets} sockets p50 ${f(st.storm.pushMs.p50)} / p99 ${f(st.storm.pushMs.p99)} ms (≤ 100)`,
+      `storm: ${f(st.storm.judgedPerSecond)} judged/s (target ≥ 1,000), verdict p50 ${f(st.storm.verdictMs.p50)} / p99 ${f(st.storm.verdictMs.p99)} ms (≤ 50), solve → push to ${st.storm.sockets} sockets p50 ${f(st.storm.pushMs.p50)} / p99 ${f(st.storm.pushMs.p99)} ms (≤ 100; first → last socket p50 ${f(st.storm.pushSpreadMs.p50)} / p99 ${f(st.storm.pushSpreadMs.p99)} ms)`,
     );
   for (const key of ["stormAt1000", "stormAt500"]) {
     const o = st[key];

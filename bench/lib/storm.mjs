@@ -240,8 +240,10 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
   onStormEnd?.();
   const boards = await opened.finish();
 
-  // Solve → push: for every version, the solves first visible in it.
+  // Solve → push: for every version, the solves first visible in it. The spread: from the first of the
+  // sockets to get a version to the last (the fan-out's length, as the clients saw it).
   const pushLatency = new Samples(1 << 16);
+  const pushSpread = new Samples(1 << 12);
   const seenSolves = new Set();
   let pushedSolves = 0;
   const versions = [...boards.versions.keys()].sort((a, b) => a - b);
@@ -249,6 +251,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     const { text, arrivals } = boards.versions.get(v);
     const delta = JSON.parse(text).data;
     if (delta.refetch) continue;
+    if (arrivals.length > 0) pushSpread.push(Math.max(...arrivals) - Math.min(...arrivals));
     for (const { team, solve } of delta.solves) {
       const key = `${team}:${solve.id}`;
       const sent = newSolveSent.get(key);
@@ -286,6 +289,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     boardFrames: boards.frames,
     boardMeanBytes: boards.frames ? boards.bytes / boards.frames : 0,
     pushMs: summary(pushLatency.values()),
+    pushSpreadMs: summary(pushSpread.values()),
     firstVerdictMs: firstVerdict - stormStart,
     warmUpMs,
   };

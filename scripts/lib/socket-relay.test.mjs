@@ -128,6 +128,12 @@ describe("the npm start front (socket relay)", () => {
     await runtime.close();
   });
 
+  /** The front again, with another write budget per turn (ms). */
+  async function withBudget(sendBudgetMs) {
+    await front.close();
+    front = await startFront({ host: HOST, port, upstreamPort: runtime.port, token: TOKEN, sendBudgetMs });
+  }
+
   it("passes other requests through untouched, a client's relay token included, even when the head comes in pieces", async () => {
     const res = await fetch(`http://${HOST}:${port}/api/config?x=1`, { method: "POST", body: "abc" });
     expect(await res.text()).toBe("POST /api/config?x=1 - abc");
@@ -169,9 +175,12 @@ describe("the npm start front (socket relay)", () => {
   });
 
   it("sends a message to more sockets than one turn takes, every socket getting every message in order", async () => {
+    // No time to spare: each turn writes the fewest sockets it can (one clock reading's worth).
+    await withBudget(0);
     const players = Array.from({ length: 230 }, (_, i) => player(port, `team=${i}`));
     await Promise.all(players.map((p) => p.next(1)));
     const feed = runtime.seen.feeds[0].ws;
+    const turnsBefore = front.stats().turns;
     // Notices for everyone, each followed by verdicts for a few teams (which may go ahead of a notice
     // still being sent, but never so far that a socket sees a gap in the numbers).
     for (let seq = 8; seq <= 10; seq++) {
@@ -190,6 +199,7 @@ describe("the npm start front (socket relay)", () => {
       }
     }
     expect(players[229].frames.filter((f) => f.type === "verdict").map((f) => f.data.submissionId)).toEqual([8229, 9229, 10229]);
+    expect(front.stats().turns - turnsBefore).toBeGreaterThanOrEqual(Math.ceil(230 / 16));
     players[1].ws.send("ping");
     expect((await players[1].next(5))[4]).toEqual({ type: "pong", seq: 10, data: null });
   });
@@ -209,7 +219,24 @@ describe("the npm start front (socket relay)", () => {
     expect(frames.slice(1).every((f) => /^é*$/.test(f.data.text))).toBe(true);
   });
 
+  it("writes a message to all its sockets in as many turns as the time budget needs", async () => {
+    /** Turns the front took to write one notice to 200 sockets, with this budget. */
+    const turnsFor200 = async (sendBudgetMs) => {
+      await withBudget(sendBudgetMs);
+      const players = Array.from({ length: 200 }, (_, i) => player(port, `team=${i}`));
+      await Promise.all(players.map((p) => p.next(1)));
+      const before = front.stats().turns;
+      runtime.seen.feeds.at(-1).ws.send(relayFrame({ seq: 8, teamId: null, boardReadersOnly: false }, JSON.stringify({ type: "notice", seq: 8, data: { id: 8 } })));
+      for (const p of players) expect((await p.next(2))[1]).toEqual({ type: "notice", seq: 8, data: { id: 8 } });
+      return front.stats().turns - before;
+    };
+    // A budget no write comes near: one turn. None: a turn per 15 sockets.
+    expect(await turnsFor200(10_000)).toBe(1);
+    expect(await turnsFor200(0)).toBeGreaterThanOrEqual(Math.ceil(200 / 15));
+  });
+
   it("writes the frames piled up for a socket in one write, in order", async () => {
+    await withBudget(0);
     const players = Array.from({ length: 150 }, (_, i) => player(port, `team=${i}`));
     await Promise.all(players.map((p) => p.next(1)));
     const feed = runtime.seen.feeds[0].ws;
