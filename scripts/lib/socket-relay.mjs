@@ -324,7 +324,7 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
     const until = performance.now() + sendBudgetMs;
     let n = 0;
     for (const client of feed.queued) {
-      if (n++ % SEND_CLOCK_EVERY === SEND_CLOCK_EVERY - 1 && performance.now() >= until) break;
+      if (++n % SEND_CLOCK_EVERY === 0 && performance.now() >= until) break;
       feed.queued.delete(client);
       const frames = client.pending;
       client.pending = [];
