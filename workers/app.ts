@@ -1,5 +1,6 @@
 import { createRequestHandler } from "react-router";
 import { matchAssetPath, serveAsset } from "~/.server/storage/assets";
+import { pathOf } from "~/core/http/path";
 import { languageFromAcceptLanguage } from "~/core/i18n/languages";
 import { getTranslator } from "~/core/i18n/translator";
 import { api } from "./api";
@@ -27,7 +28,7 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 function route(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
-  const path = new URL(request.url).pathname;
+  const path = pathOf(request.url);
   const first = path.slice(1, path.indexOf("/", 1) >>> 0).toLowerCase();
   if (first === "api") return api.fetch(request, env, ctx);
   if (first === "hub") return hub.fetch(request, env, ctx);

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { forbidden, notFound } from "~/core/errors";
+import { pathOf } from "~/core/http/path";
 import { HUB_HEADERS, RELAY_TOKEN_HEADER } from "~/core/protocol";
 import { secretEquals } from "~/core/secret-equal";
 import { getGameAccess } from "~/.server/services/game-access";
@@ -8,7 +9,7 @@ import { requireAuth } from "./api/guard";
 import { apiContext, errorResponse } from "./api/middleware";
 
 /** WebSocket entry points: the Worker authenticates, then hands the socket to the Durable Object. */
-export const hub = new Hono<ApiEnv>({ getPath: (req) => new URL(req.url).pathname.toLowerCase() });
+export const hub = new Hono<ApiEnv>({ getPath: (req) => pathOf(req.url).toLowerCase() });
 hub.use("*", apiContext);
 hub.onError((err, c) => errorResponse(c, err));
 hub.notFound((c) => errorResponse(c, notFound("common.route_not_found")));
@@ -63,7 +64,7 @@ hub.get("/hub/game/:id{[0-9]+}", async (c) => {
   else requireUpgrade(c);
   const gameId = Number(c.req.param("id"));
   const user = await requireAuth(c, "Public");
-  const access = await getGameAccess(c.var.db, gameId, user);
+  const access = await getGameAccess(c.get("db"), gameId, user);
   if (!access.exists) throw notFound("game.not_found");
   if (!access.canView) throw user ? forbidden() : notFound("game.not_found");
   if (relayed) return c.json({ teamId: access.teamId, boardReader: access.canReadBoard }, 200, { "cache-control": "no-store" });
@@ -88,7 +89,7 @@ hub.get("/hub/game/:id{[0-9]+}/monitor", async (c) => {
   requireUpgrade(c);
   const gameId = Number(c.req.param("id"));
   const user = await requireAuth(c, "Monitor");
-  const access = await getGameAccess(c.var.db, gameId, user);
+  const access = await getGameAccess(c.get("db"), gameId, user);
   if (!access.exists) throw notFound("game.not_found");
   const stub = c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`));
   return forward(c, stub, { [HUB_HEADERS.channel]: "monitor", [HUB_HEADERS.userId]: user!.id });

@@ -1,4 +1,5 @@
 import { etagMatches, isNotModified, parseHttpDate } from "~/core/http/conditional";
+import { pathOf } from "~/core/http/path";
 import { withSecurityHeaders } from "./security-headers";
 
 /**
@@ -116,13 +117,13 @@ function withoutAddressClaims(request: Request): Request {
 export async function serveLocal(incoming: Request, env: LocalServerEnv, next: Next): Promise<Response> {
   const request = withoutAddressClaims(incoming);
   if (request.method === "GET" || request.method === "HEAD") {
-    const url = new URL(request.url);
-    const found = lookup(env.STATIC_FILES, url.pathname);
+    const path = pathOf(request.url);
+    const found = lookup(env.STATIC_FILES, path);
     if (found) {
       const response = await serveFile(request, env, found[0], found[1]);
       if (response) return withSecurityHeaders(request, response);
     }
-    if (url.pathname === CONFIG_PATH && url.search === "") return cachedConfig(request) ?? fetchConfig(request, next);
+    if (path === CONFIG_PATH && new URL(request.url).search === "") return cachedConfig(request) ?? fetchConfig(request, next);
     return next(request);
   }
   configCache = null;

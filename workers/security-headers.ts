@@ -1,3 +1,5 @@
+import { isHttpsUrl } from "~/core/http/path";
+
 /**
  * Security headers for every response of the Worker (pages, API, uploaded files). Pages get a strict
  * Content-Security-Policy with a per-request script nonce (set by app/entry.server.tsx through
@@ -66,7 +68,7 @@ const PERMISSIONS_POLICY =
   "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()";
 
 export function isSecureRequest(request: Request): boolean {
-  return new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+  return isHttpsUrl(request.url) || request.headers.get("x-forwarded-proto") === "https";
 }
 
 /** The headers every response carries, given its content type (and any CSP it already has). */

@@ -18,29 +18,29 @@ import { defineRoute } from "./registry";
 
 export const account = new Hono<ApiEnv>();
 const tag = "Account";
-const deps = (c: ApiContext) => ({ db: c.var.db, now: c.var.now });
-const mailDeps = (c: ApiContext) => ({ db: c.var.db, now: c.var.now, smtp: smtpConfigFromEnv(c.env), origin: new URL(c.req.url).origin });
-const ok = (c: ApiContext, key: string) => c.json({ title: c.var.t(key), status: 200 });
+const deps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now") });
+const mailDeps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now"), smtp: smtpConfigFromEnv(c.env), origin: new URL(c.req.url).origin });
+const ok = (c: ApiContext, key: string) => c.json({ title: c.get("t")(key), status: 200 });
 
 defineRoute(account, { method: "POST", path: "/account/register", auth: "Public", tag, summary: "Register", body: registerSchema }, async (c, { body }) => {
-  enforceLimit(c, limiters.register, [`ip:${c.var.ip}`, `acct:${body.userName.toLowerCase()}`]);
+  enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.userName.toLowerCase()}`]);
   await checkCaptcha(c, body.challenge);
   const smtp = smtpConfigFromEnv(c.env);
-  if (!smtp && (await getPlatformConfig(c.var.db, c.var.now)).accountPolicy.emailConfirmationRequired) throw badRequest("mail.not_configured");
-  const outcome = await accounts.register(deps(c), body, { language: c.var.lang });
+  if (!smtp && (await getPlatformConfig(c.get("db"), c.get("now"))).accountPolicy.emailConfirmationRequired) throw badRequest("mail.not_configured");
+  const outcome = await accounts.register(deps(c), body, { language: c.get("lang") });
   if (outcome.status === "EmailConfirmationRequired") {
     await accountMail.sendVerificationMail(mailDeps(c), outcome.userId).catch(async (err: unknown) => {
-      await accountMail.discardUnverifiedUser(c.var.db, outcome.userId);
+      await accountMail.discardUnverifiedUser(c.get("db"), outcome.userId);
       throw err;
     });
   }
   if (outcome.sessionId) c.header("Set-Cookie", sessionCookie(c.req.raw, outcome.sessionId));
   await logEvent(c, { level: "Information", logger: "Account", userName: body.userName, message: `User registered (${outcome.status})`, status: "Success" });
-  return c.json({ title: c.var.t(`account.register_${outcome.status}`), data: outcome.status, status: 200 });
+  return c.json({ title: c.get("t")(`account.register_${outcome.status}`), data: outcome.status, status: 200 });
 });
 
 defineRoute(account, { method: "POST", path: "/account/login", auth: "Public", tag, summary: "Sign in", body: loginSchema }, async (c, { body }) => {
-  enforceLimit(c, limiters.register, [`ip:${c.var.ip}`, `acct:${body.userName.toLowerCase()}`]);
+  enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.userName.toLowerCase()}`]);
   await checkCaptcha(c, body.challenge);
   const { userName, sessionId } = await accounts.login(deps(c), body).catch(async (err: unknown) => {
     if (err instanceof AppError) {
@@ -54,18 +54,18 @@ defineRoute(account, { method: "POST", path: "/account/login", auth: "Public", t
 });
 
 defineRoute(account, { method: "POST", path: "/account/logout", auth: "User", tag, summary: "Sign out" }, async (c) => {
-  await revokeSession(c.var.db, c.req.raw);
+  await revokeSession(c.get("db"), c.req.raw);
   c.header("Set-Cookie", clearedSessionCookie(c.req.raw));
   return ok(c, "account.logged_out");
 });
 
 defineRoute(account, { method: "GET", path: "/account/profile", auth: "User", tag, summary: "Own profile" }, async (c, { user }) =>
-  c.json(await accounts.getProfile(c.var.db, user!.id)),
+  c.json(await accounts.getProfile(c.get("db"), user!.id)),
 );
 
 defineRoute(account, { method: "PUT", path: "/account/update", auth: "User", tag, summary: "Update own profile", body: profileUpdateSchema }, async (c, { body, user }) => {
   await accounts.updateProfile(deps(c), user!.id, body);
-  if (body.userName != null && body.userName !== user!.userName) await refreshRoomsOfUser(c.env, c.var.db, user!.id);
+  if (body.userName != null && body.userName !== user!.userName) await refreshRoomsOfUser(c.env, c.get("db"), user!.id);
   return ok(c, "account.updated");
 });
 
@@ -78,7 +78,7 @@ defineRoute(account, { method: "PUT", path: "/account/changepassword", auth: "Us
 
 defineRoute(account, { method: "PUT", path: "/account/avatar", auth: "User", tag, summary: "Upload own avatar (image ≤ 3 MB)", rawBody: "multipart" }, async (c, { user }) => {
   const form = await c.req.formData().catch(() => null);
-  const url = await setUserAvatar({ db: c.var.db, bucket: c.env.FILES, now: c.var.now }, user!.id, form?.get("file"));
+  const url = await setUserAvatar({ db: c.get("db"), bucket: c.env.FILES, now: c.get("now") }, user!.id, form?.get("file"));
   return c.json(url);
 });
 
@@ -91,30 +91,30 @@ defineRoute(account, { method: "POST", path: "/account/verify", auth: "Public", 
 });
 
 defineRoute(account, { method: "POST", path: "/account/recovery", auth: "Public", tag, summary: "Mail a password reset link", body: z.object({ email: emailSchema, challenge: z.string().max(4096).optional() }) }, async (c, { body }) => {
-  enforceLimit(c, limiters.register, [`ip:${c.var.ip}`, `acct:${body.email.toLowerCase()}`]);
+  enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.email.toLowerCase()}`]);
   await checkCaptcha(c, body.challenge);
   await accountMail.requestRecovery(mailDeps(c), body.email);
   return ok(c, "account.recovery_sent");
 });
 
 defineRoute(account, { method: "POST", path: "/account/passwordreset", auth: "Public", tag, summary: "Set a new password from a reset link (signs out everywhere)", body: z.object({ password: passwordSchema, email: z.string().min(1).max(1024), rToken: z.string().min(1).max(1024) }) }, async (c, { body }) => {
-  enforceLimit(c, limiters.register, [`ip:${c.var.ip}`, `acct:${body.email}`]);
+  enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.email}`]);
   const { userName } = await accountMail.resetPassword(deps(c), body);
   await logEvent(c, { level: "Information", logger: "Account", userName, message: "Password reset from a mail link", status: "Success" });
   return ok(c, "account.password_reset");
 });
 
 defineRoute(account, { method: "PUT", path: "/account/changeemail", auth: "User", tag, summary: "Mail a confirmation link to a new address", body: z.object({ newMail: emailSchema }) }, async (c, { body, user }) => {
-  enforceLimit(c, limiters.register, [`ip:${c.var.ip}`, `acct:${user!.id}`]);
+  enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${user!.id}`]);
   try {
     await accountMail.requestEmailChange(mailDeps(c), user!.id, body.newMail);
   } catch (err) {
     if (err instanceof AppError && err.code === "account.email_change_by_admin") {
-      return c.json({ title: c.var.t(err.code), data: false, status: 400 }, 400);
+      return c.json({ title: c.get("t")(err.code), data: false, status: 400 }, 400);
     }
     throw err;
   }
-  return c.json({ title: c.var.t("account.email_change_sent"), data: true, status: 200 });
+  return c.json({ title: c.get("t")("account.email_change_sent"), data: true, status: 200 });
 });
 
 defineRoute(account, { method: "POST", path: "/account/mailchangeconfirm", auth: "User", tag, summary: "Confirm a new email address from its mail link", body: linkSchema }, async (c, { body, user }) => {

@@ -23,17 +23,17 @@ export const admin = new Hono<ApiEnv>();
 const tag = "Admin";
 
 defineRoute(admin, { method: "GET", path: "/admin/config", auth: "Admin", tag, summary: "Platform settings" }, async (c) =>
-  c.json(await getPlatformConfig(c.var.db, c.var.now)),
+  c.json(await getPlatformConfig(c.get("db"), c.get("now"))),
 );
 
 defineRoute(admin, { method: "PUT", path: "/admin/config", auth: "Admin", tag, summary: "Update platform settings", body: configUpdateSchema }, async (c, { body }) => {
-  const before = await getPlatformConfig(c.var.db, c.var.now);
-  const after = await updatePlatformConfig(c.var.db, body, c.var.now);
+  const before = await getPlatformConfig(c.get("db"), c.get("now"));
+  const after = await updatePlatformConfig(c.get("db"), body, c.get("now"));
   const changed = (["accountPolicy", "globalConfig", "containerPolicy"] as const).flatMap((section) =>
     Object.keys(after[section]).filter((k) => JSON.stringify((before[section] as Record<string, unknown>)[k]) !== JSON.stringify((after[section] as Record<string, unknown>)[k])).map((k) => `${section}.${k}`),
   );
   await logEvent(c, { level: "Information", logger: "Admin", message: `Platform settings changed: ${changed.join(", ") || "nothing"}`, status: "Success" });
-  return c.json({ title: c.var.t("admin.config_saved"), status: 200 });
+  return c.json({ title: c.get("t")("admin.config_saved"), status: 200 });
 });
 
 // ── Teams (api.md §7) ────────────────────────────────────────────────────────────────────────────────
@@ -46,27 +46,27 @@ const adminTeamId = (c: ApiContext): number => {
 };
 
 defineRoute(admin, { method: "GET", path: "/admin/teams", auth: "Admin", tag, summary: "All teams, paged", query: pageQuerySchema }, async (c, { query }) =>
-  c.json(await teams.listTeams(c.var.db, query)),
+  c.json(await teams.listTeams(c.get("db"), query)),
 );
 
 defineRoute(admin, { method: "POST", path: "/admin/teams/search", auth: "Admin", tag, summary: "Search teams by name or id (at most 30)", query: searchQuerySchema }, async (c, { query }) =>
-  c.json(await teams.searchTeams(c.var.db, query.hint)),
+  c.json(await teams.searchTeams(c.get("db"), query.hint)),
 );
 
 defineRoute(admin, { method: "PUT", path: "/admin/teams/:id", auth: "Admin", tag, summary: "Edit a team (name, bio, lock)", body: adminTeamUpdateSchema }, async (c, { body }) => {
-  const info = await teams.adminUpdateTeam(c.var.db, adminTeamId(c), body);
-  await refreshRoomsOfTeam(c.env, c.var.db, info.id);
+  const info = await teams.adminUpdateTeam(c.get("db"), adminTeamId(c), body);
+  await refreshRoomsOfTeam(c.env, c.get("db"), info.id);
   const action = body.locked == null ? "edited" : body.locked ? "locked" : "unlocked";
   await logEvent(c, { level: "Information", logger: "Admin", message: `Team ${info.name} (#${info.id}) ${action}`, status: "Success" });
   return c.json(info);
 });
 
 defineRoute(admin, { method: "DELETE", path: "/admin/teams/:id", auth: "Admin", tag, summary: "Delete a team" }, async (c) => {
-  const games = await teams.adminDeleteTeam({ db: c.var.db, bucket: c.env.FILES }, adminTeamId(c));
+  const games = await teams.adminDeleteTeam({ db: c.get("db"), bucket: c.env.FILES }, adminTeamId(c));
   // Its participations and submissions went with it: those boards rebuild.
   await refreshRooms(c.env, games, "solves");
   await logEvent(c, { level: "Warning", logger: "Admin", message: `Team #${adminTeamId(c)} deleted`, status: "Success" });
-  return c.json({ title: c.var.t("team.deleted"), status: 200 });
+  return c.json({ title: c.get("t")("team.deleted"), status: 200 });
 });
 
 // ── Users (api.md §7) ────────────────────────────────────────────────────────────────────────────────
@@ -78,42 +78,42 @@ const adminUserId = (c: ApiContext): string => {
 };
 
 defineRoute(admin, { method: "GET", path: "/admin/users", auth: "Admin", tag, summary: "All users, paged", query: pageQuerySchema }, async (c, { query }) =>
-  c.json(await usersAdmin.listUsers(c.var.db, query)),
+  c.json(await usersAdmin.listUsers(c.get("db"), query)),
 );
 
 defineRoute(admin, { method: "POST", path: "/admin/users/search", auth: "Admin", tag, summary: "Search users by user name, email, real name or student number (at most 30)", query: searchQuerySchema }, async (c, { query }) =>
-  c.json(await usersAdmin.searchUsers(c.var.db, query.hint)),
+  c.json(await usersAdmin.searchUsers(c.get("db"), query.hint)),
 );
 
 defineRoute(admin, { method: "POST", path: "/admin/users", auth: "Admin", tag, summary: "Create or update users in batch", body: usersAdmin.batchCreateSchema }, async (c, { body }) => {
-  const results = await usersAdmin.batchCreateUsers({ db: c.var.db, now: c.var.now }, body, c.var.t);
+  const results = await usersAdmin.batchCreateUsers({ db: c.get("db"), now: c.get("now") }, body, c.get("t"));
   await logEvent(c, { level: "Information", logger: "Admin", message: `Batch user import: ${body.length} rows`, status: "Success" });
   return c.json(results);
 });
 
 defineRoute(admin, { method: "GET", path: "/admin/users/:id", auth: "Admin", tag, summary: "A user's profile" }, async (c) =>
-  c.json(await usersAdmin.getUserProfile(c.var.db, adminUserId(c))),
+  c.json(await usersAdmin.getUserProfile(c.get("db"), adminUserId(c))),
 );
 
 defineRoute(admin, { method: "PUT", path: "/admin/users/:id", auth: "Admin", tag, summary: "Edit a user (fields, role, activation)", body: usersAdmin.adminUserUpdateSchema }, async (c, { body, user }) => {
-  const before = body.userName == null ? null : await usersAdmin.getUserProfile(c.var.db, adminUserId(c));
-  const info = await usersAdmin.updateUser({ db: c.var.db, now: c.var.now }, user!.id, adminUserId(c), body);
-  if (before && before.userName !== info.userName) await refreshRoomsOfUser(c.env, c.var.db, adminUserId(c));
+  const before = body.userName == null ? null : await usersAdmin.getUserProfile(c.get("db"), adminUserId(c));
+  const info = await usersAdmin.updateUser({ db: c.get("db"), now: c.get("now") }, user!.id, adminUserId(c), body);
+  if (before && before.userName !== info.userName) await refreshRoomsOfUser(c.env, c.get("db"), adminUserId(c));
   const fields = Object.entries(body).flatMap(([k, v]) => (v == null ? [] : [k === "role" ? `role=${String(v)}` : k]));
   await logEvent(c, { level: body.role === "Banned" ? "Warning" : "Information", logger: "Admin", message: `User ${info.userName} updated: ${fields.join(", ") || "nothing"}`, status: "Success" });
-  return c.json({ title: c.var.t("admin.user_updated"), status: 200 });
+  return c.json({ title: c.get("t")("admin.user_updated"), status: 200 });
 });
 
 defineRoute(admin, { method: "DELETE", path: "/admin/users/:id", auth: "Admin", tag, summary: "Delete a user" }, async (c, { user }) => {
-  const target = await usersAdmin.getUserProfile(c.var.db, adminUserId(c));
-  await usersAdmin.deleteUser({ db: c.var.db, bucket: c.env.FILES }, user!.id, adminUserId(c));
+  const target = await usersAdmin.getUserProfile(c.get("db"), adminUserId(c));
+  await usersAdmin.deleteUser({ db: c.get("db"), bucket: c.env.FILES }, user!.id, adminUserId(c));
   await logEvent(c, { level: "Warning", logger: "Admin", message: `User ${target.userName} (${target.userId}) deleted`, status: "Success" });
-  return c.json({ title: c.var.t("admin.user_deleted"), status: 200 });
+  return c.json({ title: c.get("t")("admin.user_deleted"), status: 200 });
 });
 
 defineRoute(admin, { method: "DELETE", path: "/admin/users/:id/password", auth: "Admin", tag, summary: "Reset a user's password to a random one (shown once)" }, async (c) => {
-  const password = await usersAdmin.resetPassword(c.var.db, adminUserId(c));
-  const target = await usersAdmin.getUserProfile(c.var.db, adminUserId(c));
+  const password = await usersAdmin.resetPassword(c.get("db"), adminUserId(c));
+  const target = await usersAdmin.getUserProfile(c.get("db"), adminUserId(c));
   await logEvent(c, { level: "Warning", logger: "Admin", message: `Password of user ${target.userName} reset by an admin`, status: "Success" });
   return c.json(password);
 });
@@ -127,23 +127,23 @@ const logQuerySchema = z.object({
 });
 
 defineRoute(admin, { method: "GET", path: "/admin/logs", auth: "Admin", tag, summary: "Platform log records, newest first", query: logQuerySchema }, async (c, { query }) =>
-  c.json(await listLogs(c.var.db, query)),
+  c.json(await listLogs(c.get("db"), query)),
 );
 
 // ── Logo and files (api.md §7) ───────────────────────────────────────────────────────────────────────
 
 defineRoute(admin, { method: "POST", path: "/admin/config/logo", auth: "Admin", tag, summary: "Upload the platform logo (image ≤ 3 MB; also the favicon)", rawBody: "multipart" }, async (c) => {
   const form = await c.req.formData().catch(() => null);
-  return c.json(await branding.setLogo({ db: c.var.db, bucket: c.env.FILES, now: c.var.now }, form?.get("file")));
+  return c.json(await branding.setLogo({ db: c.get("db"), bucket: c.env.FILES, now: c.get("now") }, form?.get("file")));
 });
 
 defineRoute(admin, { method: "DELETE", path: "/admin/config/logo", auth: "Admin", tag, summary: "Restore the default logo" }, async (c) => {
-  await branding.resetLogo({ db: c.var.db, bucket: c.env.FILES, now: c.var.now });
-  return c.json({ title: c.var.t("admin.logo_reset"), status: 200 });
+  await branding.resetLogo({ db: c.get("db"), bucket: c.env.FILES, now: c.get("now") });
+  return c.json({ title: c.get("t")("admin.logo_reset"), status: 200 });
 });
 
 defineRoute(admin, { method: "GET", path: "/admin/files", auth: "Admin", tag, summary: "Stored files, newest first", query: pageQuerySchema }, async (c, { query }) =>
-  c.json(await listFiles(c.var.db, query)),
+  c.json(await listFiles(c.get("db"), query)),
 );
 
 // ── Participation review (api.md §7) ─────────────────────────────────────────────────────────────────
@@ -164,17 +164,17 @@ function reviewStatus(value: string | null | undefined): ReviewStatus {
 defineRoute(admin, { method: "PUT", path: "/admin/participation/:id/:status", auth: "Admin", tag, summary: "Review a participation (Accepted, Rejected, Suspended, Pending); optional division", body: participationReviewSchema }, async (c, { body }) => {
   const id = participationId(c);
   const status = reviewStatus(c.req.param("status"));
-  await participations.reviewParticipation({ db: c.var.db, now: c.var.now }, id, { status, divisionId: body?.divisionId });
-  await refreshRoomOfParticipation(c.env, c.var.db, id);
+  await participations.reviewParticipation({ db: c.get("db"), now: c.get("now") }, id, { status, divisionId: body?.divisionId });
+  await refreshRoomOfParticipation(c.env, c.get("db"), id);
   await logEvent(c, { level: "Information", logger: "Admin", message: `Participation #${id} set to ${status}`, status: "Success" });
-  return c.json({ title: c.var.t("participation.updated"), status: 200 });
+  return c.json({ title: c.get("t")("participation.updated"), status: 200 });
 });
 
 defineRoute(admin, { method: "PUT", path: "/admin/participation/:id", auth: "Admin", tag, summary: "Change a participation's status and/or division", body: participationUpdateSchema }, async (c, { body }) => {
   const id = participationId(c);
   const status = body.status != null ? reviewStatus(body.status) : null;
-  await participations.reviewParticipation({ db: c.var.db, now: c.var.now }, id, { status, divisionId: body.divisionId });
-  await refreshRoomOfParticipation(c.env, c.var.db, id);
+  await participations.reviewParticipation({ db: c.get("db"), now: c.get("now") }, id, { status, divisionId: body.divisionId });
+  await refreshRoomOfParticipation(c.env, c.get("db"), id);
   await logEvent(c, { level: "Information", logger: "Admin", message: `Participation #${id} updated`, status: "Success" });
-  return c.json({ title: c.var.t("participation.updated"), status: 200 });
+  return c.json({ title: c.get("t")("participation.updated"), status: 200 });
 });

@@ -21,8 +21,8 @@ let lastRefusalLog = 0;
 async function signedJson(c: ApiContext): Promise<unknown> {
   const body = await c.req.text();
   if (!(await verifyAgentCallback(c.env, c.req.raw, body))) {
-    if (c.var.now - lastRefusalLog > 60_000) {
-      lastRefusalLog = c.var.now;
+    if (c.get("now") - lastRefusalLog > 60_000) {
+      lastRefusalLog = c.get("now");
       await logEvent(c, { level: "Warning", logger: "Container", message: `Refused an unsigned, forged or replayed agent callback ${c.req.method} ${new URL(c.req.url).pathname}`, status: "Failed" });
     }
     throw unauthorized("agent.signature_refused");
@@ -37,16 +37,16 @@ async function signedJson(c: ApiContext): Promise<unknown> {
 defineRoute(agentApi, { method: "POST", path: "/agent/instances", auth: "Public", tag, summary: "Agent callback: which of its instances the platform still knows (signed)" }, async (c) => {
   const body = (await signedJson(c)) as Partial<KnownInstancesRequest>;
   if (!Array.isArray(body.instanceIds) || !body.instanceIds.every((i) => typeof i === "string")) throw badRequest("validation.malformed_json");
-  const response: KnownInstancesResponse = { known: await knownInstances(c.var.db, body.instanceIds) };
+  const response: KnownInstancesResponse = { known: await knownInstances(c.get("db"), body.instanceIds) };
   return c.json(response);
 });
 
 defineRoute(agentApi, { method: "POST", path: "/agent/events", auth: "Public", tag, summary: "Agent callback: container started or destroyed, capture ready (signed)" }, async (c) => {
   const event = (await signedJson(c)) as AgentEvent;
-  const deps = { db: c.var.db, now: c.var.now, env: c.env };
+  const deps = { db: c.get("db"), now: c.get("now"), env: c.env };
   switch (event?.type) {
     case "container.started":
-      await containerStarted(c.var.db, event.agentId, event.container);
+      await containerStarted(c.get("db"), event.agentId, event.container);
       break;
     case "container.destroyed":
       if (await containerGone(deps, event.agentId, event.instanceId)) {

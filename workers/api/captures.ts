@@ -11,7 +11,7 @@ import { defineRoute } from "./registry";
 export const capturesApi = new Hono<ApiEnv>();
 const tag = "Game";
 
-const deps = (c: ApiContext): captureService.CaptureDeps => ({ db: c.var.db, now: c.var.now, env: c.env, bucket: c.env.FILES });
+const deps = (c: ApiContext): captureService.CaptureDeps => ({ db: c.get("db"), now: c.get("now"), env: c.env, bucket: c.env.FILES });
 const cid = (c: ApiContext) => pathId(c, "cid", "challenge.not_found");
 const pid = (c: ApiContext) => pathId(c, "tid", "capture.not_found");
 const fileParam = (c: ApiContext) => {
@@ -41,7 +41,7 @@ defineRoute(capturesApi, { method: "GET", path: "/game/captures/:cid/:tid/all", 
 defineRoute(capturesApi, { method: "DELETE", path: "/game/captures/:cid/:tid/all", auth: "Monitor", tag, summary: "Delete every capture file of a team" }, async (c) => {
   const count = await captureService.deleteAllCaptures(deps(c), cid(c), pid(c));
   await logEvent(c, { level: "Warning", logger: "Game", message: `${count} capture files of participation #${pid(c)} (challenge #${cid(c)}) deleted`, status: "Success" });
-  return c.json({ title: c.var.t("capture.deleted"), status: 200 });
+  return c.json({ title: c.get("t")("capture.deleted"), status: 200 });
 });
 
 defineRoute(capturesApi, { method: "GET", path: "/game/captures/:cid/:tid/:file", auth: "Monitor", tag, summary: "One pcap (stored gzip, sent with Content-Encoding: gzip)" }, async (c) => {
@@ -55,5 +55,5 @@ defineRoute(capturesApi, { method: "GET", path: "/game/captures/:cid/:tid/:file"
 
 defineRoute(capturesApi, { method: "DELETE", path: "/game/captures/:cid/:tid/:file", auth: "Monitor", tag, summary: "Delete one capture file" }, async (c) => {
   await captureService.deleteCaptureFile(deps(c), cid(c), pid(c), fileParam(c));
-  return c.json({ title: c.var.t("capture.deleted"), status: 200 });
+  return c.json({ title: c.get("t")("capture.deleted"), status: 200 });
 });

@@ -17,7 +17,7 @@ export const containersApi = new Hono<ApiEnv>();
 const challengeId = (c: ApiContext) => pathId(c, "cid", "challenge.not_found");
 
 async function player(c: ApiContext, userId: string) {
-  const p = await requirePlayer(c.var.db, editGameId(c), userId, c.var.now);
+  const p = await requirePlayer(c.get("db"), editGameId(c), userId, c.get("now"));
   enforceLimit(c, limiters.container, [`t:${p.participation.teamId}`]);
   return p;
 }
@@ -27,7 +27,7 @@ async function player(c: ApiContext, userId: string) {
 defineRoute(containersApi, { method: "POST", path: "/game/:id/container/:cid", auth: "User", tag: "Game", summary: "Start the team's container of a challenge (Player)" }, async (c, { user }) => {
   const p = await player(c, user!.id);
   const cid = challengeId(c);
-  const info = await containerService.createPlayerContainer(containerDeps(c), { db: c.var.db, log: (entry) => logEvent(c, entry) }, p, cid, user!.id);
+  const info = await containerService.createPlayerContainer(containerDeps(c), { db: c.get("db"), log: (entry) => logEvent(c, entry) }, p, cid, user!.id);
   // The team's flag may have been assigned just now: the judge must know it.
   await refreshRoom(c.env, p.game.id, { challengeId: cid, participationId: p.participation.id });
   return c.json(info);
@@ -41,18 +41,18 @@ defineRoute(containersApi, { method: "POST", path: "/game/:id/container/:cid/ext
 defineRoute(containersApi, { method: "DELETE", path: "/game/:id/container/:cid", auth: "User", tag: "Game", summary: "Destroy the team's container (Player)" }, async (c, { user }) => {
   const p = await player(c, user!.id);
   const { reached } = await containerService.destroyPlayerContainer(containerDeps(c), p, challengeId(c));
-  return c.json({ title: c.var.t(reached ? "container.destroyed" : "container.released"), status: 200 });
+  return c.json({ title: c.get("t")(reached ? "container.destroyed" : "container.released"), status: 200 });
 });
 
 // ── Admin test container ─────────────────────────────────────────────────────────────────────────────
 
 defineRoute(containersApi, { method: "POST", path: "/edit/games/:id/challenges/:cid/container", auth: "Admin", tag: "Edit", summary: "Start the challenge's admin test container" }, async (c, { user }) => {
-  const challenge = await challengeService.requireChallenge(c.var.db, editGameId(c), challengeId(c));
+  const challenge = await challengeService.requireChallenge(c.get("db"), editGameId(c), challengeId(c));
   return c.json(await containerService.startTestContainer(containerDeps(c), challenge, user!.id));
 });
 
 defineRoute(containersApi, { method: "DELETE", path: "/edit/games/:id/challenges/:cid/container", auth: "Admin", tag: "Edit", summary: "Stop the challenge's admin test container" }, async (c) => {
-  const challenge = await challengeService.requireChallenge(c.var.db, editGameId(c), challengeId(c));
+  const challenge = await challengeService.requireChallenge(c.get("db"), editGameId(c), challengeId(c));
   const { id, reached, problem } = await containerService.stopTestContainer(containerDeps(c), challenge);
   await logEvent(c, {
     level: reached ? "Information" : "Warning",
@@ -60,7 +60,7 @@ defineRoute(containersApi, { method: "DELETE", path: "/edit/games/:id/challenges
     message: `Test container ${id} of ${challenge.title} (#${challenge.id}) stopped${reached ? "" : ` (released without its agent: ${problem})`}`,
     status: "Success",
   });
-  return c.json({ title: c.var.t(reached ? "container.destroyed" : "container.released"), status: 200 });
+  return c.json({ title: c.get("t")(reached ? "container.destroyed" : "container.released"), status: 200 });
 });
 
 // ── Admin instances ──────────────────────────────────────────────────────────────────────────────────
@@ -71,12 +71,12 @@ defineRoute(containersApi, { method: "GET", path: "/admin/instances", auth: "Adm
 });
 
 defineRoute(containersApi, { method: "GET", path: "/admin/agents", auth: "Admin", tag: "Admin", summary: "The configured container agents and their health" }, async (c) =>
-  c.json(await containerService.listAgents(c.env, c.var.now)),
+  c.json(await containerService.listAgents(c.env, c.get("now"))),
 );
 
 defineRoute(containersApi, { method: "DELETE", path: "/admin/instances/:iid", auth: "Admin", tag: "Admin", summary: "Destroy a team container" }, async (c) => {
   const id = c.req.param("iid") ?? "";
   const { reached, problem } = await containerService.destroyAdminInstance(containerDeps(c), id);
   await logEvent(c, { level: "Warning", logger: "Container", message: `Container ${id} destroyed by an admin${reached ? "" : ` (released without its agent: ${problem})`}`, status: "Success" });
-  return c.json({ title: c.var.t(reached ? "container.destroyed" : "container.released"), status: 200 });
+  return c.json({ title: c.get("t")(reached ? "container.destroyed" : "container.released"), status: 200 });
 });

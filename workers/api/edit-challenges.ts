@@ -17,16 +17,16 @@ const tag = "Edit";
 
 const challengeId = (c: ApiContext) => pathId(c, "cid", "challenge.not_found");
 const deps = (c: ApiContext): challengeService.ChallengeDeps => ({ ...noticeDeps(c), bucket: c.env.FILES });
-const flagDeps = (c: ApiContext): flagService.FlagDeps => ({ db: c.var.db, bucket: c.env.FILES });
-const ok = (c: ApiContext, key: string) => c.json({ title: c.var.t(key), status: 200 });
+const flagDeps = (c: ApiContext): flagService.FlagDeps => ({ db: c.get("db"), bucket: c.env.FILES });
+const ok = (c: ApiContext, key: string) => c.json({ title: c.get("t")(key), status: 200 });
 
 defineRoute(editChallenges, { method: "GET", path: "/edit/games/:id/challenges", auth: "Admin", tag, summary: "The game's challenges (ChallengeInfoModel[])" }, async (c) =>
-  c.json(await challengeService.listEditChallenges(c.var.db, editGameId(c))),
+  c.json(await challengeService.listEditChallenges(c.get("db"), editGameId(c))),
 );
 
 defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges", auth: "Admin", tag, summary: "Create a disabled challenge", body: challengeCreateSchema }, async (c, { body }) => {
   const id = editGameId(c);
-  const created = await challengeService.createChallenge(c.var.db, id, body);
+  const created = await challengeService.createChallenge(c.get("db"), id, body);
   await refreshRoom(c.env, id, { challengeId: created.id });
   await logEvent(c, { level: "Information", logger: "Admin", message: `Challenge ${created.title} (#${created.id}, ${created.type}) created in game #${id}`, status: "Success" });
   return c.json(created);
@@ -35,15 +35,15 @@ defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges"
 // Registered before `/:cid` routes so the literal segment is never read as an id.
 defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges/updateaccepted", auth: "Admin", tag, summary: "Recompute every challenge's acceptedCount from the solves" }, async (c) => {
   const id = editGameId(c);
-  await challengeService.updateAcceptedCounts(c.var.db, id);
+  await challengeService.updateAcceptedCounts(c.get("db"), id);
   await refreshRoom(c.env, id, "challenges");
   await logEvent(c, { level: "Information", logger: "Admin", message: `Accepted counts recomputed for game #${id}`, status: "Success" });
   return ok(c, "challenge.accepted_updated");
 });
 
 defineRoute(editChallenges, { method: "GET", path: "/edit/games/:id/challenges/:cid", auth: "Admin", tag, summary: "A challenge with its flags (ChallengeEditDetailModel)" }, async (c) => {
-  const challenge = await challengeService.requireChallenge(c.var.db, editGameId(c), challengeId(c));
-  return c.json(await challengeService.toEditDetail(c.var.db, challenge));
+  const challenge = await challengeService.requireChallenge(c.get("db"), editGameId(c), challengeId(c));
+  return c.json(await challengeService.toEditDetail(c.get("db"), challenge));
 });
 
 defineRoute(editChallenges, { method: "PUT", path: "/edit/games/:id/challenges/:cid", auth: "Admin", tag, summary: "Edit a challenge (partial; type is fixed)", body: challengeUpdateSchema }, async (c, { body }) => {
@@ -60,9 +60,9 @@ defineRoute(editChallenges, { method: "PUT", path: "/edit/games/:id/challenges/:
 
 defineRoute(editChallenges, { method: "DELETE", path: "/edit/games/:id/challenges/:cid", auth: "Admin", tag, summary: "Delete a challenge with its flags and attachments" }, async (c) => {
   const id = editGameId(c);
-  const existing = await challengeService.requireChallenge(c.var.db, id, challengeId(c));
+  const existing = await challengeService.requireChallenge(c.get("db"), id, challengeId(c));
   await containerService.destroyContainersOfChallenges(containerDeps(c), [existing.id], true);
-  await captureService.deleteCapturesOfChallenges({ db: c.var.db, bucket: c.env.FILES }, [existing.id]);
+  await captureService.deleteCapturesOfChallenges({ db: c.get("db"), bucket: c.env.FILES }, [existing.id]);
   const gone = await challengeService.deleteChallenge(flagDeps(c), id, existing.id);
   await refreshRoom(c.env, id, { challengeId: gone.id });
   await logEvent(c, { level: "Warning", logger: "Admin", message: `Challenge ${gone.title} (#${gone.id}) deleted from game #${id}`, status: "Success" });
@@ -70,7 +70,7 @@ defineRoute(editChallenges, { method: "DELETE", path: "/edit/games/:id/challenge
 });
 
 defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges/:cid/flags", auth: "Admin", tag, summary: "Add flags (dynamic attachments: flag + file or link)", body: flagsCreateSchema }, async (c, { body }) => {
-  const challenge = await challengeService.requireChallenge(c.var.db, editGameId(c), challengeId(c));
+  const challenge = await challengeService.requireChallenge(c.get("db"), editGameId(c), challengeId(c));
   await flagService.addFlags(flagDeps(c), challenge, body);
   await refreshRoom(c.env, challenge.gameId, { challengeId: challenge.id });
   await logEvent(c, { level: "Information", logger: "Admin", message: `${body.length} flag(s) added to challenge ${challenge.title} (#${challenge.id})`, status: "Success" });
@@ -78,14 +78,14 @@ defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges/
 });
 
 defineRoute(editChallenges, { method: "DELETE", path: "/edit/games/:id/challenges/:cid/flags/:fid", auth: "Admin", tag, summary: "Delete one flag (and its attachment)" }, async (c) => {
-  const challenge = await challengeService.requireChallenge(c.var.db, editGameId(c), challengeId(c));
+  const challenge = await challengeService.requireChallenge(c.get("db"), editGameId(c), challengeId(c));
   await flagService.deleteFlag(flagDeps(c), challenge.id, pathId(c, "fid", "challenge.flag_not_found"));
   await refreshRoom(c.env, challenge.gameId, { challengeId: challenge.id });
   return ok(c, "challenge.flag_deleted");
 });
 
 defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges/:cid/attachment", auth: "Admin", tag, summary: "Set the shared attachment (None, Local file, Remote link)", body: attachmentSchema }, async (c, { body }) => {
-  const challenge = await challengeService.requireChallenge(c.var.db, editGameId(c), challengeId(c));
+  const challenge = await challengeService.requireChallenge(c.get("db"), editGameId(c), challengeId(c));
   await flagService.setChallengeAttachment(flagDeps(c), challenge, body);
   return ok(c, "challenge.attachment_saved");
 });

@@ -8,7 +8,7 @@ import { defineRoute } from "./registry";
 export const editPosts = new Hono<ApiEnv>();
 const tag = "Edit";
 
-const deps = (c: ApiContext) => ({ db: c.var.db, now: c.var.now });
+const deps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now") });
 
 defineRoute(editPosts, { method: "POST", path: "/edit/posts", auth: "Admin", tag, summary: "Create a post", body: postCreateSchema }, async (c, { body, user }) =>
   c.json(await posts.createPost(deps(c), user!.id, body)),
@@ -19,6 +19,6 @@ defineRoute(editPosts, { method: "PUT", path: "/edit/posts/:id", auth: "Admin", 
 );
 
 defineRoute(editPosts, { method: "DELETE", path: "/edit/posts/:id", auth: "Admin", tag, summary: "Delete a post" }, async (c) => {
-  await posts.deletePost(c.var.db, c.req.param("id") ?? "");
-  return c.json({ title: c.var.t("post.deleted"), status: 200 });
+  await posts.deletePost(c.get("db"), c.req.param("id") ?? "");
+  return c.json({ title: c.get("t")("post.deleted"), status: 200 });
 });

@@ -15,7 +15,7 @@ import { defineRoute } from "./registry";
 export const edit = new Hono<ApiEnv>();
 const tag = "Edit";
 
-const deps = (c: ApiContext) => ({ db: c.var.db, now: c.var.now });
+const deps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now") });
 
 /** A positive integer path parameter; anything else is an unknown object (404), never a 500. */
 export function pathId(c: ApiContext, name: string, code: string): number {
@@ -44,11 +44,11 @@ defineRoute(edit, { method: "POST", path: "/edit/games", auth: "Admin", tag, sum
 });
 
 defineRoute(edit, { method: "GET", path: "/edit/games", auth: "Admin", tag, summary: "All games, newest start first (hidden included)", query: editGamesQuerySchema }, async (c, { query }) =>
-  c.json(await gameService.listEditGames(c.var.db, query)),
+  c.json(await gameService.listEditGames(c.get("db"), query)),
 );
 
 defineRoute(edit, { method: "GET", path: "/edit/games/:id", auth: "Admin", tag, summary: "A game's settings" }, async (c) =>
-  c.json(await gameService.getEditGame(c.var.db, editGameId(c))),
+  c.json(await gameService.getEditGame(c.get("db"), editGameId(c))),
 );
 
 defineRoute(edit, { method: "PUT", path: "/edit/games/:id", auth: "Admin", tag, summary: "Edit a game (partial; divisions as a full list)", body: gameUpdateSchema }, async (c, { body }) => {
@@ -60,14 +60,14 @@ defineRoute(edit, { method: "PUT", path: "/edit/games/:id", auth: "Admin", tag, 
 
 defineRoute(edit, { method: "DELETE", path: "/edit/games/:id", auth: "Admin", tag, summary: "Delete a game and everything in it" }, async (c) => {
   const id = editGameId(c);
-  await gameService.requireGame(c.var.db, id);
+  await gameService.requireGame(c.get("db"), id);
   // Containers and capture files live outside D1: removed first (rules.md §8, api.md §9).
   await containerService.destroyContainersOfGame(containerDeps(c), id);
-  await captureService.deleteCapturesOfGame({ db: c.var.db, bucket: c.env.FILES }, id);
-  await gameService.deleteGame({ db: c.var.db, bucket: c.env.FILES }, id);
+  await captureService.deleteCapturesOfGame({ db: c.get("db"), bucket: c.env.FILES }, id);
+  await gameService.deleteGame({ db: c.get("db"), bucket: c.env.FILES }, id);
   await refreshRoom(c.env, id, "all");
   await logEvent(c, { level: "Warning", logger: "Admin", message: `Game #${id} deleted`, status: "Success" });
-  return c.json({ title: c.var.t("game.deleted"), status: 200 });
+  return c.json({ title: c.get("t")("game.deleted"), status: 200 });
 });
 
 defineRoute(edit, { method: "PUT", path: "/edit/games/:id/poster", auth: "Admin", tag, summary: "Upload the game poster (image < 3 MB)", rawBody: "multipart" }, async (c) => {
@@ -86,7 +86,7 @@ defineRoute(edit, { method: "PUT", path: "/edit/games/:id/poster", auth: "Admin"
 const noticeId = (c: ApiContext) => pathId(c, "nid", "notice.not_found");
 
 defineRoute(edit, { method: "GET", path: "/edit/games/:id/notices", auth: "Admin", tag, summary: "Every notice of a game, newest first" }, async (c) =>
-  c.json(await noticeService.listAllNotices(c.var.db, editGameId(c))),
+  c.json(await noticeService.listAllNotices(c.get("db"), editGameId(c))),
 );
 
 defineRoute(edit, { method: "POST", path: "/edit/games/:id/notices", auth: "Admin", tag, summary: "Post a notice (pushed to players)", body: noticeSchema }, async (c, { body }) =>
@@ -99,5 +99,5 @@ defineRoute(edit, { method: "PUT", path: "/edit/games/:id/notices/:nid", auth: "
 
 defineRoute(edit, { method: "DELETE", path: "/edit/games/:id/notices/:nid", auth: "Admin", tag, summary: "Delete a Normal notice" }, async (c) => {
   await noticeService.deleteNotice(noticeDeps(c), editGameId(c), noticeId(c));
-  return c.json({ title: c.var.t("notice.deleted"), status: 200 });
+  return c.json({ title: c.get("t")("notice.deleted"), status: 200 });
 });

@@ -11,8 +11,8 @@ export const gameChallenges = new Hono<ApiEnv>();
 const tag = "Game";
 
 defineRoute(gameChallenges, { method: "GET", path: "/game/:id/challenges/:cid", auth: "User", tag, summary: "A challenge for the caller's team (Player); assigns its flag on first open" }, async (c: ApiContext, { user }) => {
-  const player = await requirePlayer(c.var.db, editGameId(c), user!.id, c.var.now);
-  const detail = await getPlayerChallenge({ db: c.var.db, log: (entry) => logEvent(c, entry) }, player, pathId(c, "cid", "challenge.not_found"));
+  const player = await requirePlayer(c.get("db"), editGameId(c), user!.id, c.get("now"));
+  const detail = await getPlayerChallenge({ db: c.get("db"), log: (entry) => logEvent(c, entry) }, player, pathId(c, "cid", "challenge.not_found"));
   // The team's own flag may have just been assigned: the room's judge must know it before the player submits.
   await refreshRoom(c.env, player.game.id, { challengeId: detail.id, participationId: player.participation.id });
   return c.json(detail);

@@ -33,7 +33,7 @@ defineRoute(gameRoomApi, { method: "POST", path: "/game/:id/challenges/:cid", au
   const flag = body?.flag;
   const bad = checkFlagText(flag);
   if (bad) throw badRequest(bad);
-  const result = await roomOf(c.env, gameId).submit({ gameId, challengeId: cid, userId: user!.id, userName: user!.userName, answer: (flag as string).trim(), ip: c.var.ip });
+  const result = await roomOf(c.env, gameId).submit({ gameId, challengeId: cid, userId: user!.id, userName: user!.userName, answer: (flag as string).trim(), ip: c.get("ip") });
   if (!result.ok) throw roomError(result);
   return c.json(result.id);
 });
@@ -76,15 +76,15 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/details", auth: "User
 });
 
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/events", auth: "Monitor", tag, summary: "Game events, newest first", query: eventsQuerySchema }, async (c, { query }) =>
-  c.json(await submissionService.listEvents(c.var.db, editGameId(c), query)),
+  c.json(await submissionService.listEvents(c.get("db"), editGameId(c), query)),
 );
 
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/submissions", auth: "Monitor", tag, summary: "Submissions, newest first, true statuses", query: submissionsQuerySchema }, async (c, { query }) =>
-  c.json(await submissionService.listSubmissions(c.var.db, editGameId(c), query)),
+  c.json(await submissionService.listSubmissions(c.get("db"), editGameId(c), query)),
 );
 
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/cheatinfo", auth: "Monitor", tag, summary: "Cheat records of a game" }, async (c) =>
-  c.json(await submissionService.listCheatInfo(c.var.db, editGameId(c))),
+  c.json(await submissionService.listCheatInfo(c.get("db"), editGameId(c))),
 );
 
 async function sheetResponse(file: Promise<exportService.SheetFile>): Promise<Response> {
@@ -94,9 +94,9 @@ async function sheetResponse(file: Promise<exportService.SheetFile>): Promise<Re
 
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboardsheet", auth: "Monitor", tag, summary: "The scoreboard as an .xlsx file (rules.md §12); 10001 before the start" }, async (c) => {
   const gameId = editGameId(c);
-  return sheetResponse(exportService.scoreboardSheet(c.var.db, gameId, c.var.now, c.var.t, () => roomOf(c.env, gameId).boardModel(gameId)));
+  return sheetResponse(exportService.scoreboardSheet(c.get("db"), gameId, c.get("now"), c.get("t"), () => roomOf(c.env, gameId).boardModel(gameId)));
 });
 
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/submissionsheet", auth: "Monitor", tag, summary: "Every submission, newest first, as an .xlsx file (rules.md §12)" }, async (c) =>
-  sheetResponse(exportService.submissionSheet(c.var.db, editGameId(c), c.var.now, c.var.t)),
+  sheetResponse(exportService.submissionSheet(c.get("db"), editGameId(c), c.get("now"), c.get("t"))),
 );

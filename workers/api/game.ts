@@ -17,38 +17,38 @@ import { defineRoute } from "./registry";
 export const game = new Hono<ApiEnv>();
 const tag = "Game";
 
-const deps = (c: ApiContext) => ({ db: c.var.db, now: c.var.now });
+const deps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now") });
 
 defineRoute(game, { method: "GET", path: "/game", auth: "Public", tag, summary: "Public games, newest start first (ETag/Last-Modified, 304)", query: gamesQuerySchema }, async (c, { query, user }) => {
-  enforceLimit(c, limiters.query, [user ? `u:${user.id}` : `ip:${c.var.ip}`]);
-  return jsonWithEtag(c, await gameService.listGames(c.var.db, query));
+  enforceLimit(c, limiters.query, [user ? `u:${user.id}` : `ip:${c.get("ip")}`]);
+  return jsonWithEtag(c, await gameService.listGames(c.get("db"), query));
 });
 
 defineRoute(game, { method: "GET", path: "/game/:id", auth: "Public", tag, summary: "A game's details and the caller's registration (private ETag/Last-Modified, 304)" }, async (c, { user }) =>
-  jsonWithEtag(c, await gameService.getGameDetail(c.var.db, editGameId(c), user), { private: true }),
+  jsonWithEtag(c, await gameService.getGameDetail(c.get("db"), editGameId(c), user), { private: true }),
 );
 
 defineRoute(game, { method: "POST", path: "/game/:id", auth: "User", tag, summary: "Join a game with one of the caller's teams", body: joinGameSchema }, async (c, { body, user }) => {
   const status = await participationService.joinGame(deps(c), user!.id, editGameId(c), body);
   await refreshRoom(c.env, editGameId(c), "participations");
-  return c.json({ title: c.var.t(status === "Accepted" ? "game.joined_accepted" : "game.joined_pending"), status: 200 });
+  return c.json({ title: c.get("t")(status === "Accepted" ? "game.joined_accepted" : "game.joined_pending"), status: 200 });
 });
 
 defineRoute(game, { method: "DELETE", path: "/game/:id", auth: "User", tag, summary: "Leave a game (Pending or Rejected only)" }, async (c, { user }) => {
   await participationService.leaveGame({ ...deps(c), bucket: c.env.FILES }, user!.id, editGameId(c));
   await refreshRoom(c.env, editGameId(c), "participations");
-  return c.json({ title: c.var.t("game.left"), status: 200 });
+  return c.json({ title: c.get("t")("game.left"), status: 200 });
 });
 
 defineRoute(game, { method: "GET", path: "/game/:id/notices", auth: "Public", tag, summary: "Notices: Normal first, each group newest first (ETag/Last-Modified, 304)", query: noticesQuerySchema }, async (c, { query, user }) => {
   const id = editGameId(c);
-  const g = await gameService.requireGame(c.var.db, id);
-  const access = await getGameAccess(c.var.db, id, user);
+  const g = await gameService.requireGame(c.get("db"), id);
+  const access = await getGameAccess(c.get("db"), id, user);
   if (!access.canView) throw user ? forbidden() : unauthorized();
-  if (computeGamePhase(g, c.var.now) === "NotStarted") throw gameNotStarted();
-  return jsonWithEtag(c, await noticeService.listGameNotices(c.var.db, id, query));
+  if (computeGamePhase(g, c.get("now")) === "NotStarted") throw gameNotStarted();
+  return jsonWithEtag(c, await noticeService.listGameNotices(c.get("db"), id, query));
 });
 
 defineRoute(game, { method: "GET", path: "/game/:id/participations", auth: "Admin", tag, summary: "Every participation of a game with its members" }, async (c) =>
-  c.json(await participationService.listParticipations(c.var.db, editGameId(c))),
+  c.json(await participationService.listParticipations(c.get("db"), editGameId(c))),
 );

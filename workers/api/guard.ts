@@ -6,8 +6,8 @@ import type { ApiContext } from "./context";
 
 /** Reads (once per request) the signed-in user. */
 export async function getUser(c: ApiContext): Promise<CurrentUser | null> {
-  if (c.var.user === undefined) c.set("user", await resolveCurrentUser(c.var.db, c.req.raw, c.var.now, { waitUntil: backgroundOf(c) }));
-  return c.var.user ?? null;
+  if (c.get("user") === undefined) c.set("user", await resolveCurrentUser(c.get("db"), c.req.raw, c.get("now"), { waitUntil: backgroundOf(c) }));
+  return c.get("user") ?? null;
 }
 
 /** The request's `waitUntil` (work that may finish after the response), when the runtime gives one. */
@@ -26,7 +26,7 @@ export async function requireAuth(c: ApiContext, level: AuthLevel): Promise<Curr
   let access = checkAccess(user?.role ?? null, level);
   if (access !== "ok" && user !== null) {
     // The session cache only grants: re-read the user before refusing (a promotion counts at once).
-    user = await resolveCurrentUser(c.var.db, c.req.raw, c.var.now, { fresh: true });
+    user = await resolveCurrentUser(c.get("db"), c.req.raw, c.get("now"), { fresh: true });
     c.set("user", user);
     access = checkAccess(user?.role ?? null, level);
   }

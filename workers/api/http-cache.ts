@@ -25,7 +25,7 @@ export function jsonWithEtag(c: Context<ApiEnv>, value: unknown, opts: { private
   const body = JSON.stringify(value);
   const etag = `W/"${fnv1a(body)}-${body.length.toString(36)}"`;
   const url = new URL(c.req.url);
-  const key = `${opts.private ? (c.var.user?.id ?? "") : ""} ${url.pathname.toLowerCase()}${url.search}`;
+  const key = `${opts.private ? (c.get("user")?.id ?? "") : ""} ${url.pathname.toLowerCase()}${url.search}`;
   // The clock now, after the content was read, not the request's start (see ChangeTimes).
   const now = Date.now();
   const changedAt = changeTimes.changedAt(key, etag, now);

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { notFound } from "~/core/errors";
+import { pathOf } from "~/core/http/path";
 import { account } from "./account";
 import { agentApi } from "./agent";
 import { capturesApi } from "./captures";
@@ -24,7 +25,7 @@ import { buildOpenApi } from "./registry";
  * The JSON API under /api. Paths are matched case-insensitively: the router sees the lower-cased path,
  * and every path parameter is case-insensitive by design (numeric ids, UUIDs, lower-case hashes).
  */
-export const api = new Hono<ApiEnv>({ getPath: (req) => new URL(req.url).pathname.toLowerCase() });
+export const api = new Hono<ApiEnv>({ getPath: (req) => pathOf(req.url).toLowerCase() });
 
 api.use("*", apiContext);
 api.use("*", csrfGuard);

@@ -12,25 +12,25 @@ export const info = new Hono<ApiEnv>();
 const tag = "Info";
 
 defineRoute(info, { method: "GET", path: "/config", auth: "Public", tag, summary: "Client configuration (ETag/Last-Modified, 304)" }, async (c) =>
-  jsonWithEtag(c, await getClientConfig(c.var.db, portMappingOf(c.env))),
+  jsonWithEtag(c, await getClientConfig(c.get("db"), portMappingOf(c.env))),
 );
 
 defineRoute(info, { method: "GET", path: "/captcha", auth: "Public", tag, summary: "Captcha widget to render (ETag/Last-Modified, 304)" }, async (c) => {
-  const { accountPolicy } = await getPlatformConfig(c.var.db, c.var.now);
+  const { accountPolicy } = await getPlatformConfig(c.get("db"), c.get("now"));
   return jsonWithEtag(c, captchaInfo(captchaSettingsFromEnv(c.env), accountPolicy.useCaptcha));
 });
 
 // ── Posts (api.md §11) ───────────────────────────────────────────────────────────────────────────────
 
 defineRoute(info, { method: "GET", path: "/posts/latest", auth: "Public", tag, summary: "Latest posts (at most 20, pinned first; ETag/Last-Modified, 304)" }, async (c) =>
-  jsonWithEtag(c, await posts.latestPosts(c.var.db)),
+  jsonWithEtag(c, await posts.latestPosts(c.get("db"))),
 );
 
 defineRoute(info, { method: "GET", path: "/posts", auth: "Public", tag, summary: "All posts, pinned first, then newest (ETag/Last-Modified, 304)" }, async (c, { user }) => {
-  enforceLimit(c, limiters.query, [user ? `u:${user.id}` : `ip:${c.var.ip}`]);
-  return jsonWithEtag(c, await posts.listPosts(c.var.db));
+  enforceLimit(c, limiters.query, [user ? `u:${user.id}` : `ip:${c.get("ip")}`]);
+  return jsonWithEtag(c, await posts.listPosts(c.get("db")));
 });
 
 defineRoute(info, { method: "GET", path: "/posts/:id", auth: "Public", tag, summary: "One post with its content (ETag/Last-Modified, 304)" }, async (c) =>
-  jsonWithEtag(c, await posts.getPost(c.var.db, c.req.param("id") ?? "")),
+  jsonWithEtag(c, await posts.getPost(c.get("db"), c.req.param("id") ?? "")),
 );

@@ -21,6 +21,6 @@ internal.post("/__internal/bootstrap-admin", async (c) => {
   const parsed = bootstrapSchema.safeParse(await c.req.json().catch(() => ({})));
   if (!parsed.success) throw badRequest("validation.invalid", { field: "FLAGSTAFF_ADMIN_USER / FLAGSTAFF_ADMIN_PASSWORD" });
   const input = parsed.data;
-  const created = await bootstrapAdmin({ db: c.var.db, now: c.var.now }, input);
+  const created = await bootstrapAdmin({ db: c.get("db"), now: c.get("now") }, input);
   return c.json(created ? { created: true, ...created } : { created: false });
 });

@@ -11,7 +11,7 @@ export function logDeps(c: ApiContext): LogDeps {
   } catch {
     waitUntil = undefined;
   }
-  return { db: c.var.db ?? createDb(c.env.DB), adminHub: c.env.ADMIN_HUB, waitUntil };
+  return { db: c.get("db") ?? createDb(c.env.DB), adminHub: c.env.ADMIN_HUB, waitUntil };
 }
 
 /**
@@ -21,7 +21,7 @@ export function logDeps(c: ApiContext): LogDeps {
 export function logEvent(c: ApiContext, entry: Omit<LogEntry, "ip"> & { ip?: string | null }): Promise<void> {
   return writeLog(logDeps(c), {
     ...entry,
-    ip: entry.ip ?? c.var.ip ?? null,
-    userName: entry.userName !== undefined ? entry.userName : (c.var.user?.userName ?? null),
+    ip: entry.ip ?? c.get("ip") ?? null,
+    userName: entry.userName !== undefined ? entry.userName : (c.get("user")?.userName ?? null),
   });
 }

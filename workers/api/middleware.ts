@@ -61,9 +61,9 @@ export const limiters = {
 
 /** The global limit: 150 requests a minute per signed-in user, else per IP; loopback is exempt. */
 export const globalRateLimit: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  if (!rateLimitDisabled(c) && !isLoopback(c.var.ip)) {
+  if (!rateLimitDisabled(c) && !isLoopback(c.get("ip"))) {
     const user = await getUser(c);
-    const wait = globalLimiter.hit(user ? `u:${user.id}` : `ip:${c.var.ip}`, c.var.now);
+    const wait = globalLimiter.hit(user ? `u:${user.id}` : `ip:${c.get("ip")}`, c.get("now"));
     if (wait > 0) throw tooManyRequests(wait);
   }
   await next();
@@ -76,18 +76,18 @@ export const globalRateLimit: MiddlewareHandler<ApiEnv> = async (c, next) => {
  */
 export function enforceLimit(c: Context<ApiEnv>, limiter: Limiter, keys: string[]): void {
   if (rateLimitDisabled(c)) return;
-  const loopback = isLoopback(c.var.ip);
+  const loopback = isLoopback(c.get("ip"));
   let wait = 0;
   for (const key of keys) {
     if (loopback && key.startsWith("ip:")) continue;
-    wait = Math.max(wait, limiter.hit(key, c.var.now));
+    wait = Math.max(wait, limiter.hit(key, c.get("now")));
   }
   if (wait > 0) throw tooManyRequests(wait);
 }
 
 /** Maps every thrown error to the `{title, status}` body in exactly one place; never leaks internals. */
 export function errorResponse(c: Context<ApiEnv>, err: unknown): Response {
-  const t = c.var.t ?? getTranslator("en-US");
+  const t = c.get("t") ?? getTranslator("en-US");
   if (err instanceof AppError) {
     const params = { ...err.params };
     const body: ErrorBody = { title: t(err.code, params), status: err.status };

@@ -100,11 +100,11 @@ function relay(upstream: WebSocket): Response {
 
 async function proxy(c: ApiContext, testContainer: boolean): Promise<Response> {
   if (portMappingOf(c.env) !== "PlatformProxy") throw badRequest("proxy.disabled");
-  const now = c.var.now;
+  const now = c.get("now");
   const id = (c.req.param("iid") ?? "").toLowerCase();
   const key = `${testContainer ? "t" : "p"}:${id}`;
   if (!UUID.test(id) || knownInvalid(key, now)) throw notFound("proxy.unknown_instance");
-  const row = await c.var.db
+  const row = await c.get("db")
     .select({ id: containers.id, agentId: containers.agentId })
     .from(containers)
     .where(and(eq(containers.id, id), eq(containers.status, "Running"), testContainer ? isNull(containers.instanceId) : isNotNull(containers.instanceId), ne(containers.entry, "")))
@@ -119,7 +119,7 @@ async function proxy(c: ApiContext, testContainer: boolean): Promise<Response> {
   if (!agent) throw agentUnavailable();
   let response: Response;
   try {
-    response = await fetch(await proxyUrl(c.env, agent, row.id, c.var.ip), { headers: { Upgrade: "websocket" } });
+    response = await fetch(await proxyUrl(c.env, agent, row.id, c.get("ip")), { headers: { Upgrade: "websocket" } });
   } catch {
     throw agentUnavailable();
   }

@@ -40,7 +40,7 @@ function parseWith<S extends z.ZodType>(c: ApiContext, schema: S, value: unknown
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const first = result.error.issues[0];
-  const message = first ? describeIssue(first, c.var.t, hasErrorKey, value) : c.var.t("validation.invalid", { field: "" });
+  const message = first ? describeIssue(first, c.get("t"), hasErrorKey, value) : c.get("t")("validation.invalid", { field: "" });
   throw badRequest("validation.failed", { message });
 }
 

@@ -8,9 +8,9 @@ import { defineRoute } from "./registry";
 
 export const team = new Hono<ApiEnv>();
 const tag = "Team";
-const deps = (c: ApiContext) => ({ db: c.var.db, now: c.var.now });
+const deps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now") });
 const storageDeps = (c: ApiContext) => ({ ...deps(c), bucket: c.env.FILES });
-const ok = (c: ApiContext, key: string) => c.json({ title: c.var.t(key), status: 200 });
+const ok = (c: ApiContext, key: string) => c.json({ title: c.get("t")(key), status: 200 });
 
 /** A positive integer path id; anything else is an unknown team (404), never a 500. */
 function teamId(c: ApiContext): number {
@@ -34,7 +34,7 @@ defineRoute(team, { method: "POST", path: "/team", auth: "User", tag, summary: "
 });
 
 defineRoute(team, { method: "GET", path: "/team", auth: "User", tag, summary: "The caller's teams" }, async (c, { user }) =>
-  c.json(await teamService.listMyTeams(c.var.db, user!.id)),
+  c.json(await teamService.listMyTeams(c.get("db"), user!.id)),
 );
 
 defineRoute(team, { method: "POST", path: "/team/accept", auth: "User", tag, summary: "Join a team by invite code (JSON string body)", body: inviteCodeSchema }, async (c, { body, user }) => {
@@ -48,14 +48,14 @@ defineRoute(team, { method: "POST", path: "/team/verify", auth: "Public", tag, s
 });
 
 defineRoute(team, { method: "GET", path: "/team/:id", auth: "Public", tag, summary: "Team information" }, async (c) =>
-  c.json(await teamService.getTeamInfo(c.var.db, teamId(c))),
+  c.json(await teamService.getTeamInfo(c.get("db"), teamId(c))),
 );
 
 defineRoute(team, { method: "PUT", path: "/team/:id", auth: "User", tag, summary: "Edit a team (captain)", body: teamUpdateSchema }, async (c, { body, user }) => {
   const id = teamId(c);
   const info = await teamService.updateTeam(deps(c), user!.id, id, body);
   // The name and bio are on the boards of the games the team plays.
-  await refreshRoomsOfTeam(c.env, c.var.db, id);
+  await refreshRoomsOfTeam(c.env, c.get("db"), id);
   return c.json(info);
 });
 
@@ -75,30 +75,30 @@ defineRoute(team, { method: "PUT", path: "/team/:id/avatar", auth: "User", tag, 
     throw badRequest("file.invalid");
   }
   const avatar = await teamService.updateTeamAvatar(storageDeps(c), user!.id, id, form.get("file"));
-  await refreshRoomsOfTeam(c.env, c.var.db, id);
+  await refreshRoomsOfTeam(c.env, c.get("db"), id);
   return c.json(avatar);
 });
 
 defineRoute(team, { method: "GET", path: "/team/:id/invite", auth: "User", tag, summary: "The invite code (captain)" }, async (c, { user }) =>
-  c.json(await teamService.getInviteCode(c.var.db, user!.id, teamId(c))),
+  c.json(await teamService.getInviteCode(c.get("db"), user!.id, teamId(c))),
 );
 
 defineRoute(team, { method: "PUT", path: "/team/:id/invite", auth: "User", tag, summary: "Renew the invite code (captain)" }, async (c, { user }) =>
-  c.json(await teamService.renewInviteCode(c.var.db, user!.id, teamId(c))),
+  c.json(await teamService.renewInviteCode(c.get("db"), user!.id, teamId(c))),
 );
 
 defineRoute(team, { method: "POST", path: "/team/:id/kick/:userid", auth: "User", tag, summary: "Remove a member (captain)" }, async (c, { user }) => {
   const id = teamId(c);
   const info = await teamService.kickMember(deps(c), user!.id, id, c.req.param("userid") ?? "");
   // The member's game registrations went: the rooms stop taking their flags.
-  await refreshRoomsOfTeam(c.env, c.var.db, id);
+  await refreshRoomsOfTeam(c.env, c.get("db"), id);
   return c.json(info);
 });
 
 defineRoute(team, { method: "POST", path: "/team/:id/leave", auth: "User", tag, summary: "Leave a team (member)" }, async (c, { user }) => {
   const id = teamId(c);
   await teamService.leaveTeam(deps(c), user!.id, id);
-  await refreshRoomsOfTeam(c.env, c.var.db, id);
+  await refreshRoomsOfTeam(c.env, c.get("db"), id);
   return ok(c, "team.left");
 });
 

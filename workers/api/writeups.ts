@@ -10,7 +10,7 @@ import { defineRoute } from "./registry";
 /** Writeups: the player's upload (api.md §10), the admin list and archive (§7), deleting all (§9). */
 export const writeups = new Hono<ApiEnv>();
 
-const deps = (c: ApiContext) => ({ db: c.var.db, bucket: c.env.FILES, now: c.var.now });
+const deps = (c: ApiContext) => ({ db: c.get("db"), bucket: c.env.FILES, now: c.get("now") });
 // Routes are registered lower-cased, so `:gameId` is read as `gameid`.
 const adminGameId = (c: ApiContext) => pathId(c, "gameid", "game.not_found");
 
@@ -33,11 +33,11 @@ defineRoute(writeups, { method: "POST", path: "/game/:id/writeup", auth: "User",
     message: `Team #${saved.teamId} ${saved.replaced ? "replaced" : "uploaded"} the writeup of game #${id}: ${saved.fileName} (${saved.size} bytes)`,
     status: "Success",
   });
-  return c.json({ title: c.var.t("writeup.uploaded"), status: 200 });
+  return c.json({ title: c.get("t")("writeup.uploaded"), status: 200 });
 });
 
 defineRoute(writeups, { method: "GET", path: "/admin/writeups/:gameId", auth: "Admin", tag: "Admin", summary: "Every writeup of a game, and the accepted teams without one" }, async (c) =>
-  c.json(await writeupService.listWriteups(c.var.db, adminGameId(c))),
+  c.json(await writeupService.listWriteups(c.get("db"), adminGameId(c))),
 );
 
 defineRoute(writeups, { method: "GET", path: "/admin/writeups/:gameId/all", auth: "Admin", tag: "Admin", summary: "Every writeup of a game as one .tar.gz" }, async (c) => {
@@ -47,7 +47,7 @@ defineRoute(writeups, { method: "GET", path: "/admin/writeups/:gameId/all", auth
 
 defineRoute(writeups, { method: "DELETE", path: "/edit/games/:id/writeups", auth: "Admin", tag: "Edit", summary: "Delete every writeup of a game" }, async (c) => {
   const id = editGameId(c);
-  const count = await writeupService.deleteAllWriteups({ db: c.var.db, bucket: c.env.FILES }, id);
+  const count = await writeupService.deleteAllWriteups({ db: c.get("db"), bucket: c.env.FILES }, id);
   await logEvent(c, { level: "Warning", logger: "Admin", message: `${count} writeups of game #${id} deleted`, status: "Success" });
-  return c.json({ title: c.var.t("writeup.deleted_all", { count }), status: 200 });
+  return c.json({ title: c.get("t")("writeup.deleted_all", { count }), status: 200 });
 });

@@ -15,8 +15,12 @@ import { emptyWrites, flushStatements, hasWrites, type NewSubmission, type Pendi
 
 export type { BoardRead, DetailsResult, RefreshWhat, StatusResult, SubmitRequest, SubmitResult } from "./types";
 
-/** A flush starts this long after the first queued submission (or at once when MAX_BATCH are waiting). */
-const FLUSH_DELAY_MS = 2;
+/**
+ * A flush starts this long after the first queued submission (or at once when MAX_BATCH are waiting).
+ * Each flush is one D1 call with a fixed cost of ≈ 0.8 ms on the runtime's thread; at 1,000 submissions
+ * a second 2 ms made ≈ 225 flushes of 4–5 rows a second, 5 ms makes ≈ 140 of 7 (BENCHMARKS.md, tenth round).
+ */
+const FLUSH_DELAY_MS = 5;
 const MAX_BATCH = 500;
 const WRITE_ATTEMPTS = 3;
 /**
