@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     environment: "node",
-    include: ["app/**/*.test.ts", "workers/**/*.test.ts", "scripts/**/*.test.mjs"],
+    include: ["app/**/*.test.ts", "workers/**/*.test.ts", "scripts/**/*.test.mjs", "bench/**/*.test.mjs"],
     exclude: ["**/node_modules/**", "build/**", "tests/**", "**/*.integration.test.ts"],
   },
 });

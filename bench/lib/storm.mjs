@@ -9,10 +9,9 @@
 //   the sockets live in worker threads (bench/lib/socket-receiver.mjs), each arrival stamped there;
 // - solve → push: POST sent for a right flag on a pair not yet solved → arrival, on each socket, of the
 //   first scoreboard delta that adds that solve.
-import http from "node:http";
 import { Worker } from "node:worker_threads";
 import { flagOf, rng } from "./seed.mjs";
-import { request } from "./net.mjs";
+import { createPostClient } from "./post-client.mjs";
 import { Samples, summary } from "./stats.mjs";
 
 /** The same clock in every thread: absolute milliseconds with sub-millisecond resolution. */
@@ -112,7 +111,8 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
   const solved = new Set(seeded.solved);
   const lastAnswer = new Map(); // t * n + c → an answer the team sent
   const newSolveSent = new Map(); // `${teamId}:${challengeId}` → send time of the first right flag
-  const agent = new http.Agent({ keepAlive: true, maxSockets: rate ? maxInFlight : clients });
+  const client = createPostClient(base, { maxSockets: rate ? maxInFlight : clients });
+  const submitPath = (cid) => `/api/game/${gameId}/challenges/${cid}`;
   let submitted = 0;
   let firstRefusal = null;
   let refused = 0;
@@ -138,12 +138,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     if (isNewSolve) newSolveSent.set(`${team.teamId}:${challengeIds[ci]}`, t0);
     let res;
     try {
-      res = await request(`${base}/api/game/${gameId}/challenges/${challengeIds[ci]}`, {
-        method: "POST",
-        headers: { cookie: team.cookie },
-        body: { flag },
-        agent,
-      });
+      res = await client.post(submitPath(challengeIds[ci]), { cookie: team.cookie }, JSON.stringify({ flag }));
     } catch {
       refused++;
       return;
@@ -152,7 +147,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     if (res.status !== 200) {
       refused++;
       refusedStatuses[res.status] = (refusedStatuses[res.status] ?? 0) + 1;
-      firstRefusal ??= `${res.status} ${res.body.slice(0, 200)} ${base}/api/game/${gameId}/challenges/${challengeIds[ci]}`;
+      firstRefusal ??= `${res.status} ${res.body.slice(0, 200)} ${base}${submitPath(challengeIds[ci])}`;
       return;
     }
     submitted++;
@@ -200,7 +195,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     const t0 = now();
     await Promise.all(
       challengeIds.map((cid) =>
-        request(`${base}/api/game/${gameId}/challenges/${cid}`, { method: "POST", headers: { cookie: teams[0].cookie }, body: { flag: "flag{warm-up}" }, agent }),
+        client.post(submitPath(cid), { cookie: teams[0].cookie }, JSON.stringify({ flag: "flag{warm-up}" })),
       ),
     );
     const until = now() + 10_000;
@@ -214,7 +209,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
       sent++;
       const ti = Math.floor(key / nChallenges);
       const ci = key % nChallenges;
-      await request(`${base}/api/game/${gameId}/challenges/${challengeIds[ci]}`, { method: "POST", headers: { cookie: teams[ti].cookie }, body: { flag: flagOf(ci) }, agent });
+      await client.post(submitPath(challengeIds[ci]), { cookie: teams[ti].cookie }, JSON.stringify({ flag: flagOf(ci) }));
       await new Promise((r) => setTimeout(r, 60));
     }
     await new Promise((r) => setTimeout(r, 300));
@@ -236,7 +231,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
   const settleUntil = now() + settleMs;
   while (now() < settleUntil && sentAt.size > 0) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, Math.min(1_000, settleMs)));
-  agent.destroy();
+  client.destroy();
   onStormEnd?.();
   const boards = await opened.finish();
 
