@@ -17,10 +17,12 @@ export type { BoardRead, DetailsResult, RefreshWhat, StatusResult, SubmitRequest
 
 /**
  * A flush starts this long after the first queued submission (or at once when MAX_BATCH are waiting).
- * Each flush is one D1 call with a fixed cost of ≈ 0.8 ms on the runtime's thread; at 1,000 submissions
- * a second 2 ms made ≈ 225 flushes of 4–5 rows a second, 5 ms makes ≈ 140 of 7 (BENCHMARKS.md, tenth round).
+ * Each flush is one D1 call with a fixed cost of ≈ 0.8 ms on the runtime's thread: at 1,000 submissions
+ * a second this makes ≈ 225 flushes of 4–5 rows. 5 ms (≈ 140 of 7) saved CPU and helped only when the
+ * machine was overloaded; otherwise it added ≈ 5 ms to the verdict p50 and 10–15 to its p99
+ * (BENCHMARKS.md, tenth round).
  */
-const FLUSH_DELAY_MS = 5;
+const FLUSH_DELAY_MS = 2;
 const MAX_BATCH = 500;
 const WRITE_ATTEMPTS = 3;
 /**
