@@ -1,14 +1,13 @@
 // Closed-loop HTTP load with autocannon (loopback only): requests per second and latency percentiles.
 import autocannon from "autocannon";
-import { HOST } from "./net.mjs";
+import { loopbackUrl } from "./net.mjs";
 
 /**
  * Runs autocannon against one URL. Returns {rps (mean), p50Ms, p99Ms, requests, non2xx, errors,
  * statuses}. `expectStatus` (e.g. 304) counts other statuses as failures.
  */
 export async function hammer(url, { connections = 50, seconds = 8, headers = {}, pipelining = 1 } = {}) {
-  const u = new URL(url);
-  if (u.hostname !== HOST) throw new Error(`bench sends traffic to loopback only, not ${u.hostname}`);
+  loopbackUrl(url);
   const result = await autocannon({ url, connections, duration: seconds, headers, pipelining, timeout: 10 });
   const statuses = {};
   for (const [k, v] of Object.entries(result.statusCodeStats ?? {})) statuses[k] = v.count;

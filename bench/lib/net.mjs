@@ -3,6 +3,13 @@ import http from "node:http";
 
 export const HOST = "127.0.0.1";
 
+/** Parses a URL the bench is about to send traffic to; throws unless it names a loopback host. */
+export function loopbackUrl(url) {
+  const u = new URL(url);
+  if (u.hostname !== HOST && u.hostname !== "localhost") throw new Error(`bench sends traffic to loopback only, not ${u.hostname}`);
+  return u;
+}
+
 /** A TCP port free on loopback right now (below the ephemeral range; scripts/lib/free-port.mjs). */
 export { freePort } from "../../scripts/lib/free-port.mjs";
 
@@ -14,9 +21,11 @@ export { freePort } from "../../scripts/lib/free-port.mjs";
 export function request(url, { method = "GET", headers = {}, body, agent, timeoutMs = 30_000 } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const u = new URL(url);
-    if (u.hostname !== HOST && u.hostname !== "localhost") {
-      reject(new Error(`bench sends traffic to loopback only, not ${u.hostname}`));
+    let u;
+    try {
+      u = loopbackUrl(url);
+    } catch (error) {
+      reject(error);
       return;
     }
     const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);

@@ -6,7 +6,7 @@
 // bench/lib/socket-receiver.mjs). One request at a time per connection (no pipelining), a request head
 // written as one string, the answer's head parsed for its status and length only.
 import net from "node:net";
-import { HOST } from "./net.mjs";
+import { loopbackUrl } from "./net.mjs";
 
 const HEAD_END = Buffer.from("\r\n\r\n");
 
@@ -45,14 +45,13 @@ export function parseResponse(buf) {
       if (lineEnd < 0) return null;
       const size = Number.parseInt(buf.toString("latin1", at, lineEnd).split(";")[0], 16);
       if (!Number.isFinite(size)) throw new Error("bad chunk size");
-      const dataStart = lineEnd + 2;
       if (size === 0) {
-        // Trailers end with an empty line.
+        // The last chunk's line, any trailers, then an empty line.
         const end = buf.indexOf(HEAD_END, lineEnd);
-        if (buf.length >= dataStart + 2 && buf[dataStart] === 13 && buf[dataStart + 1] === 10) return { status, body: Buffer.concat(parts).toString("utf8"), size: dataStart + 2, close };
         if (end < 0) return null;
         return { status, body: Buffer.concat(parts).toString("utf8"), size: end + 4, close };
       }
+      const dataStart = lineEnd + 2;
       if (buf.length < dataStart + size + 2) return null;
       parts.push(buf.subarray(dataStart, dataStart + size));
       at = dataStart + size + 2;
@@ -68,8 +67,7 @@ export function parseResponse(buf) {
  * body)` sends a JSON body and resolves with {status, body, totalMs}; `destroy()` closes every connection.
  */
 export function createPostClient(base, { maxSockets = 512, timeoutMs = 30_000 } = {}) {
-  const url = new URL(base);
-  if (url.hostname !== HOST && url.hostname !== "localhost") throw new Error(`bench sends traffic to loopback only, not ${url.hostname}`);
+  const url = loopbackUrl(base);
   const port = Number(url.port || 80);
   const hostHeader = url.host;
   const idle = [];
