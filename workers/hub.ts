@@ -4,6 +4,7 @@ import { pathOf } from "~/core/http/path";
 import { HUB_HEADERS, RELAY_TOKEN_HEADER } from "~/core/protocol";
 import { secretEquals } from "~/core/secret-equal";
 import { getGameAccess } from "~/.server/services/game-access";
+import { roomOf } from "~/.server/services/room";
 import type { ApiContext, ApiEnv } from "./api/context";
 import { requireAuth } from "./api/guard";
 import { apiContext, errorResponse } from "./api/middleware";
@@ -68,7 +69,7 @@ hub.get("/hub/game/:id{[0-9]+}", async (c) => {
   if (!access.exists) throw notFound("game.not_found");
   if (!access.canView) throw user ? forbidden() : notFound("game.not_found");
   if (relayed) return c.json({ teamId: access.teamId, boardReader: access.canReadBoard }, 200, { "cache-control": "no-store" });
-  const stub = c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`));
+  const stub = roomOf(c.env, gameId);
   const headers: Record<string, string> = { [HUB_HEADERS.channel]: "game" };
   if (user) headers[HUB_HEADERS.userId] = user.id;
   if (access.teamId !== null) headers[HUB_HEADERS.teamId] = String(access.teamId);
@@ -81,7 +82,7 @@ hub.get("/hub/game/:id{[0-9]+}/relay", async (c) => {
   if (!fromRelay(c)) throw notFound("common.route_not_found");
   requireUpgrade(c);
   const gameId = Number(c.req.param("id"));
-  const stub = c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`));
+  const stub = roomOf(c.env, gameId);
   return forward(c, stub, { [HUB_HEADERS.channel]: "game", [HUB_HEADERS.relay]: "1" });
 });
 
@@ -91,6 +92,6 @@ hub.get("/hub/game/:id{[0-9]+}/monitor", async (c) => {
   const user = await requireAuth(c, "Monitor");
   const access = await getGameAccess(c.get("db"), gameId, user);
   if (!access.exists) throw notFound("game.not_found");
-  const stub = c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`));
+  const stub = roomOf(c.env, gameId);
   return forward(c, stub, { [HUB_HEADERS.channel]: "monitor", [HUB_HEADERS.userId]: user!.id });
 });

@@ -3,7 +3,7 @@ import * as captureService from "~/.server/services/captures";
 import * as containerService from "~/.server/services/containers";
 import * as gameService from "~/.server/services/games";
 import * as noticeService from "~/.server/services/notices";
-import { refreshRoom } from "~/.server/services/room";
+import { refreshRoom, roomOf } from "~/.server/services/room";
 import { badRequest, notFound } from "~/core/errors";
 import { editGamesQuerySchema, gameCreateSchema, gameUpdateSchema, noticeSchema } from "~/core/schemas/game";
 import { containerDeps } from "./container-deps";
@@ -29,7 +29,7 @@ export const editGameId = (c: ApiContext) => pathId(c, "id", "game.not_found");
 
 /** Pushes a notice through the game's Durable Object to every socket on its `game` channel. */
 export function noticeDeps(c: ApiContext): noticeService.NoticeDeps {
-  const room = (gameId: number) => c.env.GAME_ROOM.get(c.env.GAME_ROOM.idFromName(`game:${gameId}`));
+  const room = (gameId: number) => roomOf(c.env, gameId);
   return {
     ...deps(c),
     publish: (gameId, notice) => room(gameId).publish("game", "notice", notice),

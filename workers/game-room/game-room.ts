@@ -5,13 +5,13 @@ import { addSolve, boardInput, canViewChallenge, checkSubmission, hasSolved, pai
 import { computeGamePhase } from "~/core/game/phase";
 import { etagMatches } from "~/core/http/conditional";
 import { type BodyCoding, gzipBytes } from "~/core/http/encoding";
-import type { Channel, GameEvent, SubmissionRecord } from "~/core/protocol";
+import type { Channel, GameEvent, LogMessage, SubmissionRecord } from "~/core/protocol";
 import { TokenBucketLimiter } from "~/core/rate-limit";
 import { type BoardSolve, type ChallengeInfo, computeScoreboard, type ScoreboardItem, type ScoreboardModel } from "~/core/scoring/scoreboard";
 import { type OutgoingMessage, SocketHub } from "../shared/socket-hub";
 import { loadFlagCache, loadState, reloadMeta } from "./load";
 import type { BoardRead, DetailsResult, RefreshWhat, RoomRefusal, StatusResult, SubmitRequest, SubmitResult } from "./types";
-import { emptyWrites, flushStatements, hasWrites, type NewSubmission, type PendingWrites } from "./writes";
+import { emptyWrites, flushStatements, hasWrites, type NewSubmission, type PendingWrites, type StoredRow, storedOf } from "./writes";
 
 export type { BoardRead, DetailsResult, RefreshWhat, StatusResult, SubmitRequest, SubmitResult } from "./types";
 
@@ -31,6 +31,8 @@ const WRITE_ATTEMPTS = 3;
  * p99 near 100 ms at 1,000 submissions a second; 20 ms cost more than it saved (BENCHMARKS.md, fifth round).
  */
 const BOARD_INTERVAL_MS = 30;
+/** Stored log records reach the admins' live log stream together, at most this often. */
+const LOG_PUSH_MS = 250;
 /** A dynamic challenge's flags are re-read from D1 on a miss when older than this. */
 const FLAG_CACHE_MAX_AGE_MS = 2_000;
 const RECENT_LIMIT = 200_000;
@@ -103,6 +105,8 @@ export class GameRoom extends SocketHub {
   private board: Board | null = null;
   private boardVersion = 0;
   private boardTimer: ReturnType<typeof setTimeout> | null = null;
+  private logsOut: LogMessage[] = [];
+  private logTimer: ReturnType<typeof setTimeout> | null = null;
   /** The board's inputs other than solves, indexed (made by each full computation). */
   private boardIndex: BoardIndex | null = null;
   /** Solves judged since the board's version, added by the next delta. */
@@ -275,25 +279,18 @@ export class GameRoom extends SocketHub {
     }
     // Rows left out (participation or challenge deleted meanwhile) are refused; the others get the new
     // ids in insertion order.
-    const gone = new Set((results[plan.goneIndex]!.results as { i: number }[]).map((r) => r.i));
-    const ids = (results[plan.insertIndex]!.results as { id: number }[]).map((r) => r.id).sort((a, b) => a - b);
-    for (const [i, q] of batch.entries()) {
-      if (gone.has(i)) q.resolve(state.challenges.has(q.sub.challengeId) ? refusal(403, "submission.not_player") : refusal(404, "submission.challenge_not_found"));
-    }
-    const kept = gone.size === 0 ? batch : batch.filter((_, i) => !gone.has(i));
-    const judged: Judged[] = kept.map((q, i) => ({
-      id: ids[i]!,
-      challengeId: q.sub.challengeId,
-      participationId: q.sub.participationId,
-      userId: q.sub.userId,
-      userName: q.userName,
-      answer: q.sub.answer,
-      time: q.sub.time,
-      ip: q.sub.ip,
-    }));
-    kept.forEach((q, i) => {
-      this.remember(ids[i]!, q.sub.participationId, q.sub.challengeId, "FlagSubmitted");
-      q.resolve({ ok: true, id: ids[i]! });
+    const ids = storedOf(subs, results[plan.insertIndex]!.results as StoredRow[]);
+    const judged: Judged[] = [];
+    batch.forEach((q, i) => {
+      const id = ids[i];
+      if (id === null || id === undefined) {
+        q.resolve(state.challenges.has(q.sub.challengeId) ? refusal(403, "submission.not_player") : refusal(404, "submission.challenge_not_found"));
+        return;
+      }
+      const { sub } = q;
+      judged.push({ id, challengeId: sub.challengeId, participationId: sub.participationId, userId: sub.userId, userName: q.userName, answer: sub.answer, time: sub.time, ip: sub.ip });
+      this.remember(id, sub.participationId, sub.challengeId, "FlagSubmitted");
+      q.resolve({ ok: true, id });
     });
     for (const rec of judged) await this.judgeOne(rec);
     await this.pushOut();
@@ -357,15 +354,23 @@ export class GameRoom extends SocketHub {
     if (p) this.outgoing.push({ channel: "game", type: "verdict", data: { submissionId: rec.id, challengeId: rec.challengeId, status: playerStatus(status) }, teamId: p.teamId });
   }
 
-  /** The flush's stored log records, streamed to admins in one call. */
+  /**
+   * Queues the flush's stored log records for the admins' log stream; they go together, one call to the
+   * admin hub at most every LOG_PUSH_MS (a solve is logged in nearly every flush of a storm).
+   */
   private publishLogs(logs: PendingWrites["logs"]) {
     if (logs.length === 0) return;
-    try {
-      const hub = this.env.ADMIN_HUB.get(this.env.ADMIN_HUB.idFromName("admin"));
-      hub.publishLogs(logs.map(([time, name, ip, msg]) => ({ time, name, level: "Information", ip, msg, status: "Success" }))).catch(() => undefined);
-    } catch {
-      // The admin stream is best effort; the record is stored.
-    }
+    for (const [time, name, ip, msg] of logs) this.logsOut.push({ time, name, level: "Information", ip, msg, status: "Success" });
+    this.logTimer ??= setTimeout(() => {
+      this.logTimer = null;
+      const out = this.logsOut;
+      this.logsOut = [];
+      try {
+        this.env.ADMIN_HUB.get(this.env.ADMIN_HUB.idFromName("admin")).publishLogs(out).catch(() => undefined);
+      } catch {
+        // The admin stream is best effort; the records are stored.
+      }
+    }, LOG_PUSH_MS);
   }
 
   private async pushOut(): Promise<void> {

@@ -49,11 +49,10 @@ const j = (i: number) => `json_extract(j.value, '$[${i}]')`;
 export interface FlushStatements {
   statements: D1PreparedStatement[];
   /**
-   * Index of the statement listing the new submissions that are not stored (their team's participation or
-   * their challenge was deleted while they waited), by position in the batch, or -1.
+   * Index of the submissions insert in the batch results, or -1. It returns `{id, p, c}` (participation,
+   * challenge) for each stored row; a row whose participation or challenge was deleted while it waited is
+   * left out (`storedOf` tells which).
    */
-  goneIndex: number;
-  /** Index of the submissions insert in the batch results, or -1. */
   insertIndex: number;
   /** Index of the notices insert, or -1. */
   noticeIndex: number;
@@ -62,24 +61,20 @@ export interface FlushStatements {
 /** The statements of one flush: new submissions first (RETURNING id), then the verdict writes. */
 export function flushStatements(db: D1Database, gameId: number, subs: NewSubmission[], w: PendingWrites): FlushStatements {
   const statements: D1PreparedStatement[] = [];
-  let goneIndex = -1;
   let insertIndex = -1;
   let noticeIndex = -1;
   if (subs.length > 0) {
     // A row whose participation or challenge no longer exists (deleted while it waited) is left out
-    // instead of failing the whole batch on a foreign key; the first statement names those rows (one
-    // transaction, so both see the same tables).
+    // instead of failing the whole batch on a foreign key.
     const stored = `EXISTS (SELECT 1 FROM participations p WHERE p.id = ${j(1)} AND p.game_id = ?1) AND EXISTS (SELECT 1 FROM challenges c WHERE c.id = ${j(0)} AND c.game_id = ?1)`;
     const rows = JSON.stringify(subs.map((s) => [s.challengeId, s.participationId, s.userId, s.answer, s.time, s.ip]));
-    goneIndex = statements.length;
-    statements.push(db.prepare(`SELECT CAST(j.key AS INTEGER) AS i FROM json_each(?2) j WHERE NOT (${stored})`).bind(gameId, rows));
     insertIndex = statements.length;
     statements.push(
       db
         .prepare(
           `INSERT INTO submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, ip)
            SELECT ?1, ${j(0)}, ${j(1)}, (SELECT id FROM users WHERE id = ${j(2)}), ${j(3)}, 'FlagSubmitted', ${j(4)}, ${j(5)}
-           FROM json_each(?2) j WHERE ${stored} ORDER BY j.key RETURNING id`,
+           FROM json_each(?2) j WHERE ${stored} ORDER BY j.key RETURNING id, participation_id AS p, challenge_id AS c`,
         )
         .bind(gameId, rows),
     );
@@ -155,5 +150,30 @@ export function flushStatements(db: D1Database, gameId: number, subs: NewSubmiss
         .bind(JSON.stringify(w.logs)),
     );
   }
-  return { statements, goneIndex, insertIndex, noticeIndex };
+  return { statements, insertIndex, noticeIndex };
+}
+
+/** A stored submission as the flush's insert returns it. */
+export interface StoredRow {
+  id: number;
+  p: number;
+  c: number;
+}
+
+/**
+ * The id of each new submission in `subs` (insertion order), or null for one that was not stored. Rows
+ * are inserted in order, so ids ascend with it; a left-out row's participation or challenge is gone for
+ * every row of the batch that names it, so the next stored row never has its pair.
+ */
+export function storedOf(subs: readonly NewSubmission[], rows: readonly StoredRow[]): (number | null)[] {
+  const sorted = [...rows].sort((a, b) => a.id - b.id);
+  let k = 0;
+  return subs.map((s) => {
+    const row = sorted[k];
+    if (row && row.p === s.participationId && row.c === s.challengeId) {
+      k++;
+      return row.id;
+    }
+    return null;
+  });
 }
