@@ -58,7 +58,7 @@ export interface FlushStatements {
   noticeIndex: number;
 }
 
-/** The statements of one flush: new submissions first (RETURNING id), then the verdict writes. */
+/** The statements of one flush: new submissions first (RETURNING id, participation, challenge), then the verdict writes. */
 export function flushStatements(db: D1Database, gameId: number, subs: NewSubmission[], w: PendingWrites): FlushStatements {
   const statements: D1PreparedStatement[] = [];
   let insertIndex = -1;
