@@ -29,11 +29,10 @@ export const editGameId = (c: ApiContext) => pathId(c, "id", "game.not_found");
 
 /** Pushes a notice through the game's Durable Object to every socket on its `game` channel. */
 export function noticeDeps(c: ApiContext): noticeService.NoticeDeps {
-  const room = (gameId: number) => roomOf(c.env, gameId);
   return {
     ...deps(c),
-    publish: (gameId, notice) => room(gameId).publish("game", "notice", notice),
-    publishDeleted: (gameId, id) => room(gameId).publish("game", "noticeDeleted", { id }),
+    publish: (gameId, notice) => roomOf(c.env, gameId).publish("game", "notice", notice),
+    publishDeleted: (gameId, id) => roomOf(c.env, gameId).publish("game", "noticeDeleted", { id }),
   };
 }
 

@@ -272,7 +272,7 @@ export class GameRoom extends SocketHub {
         if (ids[i] !== undefined) this.outgoing.push({ channel: "game", type: "notice", data: { id: ids[i]!, type, values, time } });
       });
     }
-    this.publishLogs(writes.logs);
+    this.queueLogs(writes.logs);
     if (plan.insertIndex < 0) {
       await this.pushOut();
       return;
@@ -358,7 +358,7 @@ export class GameRoom extends SocketHub {
    * Queues the flush's stored log records for the admins' log stream; they go together, one call to the
    * admin hub at most every LOG_PUSH_MS (a solve is logged in nearly every flush of a storm).
    */
-  private publishLogs(logs: PendingWrites["logs"]) {
+  private queueLogs(logs: PendingWrites["logs"]) {
     if (logs.length === 0) return;
     for (const [time, name, ip, msg] of logs) this.logsOut.push({ time, name, level: "Information", ip, msg, status: "Success" });
     this.logTimer ??= setTimeout(() => {
