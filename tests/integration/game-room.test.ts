@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -210,19 +211,27 @@ describe("teams that leave a game", () => {
     expect((await board(gameId)).items[0]!.solvedChallenges[0]!.type).toBe("FirstBlood");
   });
 
-  it("refuses alone a submission whose participation was deleted while it waited; the batch is stored", async () => {
+  it("leaves out of D1 alone a submission whose participation was deleted behind the room's back", async () => {
     const { admin, gameId } = await setup();
     const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
     const [a, b] = await seedPlayers(gameId, 2);
     await board(gameId);
-    // Deleted behind the room's back: it still takes b's flags, and the row cannot be stored.
+    // Deleted in D1 without telling the room (deletions through the API tell it first): the room still
+    // takes b's flags; D1 refuses the row when the room writes it, and only that row.
     await env.DB.prepare("DELETE FROM participations WHERE id = ?1").bind(b!.participationId).run();
-    const [mine, theirs] = await Promise.all([submit(a!, gameId, cid, "wrong"), submit(b!, gameId, cid, "wrong")]);
+    const [mine, theirs] = await Promise.all([submit(a!, gameId, cid, "wrong"), submit(b!, gameId, cid, "f")]);
     expect(mine.status).toBe(200);
-    expect(theirs.status).toBe(403);
-    expect((theirs.body as ErrorBody).title).toBe("Your team has not been accepted into this game");
+    expect(theirs.status).toBe(200);
     await settle(gameId);
+    const rows = await db().select().from(submissions).where(eq(submissions.gameId, gameId)).all();
+    expect(rows.map((r) => [r.id, r.participationId, r.status])).toEqual([[mine.body, a!.participationId, "WrongAnswer"]]);
+    expect(await db().select().from(firstSolves).where(eq(firstSolves.gameId, gameId)).all()).toEqual([]);
     expect((await statusOf(a!, gameId, cid, mine.body as number)).body).toBe("WrongAnswer");
+    // The room goes on writing: the next submission reaches D1 too.
+    const again = await submit(a!, gameId, cid, "f");
+    expect(again.status).toBe(200);
+    await settle(gameId);
+    expect((await db().select().from(submissions).where(eq(submissions.id, again.body as number)).get())?.status).toBe("Accepted");
   });
 
   /** A captain and one member of a new team, both joined to the game, the team accepted. */
@@ -411,6 +420,101 @@ describe("crash recovery", () => {
     const events = await db().select().from(gameEvents).where(eq(gameEvents.gameId, gameId)).all();
     expect(events.filter((e) => e.type === "FlagSubmit")).toHaveLength(8); // 6 on the first challenge, 2 on the other
     expect(rebuilt.items.filter((i) => i.solvedCount >= 1)).toHaveLength(4);
+  });
+});
+
+describe("the room's journal", () => {
+  /** Rows as the room journals them, put straight into its storage (what a restart finds there). */
+  async function journal(gameId: number, rows: [id: number, challengeId: number, p: Player, answer: string, time: number][]) {
+    await runInDurableObject(room(gameId), (_instance, state) => {
+      for (const [id, challengeId, p, answer, time] of rows) {
+        state.storage.sql.exec(
+          "INSERT INTO journal (id, game_id, challenge_id, participation_id, user_id, user_name, answer, submit_time, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '')",
+          id,
+          gameId,
+          challengeId,
+          p.participationId,
+          p.userId,
+          p.userName,
+          answer,
+          time,
+        );
+      }
+    });
+  }
+
+  /** Ids no insert can take any more (what the room's block reservation does). */
+  async function reserveIds(n: number): Promise<number[]> {
+    const [, bumped] = await env.DB.batch([
+      env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) SELECT 'submissions', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'submissions')"),
+      env.DB.prepare("UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM submissions)) + ?1 WHERE name = 'submissions' RETURNING seq").bind(n),
+    ]);
+    const last = (bumped!.results[0] as { seq: number }).seq;
+    return Array.from({ length: n }, (_, i) => last - n + 1 + i);
+  }
+
+  it("writes every submission to D1 with the id its player got, judged once", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["flag{j}"] });
+    const players = await seedPlayers(gameId, 3);
+    await ensureInstances(gameId, cid);
+    const sent = await Promise.all(players.flatMap((p) => [submit(p, gameId, cid, "wrong"), submit(p, gameId, cid, "flag{j}")]));
+    const ids = sent.map((r) => r.body as number);
+    expect(sent.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(ids).size).toBe(6);
+    // The monitor list reads D1: the room writes everything it judged before the list is read.
+    const { body: listed } = await admin.json<{ id: number; status: string }[]>(`/api/game/${gameId}/submissions?count=50`);
+    expect(listed.map((r) => r.id).sort((x, y) => x - y)).toEqual([...ids].sort((x, y) => x - y));
+    expect(listed.filter((r) => r.status === "Accepted")).toHaveLength(3);
+    const solves = await db().select().from(firstSolves).where(eq(firstSolves.challengeId, cid)).orderBy(firstSolves.submissionId).all();
+    expect(solves.map((s) => s.type)).toEqual(["FirstBlood", "SecondBlood", "ThirdBlood"]);
+    // Ids ascend in judging order: the solves' ids are the accepted submissions' ids, in blood order.
+    expect(solves.map((s) => s.submissionId)).toEqual(listed.filter((r) => r.status === "Accepted").map((r) => r.id).sort((x, y) => x - y));
+  });
+
+  it("judges journaled rows D1 does not have when the room wakes, and skips those it has", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["flag{w}"] });
+    const players = await seedPlayers(gameId, 3);
+    await ensureInstances(gameId, cid);
+    const first = await submit(players[0]!, gameId, cid, "flag{w}");
+    await settle(gameId);
+    // The runtime died after journaling three rows, and after a drain of a fourth (first) had committed
+    // in D1 but before it left the journal.
+    const [x, y, z] = await reserveIds(3);
+    const now = Date.now();
+    await room(gameId).reset(gameId);
+    await journal(gameId, [
+      [first.body as number, cid, players[0]!, "flag{w}", now - 10],
+      [x!, cid, players[1]!, "flag{w}", now],
+      [y!, cid, players[2]!, "nope", now + 1],
+      [z!, cid, players[2]!, "flag{w}", now + 2],
+    ]);
+    const warmed = await room(gameId).warm(gameId);
+    expect(warmed.rejudged).toBe(3);
+    await settle(gameId);
+    const rows = await db().select().from(submissions).where(eq(submissions.gameId, gameId)).orderBy(submissions.id).all();
+    expect(rows.map((r) => [r.id, r.status])).toEqual([
+      [first.body, "Accepted"],
+      [x, "Accepted"],
+      [y, "WrongAnswer"],
+      [z, "Accepted"],
+    ]);
+    const solves = await db().select().from(firstSolves).where(eq(firstSolves.challengeId, cid)).orderBy(firstSolves.submissionId).all();
+    expect(solves.map((s) => [s.submissionId, s.type])).toEqual([
+      [first.body, "FirstBlood"],
+      [x, "SecondBlood"],
+      [z, "ThirdBlood"],
+    ]);
+    const events = await db().select().from(gameEvents).where(and(eq(gameEvents.gameId, gameId), eq(gameEvents.type, "FlagSubmit"))).all();
+    expect(events).toHaveLength(4);
+    expect((await db().select().from(challenges).where(eq(challenges.id, cid)).get())?.acceptedCount).toBe(3);
+    // Nothing is left to judge: a second wake changes nothing.
+    await room(gameId).reset(gameId);
+    expect((await room(gameId).warm(gameId)).rejudged).toBe(0);
+    expect(await runInDurableObject(room(gameId), (_i, state) => state.storage.sql.exec("SELECT count(*) AS n FROM journal").one().n)).toBe(0);
+    // The player asks for the status of a row judged on wake: the room answers it.
+    expect((await statusOf(players[2]!, gameId, cid, z!)).body).toBe("Accepted");
   });
 });
 

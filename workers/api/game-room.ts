@@ -75,16 +75,26 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/details", auth: "User
   return jsonWithEtag(c, JSON.parse(result.body), { private: true });
 });
 
+/**
+ * The game's id once D1 holds everything its room has judged (the room writes to D1 a few times a second;
+ * the monitor lists and the submission sheet read D1).
+ */
+async function drainedGameId(c: ApiContext): Promise<number> {
+  const gameId = editGameId(c);
+  await roomOf(c.env, gameId).drained(gameId);
+  return gameId;
+}
+
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/events", auth: "Monitor", tag, summary: "Game events, newest first", query: eventsQuerySchema }, async (c, { query }) =>
-  c.json(await submissionService.listEvents(c.get("db"), editGameId(c), query)),
+  c.json(await submissionService.listEvents(c.get("db"), await drainedGameId(c), query)),
 );
 
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/submissions", auth: "Monitor", tag, summary: "Submissions, newest first, true statuses", query: submissionsQuerySchema }, async (c, { query }) =>
-  c.json(await submissionService.listSubmissions(c.get("db"), editGameId(c), query)),
+  c.json(await submissionService.listSubmissions(c.get("db"), await drainedGameId(c), query)),
 );
 
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/cheatinfo", auth: "Monitor", tag, summary: "Cheat records of a game" }, async (c) =>
-  c.json(await submissionService.listCheatInfo(c.get("db"), editGameId(c))),
+  c.json(await submissionService.listCheatInfo(c.get("db"), await drainedGameId(c))),
 );
 
 async function sheetResponse(file: Promise<exportService.SheetFile>): Promise<Response> {
@@ -98,5 +108,5 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboardsheet", aut
 });
 
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/submissionsheet", auth: "Monitor", tag, summary: "Every submission, newest first, as an .xlsx file (rules.md §12)" }, async (c) =>
-  sheetResponse(exportService.submissionSheet(c.get("db"), editGameId(c), c.get("now"), c.get("t"))),
+  sheetResponse(exportService.submissionSheet(c.get("db"), await drainedGameId(c), c.get("now"), c.get("t"))),
 );

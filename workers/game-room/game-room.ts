@@ -11,20 +11,27 @@ import { type BoardSolve, type ChallengeInfo, computeScoreboard, type Scoreboard
 import { type OutgoingMessage, SocketHub } from "../shared/socket-hub";
 import { loadFlagCache, loadState, reloadMeta } from "./load";
 import type { BoardRead, DetailsResult, RefreshWhat, RoomRefusal, StatusResult, SubmitRequest, SubmitResult } from "./types";
-import { emptyWrites, flushStatements, hasWrites, type NewSubmission, type PendingWrites, type StoredRow, storedOf } from "./writes";
+import { drainStatements, emptyWrites, hasWrites, IdPool, mergeWrites, type NewSubmission, type PendingWrites, reserveIdsStatements } from "./writes";
 
 export type { BoardRead, DetailsResult, RefreshWhat, StatusResult, SubmitRequest, SubmitResult } from "./types";
 
 /**
  * A flush starts this long after the first queued submission (or at once when MAX_BATCH are waiting).
- * Each flush is one D1 call with a fixed cost of ≈ 0.8 ms on the runtime's thread: at 1,000 submissions
- * a second this makes ≈ 225 flushes of 4–5 rows. 5 ms (≈ 140 of 7) saved CPU and helped only when the
- * machine was overloaded; otherwise it added ≈ 5 ms to the verdict p50 and 10–15 to its p99
- * (BENCHMARKS.md, tenth round).
+ * A flush writes the batch to the room's own journal (its SQLite storage: ≈ 0.45 ms of the runtime's
+ * thread, against ≈ 1.8 ms for the same rows through D1 — BENCHMARKS.md, twelfth round); at 1,000
+ * submissions a second this makes ≈ 225 flushes of 4–5 rows.
  */
 const FLUSH_DELAY_MS = 2;
 const MAX_BATCH = 500;
+/**
+ * Judged submissions and what their verdicts wrote reach D1 together, at most this long after the first
+ * of them (at once when DRAIN_MAX rows wait): a few D1 calls a second instead of one per flush.
+ */
+const DRAIN_MS = 250;
+const DRAIN_MAX = 2_000;
 const WRITE_ATTEMPTS = 3;
+/** Submission ids are reserved in D1 this many at a time, the next block once half of one is left. */
+const ID_BLOCK = 512;
 /**
  * Solves are added to the board (and pushed) together: at most one delta per interval while they stream
  * in. Each delta reaches every open board (1,000 sockets in the benchmark): 30 ms brought solve → push
@@ -37,6 +44,7 @@ const LOG_PUSH_MS = 250;
 const FLAG_CACHE_MAX_AGE_MS = 2_000;
 const RECENT_LIMIT = 200_000;
 const utf8 = new TextEncoder();
+const jv = (i: number) => `json_extract(j.value, '$[${i}]')`;
 
 interface Queued {
   sub: NewSubmission;
@@ -46,6 +54,8 @@ interface Queued {
 
 interface Judged {
   id: number;
+  /** D1 holds the row already (as FlagSubmitted): its verdict is an update, not a new row. */
+  inD1: boolean;
   challengeId: number;
   participationId: number;
   userId: string | null;
@@ -84,9 +94,12 @@ const refusal = (status: number, code: string, retryAfter?: number): RoomRefusal
  * One per game (named `game:{id}`): the single judge of the game's submissions and the holder of its live
  * scoreboard. Players subscribe on channel `game`, monitors on `monitor`.
  *
- * Submissions are queued and written to D1 in one batch per flush (one flush at a time); each caller gets
- * its id once its row is durable. The batch is judged in id order from memory, and the verdict writes go
- * into the next flush. On wake the room rebuilds from D1 and re-judges every row still FlagSubmitted.
+ * Submissions are queued and written to the room's journal (its own SQLite storage) in one batch per
+ * flush, numbered from id blocks reserved in D1; each caller gets its id once its row is durable (the
+ * runtime holds the room's replies until the write is on disk). The batch is judged in id order from
+ * memory at once. Judged rows and what their verdicts wrote reach D1 in drains a few times a second, and
+ * leave the journal then. On wake the room rebuilds from D1 and re-judges, in id order, every journaled
+ * row D1 does not have yet (and any D1 row still FlagSubmitted).
  */
 export class GameRoom extends SocketHub {
   protected allowedChannels: readonly Channel[] = ["game", "monitor"];
@@ -98,6 +111,11 @@ export class GameRoom extends SocketHub {
   private writes: PendingWrites = emptyWrites();
   private flushing: Promise<void> | null = null;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly ids = new IdPool();
+  private reserving: Promise<boolean> | null = null;
+  private draining: Promise<boolean> | null = null;
+  private drainTimer: ReturnType<typeof setTimeout> | null = null;
+  private journalReady = false;
   private lastTime = 0;
   private recent = new Map<number, { participationId: number; challengeId: number; status: AnswerResult }>();
   private flagLoadedAt = new Map<number, number>();
@@ -131,36 +149,79 @@ export class GameRoom extends SocketHub {
   private async load(gameId: number): Promise<RoomState | null> {
     const started = Date.now();
     const state = await loadState(this.env.DB, gameId);
-    if (!state) return null;
+    const journal = this.journal();
+    if (!state) {
+      // The game is gone: so is anything journaled for it.
+      journal.exec("DELETE FROM journal WHERE game_id = ?", gameId);
+      return null;
+    }
     this.state = state;
     this.flagLoadedAt.clear();
-    // Crash recovery: every submission still FlagSubmitted is judged now, in id order.
+    // Crash recovery, in id order: rows D1 holds as FlagSubmitted (stored before the room kept a
+    // journal), then every journaled row D1 does not have yet. Judging is deterministic in that order,
+    // so a row judged before the restart gets the same verdict and blood again.
     const pending = await this.env.DB.prepare(
       "SELECT id, challenge_id, participation_id, user_id, answer, submit_time, ip FROM submissions WHERE game_id = ?1 AND status = 'FlagSubmitted' ORDER BY id",
     )
       .bind(gameId)
       .raw();
-    for (const r of pending) {
-      const userId = r[3] === null ? null : String(r[3]);
-      const rec: Judged = {
-        id: Number(r[0]),
-        challengeId: Number(r[1]),
-        participationId: Number(r[2]),
-        userId,
-        userName: (userId && state.userNames.get(userId)) || "",
-        answer: String(r[4]),
-        time: Number(r[5]),
-        ip: String(r[6] ?? ""),
-      };
+    const recs: Judged[] = pending.map((r) => ({
+      id: Number(r[0]),
+      inD1: true,
+      challengeId: Number(r[1]),
+      participationId: Number(r[2]),
+      userId: r[3] === null ? null : String(r[3]),
+      userName: "",
+      answer: String(r[4]),
+      time: Number(r[5]),
+      ip: String(r[6] ?? ""),
+    }));
+    const journaled = journal
+      .exec<{ id: number; challenge_id: number; participation_id: number; user_id: string | null; user_name: string; answer: string; submit_time: number; ip: string }>(
+        "SELECT id, challenge_id, participation_id, user_id, user_name, answer, submit_time, ip FROM journal WHERE game_id = ? ORDER BY id",
+        gameId,
+      )
+      .toArray();
+    if (journaled.length > 0) {
+      // A drain that committed in D1 just before the restart left its rows here too.
+      const drained = await this.env.DB.prepare("SELECT id FROM submissions WHERE game_id = ?1 AND id >= ?2").bind(gameId, journaled[0]!.id).raw();
+      const inD1 = new Set(drained.map((r) => Number(r[0])));
+      if (inD1.size > 0) journal.exec("DELETE FROM journal WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify([...inD1]));
+      for (const r of journaled) {
+        if (inD1.has(r.id)) continue;
+        recs.push({ id: r.id, inD1: false, challengeId: r.challenge_id, participationId: r.participation_id, userId: r.user_id, userName: r.user_name, answer: r.answer, time: r.submit_time, ip: r.ip });
+        const challenge = state.challenges.get(r.challenge_id);
+        if (challenge && challenge.submissionLimit > 0) {
+          const key = pairKey(r.participation_id, r.challenge_id);
+          state.submissionCounts.set(key, (state.submissionCounts.get(key) ?? 0) + 1);
+        }
+      }
+    }
+    recs.sort((a, b) => a.id - b.id);
+    for (const rec of recs) {
+      rec.userName ||= (rec.userId && state.userNames.get(rec.userId)) || "";
       this.lastTime = Math.max(this.lastTime, rec.time);
       await this.judgeOne(rec);
     }
-    this.lastRejudged = pending.length;
+    this.lastRejudged = recs.length;
     this.recomputeBoard(false);
     this.lastLoadMs = Date.now() - started;
     await this.pushOut();
-    if (hasWrites(this.writes)) this.scheduleFlush(true);
+    this.scheduleDrain(true);
     return state;
+  }
+
+  /** The room's journal of submissions not yet in D1 (made on first use). */
+  private journal(): SqlStorage {
+    const sql = this.ctx.storage.sql;
+    if (!this.journalReady) {
+      sql.exec(
+        `CREATE TABLE IF NOT EXISTS journal (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL, challenge_id INTEGER NOT NULL,
+         participation_id INTEGER NOT NULL, user_id TEXT, user_name TEXT NOT NULL, answer TEXT NOT NULL, submit_time INTEGER NOT NULL, ip TEXT NOT NULL)`,
+      );
+      this.journalReady = true;
+    }
+    return sql;
   }
 
   private async flagCache(challengeId: number, maxAge?: number): Promise<ChallengeFlagCache | null> {
@@ -221,51 +282,147 @@ export class GameRoom extends SocketHub {
     }, FLUSH_DELAY_MS);
   }
 
-  /** Writes queued submissions and pending verdicts, one batch at a time, until nothing is left. */
+  /** Journals the queued submissions, one batch at a time, until nothing is left. */
   private flush(): Promise<void> {
     if (this.flushing) return this.flushing;
     this.flushing = (async () => {
       try {
-        // Back to back: what arrived while a batch was written goes in the next one at once. (Flushes
-        // used to be spaced 12 ms apart to save D1 calls; with the players' sockets off the runtime's
-        // thread under `npm start` the calls are affordable and the wait was most of a verdict's
-        // latency — BENCHMARKS.md, fifth round.)
-        while (this.state && (this.queue.length > 0 || hasWrites(this.writes))) await this.flushOnce(this.state);
+        // Back to back: what arrived while a batch was written goes in the next one at once.
+        while (this.state && this.queue.length > 0) await this.flushOnce(this.state);
       } finally {
         this.flushing = null;
       }
-      if (this.queue.length > 0 || hasWrites(this.writes)) this.scheduleFlush(true);
+      if (this.queue.length > 0) this.scheduleFlush(true);
     })();
     return this.flushing;
   }
 
   private async flushOnce(state: RoomState): Promise<void> {
     const batch = this.queue.splice(0, MAX_BATCH);
-    const writes = this.writes;
-    this.writes = emptyWrites();
-    const subs = batch.map((q) => q.sub);
-    let results: D1Result[] | null = null;
-    let plan = flushStatements(this.env.DB, state.game.id, subs, writes);
-    for (let attempt = 0; attempt < WRITE_ATTEMPTS && results === null; attempt++) {
-      try {
-        results = await this.env.DB.batch(plan.statements);
-      } catch (err) {
-        console.error(`game room ${state.game.id}: flush attempt ${attempt + 1} failed`, err);
-        plan = flushStatements(this.env.DB, state.game.id, subs, writes);
-      }
-    }
-    if (results === null) {
-      // Lost the write three times: the new submissions are refused (409); the verdicts stay unwritten,
-      // their rows stay FlagSubmitted and are judged again when the room next wakes.
+    const refuse = () => {
       for (const q of batch) {
         const key = pairKey(q.sub.participationId, q.sub.challengeId);
         const count = state.submissionCounts.get(key);
         if (count !== undefined) state.submissionCounts.set(key, Math.max(0, count - 1));
         q.resolve(refusal(409, "submission.write_conflict"));
       }
+    };
+    if (!(await this.haveIds(batch.length))) {
+      refuse();
       return;
     }
-    // Notices stored by this batch are pushed with their ids.
+    const ids = this.ids.take(batch.length);
+    const rows = batch.map((q, i) => [ids[i], state.game.id, q.sub.challengeId, q.sub.participationId, q.sub.userId, q.userName, q.sub.answer, q.sub.time, q.sub.ip]);
+    try {
+      // One statement; the runtime commits it when this turn ends and holds the room's replies (the ids
+      // below, the verdicts) until it is on disk.
+      this.journal().exec(
+        `INSERT INTO journal (id, game_id, challenge_id, participation_id, user_id, user_name, answer, submit_time, ip)
+         SELECT ${jv(0)}, ${jv(1)}, ${jv(2)}, ${jv(3)}, ${jv(4)}, ${jv(5)}, ${jv(6)}, ${jv(7)}, ${jv(8)} FROM json_each(?) j ORDER BY j.key`,
+        JSON.stringify(rows),
+      );
+    } catch (err) {
+      console.error(`game room ${state.game.id}: journal write failed`, err);
+      refuse();
+      return;
+    }
+    const judged: Judged[] = batch.map((q, i) => {
+      const id = ids[i]!;
+      const { sub } = q;
+      this.remember(id, sub.participationId, sub.challengeId, "FlagSubmitted");
+      q.resolve({ ok: true, id });
+      return { id, inD1: false, challengeId: sub.challengeId, participationId: sub.participationId, userId: sub.userId, userName: q.userName, answer: sub.answer, time: sub.time, ip: sub.ip };
+    });
+    for (const rec of judged) await this.judgeOne(rec);
+    await this.pushOut();
+    this.scheduleDrain();
+  }
+
+  /** Makes sure `n` ids are in the pool, reserving the next block ahead when half of one is left. */
+  private async haveIds(n: number): Promise<boolean> {
+    while (this.ids.available < n) {
+      if (!(await this.reserveIds())) return false;
+    }
+    if (this.ids.available - n < ID_BLOCK / 2) void this.reserveIds();
+    return true;
+  }
+
+  /** Reserves one block of ids in D1 (one reservation at a time); false when D1 refused three times. */
+  private reserveIds(): Promise<boolean> {
+    this.reserving ??= (async () => {
+      try {
+        for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+          try {
+            const results = await this.env.DB.batch(reserveIdsStatements(this.env.DB, ID_BLOCK));
+            const row = results[results.length - 1]!.results[0] as { seq: number } | undefined;
+            if (row) {
+              this.ids.add(row.seq - ID_BLOCK + 1, row.seq + 1);
+              return true;
+            }
+          } catch (err) {
+            console.error(`game room: id reservation attempt ${attempt + 1} failed`, err);
+          }
+        }
+        return false;
+      } finally {
+        this.reserving = null;
+      }
+    })();
+    return this.reserving;
+  }
+
+  private scheduleDrain(now = false): void {
+    if (this.draining || !hasWrites(this.writes)) return;
+    if (now || this.writes.submissions.length >= DRAIN_MAX) {
+      if (this.drainTimer) clearTimeout(this.drainTimer);
+      this.drainTimer = null;
+      void this.drain();
+      return;
+    }
+    this.drainTimer ??= setTimeout(() => {
+      this.drainTimer = null;
+      void this.drain();
+    }, DRAIN_MS);
+  }
+
+  /**
+   * Writes the judged submissions and their verdicts' rows to D1 in one batch; what comes meanwhile goes
+   * in the next drain, DRAIN_MS later. Resolves false when D1 refused it: it stays for the next drain
+   * (and in the journal, for a restart).
+   */
+  private drain(): Promise<boolean> {
+    if (this.draining) return this.draining;
+    if (this.drainTimer) clearTimeout(this.drainTimer);
+    this.drainTimer = null;
+    this.draining = (async () => {
+      try {
+        return this.state && hasWrites(this.writes) ? await this.drainOnce(this.state) : true;
+      } finally {
+        this.draining = null;
+        this.scheduleDrain(false);
+      }
+    })();
+    return this.draining;
+  }
+
+  private async drainOnce(state: RoomState): Promise<boolean> {
+    const writes = this.writes;
+    this.writes = emptyWrites();
+    let results: D1Result[] | null = null;
+    let plan = drainStatements(this.env.DB, state.game.id, writes);
+    for (let attempt = 0; attempt < WRITE_ATTEMPTS && results === null; attempt++) {
+      try {
+        results = await this.env.DB.batch(plan.statements);
+      } catch (err) {
+        console.error(`game room ${state.game.id}: drain attempt ${attempt + 1} failed`, err);
+        plan = drainStatements(this.env.DB, state.game.id, writes);
+      }
+    }
+    if (results === null) {
+      this.writes = mergeWrites(writes, this.writes);
+      return false;
+    }
+    // Notices stored by this drain are pushed with their ids.
     if (plan.noticeIndex >= 0) {
       const ids = (results[plan.noticeIndex]!.results as { id: number }[]).map((r) => r.id).sort((a, b) => a - b);
       writes.notices.forEach(([type, values, time], i) => {
@@ -273,27 +430,12 @@ export class GameRoom extends SocketHub {
       });
     }
     this.queueLogs(writes.logs);
-    if (plan.insertIndex < 0) {
-      await this.pushOut();
-      return;
-    }
-    // Rows left out (participation or challenge deleted meanwhile) are refused; the others get the new
-    // ids in insertion order.
-    const ids = storedOf(subs, results[plan.insertIndex]!.results as StoredRow[]);
-    const judged: Judged[] = [];
-    batch.forEach((q, i) => {
-      const id = ids[i];
-      if (id === null || id === undefined) {
-        q.resolve(state.challenges.has(q.sub.challengeId) ? refusal(403, "submission.not_player") : refusal(404, "submission.challenge_not_found"));
-        return;
-      }
-      const { sub } = q;
-      judged.push({ id, challengeId: sub.challengeId, participationId: sub.participationId, userId: sub.userId, userName: q.userName, answer: sub.answer, time: sub.time, ip: sub.ip });
-      this.remember(id, sub.participationId, sub.challengeId, "FlagSubmitted");
-      q.resolve({ ok: true, id });
-    });
-    for (const rec of judged) await this.judgeOne(rec);
+    // The drained rows leave the journal; every journaled row with a smaller id was judged (in id order)
+    // and drained before or now.
+    const last = writes.submissions.reduce((max, row) => Math.max(max, row[0]), 0);
+    if (last > 0) this.journal().exec("DELETE FROM journal WHERE id <= ?", last);
     await this.pushOut();
+    return true;
   }
 
   private remember(id: number, participationId: number, challengeId: number, status: AnswerResult) {
@@ -323,7 +465,8 @@ export class GameRoom extends SocketHub {
       if (verdict.status === "CheatDetected") owner = verdict.ownerParticipationId;
     }
     const w = this.writes;
-    w.statuses.push([rec.id, status]);
+    if (rec.inD1) w.statuses.push([rec.id, status]);
+    else w.submissions.push([rec.id, rec.challengeId, rec.participationId, rec.userId, rec.answer, status, rec.time, rec.ip]);
     this.remember(rec.id, rec.participationId, rec.challengeId, status);
     const title = challenge?.title ?? "";
     const teamName = p?.name ?? "";
@@ -617,18 +760,47 @@ export class GameRoom extends SocketHub {
    */
   async reset(gameId: number): Promise<void> {
     void gameId;
-    while (this.flushing || this.queue.length > 0 || (this.state && hasWrites(this.writes))) {
-      if (this.flushing) await this.flushing;
-      else await this.flush();
-    }
+    await this.writeOut();
     this.state = null;
     this.board = null;
     this.boardIndex = null;
     this.pendingSolves = [];
     this.recent.clear();
     this.flagLoadedAt.clear();
+    // Whatever D1 refused is still journaled (or still FlagSubmitted there): the next load judges it again.
     this.writes = emptyWrites();
+    if (this.drainTimer) clearTimeout(this.drainTimer);
+    this.drainTimer = null;
     this.clearBoardTimer();
+  }
+
+  /**
+   * Journals every queued submission and writes every judged one to D1. Resolves true when nothing is
+   * left; false when D1 refused a drain (what it refused stays for the next one).
+   */
+  private async writeOut(): Promise<boolean> {
+    for (;;) {
+      if (this.flushing) await this.flushing;
+      else if (this.queue.length > 0) await this.flush();
+      else if (this.draining) await this.draining;
+      else if (this.state && hasWrites(this.writes)) {
+        if (!(await this.drain())) return false;
+      } else return true;
+    }
+  }
+
+  /**
+   * Waits until D1 holds every submission the room has taken and every verdict it gave (the monitor lists
+   * and the submission sheet read D1). A room that is not loaded has nothing to write unless its journal
+   * holds rows from before a restart: then it loads, which judges and writes them.
+   */
+  async drained(gameId: number): Promise<void> {
+    if (!this.state || this.state.game.id !== gameId) {
+      const waiting = this.journal().exec<{ n: number }>("SELECT count(*) AS n FROM journal WHERE game_id = ?", gameId).one().n;
+      if (waiting === 0 && !this.loading) return;
+      if (!(await this.ready(gameId))) return;
+    }
+    await this.writeOut();
   }
 
   /** Reloads everything from D1 (what a restart does) and tells the board's readers to refetch. */
@@ -654,16 +826,15 @@ export class GameRoom extends SocketHub {
     };
   }
 
-  /** Waits until every queued submission and verdict is written (tests). */
+  /** Waits until every queued submission and verdict is written and every pending solve pushed (tests). */
   async settle(gameId: number): Promise<void> {
     await this.ready(gameId);
-    while (this.flushing || this.queue.length > 0 || hasWrites(this.writes) || this.boardTimer) {
-      if (this.flushing) await this.flushing;
-      else if (this.queue.length > 0 || hasWrites(this.writes)) await this.flush();
-      else if (this.boardTimer) {
+    do {
+      if (this.boardTimer) {
         this.addPendingSolves();
         await this.pushOut();
       }
-    }
+      if (!(await this.writeOut())) throw new Error(`game room ${gameId}: D1 refused the drain`);
+    } while (this.boardTimer || this.flushing || this.queue.length > 0 || this.draining || hasWrites(this.writes));
   }
 }

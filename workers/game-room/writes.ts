@@ -1,8 +1,8 @@
 import type { AnswerResult, EventType, NoticeType, SubmissionType } from "~/core/enums";
 
 /**
- * The room's D1 writes, collected between flushes and written as one `db.batch` (one transaction).
- * Every multi-row write is one statement over a JSON array (`json_each`), so a flush is a handful of
+ * The room's D1 writes, collected between drains and written as one `db.batch` (one transaction).
+ * Every multi-row write is one statement over a JSON array (`json_each`), so a drain is a handful of
  * statements whatever the number of submissions, and D1's bound-parameter limit never applies.
  */
 
@@ -16,6 +16,12 @@ export interface NewSubmission {
 }
 
 export interface PendingWrites {
+  /**
+   * Journaled submissions with their verdicts, stored in D1 with the ids the room gave them:
+   * [id, challengeId, participationId, userId, answer, status, time, ip].
+   */
+  submissions: [number, number, number, string | null, string, AnswerResult, number, string][];
+  /** Verdicts of rows D1 already holds as FlagSubmitted (stored before the room kept a journal). */
   statuses: [number, AnswerResult][];
   /** [participationId, challengeId, submissionId, userId, time, type] */
   firstSolves: [number, number, number, string | null, number, SubmissionType][];
@@ -31,6 +37,7 @@ export interface PendingWrites {
 }
 
 export const emptyWrites = (): PendingWrites => ({
+  submissions: [],
   statuses: [],
   firstSolves: [],
   cheats: [],
@@ -41,42 +48,102 @@ export const emptyWrites = (): PendingWrites => ({
 });
 
 export const hasWrites = (w: PendingWrites) =>
+  w.submissions.length +
   w.statuses.length + w.firstSolves.length + w.cheats.length + w.events.length + w.notices.length + w.logs.length + w.acceptedChallenges.size > 0;
 
 
+/** `older` then `newer`, in that order (a drain that failed goes back in front of what came since). */
+export function mergeWrites(older: PendingWrites, newer: PendingWrites): PendingWrites {
+  return {
+    submissions: [...older.submissions, ...newer.submissions],
+    statuses: [...older.statuses, ...newer.statuses],
+    firstSolves: [...older.firstSolves, ...newer.firstSolves],
+    cheats: [...older.cheats, ...newer.cheats],
+    events: [...older.events, ...newer.events],
+    notices: [...older.notices, ...newer.notices],
+    acceptedChallenges: new Set([...older.acceptedChallenges, ...newer.acceptedChallenges]),
+    logs: [...older.logs, ...newer.logs],
+  };
+}
+
+/**
+ * Submission ids handed to one room (blocks reserved in D1), taken in ascending order. Blocks
+ * arrive in ascending order too, so the ids of a room's submissions ascend with their arrival.
+ */
+export class IdPool {
+  private readonly ranges: [next: number, end: number][] = [];
+
+  get available(): number {
+    return this.ranges.reduce((n, [next, end]) => n + end - next, 0);
+  }
+
+  /** Adds the ids [first, end). */
+  add(first: number, end: number): void {
+    const last = this.ranges[this.ranges.length - 1];
+    if (end <= first || (last && first < last[1])) throw new RangeError(`id block ${first}..${end} does not follow the pool's last block`);
+    this.ranges.push([first, end]);
+  }
+
+  /** The next `n` ids; throws when fewer are available (check `available` first). */
+  take(n: number): number[] {
+    if (n > this.available) throw new RangeError(`${n} ids asked, ${this.available} available`);
+    const ids: number[] = [];
+    while (ids.length < n) {
+      const range = this.ranges[0]!;
+      ids.push(range[0]++);
+      if (range[0] === range[1]) this.ranges.shift();
+    }
+    return ids;
+  }
+
+  clear(): void {
+    this.ranges.length = 0;
+  }
+}
+
+/**
+ * The D1 statements reserving `size` submission ids: SQLite's AUTOINCREMENT counter for `submissions`
+ * (its row in sqlite_sequence, made if missing) moves past them, so no insert without an id can take
+ * one, and the next block starts above every stored submission and every block handed out before. The
+ * last statement returns `seq`, the block's last id: the ids are (seq - size, seq].
+ */
+export function reserveIdsStatements(db: D1Database, size: number): D1PreparedStatement[] {
+  return [
+    db.prepare("INSERT INTO sqlite_sequence (name, seq) SELECT 'submissions', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'submissions')"),
+    db
+      .prepare("UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM submissions)) + ?1 WHERE name = 'submissions' RETURNING seq")
+      .bind(size),
+  ];
+}
+
 const j = (i: number) => `json_extract(j.value, '$[${i}]')`;
 
-export interface FlushStatements {
+export interface DrainStatements {
   statements: D1PreparedStatement[];
-  /**
-   * Index of the submissions insert in the batch results, or -1. It returns `{id, p, c}` (participation,
-   * challenge) for each stored row; a row whose participation or challenge was deleted while it waited is
-   * left out (`storedOf` tells which).
-   */
-  insertIndex: number;
-  /** Index of the notices insert, or -1. */
+  /** Index of the notices insert (RETURNING id), or -1. */
   noticeIndex: number;
 }
 
-/** The statements of one flush: new submissions first (RETURNING id, participation, challenge), then the verdict writes. */
-export function flushStatements(db: D1Database, gameId: number, subs: NewSubmission[], w: PendingWrites): FlushStatements {
+/**
+ * The statements of one drain: the journaled submissions first (with their ids and verdicts), then what
+ * their verdicts wrote. A submission whose participation or challenge was deleted while it waited is
+ * left out, and so is everything that refers to it; nothing is written for a deleted game. Submissions
+ * D1 already has (a drain whose answer was lost after it committed, written again) are skipped.
+ */
+export function drainStatements(db: D1Database, gameId: number, w: PendingWrites): DrainStatements {
   const statements: D1PreparedStatement[] = [];
-  let insertIndex = -1;
   let noticeIndex = -1;
-  if (subs.length > 0) {
-    // A row whose participation or challenge no longer exists (deleted while it waited) is left out
-    // instead of failing the whole batch on a foreign key.
-    const stored = `EXISTS (SELECT 1 FROM participations p WHERE p.id = ${j(1)} AND p.game_id = ?1) AND EXISTS (SELECT 1 FROM challenges c WHERE c.id = ${j(0)} AND c.game_id = ?1)`;
-    const rows = JSON.stringify(subs.map((s) => [s.challengeId, s.participationId, s.userId, s.answer, s.time, s.ip]));
-    insertIndex = statements.length;
+  const gameExists = "EXISTS (SELECT 1 FROM games WHERE id = ?1)";
+  if (w.submissions.length > 0) {
+    const stored = `EXISTS (SELECT 1 FROM participations p WHERE p.id = ${j(2)} AND p.game_id = ?1) AND EXISTS (SELECT 1 FROM challenges c WHERE c.id = ${j(1)} AND c.game_id = ?1)`;
     statements.push(
       db
         .prepare(
-          `INSERT INTO submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, ip)
-           SELECT ?1, ${j(0)}, ${j(1)}, (SELECT id FROM users WHERE id = ${j(2)}), ${j(3)}, 'FlagSubmitted', ${j(4)}, ${j(5)}
-           FROM json_each(?2) j WHERE ${stored} ORDER BY j.key RETURNING id, participation_id AS p, challenge_id AS c`,
+          `INSERT OR IGNORE INTO submissions (id, game_id, challenge_id, participation_id, user_id, answer, status, submit_time, ip)
+           SELECT ${j(0)}, ?1, ${j(1)}, ${j(2)}, (SELECT id FROM users WHERE id = ${j(3)}), ${j(4)}, ${j(5)}, ${j(6)}, ${j(7)}
+           FROM json_each(?2) j WHERE ${stored} ORDER BY j.key`,
         )
-        .bind(gameId, rows),
+        .bind(gameId, JSON.stringify(w.submissions)),
     );
   }
   if (w.statuses.length > 0) {
@@ -114,7 +181,7 @@ export function flushStatements(db: D1Database, gameId: number, subs: NewSubmiss
         .prepare(
           `INSERT INTO game_events (game_id, type, values_json, publish_time, user_id, team_id)
            SELECT ?1, ${j(0)}, json_extract(j.value, '$[1]'), ${j(2)}, (SELECT id FROM users WHERE id = ${j(3)}), (SELECT id FROM teams WHERE id = ${j(4)})
-           FROM json_each(?2) j ORDER BY j.key`,
+           FROM json_each(?2) j WHERE ${gameExists} ORDER BY j.key`,
         )
         .bind(gameId, JSON.stringify(w.events)),
     );
@@ -125,7 +192,7 @@ export function flushStatements(db: D1Database, gameId: number, subs: NewSubmiss
       db
         .prepare(
           `INSERT INTO game_notices (game_id, type, values_json, publish_time)
-           SELECT ?1, ${j(0)}, json_extract(j.value, '$[1]'), ${j(2)} FROM json_each(?2) j ORDER BY j.key RETURNING id`,
+           SELECT ?1, ${j(0)}, json_extract(j.value, '$[1]'), ${j(2)} FROM json_each(?2) j WHERE ${gameExists} ORDER BY j.key RETURNING id`,
         )
         .bind(gameId, JSON.stringify(w.notices)),
     );
@@ -150,30 +217,5 @@ export function flushStatements(db: D1Database, gameId: number, subs: NewSubmiss
         .bind(JSON.stringify(w.logs)),
     );
   }
-  return { statements, insertIndex, noticeIndex };
-}
-
-/** A stored submission as the flush's insert returns it. */
-export interface StoredRow {
-  id: number;
-  p: number;
-  c: number;
-}
-
-/**
- * The id of each new submission in `subs` (insertion order), or null for one that was not stored. Rows
- * are inserted in order, so ids ascend with it; a left-out row's participation or challenge is gone for
- * every row of the batch that names it, so the next stored row never has its pair.
- */
-export function storedOf(subs: readonly NewSubmission[], rows: readonly StoredRow[]): (number | null)[] {
-  const sorted = [...rows].sort((a, b) => a.id - b.id);
-  let k = 0;
-  return subs.map((s) => {
-    const row = sorted[k];
-    if (row && row.p === s.participationId && row.c === s.challengeId) {
-      k++;
-      return row.id;
-    }
-    return null;
-  });
+  return { statements, noticeIndex };
 }

@@ -6,9 +6,11 @@ import { participations } from "./participations";
 import { users } from "./users";
 
 /**
- * A flag submission, stored as FlagSubmitted before its id is returned and judged later by the game's
- * room; rows still FlagSubmitted are re-judged in id order (index game_status_id). The user reference is
- * cleared when the user is deleted so the history survives.
+ * A flag submission. The game's room journals it in its own storage before its id is returned (ids from
+ * blocks the room reserves through sqlite_sequence, so an insert without an id never takes one), judges
+ * it, and writes it here with its verdict a moment later (workers/game-room). Rows still FlagSubmitted
+ * (stored so by earlier versions) are re-judged in id order when the room wakes (index game_status_id).
+ * The user reference is cleared when the user is deleted so the history survives.
  */
 export const submissions = sqliteTable(
   "submissions",
