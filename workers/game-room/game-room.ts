@@ -397,6 +397,10 @@ export class GameRoom extends SocketHub {
     this.draining = (async () => {
       try {
         return this.state && hasWrites(this.writes) ? await this.drainOnce(this.state) : true;
+      } catch (err) {
+        // After D1 took the batch (the journal or a push failed): a restart finds the rows in D1.
+        console.error("game room: drain failed after its write", err);
+        return false;
       } finally {
         this.draining = null;
         this.scheduleDrain(false);
