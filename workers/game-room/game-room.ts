@@ -371,18 +371,11 @@ export class GameRoom extends SocketHub {
     return this.reserving;
   }
 
+  /** A drain DRAIN_MS from now (`drain` clears the timer), or at once. */
   private scheduleDrain(now = false): void {
     if (this.draining || !hasWrites(this.writes)) return;
-    if (now || this.writes.submissions.length >= DRAIN_MAX) {
-      if (this.drainTimer) clearTimeout(this.drainTimer);
-      this.drainTimer = null;
-      void this.drain();
-      return;
-    }
-    this.drainTimer ??= setTimeout(() => {
-      this.drainTimer = null;
-      void this.drain();
-    }, DRAIN_MS);
+    if (now || this.writes.submissions.length >= DRAIN_MAX) void this.drain();
+    else this.drainTimer ??= setTimeout(() => void this.drain(), DRAIN_MS);
   }
 
   /**
