@@ -11,7 +11,7 @@ import { type BoardSolve, type ChallengeInfo, computeScoreboard, type Scoreboard
 import { type OutgoingMessage, SocketHub } from "../shared/socket-hub";
 import { loadFlagCache, loadState, reloadMeta } from "./load";
 import type { BoardRead, DetailsResult, RefreshWhat, RoomRefusal, StatusResult, SubmitRequest, SubmitResult } from "./types";
-import { drainStatements, emptyWrites, hasWrites, IdPool, mergeWrites, type NewSubmission, type PendingWrites, reserveIdsStatements } from "./writes";
+import { drainStatements, emptyWrites, hasWrites, IdPool, j, mergeWrites, type NewSubmission, type PendingWrites, reserveIdsStatements } from "./writes";
 
 export type { BoardRead, DetailsResult, RefreshWhat, StatusResult, SubmitRequest, SubmitResult } from "./types";
 
@@ -44,7 +44,6 @@ const LOG_PUSH_MS = 250;
 const FLAG_CACHE_MAX_AGE_MS = 2_000;
 const RECENT_LIMIT = 200_000;
 const utf8 = new TextEncoder();
-const jv = (i: number) => `json_extract(j.value, '$[${i}]')`;
 
 interface Queued {
   sub: NewSubmission;
@@ -318,7 +317,7 @@ export class GameRoom extends SocketHub {
       // below, the verdicts) until it is on disk.
       this.journal().exec(
         `INSERT INTO journal (id, game_id, challenge_id, participation_id, user_id, user_name, answer, submit_time, ip)
-         SELECT ${jv(0)}, ${jv(1)}, ${jv(2)}, ${jv(3)}, ${jv(4)}, ${jv(5)}, ${jv(6)}, ${jv(7)}, ${jv(8)} FROM json_each(?) j ORDER BY j.key`,
+         SELECT ${j(0)}, ${j(1)}, ${j(2)}, ${j(3)}, ${j(4)}, ${j(5)}, ${j(6)}, ${j(7)}, ${j(8)} FROM json_each(?) j ORDER BY j.key`,
         JSON.stringify(rows),
       );
     } catch (err) {

@@ -95,10 +95,6 @@ export class IdPool {
     }
     return ids;
   }
-
-  clear(): void {
-    this.ranges.length = 0;
-  }
 }
 
 /**
@@ -116,7 +112,8 @@ export function reserveIdsStatements(db: D1Database, size: number): D1PreparedSt
   ];
 }
 
-const j = (i: number) => `json_extract(j.value, '$[${i}]')`;
+/** Element `i` of the row `j` of a `json_each` over an array of arrays. */
+export const j = (i: number) => `json_extract(j.value, '$[${i}]')`;
 
 export interface DrainStatements {
   statements: D1PreparedStatement[];
