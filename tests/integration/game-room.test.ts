@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { challenges, cheatInfos, firstSolves, gameEvents, gameNotices, submissions } from "~/.server/db/schema";
 import type { ScoreboardModel } from "~/core/scoring/scoreboard";
 import { createGame, type ErrorBody, HOUR, join, newAdmin, type Player, room, seedPlayers, teamWithMembers, updateGame } from "./game-helpers";
+import { reserveIdsStatements } from "../../workers/game-room/writes";
 import { Client, db, unique } from "./helpers";
 
 
@@ -445,11 +446,8 @@ describe("the room's journal", () => {
 
   /** Ids no insert can take any more (what the room's block reservation does). */
   async function reserveIds(n: number): Promise<number[]> {
-    const [, bumped] = await env.DB.batch([
-      env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) SELECT 'submissions', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'submissions')"),
-      env.DB.prepare("UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM submissions)) + ?1 WHERE name = 'submissions' RETURNING seq").bind(n),
-    ]);
-    const last = (bumped!.results[0] as { seq: number }).seq;
+    const results = await env.DB.batch(reserveIdsStatements(env.DB, n));
+    const last = (results[results.length - 1]!.results[0] as { seq: number }).seq;
     return Array.from({ length: n }, (_, i) => last - n + 1 + i);
   }
 
