@@ -185,14 +185,17 @@ async function main() {
   mkdirSync(REPORTS, { recursive: true });
 
   const results = [];
-  const record = (name, counts, note) => {
-    results.push({ name, ...counts, note });
+  const record = (name, counts, note, seconds) => {
+    results.push({ name, ...counts, note, seconds });
   };
+  const started = performance.now();
 
   console.log("\n== build ==");
+  const buildStart = performance.now();
   const build = await BUILD.start();
+  const buildSeconds = (performance.now() - buildStart) / 1000;
   const built = build.code === 0;
-  if (!built) record("build", { passed: 0, failed: 1, skipped: 0 }, build.note);
+  if (!built) record("build", { passed: 0, failed: 1, skipped: 0 }, build.note, buildSeconds);
 
   const e2eData = mkdtempSync(join(tmpdir(), "flagstaff-e2e-"));
   const suites = [
@@ -252,10 +255,12 @@ async function main() {
         record(suite.name, { passed: 0, failed: 1, skipped: 0 }, `not run: ${unprepared}`);
         continue;
       }
+      const suiteStart = performance.now();
       const outcome = await suite.start();
+      const seconds = (performance.now() - suiteStart) / 1000;
       const report = readJson(suite.reportFile);
       if (report === undefined) {
-        record(suite.name, { passed: 0, failed: 1, skipped: 0 }, `no report (${outcome.note ?? "exited with 0"})`);
+        record(suite.name, { passed: 0, failed: 1, skipped: 0 }, `no report (${outcome.note ?? "exited with 0"})`, seconds);
         continue;
       }
       const counts = suite.count(report);
@@ -272,16 +277,20 @@ async function main() {
         counts.failed += counts.skipped;
         note = [note, `${counts.skipped} skipped (not allowed)`].filter(Boolean).join("; ");
       }
-      record(suite.name, counts, note);
+      record(suite.name, counts, note, seconds);
     }
   } finally {
     rmSync(e2eData, { recursive: true, force: true });
   }
 
   console.log("\n== summary ==");
+  // CI has 2 cores and the suite should stay well under 20 minutes: each suite's time is shown.
+  const time = (seconds) => (seconds === undefined ? "" : `${Math.round(seconds)} s`.padStart(8));
+  if (built) console.log(`${"build".padEnd(12)} ${"".padEnd(20)}${time(buildSeconds)}`);
   for (const result of results) {
-    console.log(`${result.name.padEnd(12)} ok ${String(result.passed).padStart(4)}   not ok ${String(result.failed).padStart(3)}${result.note ? `   (${result.note})` : ""}`);
+    console.log(`${result.name.padEnd(12)} ok ${String(result.passed).padStart(4)}   not ok ${String(result.failed).padStart(3)}${time(result.seconds)}${result.note ? `   (${result.note})` : ""}`);
   }
+  console.log(`${"total".padEnd(12)} ${"".padEnd(20)}${time((performance.now() - started) / 1000)}`);
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
   const failed = results.reduce((sum, result) => sum + result.failed, 0);
   console.log(`${passed} passed, ${failed} failed`);
