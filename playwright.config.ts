@@ -28,8 +28,9 @@ export const ADMIN_USER = "admin";
 export const ADMIN_PASSWORD = "Admin1234!";
 
 // Specs that change what every page shows (platform texts, colour, account policy) or check the shared
-// config's validators: they run alone, after the others (project "exclusive"). The rest run two files at a
-// time: one worker kept the 2-core machine only ≈ 55 % busy outside the browser's bursts (DECISIONS.md).
+// config's validators: they run alone, after the others (project "exclusive"); if a shared test fails they
+// are not run and count as failed. The rest run two files at a time (DECISIONS.md: the browser and the
+// server then keep both cores busy; one worker left ≈ 12 % of the machine idle).
 const EXCLUSIVE = ["account-mail.spec.ts", "content.spec.ts", "security.spec.ts", "smoke.spec.ts"];
 
 export default defineConfig({
