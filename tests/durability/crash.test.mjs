@@ -121,8 +121,9 @@ describe("crash durability (SIGKILL during a submission burst)", () => {
     // The rest of the acknowledged ones were in the room's journal only.
     console.log(`crash test: ${ackedAtKill} acknowledged of ${total}; ${storedAtKill} in D1 at the kill`);
 
-    // Same data folder: the launcher takes over (a leftover workerd would be killed); the room re-judges on
-    // wake what its journal holds and D1 does not, and writes it to D1.
+    // Same data folder: the launcher takes over (a leftover workerd would be killed). The room's alarm, stored
+    // with its journal, wakes it when the runtime starts: it re-judges what its journal holds and D1 does not,
+    // and writes it to D1. No request reaches the game until D1 holds every acknowledged submission.
     server = await startServer({ dataDir, port });
     const admin = new Client(server.base);
     await admin.ok("/api/account/login", { method: "POST", body: ADMIN });
@@ -130,7 +131,6 @@ describe("crash durability (SIGKILL during a submission burst)", () => {
     let missing = Infinity;
     let pending = Infinity;
     while (Date.now() < deadline) {
-      await admin.json(`/api/game/${seeded.gameId}/scoreboard`);
       const db = openD1(dataDir);
       const stored = new Set(db.prepare("SELECT id FROM submissions WHERE game_id = ?").all(seeded.gameId).map((r) => Number(r.id)));
       pending = db.prepare("SELECT count(*) AS n FROM submissions WHERE game_id = ? AND status = 'FlagSubmitted'").get(seeded.gameId).n;

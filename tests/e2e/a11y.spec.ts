@@ -63,7 +63,7 @@ test.describe("accessibility", () => {
         const faint = document.createElement("p");
         faint.textContent = "grey on grey";
         faint.style.cssText = "color: #8a8a8a; background: #999999";
-        main.append(faint);
+        main.appendChild(faint);
       });
       expect((await seriousViolations(page)).join("\n")).toMatch(/^color-contrast \(serious\)/m);
     } finally {

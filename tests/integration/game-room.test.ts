@@ -1,4 +1,4 @@
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -513,6 +513,41 @@ describe("the room's journal", () => {
     expect(await runInDurableObject(room(gameId), (_i, state) => state.storage.sql.exec("SELECT count(*) AS n FROM journal").one().n)).toBe(0);
     // The player asks for the status of a row judged on wake: the room answers it.
     expect((await statusOf(players[2]!, gameId, cid, z!)).body).toBe("Accepted");
+  });
+
+  it("arms its alarm when it journals; the alarm judges and writes a restarted room's journal without a request", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["flag{a}"] });
+    const players = await seedPlayers(gameId, 2);
+    await ensureInstances(gameId, cid);
+    const before = Date.now();
+    const first = await submit(players[0]!, gameId, cid, "flag{a}");
+    expect(first.status).toBe(200);
+    const armed = await runInDurableObject(room(gameId), (_i, state) => state.storage.getAlarm());
+    expect(armed).toBeGreaterThanOrEqual(before);
+    // The runtime died with two rows in the journal only, and its alarm still set (it is stored).
+    await room(gameId).reset(gameId);
+    const [x, y] = await reserveIds(2);
+    const now = Date.now();
+    await journal(gameId, [
+      [x!, cid, players[1]!, "flag{a}", now],
+      [y!, cid, players[0]!, "nope", now + 1],
+    ]);
+    await runInDurableObject(room(gameId), (_i, state) => state.storage.setAlarm(Date.now() + 60_000));
+    // Nothing but the alarm: no board read, no submission, no monitor list.
+    expect(await runDurableObjectAlarm(room(gameId))).toBe(true);
+    const rows = await db().select().from(submissions).where(eq(submissions.gameId, gameId)).orderBy(submissions.id).all();
+    expect(rows.map((r) => [r.id, r.status])).toEqual([
+      [first.body, "Accepted"],
+      [x, "Accepted"],
+      [y, "WrongAnswer"],
+    ]);
+    const solves = await db().select().from(firstSolves).where(eq(firstSolves.challengeId, cid)).orderBy(firstSolves.submissionId).all();
+    expect(solves.map((s) => [s.submissionId, s.type])).toEqual([
+      [first.body, "FirstBlood"],
+      [x, "SecondBlood"],
+    ]);
+    expect(await runInDurableObject(room(gameId), (_i, state) => state.storage.sql.exec("SELECT count(*) AS n FROM journal").one().n)).toBe(0);
   });
 });
 

@@ -29,6 +29,12 @@ const MAX_BATCH = 500;
  */
 const DRAIN_MS = 250;
 const DRAIN_MAX = 2_000;
+/**
+ * A flush that journals rows arms the room's alarm (if not armed) this far ahead. The alarm drains the
+ * journal, loading the room first if needed: rows journaled before a restart or an eviction reach D1
+ * without waiting for someone to open the game (an overdue alarm runs when the runtime starts again).
+ */
+const JOURNAL_ALARM_MS = 5_000;
 const WRITE_ATTEMPTS = 3;
 /** Submission ids are reserved in D1 this many at a time, the next block once half of one is left. */
 const ID_BLOCK = 512;
@@ -98,7 +104,7 @@ const refusal = (status: number, code: string, retryAfter?: number): RoomRefusal
  * runtime holds the room's replies until the write is on disk). The batch is judged in id order from
  * memory at once. Judged rows and what their verdicts wrote reach D1 in drains a few times a second, and
  * leave the journal then. On wake the room rebuilds from D1 and re-judges, in id order, every journaled
- * row D1 does not have yet (and any D1 row still FlagSubmitted).
+ * row D1 does not have yet (and any D1 row still FlagSubmitted); its alarm wakes it after a restart.
  */
 export class GameRoom extends SocketHub {
   protected allowedChannels: readonly Channel[] = ["game", "monitor"];
@@ -115,6 +121,7 @@ export class GameRoom extends SocketHub {
   private draining: Promise<boolean> | null = null;
   private drainTimer: ReturnType<typeof setTimeout> | null = null;
   private journalReady = false;
+  private alarmArmed = false;
   private lastTime = 0;
   private recent = new Map<number, { participationId: number; challengeId: number; status: AnswerResult }>();
   private flagLoadedAt = new Map<number, number>();
@@ -325,6 +332,7 @@ export class GameRoom extends SocketHub {
       refuse();
       return;
     }
+    this.armAlarm();
     const judged: Judged[] = batch.map((q, i) => {
       const id = ids[i]!;
       const { sub } = q;
@@ -335,6 +343,34 @@ export class GameRoom extends SocketHub {
     for (const rec of judged) await this.judgeOne(rec);
     await this.pushOut();
     this.scheduleDrain();
+  }
+
+  /** Arms the journal's alarm unless it is armed; the write commits with the flush's journal insert. */
+  private armAlarm(): void {
+    if (this.alarmArmed) return;
+    this.alarmArmed = true;
+    void this.ctx.storage.setAlarm(Date.now() + JOURNAL_ALARM_MS);
+  }
+
+  /**
+   * Writes what is judged to D1 in one drain, loading the room for the journal's game first when it is not
+   * loaded (after a restart: the load judges the journaled rows). Rows left (D1 refused, or journaled
+   * meanwhile) get the next alarm; a failed load throws, and the runtime retries the alarm. It never waits
+   * for the queue to empty, and flushes arm no alarm while one runs: a first version that did both (the
+   * alarm waited in `writeOut` and each flush re-armed it) held a storm's replies until the stream stopped.
+   */
+  async alarm(): Promise<void> {
+    this.alarmArmed = true;
+    try {
+      const games = this.journal().exec<{ game_id: number }>("SELECT DISTINCT game_id FROM journal").toArray();
+      for (const { game_id: gameId } of games) {
+        if (this.state?.game.id !== gameId && !(await this.ready(gameId))) continue;
+        await this.drain();
+      }
+    } finally {
+      this.alarmArmed = false;
+    }
+    if (this.journal().exec("SELECT 1 FROM journal LIMIT 1").toArray().length > 0) this.armAlarm();
   }
 
   /** Makes sure `n` ids are in the pool, reserving the next block ahead when half of one is left. */
