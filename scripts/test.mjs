@@ -179,6 +179,20 @@ function vitestSuite(name, config, timeoutMs, extraEnv = {}) {
 
 const BUILD = { name: "build", start: () => run(join(BIN, "react-router"), ["build"], { timeoutMs: 5 * 60_000 }) };
 
+/** `npm run typecheck`: the Env types from wrangler.toml and the route types (both generated, not committed), then `tsc`. */
+async function typecheck() {
+  const steps = [
+    ["wrangler", ["types", "--env-interface", "Env", "./workers/worker-configuration.d.ts"]],
+    ["react-router", ["typegen"]],
+    ["tsc", []],
+  ];
+  for (const [command, args] of steps) {
+    const outcome = await run(join(BIN, command), args, { timeoutMs: 5 * 60_000 });
+    if (outcome.code !== 0) return { code: outcome.code, note: `${command} ${outcome.note}` };
+  }
+  return { code: 0 };
+}
+
 async function main() {
   ensureSystemParts();
   rmSync(REPORTS, { recursive: true, force: true });
@@ -196,6 +210,13 @@ async function main() {
   const buildSeconds = (performance.now() - buildStart) / 1000;
   const built = build.code === 0;
   if (!built) record("build", { passed: 0, failed: 1, skipped: 0 }, build.note, buildSeconds);
+
+  console.log("\n== typecheck ==");
+  const typecheckStart = performance.now();
+  const typed = await typecheck();
+  const typecheckSeconds = (performance.now() - typecheckStart) / 1000;
+  // A type error fails the run like a failed test (a test file can run and still not typecheck).
+  if (typed.code !== 0) record("typecheck", { passed: 0, failed: 1, skipped: 0 }, typed.note, typecheckSeconds);
 
   const e2eData = mkdtempSync(join(tmpdir(), "flagstaff-e2e-"));
   const suites = [
@@ -287,6 +308,7 @@ async function main() {
   // CI has 2 cores and the suite should stay well under 20 minutes: each suite's time is shown.
   const time = (seconds) => (seconds === undefined ? "" : `${Math.round(seconds)} s`.padStart(8));
   if (built) console.log(`${"build".padEnd(12)} ${"".padEnd(20)}${time(buildSeconds)}`);
+  if (typed.code === 0) console.log(`${"typecheck".padEnd(12)} ${"".padEnd(20)}${time(typecheckSeconds)}`);
   for (const result of results) {
     console.log(`${result.name.padEnd(12)} ok ${String(result.passed).padStart(4)}   not ok ${String(result.failed).padStart(3)}${time(result.seconds)}${result.note ? `   (${result.note})` : ""}`);
   }
