@@ -179,18 +179,14 @@ function vitestSuite(name, config, timeoutMs, extraEnv = {}) {
 
 const BUILD = { name: "build", start: () => run(join(BIN, "react-router"), ["build"], { timeoutMs: 5 * 60_000 }) };
 
-/** `npm run typecheck`: the Env types from wrangler.toml and the route types (both generated, not committed), then `tsc`. */
-async function typecheck() {
-  const steps = [
-    ["wrangler", ["types", "--env-interface", "Env", "./workers/worker-configuration.d.ts"]],
-    ["react-router", ["typegen"]],
-    ["tsc", []],
-  ];
-  for (const [command, args] of steps) {
-    const outcome = await run(join(BIN, command), args, { timeoutMs: 5 * 60_000 });
-    if (outcome.code !== 0) return { code: outcome.code, note: `${command} ${outcome.note}` };
-  }
-  return { code: 0 };
+/** `npm run typecheck` (the Env and route types are generated, not committed, then `tsc`). */
+const TYPECHECK = { name: "typecheck", start: () => run("npm", ["run", "--silent", "typecheck"], { timeoutMs: 5 * 60_000 }) };
+
+/** Runs a step and adds how long it took, in seconds. */
+async function timed(start) {
+  const begun = performance.now();
+  const outcome = await start();
+  return { ...outcome, seconds: (performance.now() - begun) / 1000 };
 }
 
 async function main() {
@@ -204,19 +200,15 @@ async function main() {
   };
   const started = performance.now();
 
-  console.log("\n== build ==");
-  const buildStart = performance.now();
-  const build = await BUILD.start();
-  const buildSeconds = (performance.now() - buildStart) / 1000;
-  const built = build.code === 0;
-  if (!built) record("build", { passed: 0, failed: 1, skipped: 0 }, build.note, buildSeconds);
-
-  console.log("\n== typecheck ==");
-  const typecheckStart = performance.now();
-  const typed = await typecheck();
-  const typecheckSeconds = (performance.now() - typecheckStart) / 1000;
-  // A type error fails the run like a failed test (a test file can run and still not typecheck).
-  if (typed.code !== 0) record("typecheck", { passed: 0, failed: 1, skipped: 0 }, typed.note, typecheckSeconds);
+  // A build or type error fails the run like a failed test (a test file can run and still not typecheck).
+  const steps = [];
+  for (const step of [BUILD, TYPECHECK]) {
+    console.log(`\n== ${step.name} ==`);
+    const outcome = await timed(step.start);
+    steps.push({ name: step.name, ...outcome });
+    if (outcome.code !== 0) record(step.name, { passed: 0, failed: 1, skipped: 0 }, outcome.note, outcome.seconds);
+  }
+  const built = steps[0].code === 0;
 
   const e2eData = mkdtempSync(join(tmpdir(), "flagstaff-e2e-"));
   const suites = [
@@ -276,9 +268,8 @@ async function main() {
         record(suite.name, { passed: 0, failed: 1, skipped: 0 }, `not run: ${unprepared}`);
         continue;
       }
-      const suiteStart = performance.now();
-      const outcome = await suite.start();
-      const seconds = (performance.now() - suiteStart) / 1000;
+      const outcome = await timed(suite.start);
+      const { seconds } = outcome;
       const report = readJson(suite.reportFile);
       if (report === undefined) {
         record(suite.name, { passed: 0, failed: 1, skipped: 0 }, `no report (${outcome.note ?? "exited with 0"})`, seconds);
@@ -307,8 +298,7 @@ async function main() {
   console.log("\n== summary ==");
   // CI has 2 cores and the suite should stay well under 20 minutes: each suite's time is shown.
   const time = (seconds) => (seconds === undefined ? "" : `${Math.round(seconds)} s`.padStart(8));
-  if (built) console.log(`${"build".padEnd(12)} ${"".padEnd(20)}${time(buildSeconds)}`);
-  if (typed.code === 0) console.log(`${"typecheck".padEnd(12)} ${"".padEnd(20)}${time(typecheckSeconds)}`);
+  for (const step of steps) if (step.code === 0) console.log(`${step.name.padEnd(12)} ${"".padEnd(20)}${time(step.seconds)}`);
   for (const result of results) {
     console.log(`${result.name.padEnd(12)} ok ${String(result.passed).padStart(4)}   not ok ${String(result.failed).padStart(3)}${time(result.seconds)}${result.note ? `   (${result.note})` : ""}`);
   }

@@ -364,7 +364,7 @@ export class GameRoom extends SocketHub {
     try {
       const games = this.journal().exec<{ game_id: number }>("SELECT DISTINCT game_id FROM journal").toArray();
       for (const { game_id: gameId } of games) {
-        if (this.state?.game.id !== gameId && !(await this.ready(gameId))) continue;
+        if (!(await this.ready(gameId))) continue;
         await this.drain();
       }
     } finally {
