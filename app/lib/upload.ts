@@ -1,5 +1,5 @@
 import i18next from "i18next";
-import { ApiError } from "~/lib/api";
+import { ApiError, api } from "~/lib/api";
 
 /**
  * Sends a multipart form with XMLHttpRequest, the only browser API that reports upload progress, with the
@@ -57,8 +57,27 @@ export function postFormWithProgress<T>(url: string, form: FormData, onProgress:
 }
 
 /** POSTs files to /api/assets as multipart `files`; resolves with the stored `{hash, name}` list in upload order. */
-export function uploadAssets(files: File[], onProgress: (fraction: number) => void): Promise<{ hash: string; name: string }[]> {
+function uploadAssets(files: File[], onProgress: (fraction: number) => void): Promise<{ hash: string; name: string }[]> {
   const form = new FormData();
   for (const file of files) form.append("files", file);
   return sendFormWithProgress("POST", "/api/assets", form, onProgress, Array.isArray);
+}
+
+/**
+ * Uploads files for an attachment: POSTs them to /api/assets, hands the stored list to `attach` (whose
+ * attachment rows add their own references), then drops the upload's own reference, whether `attach`
+ * succeeded or not. A file uploaded this way then lives as long as what refers to it (api.md §8: a blob
+ * is removed when nothing refers to it); the same bytes kept in Admin → Settings → Files keep theirs.
+ */
+export async function uploadForAttachment<T>(
+  files: File[],
+  onProgress: (fraction: number) => void,
+  attach: (stored: { hash: string; name: string }[]) => Promise<T>,
+): Promise<T> {
+  const stored = await uploadAssets(files, onProgress);
+  try {
+    return await attach(stored);
+  } finally {
+    await Promise.allSettled(stored.map((file) => api(`/api/assets/${file.hash}`, { method: "DELETE" })));
+  }
 }

@@ -167,6 +167,55 @@ test("an admin builds one challenge of each type and a player opens and download
   await context.close();
 });
 
+test("a file uploaded for an attachment goes when its attachment is replaced, removed or its flag deleted", async ({ adminPage: page }) => {
+  test.setTimeout(90_000);
+  const gameId = await createGame(page);
+  const stamp = Date.now().toString(36);
+  /** The attachment's link on the editor or the flags page. */
+  const assetLink = page.locator('main a[href^="/assets/"]').first();
+  const status = async (href: string) => (await page.request.get(href)).status();
+
+  // The editor uploads a file and attaches it: served while attached.
+  await createChallenge(page, gameId, "Replaced file", "StaticAttachment", "Misc");
+  const attachLocal = async (name: string, content: string) => {
+    await page.getByRole("radio", { name: A.attachmentTypes.Local }).check();
+    await page.getByLabel(A.file, { exact: true }).setInputFiles({ name, mimeType: "text/plain", buffer: Buffer.from(content) });
+    await page.getByRole("button", { name: A.saveAttachment }).click();
+    await expect(page.getByText(A.attachmentSaved)).toBeVisible();
+    await expect(assetLink).toHaveAttribute("href", new RegExp(`^/assets/[0-9a-f]{64}/${name}$`));
+    return (await assetLink.getAttribute("href"))!;
+  };
+  const first = await attachLocal("first.txt", `first ${stamp}`);
+  expect(await status(first)).toBe(200);
+
+  // Replaced by another upload: the first file is gone, the second served.
+  const second = await attachLocal("second.txt", `second ${stamp}`);
+  expect(second).not.toBe(first);
+  expect(await status(first)).toBe(404);
+  expect(await status(second)).toBe(200);
+
+  // No attachment: the second goes too.
+  await page.getByRole("radio", { name: A.attachmentTypes.None }).check();
+  await page.getByRole("button", { name: A.saveAttachment }).click();
+  await expect(assetLink).toHaveCount(0);
+  expect(await status(second)).toBe(404);
+
+  // A dynamic attachment's file goes with its flag.
+  await createChallenge(page, gameId, "Flag files", "DynamicAttachment", "Misc");
+  await page.getByLabel(A.fileName).fill("pair.bin");
+  await save(page);
+  await openFlags(page);
+  await page.getByLabel(A.pairFiles).setInputFiles([{ name: "flag{goes_with_it}", mimeType: "application/octet-stream", buffer: Buffer.from(`pair ${stamp}`) }]);
+  await page.getByRole("button", { name: "Upload 1 file" }).click();
+  await expect(page.getByText("flag{goes_with_it}")).toBeVisible();
+  const pair = (await assetLink.getAttribute("href"))!;
+  expect(await status(pair)).toBe(200);
+  await page.getByRole("button", { name: A.deleteFlagNamed.replace("{{flag}}", "flag{goes_with_it}") }).click();
+  await page.getByRole("dialog").getByRole("button", { name: A.deleteFlag }).click();
+  await expect(page.getByText("flag{goes_with_it}")).toHaveCount(0);
+  expect(await status(pair)).toBe(404);
+});
+
 test("a disabled challenge is invisible to players and the page says when the game has not started", async ({ adminPage: page, browser }) => {
   const now = Date.now();
   const r = await page.request.post("/api/edit/games", { data: { title: `Later ${now.toString(36)}`, start: now + HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });

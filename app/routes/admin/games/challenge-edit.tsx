@@ -7,7 +7,7 @@ import { ChallengeView } from "~/components/challenges/challenge-view";
 import { TestContainerControls } from "~/components/containers/test-container";
 import { CheckboxField, SelectField } from "~/components/challenges/fields";
 import { ScoreChart } from "~/components/challenges/score-chart";
-import { uploadAssets } from "~/lib/upload";
+import { uploadForAttachment } from "~/lib/upload";
 import { fromLocalInput, toLocalInput, useNow } from "~/components/games/time";
 import { MarkdownEditor } from "~/components/markdown-editor";
 import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
@@ -169,15 +169,15 @@ function AttachmentEditor({ gameId, challenge, onSaved }: { gameId: number; chal
     }
     setBusy(true);
     try {
-      let fileHash: string | undefined;
+      const attach = (fileHash?: string) =>
+        api(`/api/edit/games/${gameId}/challenges/${challenge.id}/attachment`, {
+          method: "POST",
+          body: { attachmentType: type, fileHash, remoteUrl: type === "Remote" ? remoteUrl : undefined },
+        });
       if (type === "Local" && file) {
         setProgress(0);
-        fileHash = (await uploadAssets([file], setProgress))[0]?.hash;
-      }
-      await api(`/api/edit/games/${gameId}/challenges/${challenge.id}/attachment`, {
-        method: "POST",
-        body: { attachmentType: type, fileHash, remoteUrl: type === "Remote" ? remoteUrl : undefined },
-      });
+        await uploadForAttachment([file], setProgress, (stored) => attach(stored[0]?.hash));
+      } else await attach();
       setSaved(true);
       setFile(null);
       onSaved();

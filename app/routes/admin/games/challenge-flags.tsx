@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { parseRemotePairs, parseStaticFlags } from "~/components/challenges/flag-lines";
-import { uploadAssets } from "~/lib/upload";
+import { uploadForAttachment } from "~/lib/upload";
 import { ConfirmDialog } from "~/components/teams/dialog";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
@@ -120,8 +120,9 @@ function DynamicAttachmentForms({ url, acceptedTeams, onDone }: { url: string; a
     void upload.run(async () => {
       setProgress(0);
       try {
-        const stored = await uploadAssets(files, setProgress);
-        const r = await api<{ title: string }>(url, { method: "POST", body: stored.map((s, i) => ({ flag: files[i]!.name, attachmentType: "Local", fileHash: s.hash })) });
+        const r = await uploadForAttachment(files, setProgress, (stored) =>
+          api<{ title: string }>(url, { method: "POST", body: stored.map((s, i) => ({ flag: files[i]!.name, attachmentType: "Local", fileHash: s.hash })) }),
+        );
         setFiles([]);
         return r.title;
       } finally {
