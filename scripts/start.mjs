@@ -13,7 +13,7 @@ import { applyMigrations } from "./lib/d1-migrations.mjs";
 import { freePort } from "./lib/free-port.mjs";
 import { removeLock, takeOverDataDir, writeLock } from "./lib/runtime-lock.mjs";
 import { startFront } from "./lib/socket-relay.mjs";
-import { collectStaticFiles } from "./lib/static-files.mjs";
+import { collectStaticFiles, gzipStaticFiles } from "./lib/static-files.mjs";
 
 // Offline and quiet, whatever the caller's environment says.
 Object.assign(process.env, {
@@ -157,11 +157,14 @@ function appWorker(config, bootstrapToken) {
 /**
  * The app worker owns the runtime's socket (`unsafeDirectSockets` on a loopback port behind the front, so
  * Miniflare's entry worker is not in the path) and serves build/client itself (workers/local-server.ts)
- * from a workerd disk service.
+ * from a workerd disk service, and gzipped copies of its text files from another (<data>/cache/static-gzip).
  */
-function serveFromApp(app, port) {
-  app.bindings.STATIC_FILES = existsSync(CLIENT_DIR) ? collectStaticFiles(CLIENT_DIR) : {};
-  app.serviceBindings = { STATIC: { disk: { path: CLIENT_DIR, writable: false } } };
+function serveFromApp(app, port, dataDir) {
+  // Gzipped copies of the text files, made at each start from the build being served (≈ 65 ms).
+  const gzipDir = join(dataDir, "cache", "static-gzip");
+  app.bindings.STATIC_FILES = existsSync(CLIENT_DIR) ? gzipStaticFiles(CLIENT_DIR, collectStaticFiles(CLIENT_DIR), gzipDir) : {};
+  mkdirSync(gzipDir, { recursive: true });
+  app.serviceBindings = { STATIC: { disk: { path: CLIENT_DIR, writable: false } }, STATIC_GZIP: { disk: { path: gzipDir, writable: false } } };
   app.unsafeDirectSockets = [{ host: HOST, port }];
   return app;
 }
@@ -361,7 +364,7 @@ async function main() {
       // Same layout as `wrangler … --persist-to <dataDir>`: <dataDir>/v3/{d1,do,r2}.
       resourcePersistencePath: join(dataDir, "v3"),
       // Clients come in through the app worker's direct socket, not Miniflare's entry worker.
-      workers: [serveFromApp(app, runtimePort)],
+      workers: [serveFromApp(app, runtimePort, dataDir)],
     }),
   );
 

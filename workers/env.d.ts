@@ -27,7 +27,8 @@ interface Env {
   FLAGSTAFF_PORT_MAPPING?: string;
   /** "true": capture proxied traffic of challenges that enable it. */
   FLAGSTAFF_TRAFFIC_CAPTURE?: string;
-  /** `npm start` only (scripts/start.mjs): build/client's file table and a disk service serving it. */
+  /** `npm start` only (scripts/start.mjs): build/client's file table, a disk service serving it and one serving its gzipped copies. */
   STATIC_FILES?: Record<string, import("./local-server").StaticFile>;
   STATIC?: Fetcher;
+  STATIC_GZIP?: Fetcher;
 }

@@ -1,7 +1,8 @@
 // The table of build/client files the app worker serves under `npm start` (workers/local-server.ts), computed once at startup.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { extname, join, relative, sep } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, extname, join, relative, sep } from "node:path";
+import { gzipSync } from "node:zlib";
 
 const CONTENT_TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -62,5 +63,31 @@ export function collectStaticFiles(root) {
     }
   };
   walk(root);
+  return files;
+}
+
+/** Types worth compressing: text, scripts, JSON, XML, SVG (images, woff2 fonts and archives are already). */
+const COMPRESSIBLE = /^(text\/|application\/(json|manifest\+json|xml|javascript)|image\/svg\+xml)/;
+/** Below this a gzipped copy saves too little to be worth a second representation. */
+export const GZIP_MIN_BYTES = 1024;
+
+/**
+ * Writes a gzipped copy (level 9) of each compressible file of `files` (collectStaticFiles of `root`) to
+ * `outDir` at the same path, emptied first, and adds `gzip: {etag, size}` to its entry: its own strong
+ * ETag (RFC 9110 §8.8.3: another representation), the file's with `.gz`. A copy that is not smaller is
+ * not kept. ≈ 65 ms for the ≈ 1 MB of text in build/client (brotli at its best quality took 2.3 s and
+ * saved 12 % more: not worth it at every start).
+ */
+export function gzipStaticFiles(root, files, outDir) {
+  rmSync(outDir, { recursive: true, force: true });
+  for (const [path, file] of Object.entries(files)) {
+    if (file.size < GZIP_MIN_BYTES || !COMPRESSIBLE.test(file.type)) continue;
+    const zipped = gzipSync(readFileSync(join(root, ...path.split("/"))), { level: 9 });
+    if (zipped.length >= file.size) continue;
+    const target = join(outDir, ...path.split("/"));
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, zipped);
+    file.gzip = { etag: `${file.etag.slice(0, -1)}.gz"`, size: zipped.length };
+  }
   return files;
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import http from "node:http";
 import { gunzipSync } from "node:zlib";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, registerUser, test } from "./fixtures";
+import { rawGet } from "./raw-http";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
@@ -274,20 +274,6 @@ test("an accepted flag reads \"not scored\" when the game ended while the panel 
   await player.getByRole("button", { name: en.challenge.submit }).click();
   await expect(player.getByTestId("verdict").filter({ hasText: en.verdict.notScored })).toHaveAttribute("data-status", "Accepted");
 });
-
-/** GET on the server with Node's own client: the bytes as sent (no inflating), and the headers. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: import("node:http").IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on("error", reject);
-      })
-      .on("error", reject);
-  });
-}
 
 test("the scoreboard reaches a browser gzipped, and a client that does not ask for gzip as is", async ({ adminPage: admin, page }) => {
   const stamp = Date.now().toString(36);

@@ -1,4 +1,6 @@
+import { gunzipSync } from "node:zlib";
 import { expect, login, registerUser, test } from "./fixtures";
+import { rawGet } from "./raw-http";
 
 test("the home page loads", async ({ page }) => {
   const response = await page.goto("/");
@@ -60,8 +62,12 @@ test("GET /api/config answers 304 to If-Modified-Since from its Last-Modified, f
 
 test("built client files are served with their type and a long cache", async ({ page, request }) => {
   const scripts: string[] = [];
+  const codings: (string | undefined)[] = [];
   page.on("response", (response) => {
-    if (new URL(response.url()).pathname.startsWith("/assets/") && response.url().endsWith(".js")) scripts.push(response.url());
+    if (new URL(response.url()).pathname.startsWith("/assets/") && response.url().endsWith(".js")) {
+      scripts.push(response.url());
+      codings.push(response.headers()["content-encoding"]);
+    }
   });
   await page.goto("/");
   await expect.poll(() => scripts.length).toBeGreaterThan(0);
@@ -69,6 +75,25 @@ test("built client files are served with their type and a long cache", async ({ 
   expect(asset.status()).toBe(200);
   expect(asset.headers()["content-type"]).toContain("javascript");
   expect(asset.headers()["cache-control"]).toContain("immutable");
+
+  // Gzipped to a client that accepts it (the browser did), as is to one that does not; each copy has
+  // its own ETag and revalidates to 304.
+  const plain = await rawGet(scripts[0]!, {});
+  expect(plain.status).toBe(200);
+  expect(plain.headers["content-encoding"]).toBeUndefined();
+  expect(plain.headers.vary).toMatch(/accept-encoding/i);
+  const zipped = await rawGet(scripts[0]!, { "accept-encoding": "gzip, deflate, br" });
+  expect(zipped.status).toBe(200);
+  expect(zipped.headers["content-encoding"]).toBe("gzip");
+  expect(zipped.headers.vary).toMatch(/accept-encoding/i);
+  expect(Number(zipped.headers["content-length"])).toBe(zipped.body.length);
+  expect(zipped.body.length).toBeLessThan(plain.body.length / 2);
+  expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+  expect(zipped.headers.etag).not.toBe(plain.headers.etag);
+  const again = await rawGet(scripts[0]!, { "accept-encoding": "gzip", "if-none-match": zipped.headers.etag! });
+  expect(again.status).toBe(304);
+  expect((await rawGet(scripts[0]!, { "if-none-match": zipped.headers.etag! })).status).toBe(200);
+  expect(codings[0]).toBe("gzip");
 });
 
 test("the local server records the socket's address, not a client's claim of another", async ({ page, adminCredentials }) => {
