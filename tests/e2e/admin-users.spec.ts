@@ -114,6 +114,35 @@ test("batch creation reports each row", async ({ adminPage }) => {
   await expect(userRow(adminPage, a)).toContainText("Ada");
 });
 
+test("a long batch goes to the server 50 rows at a time, with progress, and a team spans the requests", async ({ adminPage }) => {
+  test.setTimeout(120_000);
+  const stamp = uniqueUserName("bl");
+  const team = `Team ${stamp.slice(-10)}`;
+  const names = Array.from({ length: 55 }, (_, i) => `${stamp}${i}`);
+  const lines = names.map((name, i) => `${name},Passw0rd!,${name}@example.com${i === 0 || i === 54 ? `,,,,${team}` : ""}`);
+  const posts: number[] = [];
+  adminPage.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/api/admin/users") posts.push((request.postDataJSON() as unknown[]).length);
+  });
+  await adminPage.goto("/admin/users");
+  await adminPage.getByRole("button", { name: en.adminUsers.batchOpen }).click(FIRST_LOAD);
+  const dialog = adminPage.getByRole("dialog", { name: en.adminUsers.batchTitle });
+  await dialog.getByLabel(en.adminUsers.batchLabel).fill(lines.join("\n"));
+  await dialog.getByRole("button", { name: en.adminUsers.batchSubmit }).click();
+  await expect(dialog.getByRole("button", { name: fill(en.adminUsers.workingProgress, { done: "0", total: "55" }) })).toBeVisible();
+  const results = dialog.getByTestId("batch-result");
+  await expect(results).toHaveCount(55, { timeout: 90_000 });
+  await expect(dialog.getByRole("button", { name: en.adminUsers.batchSubmit })).toBeEnabled();
+  expect(posts).toEqual([50, 5]);
+  await expect(results.filter({ hasText: en.adminUsers.batchCreated })).toHaveCount(55);
+  // The team made by the first request's row took in the second request's member.
+  const teams = await adminPage.request.post(`/api/admin/teams/search?hint=${encodeURIComponent(team)}`);
+  expect(teams.status()).toBe(200);
+  const found = ((await teams.json()) as { data: { name: string; members: { userName: string }[] }[] }).data.filter((t) => t.name === team);
+  expect(found).toHaveLength(1);
+  expect(found[0]!.members.map((m) => m.userName).sort()).toEqual([names[0], names[54]].sort());
+});
+
 test("account screens: forgot-password link, bad activation link, avatar and email change on the profile", async ({ page }) => {
   await page.goto("/account/login");
   await page.getByRole("link", { name: en.login.forgotPassword }).click(FIRST_LOAD);
