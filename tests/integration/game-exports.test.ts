@@ -214,6 +214,29 @@ describe("excel exports", () => {
     ]);
   });
 
+  it("writes a submission sheet of several megabytes (a zip entry fflate would compress in a Web Worker)", async () => {
+    const { client: admin } = await newAdmin();
+    const game = await createGame(admin, { title: unique("Big") });
+    const cid = await makeChallenge(admin, game.id, "many", "Web", "flag{many}");
+    const [a] = await seedPlayers(game.id, [{ realName: "", phone: "" }]);
+    const userId = (await env.DB.prepare("SELECT id FROM users WHERE user_name = ?1").bind(a!.userName).first<{ id: string }>())!.id;
+    const ROWS = 20_000;
+    await env.DB.prepare(
+      `INSERT INTO submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time)
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?4)
+       SELECT ?1, ?2, p.id, ?3, 'flag{wrong_' || i || '}', 'WrongAnswer', ?5 + i FROM n, participations p WHERE p.game_id = ?1`,
+    )
+      .bind(game.id, cid, userId, ROWS, Date.now() - HOUR)
+      .run();
+
+    const res = await admin.fetch(`/api/game/${game.id}/submissionsheet`);
+    expect(res.status).toBe(200);
+    const book = await readXlsx(res);
+    expect(book.rows).toHaveLength(ROWS + 1);
+    expect(book.rows[1]!.slice(4, 6)).toEqual(["many", `flag{wrong_${ROWS}}`]);
+    expect(book.rows[ROWS]!.slice(4, 6)).toEqual(["many", "flag{wrong_1}"]);
+  });
+
   it("refuses players, and the scoreboard sheet before the start", async () => {
     const { client: admin } = await newAdmin();
     const { client: player } = await newUser();

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import writeXlsxFile, { type Row, type SheetData } from "write-excel-file/universal";
+import writeXlsxFile, { type Row, type SheetData } from "write-excel-file/node";
 import type { AnswerResult } from "~/core/enums";
 import { AppError, GAME_NOT_STARTED, notFound } from "~/core/errors";
 import type { Translate } from "~/core/i18n/translator";
@@ -11,7 +11,11 @@ import { allSubmissions } from "./submissions";
 
 /**
  * The monitor's Excel exports (rules.md §12): the scoreboard sheet and the submission sheet, written as
- * real .xlsx files by `write-excel-file` (its universal build: no Node APIs, fflate for the zip).
+ * real .xlsx files by `write-excel-file`. Its Node build (node:stream and node:buffer, both in workerd's
+ * nodejs_compat): the universal build zips with fflate's `zip()`, which compresses an entry of 160 KB or
+ * more in a Web Worker — there is none in workerd, so every sheet of a game with more than a few hundred
+ * submissions failed (500, "Worker is not defined"). The Node build streams the zip with fflate's
+ * synchronous `ZipDeflate`.
  */
 
 export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -28,7 +32,12 @@ export const SUBMISSION_STATUS_LABELS: Record<AnswerResult, string> = {
 
 export interface SheetFile {
   name: string;
-  body: Blob;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+/** One sheet as the bytes of an .xlsx file, the header row kept in view. */
+async function xlsx(rows: SheetData, sheet: string): Promise<Uint8Array<ArrayBuffer>> {
+  return new Uint8Array(await writeXlsxFile(rows, { sheet, stickyRowsCount: 1 }).toBuffer());
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
@@ -169,7 +178,7 @@ export async function scoreboardSheet(
   if (now < game.startTime) throw new AppError(GAME_NOT_STARTED, "game.not_started");
   const [board, roster] = await Promise.all([loadBoard(), teamRoster(db, gameId)]);
   if (!board) throw notFound("game.not_found");
-  const body = await writeXlsxFile(scoreboardRows(board, roster, t), { sheet: "Scoreboard", stickyRowsCount: 1 }).toBlob();
+  const body = await xlsx(scoreboardRows(board, roster, t), "Scoreboard");
   return { name: scoreboardFileName(game.title, now), body };
 }
 
@@ -199,6 +208,6 @@ export async function submissionSheet(db: Db, gameId: number, now: number, t: Tr
       text(s.email),
     ]);
   }
-  const body = await writeXlsxFile(rows, { sheet: "All Submissions", stickyRowsCount: 1 }).toBlob();
+  const body = await xlsx(rows, "All Submissions");
   return { name: submissionsFileName(game.title, now), body };
 }
