@@ -162,8 +162,7 @@ function appWorker(config, bootstrapToken) {
 function serveFromApp(app, port, dataDir) {
   // Gzipped copies of the text files, made at each start from the build being served (≈ 65 ms).
   const gzipDir = join(dataDir, "cache", "static-gzip");
-  app.bindings.STATIC_FILES = existsSync(CLIENT_DIR) ? gzipStaticFiles(CLIENT_DIR, collectStaticFiles(CLIENT_DIR), gzipDir) : {};
-  mkdirSync(gzipDir, { recursive: true });
+  app.bindings.STATIC_FILES = gzipStaticFiles(CLIENT_DIR, existsSync(CLIENT_DIR) ? collectStaticFiles(CLIENT_DIR) : {}, gzipDir);
   app.serviceBindings = { STATIC: { disk: { path: CLIENT_DIR, writable: false } }, STATIC_GZIP: { disk: { path: gzipDir, writable: false } } };
   app.unsafeDirectSockets = [{ host: HOST, port }];
   return app;

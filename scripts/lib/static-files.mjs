@@ -73,13 +73,14 @@ export const GZIP_MIN_BYTES = 1024;
 
 /**
  * Writes a gzipped copy (level 9) of each compressible file of `files` (collectStaticFiles of `root`) to
- * `outDir` at the same path, emptied first, and adds `gzip: {etag, size}` to its entry: its own strong
+ * `outDir` at the same path (the folder made anew), and adds `gzip: {etag, size}` to its entry: its own strong
  * ETag (RFC 9110 §8.8.3: another representation), the file's with `.gz`. A copy that is not smaller is
  * not kept. ≈ 65 ms for the ≈ 1 MB of text in build/client (brotli at its best quality took 2.3 s and
  * saved 12 % more: not worth it at every start).
  */
 export function gzipStaticFiles(root, files, outDir) {
   rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
   for (const [path, file] of Object.entries(files)) {
     if (file.size < GZIP_MIN_BYTES || !COMPRESSIBLE.test(file.type)) continue;
     const zipped = gzipSync(readFileSync(join(root, ...path.split("/"))), { level: 9 });
