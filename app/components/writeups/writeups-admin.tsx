@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { formatDateTime } from "~/components/games/time";
@@ -7,6 +7,10 @@ import { TeamAvatar } from "~/components/teams/team-avatar";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { Pager } from "~/components/ui/pager";
+import { selectClass } from "~/components/ui/select";
+import { matchesQuery, pageOf } from "~/core/ui/list-page";
+import { useAddressFilter } from "~/lib/address-filter";
 import { api, errorMessage } from "~/lib/api";
 import { formatFileSize } from "./format";
 
@@ -29,7 +33,13 @@ type Row =
   | { kind: "submitted"; id: number; team: WriteupTeam; divisionId: number | null; url: string; uploadTimeUtc: number; fileName: string; fileSize: number }
   | { kind: "missing"; id: number; team: WriteupTeam; divisionId: number | null };
 
-/** The admin table of writeups: with and without, a PDF viewer in the page, downloads and deleting all. */
+const SHOWN = ["all", "submitted", "missing"] as const;
+type Shown = (typeof SHOWN)[number];
+
+/**
+ * The admin table of writeups: with and without (filtered by that and by a team's name or id, 50 rows a
+ * page, all kept in the address), a PDF viewer in the page, downloads and deleting all.
+ */
 export function WriteupsAdmin({ gameId, list }: { gameId: number; list: AdminWriteupList }) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
@@ -39,11 +49,25 @@ export function WriteupsAdmin({ gameId, list }: { gameId: number; list: AdminWri
   const [error, setError] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
 
+  const [params, setFilter] = useAddressFilter();
+  const shown: Shown = SHOWN.find((s) => s === params.get("show")) ?? "all";
+  const query = params.get("q") ?? "";
+  const viewer = useRef<HTMLElement>(null);
+
   const rows: Row[] = [
     ...list.writeups.map((w) => ({ kind: "submitted" as const, ...w })),
     ...list.unsubmitted.map((u) => ({ kind: "missing" as const, ...u })),
   ];
+  const view = pageOf(
+    rows.filter((row) => (shown === "all" || row.kind === shown) && matchesQuery(query, row.team.id, [row.team.name])),
+    Number(params.get("page") ?? 1),
+  );
   const viewed = list.writeups.find((w) => w.id === viewing) ?? null;
+
+  // The viewer sits under the table: bring it into sight when a writeup is opened.
+  useEffect(() => {
+    if (viewing !== null) viewer.current?.scrollIntoView({ block: "start" });
+  }, [viewing]);
   const divisionName = (id: number | null) => (id === null ? "—" : (list.divisions[String(id)] ?? "—"));
 
   async function deleteAll() {
@@ -90,9 +114,32 @@ export function WriteupsAdmin({ gameId, list }: { gameId: number; list: AdminWri
 
       {message ? <Alert tone="success">{message}</Alert> : null}
 
+      {rows.length > 0 ? (
+        <div role="search" className="flex flex-wrap items-center gap-2">
+          <select aria-label={t("writeups.admin.filter")} className={selectClass} value={shown} onChange={(e) => setFilter({ show: e.target.value === "all" ? "" : e.target.value })}>
+            <option value="all">{t("writeups.admin.filterAll", { count: rows.length })}</option>
+            <option value="submitted">{t("writeups.admin.filterSubmitted", { count: list.writeups.length })}</option>
+            <option value="missing">{t("writeups.admin.filterMissing", { count: list.unsubmitted.length })}</option>
+          </select>
+          <input
+            type="search"
+            value={query}
+            maxLength={64}
+            aria-label={t("writeups.admin.search")}
+            placeholder={t("writeups.admin.searchPlaceholder")}
+            className="block w-64 rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+            onChange={(e) => setFilter({ q: e.target.value })}
+          />
+        </div>
+      ) : null}
+
       {rows.length === 0 ? (
         <Card className="text-center">
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("writeups.admin.empty")}</p>
+        </Card>
+      ) : view.total === 0 ? (
+        <Card className="text-center">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("writeups.admin.noMatch")}</p>
         </Card>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
@@ -107,7 +154,7 @@ export function WriteupsAdmin({ gameId, list }: { gameId: number; list: AdminWri
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
-              {rows.map((row) => (
+              {view.rows.map((row) => (
                 <tr key={row.id} data-testid={`writeup-row-${row.team.id}`} className={viewing === row.id ? "bg-primary-50 dark:bg-primary-950/40" : undefined}>
                   <td className="px-4 py-3">
                     <div className="flex items-center gap-3">
@@ -145,8 +192,10 @@ export function WriteupsAdmin({ gameId, list }: { gameId: number; list: AdminWri
         </div>
       )}
 
+      <Pager page={view.page} pages={view.pages} label={t("writeups.admin.pages")} onPage={(page) => setFilter({ page: String(page) })} />
+
       {viewed ? (
-        <Card className="space-y-3 p-4">
+        <Card ref={viewer} className="scroll-mt-4 space-y-3 p-4">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h3 className="font-medium break-all">{t("writeups.admin.viewing", { team: viewed.team.name, file: viewed.fileName })}</h3>
             <div className="flex gap-2">

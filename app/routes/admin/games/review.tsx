@@ -9,9 +9,15 @@ import { TeamAvatar } from "~/components/teams/team-avatar";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { Pager } from "~/components/ui/pager";
 import { selectClass } from "~/components/ui/select";
+import { PARTICIPATION_STATUSES } from "~/core/enums";
+import { parseReviewFilter, reviewCounts, reviewRows } from "~/core/game/review";
 import type { GameInfo, ParticipationInfo, ReviewStatus } from "~/core/schemas/game";
+import { pageOf } from "~/core/ui/list-page";
+import { useAddressFilter } from "~/lib/address-filter";
 import { api, errorMessage } from "~/lib/api";
+import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/review";
@@ -28,7 +34,7 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
     api<ParticipationInfo[]>(`/api/game/${id}/participations`, { signal: request.signal }),
     api<GameInfo>(`/api/edit/games/${id}`, { signal: request.signal }),
   ]);
-  return { ...server, participations, divisions: game.divisions.map((d) => ({ id: d.id, name: d.name })) };
+  return { ...server, gameId: id, participations, divisions: game.divisions.map((d) => ({ id: d.id, name: d.name })) };
 }
 clientLoader.hydrate = true as const;
 
@@ -60,7 +66,17 @@ export default function AdminGameReviewPage({ loaderData }: Route.ComponentProps
 function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
-  const { participations, divisions } = loaderData;
+  const { gameId, divisions } = loaderData;
+  // Refreshed every 10 s like the other admin tables (rules.md §15): new requests to join show up.
+  const { data: participations } = useCachedList(
+    `admin-review:${gameId}`,
+    (signal) => api<ParticipationInfo[]>(`/api/game/${gameId}/participations`, { signal }),
+    { initial: loaderData.participations, refreshMs: REFRESH_MS.list, persist: false },
+  );
+  const [params, setFilter] = useAddressFilter();
+  const filter = parseReviewFilter(params);
+  const counts = reviewCounts(participations);
+  const view = pageOf(reviewRows(participations, filter), Number(params.get("page") ?? 1));
   const [busy, setBusy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -81,9 +97,58 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
   return (
     <div className="space-y-4">
       {error ? <Alert tone="error">{error}</Alert> : null}
+      {participations.length > 0 ? (
+        <div role="search" className="flex flex-wrap items-center gap-2">
+          <select
+            aria-label={t("adminGames.review.filterStatus")}
+            className={selectClass}
+            value={filter.status}
+            onChange={(e) => setFilter({ status: e.target.value === "all" ? "" : e.target.value })}
+          >
+            <option value="all">{t("adminGames.review.allStatuses", { count: counts.all })}</option>
+            {PARTICIPATION_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t("adminGames.review.statusCount", { status: t(`games.status.${s}`), count: counts[s] })}
+              </option>
+            ))}
+          </select>
+          {divisions.length > 0 ? (
+            <select
+              aria-label={t("adminGames.review.filterDivision")}
+              className={selectClass}
+              value={String(filter.division)}
+              onChange={(e) => setFilter({ division: e.target.value === "all" ? "" : e.target.value })}
+            >
+              <option value="all">{t("adminGames.review.allDivisions")}</option>
+              <option value="none">{t("adminGames.review.noDivision")}</option>
+              {divisions.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          ) : null}
+          <input
+            type="search"
+            value={filter.query}
+            maxLength={64}
+            aria-label={t("adminGames.review.search")}
+            placeholder={t("adminGames.review.searchPlaceholder")}
+            className="block w-64 rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+            onChange={(e) => setFilter({ q: e.target.value })}
+          />
+          <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status" data-testid="review-shown">
+            {t("adminGames.review.shown", { shown: view.total, total: counts.all })}
+          </p>
+        </div>
+      ) : null}
       {participations.length === 0 ? (
         <Card className="text-center">
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminGames.noParticipations")}</p>
+        </Card>
+      ) : view.total === 0 ? (
+        <Card className="text-center">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminGames.review.noMatch")}</p>
         </Card>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
@@ -98,7 +163,7 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
-              {participations.map((p) => (
+              {view.rows.map((p) => (
                 <tr key={p.id} data-testid={`participation-${p.id}`}>
                   <td className="px-4 py-3">
                     <div className="flex items-center gap-3">
@@ -162,6 +227,7 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
           </table>
         </div>
       )}
+      <Pager page={view.page} pages={view.pages} label={t("adminGames.review.pages")} onPage={(page) => setFilter({ page: String(page) })} />
     </div>
   );
 }

@@ -1,0 +1,151 @@
+import { readFileSync } from "node:fs";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, registerUser, test } from "./fixtures";
+
+// Labels come from the locale files, so rewording a string does not break the flow under test.
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
+const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ""));
+const FIRST_LOAD = { timeout: 15_000 };
+const HOUR = 3_600_000;
+const TEAMS = 53;
+
+interface Player {
+  api: APIRequestContext;
+  userName: string;
+  teamId: number;
+  teamName: string;
+}
+
+test("the review and writeups tabs of a game with 53 teams filter, search and page, keeping it all in the address", async ({ adminPage: admin, playwright, baseURL }) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now().toString(36);
+  const created = await admin.request.post("/api/edit/games", {
+    data: { title: `Review ${stamp}`, start: Date.now() - HOUR, end: Date.now() + HOUR, acceptWithoutReview: true, writeupRequired: true, writeupDeadline: Date.now() + 3 * HOUR },
+  });
+  expect(created.status()).toBe(200);
+  const gameId = ((await created.json()) as { id: number }).id;
+  const edited = await admin.request.put(`/api/edit/games/${gameId}`, {
+    data: { divisions: [{ name: "Red", defaultPermissions: 2147483647 }, { name: "Blue", defaultPermissions: 2147483647 }] },
+  });
+  expect(edited.status()).toBe(200);
+  const divisions = ((await edited.json()) as { divisions: { id: number; name: string }[] }).divisions;
+  const red = divisions.find((d) => d.name === "Red")!.id;
+  const blue = divisions.find((d) => d.name === "Blue")!.id;
+
+  // 53 captains make a team each and join (accepted without review): the last two in Blue.
+  const players: Player[] = [];
+  for (let start = 0; start < TEAMS; start += 10) {
+    const batch = Array.from({ length: Math.min(10, TEAMS - start) }, async (_, k) => {
+      const i = start + k;
+      const api = await playwright.request.newContext({ baseURL });
+      const { userName } = await registerUser(api, { userName: `rv${stamp}u${i}` });
+      const teamName = `Rv ${stamp} ${String(i).padStart(2, "0")}`;
+      const team = await api.post("/api/team", { data: { name: teamName } });
+      expect(team.status()).toBe(200);
+      const teamId = ((await team.json()) as { id: number }).id;
+      expect((await api.post(`/api/game/${gameId}`, { data: { teamId, divisionId: i >= TEAMS - 2 ? blue : red } })).status()).toBe(200);
+      return { api, userName, teamId, teamName };
+    });
+    players.push(...(await Promise.all(batch)));
+  }
+  // The admin sends five back to pending and rejects one.
+  const participations = (await (await admin.request.get(`/api/game/${gameId}/participations`)).json()) as { id: number; team: { id: number } }[];
+  const participationOf = (p: Player) => participations.find((x) => x.team.id === p.teamId)!.id;
+  for (const p of players.slice(10, 15)) expect((await admin.request.put(`/api/admin/participation/${participationOf(p)}/Pending`, { data: {} })).status()).toBe(200);
+  expect((await admin.request.put(`/api/admin/participation/${participationOf(players[20]!)}/Rejected`, { data: {} })).status()).toBe(200);
+
+  // Review: pending requests first, 50 rows a page.
+  await admin.goto(`/admin/games/${gameId}/Review`);
+  const rows = admin.locator("tbody tr");
+  const shown = admin.getByTestId("review-shown");
+  await expect(shown).toHaveText(fill(en.adminGames.review.shown, { shown: TEAMS, total: TEAMS }), FIRST_LOAD);
+  await expect(rows).toHaveCount(50);
+  const pendingNames = players.slice(10, 15).map((p) => p.teamName);
+  for (let k = 0; k < 5; k++) await expect(rows.nth(k).locator("[data-status]")).toHaveText(en.games.status.Pending);
+  const top = await rows.evaluateAll((trs) => trs.slice(0, 5).map((tr) => tr.querySelector("td p")?.textContent ?? ""));
+  expect(top.map((text) => pendingNames.find((name) => text.startsWith(`${name} `))).sort()).toEqual(pendingNames);
+  await expect(rows.nth(5).locator("[data-status]")).toHaveText(en.games.status.Accepted);
+  const pager = admin.getByRole("navigation", { name: en.adminGames.review.pages });
+  await expect(pager).toContainText(fill(en.pager.pageOf, { page: 1, pages: 2 }));
+  await pager.getByRole("button", { name: en.pager.next }).click();
+  await expect(rows).toHaveCount(3);
+  await expect(admin).toHaveURL(/[?&]page=2/);
+  await expect(pager.getByRole("button", { name: en.pager.next })).toBeDisabled();
+
+  // By status: the counts are in the choices, and choosing one goes back to its first page.
+  const status = admin.getByLabel(en.adminGames.review.filterStatus);
+  await expect(status.locator("option", { hasText: fill(en.adminGames.review.statusCount, { status: en.games.status.Pending, count: 5 }) })).toHaveCount(1);
+  await status.selectOption("Rejected");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(players[20]!.teamName);
+  await expect(admin).toHaveURL(/[?&]status=Rejected(&|$)/);
+  await expect(admin).not.toHaveURL(/page=/);
+  await expect(shown).toHaveText(fill(en.adminGames.review.shown, { shown: 1, total: TEAMS }));
+  await status.selectOption("all");
+
+  // By division.
+  await admin.getByLabel(en.adminGames.review.filterDivision).selectOption({ label: "Blue" });
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText(players[TEAMS - 2]!.teamName);
+  await expect(rows.nth(1)).toContainText(players[TEAMS - 1]!.teamName);
+  await admin.getByLabel(en.adminGames.review.filterDivision).selectOption({ label: en.adminGames.review.allDivisions });
+
+  // Search: a member's user name, then a team's #id; a search and a status survive a reload.
+  const search = admin.getByLabel(en.adminGames.review.search);
+  await search.fill(players[33]!.userName);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(players[33]!.teamName);
+  await search.fill(`#${players[12]!.teamId}`);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(players[12]!.teamName);
+  await status.selectOption("Pending");
+  await admin.reload();
+  await expect(admin.getByLabel(en.adminGames.review.search)).toHaveValue(`#${players[12]!.teamId}`, FIRST_LOAD);
+  await expect(admin.getByLabel(en.adminGames.review.filterStatus)).toHaveValue("Pending");
+  await expect(rows).toHaveCount(1);
+
+  // Accepting it from the filtered view: it leaves the pending view and the counts follow.
+  await rows.first().getByRole("button", { name: en.adminGames.review.action.Accepted }).click();
+  await expect(admin.getByText(en.adminGames.review.noMatch)).toBeVisible();
+  await expect(status.locator("option", { hasText: fill(en.adminGames.review.statusCount, { status: en.games.status.Pending, count: 4 }) })).toHaveCount(1);
+  await search.fill("");
+  await expect(rows).toHaveCount(4);
+
+  // Writeups: the 48 accepted teams are listed, one has uploaded.
+  const pdf = Buffer.from(`%PDF-1.4\n% ${stamp}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
+  const writer = players[45]!;
+  expect((await writer.api.post(`/api/game/${gameId}/writeup`, { multipart: { file: { name: "w.pdf", mimeType: "application/pdf", buffer: pdf } } })).status()).toBe(200);
+  await admin.goto(`/admin/games/${gameId}/Writeups`);
+  const writeupRows = admin.locator("tbody tr");
+  await expect(admin.getByTestId("writeup-counts")).toHaveText(fill(en.writeups.admin.counts, { submitted: 1, total: 48 }), FIRST_LOAD);
+  await expect(writeupRows).toHaveCount(48);
+  // The viewer opens under the table and is brought into sight. The PDF is held back meanwhile: once
+  // loaded, Chromium's PDF viewer takes the focus and scrolls to it by itself, which other browsers' do not.
+  const pdfUrl = /\/assets\/[0-9a-f]{64}\/Writeup-/;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await admin.route(pdfUrl, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await admin.getByTestId(`writeup-row-${writer.teamId}`).getByRole("button", { name: en.writeups.admin.view }).click();
+  await expect(admin.getByTitle(fill(en.writeups.admin.viewerTitle, { team: writer.teamName }))).toBeInViewport();
+  release();
+
+  const shownWriteups = admin.getByLabel(en.writeups.admin.filter);
+  await shownWriteups.selectOption("missing");
+  await expect(writeupRows).toHaveCount(47);
+  await shownWriteups.selectOption("submitted");
+  await expect(writeupRows).toHaveCount(1);
+  await expect(writeupRows.first()).toContainText(writer.teamName);
+  await expect(admin).toHaveURL(/[?&]show=submitted/);
+  await shownWriteups.selectOption("all");
+  await admin.getByLabel(en.writeups.admin.search).fill(players[7]!.teamName);
+  await expect(writeupRows).toHaveCount(1);
+  await expect(writeupRows.first()).toContainText(en.writeups.notSubmitted);
+  await admin.getByLabel(en.writeups.admin.search).fill("no such team");
+  await expect(admin.getByText(en.writeups.admin.noMatch)).toBeVisible();
+
+  await Promise.all(players.map((p) => p.api.dispose()));
+});
