@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { memo, useMemo, useState } from "react";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/components/games/time";
@@ -24,6 +24,42 @@ function SolveMark({ type, t }: { type: string; t: TFunction }) {
   );
 }
 
+/** One team's row; drawn again only when its item, rank or the columns change. */
+const BoardRow = memo(function BoardRow({
+  item,
+  rank,
+  columns,
+  onDetail,
+}: {
+  item: ScoreboardItem;
+  rank: number | null;
+  columns: [id: number, title: string][];
+  onDetail: (item: ScoreboardItem) => void;
+}) {
+  const { t } = useTranslation();
+  const solved = new Map(item.solvedChallenges.map((s) => [s.id, s]));
+  return (
+    <tr data-testid={`board-team-${item.id}`} className="border-b border-zinc-100 dark:border-zinc-900">
+      <td className="px-2 py-1 tabular-nums">{rank ? rank : "-"}</td>
+      <td className="px-2 py-1">
+        <button type="button" className="text-left hover:underline" onClick={() => onDetail(item)}>
+          {item.name}
+        </button>
+      </td>
+      <td className="px-2 py-1 text-right tabular-nums" data-testid="board-score">{item.score}</td>
+      <td className="px-2 py-1 text-right tabular-nums">{item.solvedCount}</td>
+      {columns.map(([id, title]) => {
+        const s = solved.get(id);
+        return (
+          <td key={id} className="px-1 py-1 text-center" title={s ? `${title}: ${s.score}` : title}>
+            {s ? <SolveMark type={s.type} t={t} /> : null}
+          </td>
+        );
+      })}
+    </tr>
+  );
+});
+
 /** The ranked teams with a solved matrix per challenge (blood marks), paged, with a team detail dialog. */
 export function BoardTable({ items, challenges, divisionId }: { items: ScoreboardItem[]; challenges: ChallengeInfo[]; divisionId: number | null }) {
   const { t } = useTranslation();
@@ -34,6 +70,10 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
   const current = Math.min(page, pages - 1);
   const shown = rows.slice(current * PAGE, current * PAGE + PAGE);
   const titles = new Map(challenges.map((c) => [c.id, c.title]));
+  // The columns change with a challenge's title or the set of challenges, not with each solve's new
+  // scores: rows whose team did not change are not drawn again when a delta arrives.
+  const columnsKey = JSON.stringify(challenges.map((c) => [c.id, c.title]));
+  const columns = useMemo(() => JSON.parse(columnsKey) as [id: number, title: string][], [columnsKey]);
   if (rows.length === 0) return <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("scoreboard.noTeams")}</p>;
   return (
     <div className="space-y-3">
@@ -54,30 +94,9 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
             </tr>
           </thead>
           <tbody>
-            {shown.map((item) => {
-              const solved = new Map(item.solvedChallenges.map((s) => [s.id, s]));
-              const rank = divisionId === null ? item.rank : item.divisionRank;
-              return (
-                <tr key={item.id} data-testid={`board-team-${item.id}`} className="border-b border-zinc-100 dark:border-zinc-900">
-                  <td className="px-2 py-1 tabular-nums">{rank ? rank : "-"}</td>
-                  <td className="px-2 py-1">
-                    <button type="button" className="text-left hover:underline" onClick={() => setDetail(item)}>
-                      {item.name}
-                    </button>
-                  </td>
-                  <td className="px-2 py-1 text-right tabular-nums" data-testid="board-score">{item.score}</td>
-                  <td className="px-2 py-1 text-right tabular-nums">{item.solvedCount}</td>
-                  {challenges.map((c) => {
-                    const s = solved.get(c.id);
-                    return (
-                      <td key={c.id} className="px-1 py-1 text-center" title={s ? `${c.title}: ${s.score}` : c.title}>
-                        {s ? <SolveMark type={s.type} t={t} /> : null}
-                      </td>
-                    );
-                  })}
-                </tr>
-              );
-            })}
+            {shown.map((item) => (
+              <BoardRow key={item.id} item={item} rank={divisionId === null ? item.rank : item.divisionRank} columns={columns} onDetail={setDetail} />
+            ))}
           </tbody>
         </table>
       </div>

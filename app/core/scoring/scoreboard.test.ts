@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GamePermission } from "../enums";
-import { type BoardDivision, type BoardInput, type BoardSolve, type BoardTeam, computeScoreboard } from "./scoreboard";
+import { type BoardDivision, type BoardInput, type BoardSolve, type BoardTeam, computeScoreboard, firstSolveTime, type ScoreboardItem } from "./scoreboard";
 
 const HOUR = 3_600_000;
 const game = { start: 0, end: 10 * HOUR, bloodBonus: 52459530, bloodFactors: { first: 50, second: 30, third: 10 } };
@@ -178,5 +178,32 @@ describe("scoreboard invariants", () => {
         expect(after.challenges.Web![0]!.score).toBeLessThanOrEqual(before.challenges.Web![0]!.score);
       }),
     );
+  });
+});
+
+describe("firstSolveTime", () => {
+  const item = (id: number, times: number[]): ScoreboardItem => ({
+    id,
+    name: `t${id}`,
+    bio: "",
+    divisionId: null,
+    avatar: null,
+    score: 0,
+    rank: 0,
+    divisionRank: null,
+    lastSubmissionTime: 0,
+    solvedCount: times.length,
+    solvedChallenges: times.map((time, c) => ({ id: c, score: 1, type: "Normal", userName: "u", time })),
+  });
+
+  it("is the earliest solve, or the update time when there is none earlier", () => {
+    expect(firstSolveTime({ updateTimeUtc: 900, items: [item(1, [500, 300]), item(2, [400])] })).toBe(300);
+    expect(firstSolveTime({ updateTimeUtc: 200, items: [item(1, [500])] })).toBe(200);
+    expect(firstSolveTime({ updateTimeUtc: 900, items: [] })).toBe(900);
+  });
+
+  it("takes a board of 2,000 teams × 100 solves (more than a spread of arguments can hold)", () => {
+    const items = Array.from({ length: 2000 }, (_, t) => item(t, Array.from({ length: 100 }, (_, c) => 1_000_000 + t * 100 + c)));
+    expect(firstSolveTime({ updateTimeUtc: 9_999_999, items })).toBe(1_000_000);
   });
 });

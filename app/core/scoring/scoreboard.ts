@@ -331,3 +331,13 @@ export function computeScoreboard(input: BoardInput): ScoreboardModel {
     challengeCount: challenges.length,
   };
 }
+
+/**
+ * The left edge of the board's timeline: its earliest solve, or its update time when earlier. A loop, not
+ * `Math.min(...times)`: spreading every solve of a large game (≈ 125,000 in V8) overflows the stack.
+ */
+export function firstSolveTime(board: Pick<ScoreboardModel, "items" | "updateTimeUtc">): number {
+  let first = board.updateTimeUtc;
+  for (const item of board.items) for (const solve of item.solvedChallenges) if (solve.time < first) first = solve.time;
+  return first;
+}

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRouteLoaderData } from "react-router";
 import { GameTabs } from "~/components/games/game-tabs";
@@ -13,7 +13,7 @@ import { Card } from "~/components/ui/card";
 import { selectClass } from "~/components/ui/select";
 import { roleRank } from "~/core/enums";
 import type { GameNotice } from "~/core/protocol";
-import type { ChallengeInfo } from "~/core/scoring/scoreboard";
+import { type ChallengeInfo, firstSolveTime } from "~/core/scoring/scoreboard";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { loader as rootLoader } from "~/root";
@@ -38,9 +38,9 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
   const [notices, setNotices] = useState<GameNotice[]>([]);
   const { board, error, socket } = useLiveBoard(loaderData.gameId, (n) => setNotices((prev) => [n, ...prev].slice(0, 5)));
   const [division, setDivision] = useState<number | null>(null);
-  const challenges = board ? (Object.values(board.challenges).flat() as ChallengeInfo[]) : [];
+  const challenges = useMemo(() => (board ? (Object.values(board.challenges).flat() as ChallengeInfo[]) : []), [board]);
   const timeline = board?.timelines.find((tl) => tl.divisionId === (division ?? 0));
-  const start = board ? Math.min(...board.items.flatMap((i) => i.solvedChallenges.map((s) => s.time)), board.updateTimeUtc) : 0;
+  const start = useMemo(() => (board ? firstSolveTime(board) : 0), [board]);
 
   return (
     <div className="space-y-4">
