@@ -1,17 +1,24 @@
 import { useTranslation } from "react-i18next";
 import { Button } from "./button";
 
-/** Previous / "Page n of m" / Next under a table paged in the browser; nothing when there is one page. */
+/**
+ * Previous / "Page n of m" / Next under a table paged in the browser; nothing when there is one page.
+ * Turning a page goes back to the top, where the new page's first rows are.
+ */
 export function Pager({ page, pages, onPage, label }: { page: number; pages: number; onPage: (page: number) => void; label: string }) {
   const { t } = useTranslation();
   if (pages <= 1) return null;
+  const turn = (to: number) => {
+    onPage(to);
+    window.scrollTo({ top: 0 });
+  };
   return (
     <nav aria-label={label} className="flex items-center gap-2 text-sm">
-      <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+      <Button variant="secondary" disabled={page <= 1} onClick={() => turn(page - 1)}>
         {t("pager.previous")}
       </Button>
       <span className="tabular-nums">{t("pager.pageOf", { page, pages })}</span>
-      <Button variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+      <Button variant="secondary" disabled={page >= pages} onClick={() => turn(page + 1)}>
         {t("pager.next")}
       </Button>
     </nav>
