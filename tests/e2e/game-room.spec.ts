@@ -300,3 +300,33 @@ test("the scoreboard reaches a browser gzipped, and a client that does not ask f
   const inflated = gunzipSync(zipped.body).toString("utf8");
   expect(JSON.parse(inflated)).toEqual(JSON.parse(plain.body.toString("utf8")));
 });
+
+test("the attempts line counts each submission at once and the flag box closes on the last one", async ({ adminPage: admin, page: player }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const game = await ok<{ id: number }>(admin.request.post("/api/edit/games", { data: { title: `Tries ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
+  const c = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Three tries", category: "Misc", type: "StaticAttachment" } }));
+  await ok(admin.request.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
+  await ok(admin.request.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, submissionLimit: 3 } }));
+  await playerWithTeam(player, game.id, `T${stamp}`.slice(0, 15));
+  await player.goto(`/games/${game.id}/challenges`);
+  await player.getByRole("button", { name: /Three tries/ }).click();
+  const flagBox = player.getByRole("textbox", { name: en.challenge.flag });
+  const attempts = (count: number) => player.getByText(en.challenge.attempts[count === 1 ? "left_one" : "left_other"].replace("{{count}}", String(count)), { exact: true });
+  await expect(attempts(3)).toBeVisible();
+
+  for (const left of [2, 1]) {
+    await flagBox.fill(`flag{wrong_${left}}`);
+    await player.getByRole("button", { name: en.challenge.submit }).click();
+    await expect(attempts(left)).toBeVisible();
+  }
+  await flagBox.fill("flag{wrong_last}");
+  await player.getByRole("button", { name: en.challenge.submit }).click();
+  await expect(player.getByText(en.challenge.attempts.usedUp, { exact: true })).toBeVisible();
+  await expect(flagBox).toBeDisabled();
+  // A reload straight after reads the room's count, not D1's (the last rows may not be there yet).
+  await player.reload();
+  await player.getByRole("button", { name: /Three tries/ }).click();
+  await expect(player.getByText(en.challenge.attempts.usedUp, { exact: true })).toBeVisible();
+  await expect(flagBox).toBeDisabled();
+});

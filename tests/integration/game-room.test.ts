@@ -169,7 +169,10 @@ describe("submission life cycle", () => {
     const closed = await makeChallenge(admin, gameId, { flags: ["f"], fields: { deadlineUtc: Date.now() - 60_000 } });
     const [a] = await seedPlayers(gameId, 1);
     await ensureInstances(gameId, limited);
+    const view = async () => (await a!.client.json<{ limit: number; attempts: number }>(`/api/game/${gameId}/challenges/${limited}`)).body;
     expect((await submit(a!, gameId, limited, "x")).status).toBe(200);
+    // The player's view counts it at once: the room's count, before the submission is drained to D1.
+    expect(await view()).toMatchObject({ limit: 2, attempts: 1 });
     expect((await submit(a!, gameId, limited, "y")).status).toBe(200);
     const third = await submit(a!, gameId, limited, "f");
     expect(third.status).toBe(400);
@@ -181,6 +184,7 @@ describe("submission life cycle", () => {
     await settle(gameId);
     await room(gameId).reset(gameId);
     expect((await submit(a!, gameId, limited, "f")).status).toBe(400);
+    expect(await view()).toMatchObject({ limit: 2, attempts: 2 });
   });
 
   it("answers NotFound without an instance", async () => {

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { getPlayerChallenge, requirePlayer } from "~/.server/services/player-challenges";
-import { refreshRoom } from "~/.server/services/room";
+import { refreshRoom, roomOf } from "~/.server/services/room";
 import type { ApiContext, ApiEnv } from "./context";
 import { editGameId, pathId } from "./edit";
 import { logEvent } from "./log";
@@ -15,5 +15,7 @@ defineRoute(gameChallenges, { method: "GET", path: "/game/:id/challenges/:cid", 
   const detail = await getPlayerChallenge({ db: c.get("db"), log: (entry) => logEvent(c, entry) }, player, pathId(c, "cid", "challenge.not_found"));
   // The team's own flag may have just been assigned: the room's judge must know it before the player submits.
   await refreshRoom(c.env, player.game.id, { challengeId: detail.id, participationId: player.participation.id });
+  // With a limit, the attempts are the room's count: D1 gets the newest submissions only when the room drains.
+  if (detail.limit > 0) detail.attempts = (await roomOf(c.env, player.game.id).attempts(player.game.id, player.participation.id, detail.id)) ?? detail.attempts;
   return c.json(detail);
 });

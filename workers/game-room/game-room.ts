@@ -638,6 +638,17 @@ export class GameRoom extends SocketHub {
   }
 
   /** GET game/{id}/scoreboard from memory, with its validators; `page` slices the items (first page reads). */
+  /**
+   * A team's submissions so far to a challenge with a submission limit (null without one), counted as
+   * each is accepted for judging — so with those not yet drained to D1, which a count there would miss.
+   */
+  async attempts(gameId: number, participationId: number, challengeId: number): Promise<number | null> {
+    const state = await this.ready(gameId);
+    const challenge = state?.challenges.get(challengeId);
+    if (!state || !challenge || challenge.submissionLimit <= 0) return null;
+    return state.submissionCounts.get(pairKey(participationId, challengeId)) ?? 0;
+  }
+
   async readBoard(gameId: number, opts: { etag?: string | null; allowHidden?: boolean; skip?: number; count?: number; coding?: BodyCoding } = {}): Promise<BoardRead> {
     const state = await this.ready(gameId);
     if (!state) return { kind: "notFound" };

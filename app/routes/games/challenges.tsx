@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
@@ -103,15 +103,21 @@ function DetailPanel({ gameId, challengeId, verdicts, onClose }: { gameId: numbe
   const [submitted, setSubmitted] = useState<number | null>(null);
   const gameEnded = useGameEnded(gameId);
 
+  const load = useCallback(
+    (signal?: AbortSignal) =>
+      api<ChallengeDetail>(`/api/game/${gameId}/challenges/${challengeId}`, { signal })
+        .then(setDetail)
+        .catch((err: unknown) => {
+          if (!signal?.aborted) setError(errorMessage(err));
+        }),
+    [gameId, challengeId],
+  );
+
   useEffect(() => {
     const controller = new AbortController();
-    api<ChallengeDetail>(`/api/game/${gameId}/challenges/${challengeId}`, { signal: controller.signal })
-      .then(setDetail)
-      .catch((err: unknown) => {
-        if (!controller.signal.aborted) setError(errorMessage(err));
-      });
+    void load(controller.signal);
     return () => controller.abort();
-  }, [gameId, challengeId]);
+  }, [load]);
 
   return (
     <Card className="space-y-4" aria-labelledby="challenge-title">
@@ -127,17 +133,27 @@ function DetailPanel({ gameId, challengeId, verdicts, onClose }: { gameId: numbe
       {!detail && !error ? <LoadingStatus /> : null}
       {detail ? (
         <ChallengeView
-          key={detail.id}
           detail={detail}
           gameId={gameId}
           now={now}
           submit={async (flag) => {
-            setSubmitted(await submitFlag(gameId, detail.id, flag));
+            try {
+              const id = await submitFlag(gameId, detail.id, flag);
+              setSubmitted(id);
+              // Each stored submission is an attempt.
+              setDetail((d) => d && { ...d, attempts: d.attempts + 1 });
+            } catch (err) {
+              // Refused (attempts used up meanwhile, deadline…): the server's count is the truth.
+              if (detail.limit > 0) void load();
+              throw err;
+            }
           }}
         />
       ) : null}
       {submitted !== null && detail ? (
-        <VerdictMessage key={submitted} gameId={gameId} challengeId={detail.id} submissionId={submitted} pushed={verdicts.statuses} ended={gameEnded} />
+        // Keyed apart from its siblings: a bare submission id once equalled the challenge view's key (the
+        // challenge id), and React then left copies of the view on the page.
+        <VerdictMessage key={`verdict-${submitted}`} gameId={gameId} challengeId={detail.id} submissionId={submitted} pushed={verdicts.statuses} ended={gameEnded} />
       ) : null}
     </Card>
   );
