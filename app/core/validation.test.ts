@@ -28,4 +28,15 @@ describe("describeIssue", () => {
   it("uses schema messages that are i18n keys", () => {
     expect(first(schema, { name: "abc", tags: [], custom: "" })).toBe('validation.custom{"field":"fields.custom"}');
   });
+
+  it("gives a range, not the type's message, for a number of the right type out of range", () => {
+    // The schemas name their type message on the type (`z.number("validation.invalid_type")`), which zod
+    // also puts on the type's checks.
+    const ranged = z.object({ minScoreRate: z.number("validation.invalid_type").min(0).max(1), limit: z.number("validation.invalid_type").int("validation.invalid_type").min(0) });
+    expect(first(ranged, { minScoreRate: 2, limit: 0 })).toBe('validation.too_big_number{"field":"fields.minScoreRate","max":1}');
+    expect(first(ranged, { minScoreRate: -1, limit: 0 })).toBe('validation.too_small_number{"field":"fields.minScoreRate","min":0}');
+    expect(first(ranged, { minScoreRate: 1, limit: -5 })).toBe('validation.too_small_number{"field":"fields.limit","min":0}');
+    expect(first(ranged, { minScoreRate: "x", limit: 0 })).toBe('validation.invalid_type{"field":"fields.minScoreRate"}');
+    expect(first(ranged, { minScoreRate: 1, limit: 1.5 })).toBe('validation.invalid_type{"field":"fields.limit"}');
+  });
 });

@@ -10,7 +10,10 @@ export function describeIssue(
 ): string {
   const fieldName = String(issue.path[issue.path.length - 1] ?? "");
   const field = fieldName ? t(`fields.${fieldName}`, { defaultValue: fieldName }) : t("fields.body");
-  if (issue.message && isKey(issue.message)) return t(issue.message, { field });
+  // A schema's type message (`z.number("validation.invalid_type")`) is also set on the type's checks; an
+  // out-of-range number of the right type gets its range below instead.
+  const typeMessageOnCheck = issue.message === "validation.invalid_type" && (issue.code === "too_small" || issue.code === "too_big");
+  if (issue.message && isKey(issue.message) && !typeMessageOnCheck) return t(issue.message, { field });
   switch (issue.code) {
     case "invalid_type":
       return valueAt(input, issue.path) == null

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "./fixtures";
 import { en } from "./ui-seed";
 
@@ -50,4 +51,45 @@ test("a post that does not exist shows the 404 screen", async ({ page }) => {
   const response = await page.goto("/posts/zzzzzzzz");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: en.notFound.title, level: 1 })).toBeVisible();
+});
+
+test("an out-of-range number is refused with its field and range, in the admin's language, and nothing is saved", async ({ adminPage: page }) => {
+  type Errors = { fields: Record<string, string>; validation: Record<string, string> };
+  const errors = (lang: string) => JSON.parse(readFileSync(new URL(`../../app/locales/${lang}/errors.json`, import.meta.url), "utf8")) as Errors;
+  const ja = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/common.json", import.meta.url), "utf8")) as typeof en;
+  const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ""));
+  const now = Date.now();
+  const game = (await (await page.request.post("/api/edit/games", { data: { title: `Ranges ${now.toString(36)}`, start: now - 3_600_000, end: now + 3_600_000 } })).json()) as { id: number };
+  const challenge = (await (await page.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Ranged", category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
+
+  // A challenge's minimum score ratio above 1: the range, not "has the wrong type".
+  await page.goto(`/admin/games/${game.id}/challenges/${challenge.id}`);
+  await page.getByLabel(en.adminChallenges.minScoreRate).fill("2");
+  await page.getByRole("button", { name: en.adminChallenges.save, exact: true }).click();
+  const en_ = errors("en-US");
+  await expect(page.getByRole("alert").filter({ hasText: fill(en_.validation.too_big_number!, { field: en_.fields.minScoreRate!, max: 1 }) })).toBeVisible();
+  const stored = (await (await page.request.get(`/api/edit/games/${game.id}/challenges/${challenge.id}`)).json()) as { minScoreRate: number };
+  expect(stored.minScoreRate).not.toBe(2);
+
+  // A game's first blood of 150 % and a member limit of −3: refused in the form, not saved as 100 % and 0.
+  await page.goto(`/admin/games/${game.id}/info`);
+  const before = (await (await page.request.get(`/api/edit/games/${game.id}`)).json()) as { bloodBonus: number; teamMemberCountLimit: number };
+  await page.getByLabel(en.adminGames.blood.first).fill("150");
+  await page.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: fill(en.adminGames.numberDecimal, { field: en.adminGames.blood.first, min: 0, max: 100 }) })).toBeVisible();
+  await page.getByLabel(en.adminGames.blood.first).fill("5");
+  await page.getByLabel(en.adminGames.field.memberLimit).fill("-3");
+  await page.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: fill(en.adminGames.numberWhole, { field: en.adminGames.field.memberLimit, min: 0, max: 1000000 }) })).toBeVisible();
+  await expect(page.getByText(en.adminGames.saved)).toHaveCount(0);
+  const after = (await (await page.request.get(`/api/edit/games/${game.id}`)).json()) as typeof before;
+  expect(after).toMatchObject(before);
+
+  // The container policy's default lifetime in Japanese: the field's name, not `defaultLifetime`.
+  await page.goto("/admin/settings?lng=ja-JP");
+  const jaErrors = errors("ja-JP");
+  const section = page.getByRole("region", { name: ja.settings.container.heading });
+  await section.getByLabel(ja.settings.container.defaultLifetime).fill("99999");
+  await section.getByRole("button", { name: ja.settings.save, exact: true }).click();
+  await expect(section.getByRole("alert")).toHaveText(fill(jaErrors.validation.too_big_number!, { field: jaErrors.fields.defaultLifetime!, max: 7200 }));
 });

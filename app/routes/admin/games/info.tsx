@@ -13,6 +13,7 @@ import { Card } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/field";
 import { GamePermission } from "~/core/enums";
 import { packBloodBonus, percentToPerMille, perMilleToPercent, unpackBloodBonus } from "~/core/game/blood-bonus";
+import { checkGameNumbers, type GameNumberField } from "~/core/game/info-form";
 import type { DivisionInfo, GameInfo } from "~/core/schemas/game";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
@@ -168,6 +169,16 @@ export default function AdminGameInfoPage({ loaderData }: Route.ComponentProps) 
   return <AdminGameInfoPageView loaderData={loaderData} />;
 }
 
+/** The label of each checked number field, to name it in the form's error. */
+const NUMBER_LABELS: Record<GameNumberField, string> = {
+  memberLimit: "adminGames.field.memberLimit",
+  containerLimit: "adminGames.field.containerLimit",
+  writeupHours: "adminGames.field.writeupHours",
+  bloodFirst: "adminGames.blood.first",
+  bloodSecond: "adminGames.blood.second",
+  bloodThird: "adminGames.blood.third",
+};
+
 function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -199,8 +210,20 @@ function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loade
       setError(t("adminGames.titleTimeRequired"));
       return;
     }
-    const hours = Number(text("writeupHours") || "0");
-    const percent = (name: string) => percentToPerMille(Number(text(name) || "0"));
+    const checked = checkGameNumbers({
+      memberLimit: text("teamMemberCountLimit"),
+      containerLimit: text("containerCountLimit"),
+      writeupHours: text("writeupHours"),
+      bloodFirst: text("blood1"),
+      bloodSecond: text("blood2"),
+      bloodThird: text("blood3"),
+    });
+    if ("problem" in checked) {
+      const { key, field, min, max } = checked.problem;
+      setError(t(key, { field: t(NUMBER_LABELS[field]), min, max }));
+      return;
+    }
+    const numbers = checked.values;
     const body = {
       title,
       summary: text("summary"),
@@ -208,12 +231,16 @@ function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loade
       start,
       end,
       inviteCode: text("inviteCode").trim(),
-      teamMemberCountLimit: Math.max(0, Math.floor(Number(text("teamMemberCountLimit") || "0"))),
-      containerCountLimit: Math.max(0, Math.floor(Number(text("containerCountLimit") || "0"))),
+      teamMemberCountLimit: numbers.memberLimit,
+      containerCountLimit: numbers.containerLimit,
       ...flags,
-      writeupDeadline: end + Math.max(0, Number.isFinite(hours) ? hours : 0) * HOUR,
+      writeupDeadline: end + Math.round(numbers.writeupHours * HOUR),
       writeupNote: text("writeupNote"),
-      bloodBonus: packBloodBonus({ first: percent("blood1"), second: percent("blood2"), third: percent("blood3") }),
+      bloodBonus: packBloodBonus({
+        first: percentToPerMille(numbers.bloodFirst),
+        second: percentToPerMille(numbers.bloodSecond),
+        third: percentToPerMille(numbers.bloodThird),
+      }),
       divisions: divisions.map((d) => ({ id: d.id, name: d.name.trim(), inviteCode: d.inviteCode.trim(), defaultPermissions: d.defaultPermissions })),
     };
     setBusy(true);
