@@ -11,7 +11,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
-import type { TeamInfo } from "~/core/schemas/team";
+import type { MyTeamInfo } from "~/core/schemas/team";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const teamsKey = (userId: number | string) => `teams:${userId}`;
 
 function fetchTeams(signal: AbortSignal | undefined, url: string) {
-  return api<TeamInfo[]>("/api/team", { signal }).catch((error: unknown) => {
+  return api<MyTeamInfo[]>("/api/team", { signal }).catch((error: unknown) => {
     if (isApiError(error) && error.status === 401) {
       const target = new URL(url);
       throw redirect(`/account/login?from=${encodeURIComponent(target.pathname + target.search)}`);

@@ -66,9 +66,11 @@ test("admin creates a game with a division and code, a captain joins, admin acce
   await expect(row.locator("[data-status]")).toHaveText(en.games.status.Accepted);
   await expect(row).toContainText(en.adminTeams.locked);
 
-  // The team is locked: the team page says so and removing the member is refused.
+  // The team is locked: the team page says so, offers no removal, transfer or disbanding, and removing
+  // the member is refused.
   await player.goto("/teams");
   await expect(player.getByText(en.teams.lockedNote)).toBeVisible(FIRST_LOAD);
+  for (const label of [en.teams.kick, en.teams.makeCaptain, en.teams.disband]) await expect(player.getByRole("button", { name: label, exact: true })).toHaveCount(0);
   const kicked = await player.request.post(`/api/team/${team.id}/kick/${(await (await memberContext.request.get("/api/account/profile")).json()).userId}`);
   expect(kicked.status()).toBe(400);
 
@@ -84,6 +86,12 @@ test("admin creates a game with a division and code, a captain joins, admin acce
   const live = player.getByTestId("notice").filter({ hasText: "look closer" });
   await expect(live).toBeVisible();
   await expect(live.locator("strong")).toHaveText("look closer");
+
+  // Once the game has ended the lock is no longer in force: the page says nothing of it and offers removal.
+  expect((await admin.request.put(`/api/edit/games/${gameId}`, { data: { end: Date.now() - 1000, start: Date.now() - 3_600_000 } })).status()).toBe(200);
+  await player.goto("/teams");
+  await expect(player.getByRole("button", { name: en.teams.kick, exact: true })).toBeVisible(FIRST_LOAD);
+  await expect(player.getByText(en.teams.lockedNote)).toHaveCount(0);
 
   await playerContext.close();
   await memberContext.close();

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { games, participationMembers, participations, teamMembers, teams, users } from "~/.server/db/schema";
-import type { ArrayResponse, TeamInfo } from "~/core/schemas/team";
+import type { ArrayResponse, MyTeamInfo, TeamInfo } from "~/core/schemas/team";
 import { generateTeamTokenKeys, signTeamToken } from "~/core/team-token";
 import { Client, db, newUser } from "./helpers";
 
@@ -286,9 +286,12 @@ describe("team lock", () => {
     for (const r of await Promise.all(calls)) expect(r.body).toEqual({ title: LOCKED, status: 400 });
     expect(await memberIds(team.id)).toHaveLength(3);
     expect((await new Client().json<TeamInfo>(`/api/team/${team.id}`)).body.locked).toBe(true);
+    const mine = async () => (await captain.client.json<MyTeamInfo[]>("/api/team")).body.find((t) => t.id === team.id);
+    expect(await mine()).toMatchObject({ locked: true, lockInForce: true });
 
     // Once the game has ended the lock no longer holds.
     await db().update(games).set({ startTime: Date.now() - 2 * HOUR, endTime: Date.now() - HOUR }).where(eq(games.id, gameId));
+    expect(await mine()).toMatchObject({ locked: true, lockInForce: false });
     expect((await b.client.json(`/api/team/${team.id}/leave`, { method: "POST" })).status).toBe(200);
   });
 

@@ -34,7 +34,7 @@ defineRoute(team, { method: "POST", path: "/team", auth: "User", tag, summary: "
 });
 
 defineRoute(team, { method: "GET", path: "/team", auth: "User", tag, summary: "The caller's teams" }, async (c, { user }) =>
-  c.json(await teamService.listMyTeams(c.get("db"), user!.id)),
+  c.json(await teamService.listMyTeams(c.get("db"), user!.id, c.get("now"))),
 );
 
 defineRoute(team, { method: "POST", path: "/team/accept", auth: "User", tag, summary: "Join a team by invite code (JSON string body)", body: inviteCodeSchema }, async (c, { body, user }) => {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { badRequest, forbidden, notFound, unauthorized } from "~/core/errors";
-import type { AdminTeamUpdateInput, ArrayResponse, TeamCreateInput, TeamInfo, TeamUpdateInput } from "~/core/schemas/team";
+import type { AdminTeamUpdateInput, ArrayResponse, MyTeamInfo, TeamCreateInput, TeamInfo, TeamUpdateInput } from "~/core/schemas/team";
 import { ADMIN_TEAM_SEARCH_MAX } from "~/core/schemas/team";
 import { formatInviteCode, generateInviteToken, parseInviteCode } from "~/core/team-invite";
 import { parsePublicKey, parseTeamToken, verifyTeamToken } from "~/core/team-token";
@@ -30,7 +30,7 @@ function isUniqueViolation(err: unknown): boolean {
  * participation in a game that has not ended. Used both to diagnose and inside conditional writes, so a
  * lock set concurrently is still honoured.
  */
-const lockInForce = (teamId: number, now: number) => sql`exists (
+const lockInForce = (teamId: number | typeof teams.id, now: number) => sql`exists (
   select 1 from ${teams} t
   where t.id = ${teamId} and t.locked = 1 and exists (
     select 1 from ${participations} p join ${games} g on g.id = p.game_id
@@ -126,19 +126,20 @@ export async function getTeamInfo(db: Db, teamId: number): Promise<TeamInfo> {
   return toTeamInfo(db, await requireTeam(db, teamId));
 }
 
-/** The teams the user belongs to (captain or member). */
-export async function listMyTeams(db: Db, userId: string): Promise<TeamInfo[]> {
+/** The teams the user belongs to (captain or member), each with whether its lock is in force now. */
+export async function listMyTeams(db: Db, userId: string, now: number): Promise<MyTeamInfo[]> {
   const rows = await db
-    .select({ team: teams })
+    .select({ team: teams, lockInForce: sql<number>`${lockInForce(teams.id, now)}` })
     .from(teams)
     .innerJoin(teamMembers, eq(teamMembers.teamId, teams.id))
     .where(eq(teamMembers.userId, userId))
     .orderBy(teams.id)
     .all();
-  return toTeamInfos(
+  const infos = await toTeamInfos(
     db,
     rows.map((r) => r.team),
   );
+  return infos.map((info, i) => ({ ...info, lockInForce: Boolean(rows[i]!.lockInForce) }));
 }
 
 /** Creates a team captained by the user; the unique captain index settles concurrent creations. */

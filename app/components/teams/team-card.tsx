@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import type { TeamInfo, TeamMemberInfo } from "~/core/schemas/team";
+import type { MyTeamInfo, TeamMemberInfo } from "~/core/schemas/team";
 import { api, errorMessage } from "~/lib/api";
 import { AvatarUpload } from "./avatar-upload";
 import { ConfirmDialog, Dialog } from "./dialog";
@@ -15,7 +15,7 @@ type Pending =
   | { kind: "leave" | "disband" | "renew" };
 
 /** One of my teams: members with roles, and the actions my role allows. */
-export function TeamCard({ team, userId, onChanged }: { team: TeamInfo; userId: string; onChanged: () => void }) {
+export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId: string; onChanged: () => void }) {
   const { t } = useTranslation();
   const isCaptain = team.members.some((m) => m.captain && m.id === userId);
   const [pending, setPending] = useState<Pending | null>(null);
@@ -107,7 +107,7 @@ export function TeamCard({ team, userId, onChanged }: { team: TeamInfo; userId: 
         <div className="min-w-0 flex-1">
           <h2 id={headingId} className="flex flex-wrap items-center gap-2 text-xl font-semibold">
             <span className="break-all">{team.name}</span>
-            {team.locked ? (
+            {team.lockInForce ? (
               <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">
                 {t("teams.locked")}
               </span>
@@ -116,16 +116,19 @@ export function TeamCard({ team, userId, onChanged }: { team: TeamInfo; userId: 
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{team.bio || t("teams.noBio")}</p>
         </div>
         <div className="flex flex-wrap gap-2">
+          {/* While the lock is in force the server refuses leaving and disbanding: they are not offered. */}
           {isCaptain ? (
             <>
               <Button variant="secondary" onClick={() => setEditing(true)}>
                 {t("teams.edit")}
               </Button>
-              <Button variant="danger" onClick={() => ask({ kind: "disband" })}>
-                {t("teams.disband")}
-              </Button>
+              {team.lockInForce ? null : (
+                <Button variant="danger" onClick={() => ask({ kind: "disband" })}>
+                  {t("teams.disband")}
+                </Button>
+              )}
             </>
-          ) : (
+          ) : team.lockInForce ? null : (
             <Button variant="secondary" onClick={() => ask({ kind: "leave" })}>
               {t("teams.leave")}
             </Button>
@@ -133,7 +136,7 @@ export function TeamCard({ team, userId, onChanged }: { team: TeamInfo; userId: 
         </div>
       </div>
 
-      {team.locked ? (
+      {team.lockInForce ? (
         <div className="mt-4">
           <Alert>{t("teams.lockedNote")}</Alert>
         </div>
@@ -159,7 +162,7 @@ export function TeamCard({ team, userId, onChanged }: { team: TeamInfo; userId: 
             >
               {member.captain ? t("teams.captain") : t("teams.member")}
             </span>
-            {isCaptain && !member.captain ? (
+            {isCaptain && !member.captain && !team.lockInForce ? (
               <span className="flex gap-1">
                 <Button variant="ghost" className="px-2 py-1" onClick={() => ask({ kind: "transfer", member })}>
                   {t("teams.makeCaptain")}

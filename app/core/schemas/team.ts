@@ -73,6 +73,12 @@ export interface TeamInfo {
   members: TeamMemberInfo[];
 }
 
+/** GET /api/team: the caller's teams, each saying whether its lock is in force now (rules.md §2). */
+export interface MyTeamInfo extends TeamInfo {
+  /** Locked and in an accepted game that has not ended: no kick, leave, transfer or disband. */
+  lockInForce: boolean;
+}
+
 export interface ArrayResponse<T> {
   data: T[];
   length: number;
