@@ -63,6 +63,8 @@ export function SiteHeader({
     await revalidator.revalidate();
   }
 
+  // The tabs and the account entries share one row from lg (74em): below it, with a 15-character user
+  // name, they did not fit and the row wrapped (1024–1120 px); there the menu button opens them.
   return (
     <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/90">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
@@ -79,7 +81,7 @@ export function SiteHeader({
 
         <button
           type="button"
-          className={buttonClass("ghost", "ms-auto md:hidden")}
+          className={buttonClass("ghost", "ms-auto lg:hidden")}
           aria-expanded={menuOpen}
           aria-controls="site-menu"
           onClick={() => {
@@ -92,9 +94,9 @@ export function SiteHeader({
 
         <div
           id="site-menu"
-          className={`${menuOpen ? "flex" : "hidden"} w-full flex-col gap-3 pb-2 md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:pb-0`}
+          className={`${menuOpen ? "flex" : "hidden"} w-full flex-col gap-3 pb-2 lg:flex lg:w-auto lg:flex-1 lg:flex-row lg:items-center lg:pb-0`}
         >
-          <nav aria-label={t("nav.label")} className="flex flex-col gap-1 md:flex-row">
+          <nav aria-label={t("nav.label")} className="flex flex-col gap-1 lg:flex-row">
             {tabs.map((tab) => (
               <NavLink key={tab.to} to={tab.to} end={tab.end} className={tabClass}>
                 {tab.label}
@@ -102,7 +104,7 @@ export function SiteHeader({
             ))}
           </nav>
 
-          <div className="flex flex-wrap items-center gap-2 md:ms-auto">
+          <div className="flex flex-wrap items-center gap-2 lg:ms-auto">
             <LanguageSwitch />
             <ThemeSwitch preference={theme} />
             <button type="button" className={buttonClass("ghost", "px-3")} onClick={clearCacheAndReload}>

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, registerUser, test } from "./fixtures";
 import { closeSeed, en, type Seed, SEED_FLAG, seed } from "./ui-seed";
 import { expectPage, fill, SPEC_ROUTES, viewerOf } from "./ui-routes";
 
@@ -211,6 +211,21 @@ test.describe("layout from 30em to 90em", () => {
       }
     });
   }
+
+  test("the header keeps to one row at every width, with a 15-character user name", async ({ page }) => {
+    await registerUser(page, { userName: `w${Date.now().toString(36)}`.padEnd(15, "x").slice(0, 15) });
+    for (const width of [480, 1024, 1100, 1183, 1184, 1280, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/");
+      await expect(page.locator("main h1").first()).toBeVisible();
+      // One row: the logo's row is the header's only one (the menu button stands in for the rest when narrow).
+      const { header, logo } = await page.evaluate(() => ({
+        header: document.querySelector("header")!.getBoundingClientRect().height,
+        logo: document.querySelector("header a")!.getBoundingClientRect().height,
+      }));
+      expect(header, `header at ${width}px`).toBeLessThan(logo + 30);
+    }
+  });
 
   test("admin and monitor screens say 'Not wide enough' on a narrow screen", async ({ adminPage: page }) => {
     await page.setViewportSize({ width: 480, height: 900 });
