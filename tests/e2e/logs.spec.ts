@@ -25,6 +25,7 @@ test("a failed sign-in elsewhere appears on the admin logs screen without a relo
   await expect(row).toBeVisible();
   await expect(row).toContainText("Failed sign-in");
   await expect(row).toContainText(en.adminLogs.levels.Warning);
+  await expect(row.getByRole("cell").last()).toHaveText(en.adminLogs.statuses.Failed);
   await expect(row).not.toContainText(password);
   // DD/MM/YYYY HH:mm:ss
   await expect(row.getByRole("cell").first()).toHaveText(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
@@ -36,4 +37,11 @@ test("a failed sign-in elsewhere appears on the admin logs screen without a relo
   await expect(adminPage.getByTestId("log-row").filter({ hasText: tried })).toHaveCount(0);
   await level.selectOption("Warning");
   await expect(adminPage.getByTestId("log-row").filter({ hasText: tried })).toBeVisible();
+
+  // The level and status columns follow the admin's language (the message is the record as written).
+  const ja = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/common.json", import.meta.url), "utf8")) as Strings;
+  await adminPage.goto("/admin/logs?lng=ja-JP&level=Warning");
+  const jaRow = adminPage.getByTestId("log-row").filter({ hasText: tried });
+  await expect(jaRow.getByRole("cell").last()).toHaveText(ja.adminLogs.statuses.Failed, FIRST_LOAD);
+  await expect(jaRow.getByRole("cell").nth(1)).toHaveText(ja.adminLogs.levels.Warning);
 });

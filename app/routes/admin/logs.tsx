@@ -178,7 +178,7 @@ export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
                   <td className="px-4 py-2 break-all">{log.name ?? "—"}</td>
                   <td className="whitespace-nowrap px-4 py-2">{log.ip ?? "—"}</td>
                   <td className="px-4 py-2 break-words">{log.msg}</td>
-                  <td className="whitespace-nowrap px-4 py-2">{log.status ?? "—"}</td>
+                  <td className="whitespace-nowrap px-4 py-2">{log.status ? t(`adminLogs.statuses.${log.status}`) : "—"}</td>
                 </tr>
               ))}
             </tbody>
