@@ -58,6 +58,10 @@ test("an admin builds one challenge of each type and a player opens and download
 
   // StaticAttachment: a local file uploaded with progress, one static flag.
   await createChallenge(page, gameId, "Static file", "StaticAttachment", "Misc");
+  // The score curve's preview spans its box (it was drawn 480 px wide in the middle of it).
+  const curve = page.getByTestId("score-curve");
+  const fill = await curve.evaluate((svg) => svg.querySelector("polyline")!.getBoundingClientRect().width / svg.getBoundingClientRect().width);
+  expect(fill).toBeGreaterThan(0.95);
   await page.getByRole("radio", { name: A.attachmentTypes.Local }).check();
   await page.getByLabel(A.file, { exact: true }).setInputFiles({ name: "handout.txt", mimeType: "text/plain", buffer: Buffer.from(staticContent) });
   await page.getByRole("button", { name: A.saveAttachment }).click();

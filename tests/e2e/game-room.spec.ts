@@ -104,6 +104,17 @@ test("a first blood reaches the other team's open scoreboard, its notices and th
   await expect(playerB.getByRole("link", { name: en.challenge.backToGame })).toHaveAttribute("href", `/games/${gameId}`);
   await expect(rows.first().getByRole("cell").first()).toHaveText("1");
   await expect(rows.nth(1)).toHaveAttribute("data-testid", `board-team-${teamB}`);
+  // The timeline fills its card at any width, its scale label at the page's text size.
+  for (const width of [1440, 480]) {
+    await playerB.setViewportSize({ width, height: 900 });
+    const chart = playerB.getByTestId("timeline-chart");
+    // The time axis (the drawing's first line) spans the card but for the margins (8 % of the drawing).
+    const fit = await chart.evaluate((svg) => svg.querySelector("line")!.getBoundingClientRect().width / svg.closest("figure")!.getBoundingClientRect().width);
+    expect(fit, `timeline at ${width}px`).toBeGreaterThan(0.85);
+    const labelSize = await playerB.getByTestId("timeline-max").evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(labelSize, `scale label at ${width}px`).toBeGreaterThanOrEqual(12);
+  }
+  await playerB.setViewportSize({ width: 1280, height: 720 });
   const firstBlood = en.notices.template.FirstBlood.replace("{{team}}", `A${stamp}`.slice(0, 20)).replace("{{challenge}}", "Blood bath");
   await expect(playerB.getByTestId("live-notices")).toContainText(firstBlood);
   // B's game page lists the FirstBlood notice.

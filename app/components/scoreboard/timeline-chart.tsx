@@ -13,25 +13,29 @@ export function TimelineChart({ timeline, start, end, label }: { timeline: Timel
   const max = Math.max(1, ...teams.flatMap((t) => t.items.map((i) => i.score)));
   const x = (time: number) => pad + ((time - start) / (last - start)) * (W - 2 * pad);
   const y = (score: number) => H - pad - (score / max) * (H - 2 * pad);
+  // The drawing stretches to the card (preserveAspectRatio none, strokes kept at 2 px); the scale's label
+  // is HTML over it, so it keeps the page's font size at any width.
   return (
     <figure aria-label={label} className="w-full">
-      <svg viewBox={`0 0 ${W} ${H}`} className="h-60 w-full" role="img" aria-label={label}>
-        <line x1={pad} y1={H - pad} x2={W - pad} y2={H - pad} className="stroke-zinc-400" />
-        <line x1={pad} y1={pad} x2={pad} y2={H - pad} className="stroke-zinc-400" />
-        <text x={pad - 4} y={pad} textAnchor="end" className="fill-zinc-500 text-[10px]">
+      <div className="relative h-60 w-full">
+        <span className="absolute top-0 left-0 text-xs text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="timeline-max">
           {max}
-        </text>
-        {teams.map((team, i) => {
-          let points = `${x(start)},${y(0)}`;
-          let prev = 0;
-          for (const item of team.items) {
-            points += ` ${x(item.time)},${y(prev)} ${x(item.time)},${y(item.score)}`;
-            prev = item.score;
-          }
-          points += ` ${x(last)},${y(prev)}`;
-          return <polyline key={team.id} points={points} fill="none" stroke={COLOURS[i % COLOURS.length]} strokeWidth={2} />;
-        })}
-      </svg>
+        </span>
+        <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" className="h-full w-full" role="img" aria-label={label} data-testid="timeline-chart">
+          <line x1={pad} y1={H - pad} x2={W - pad} y2={H - pad} className="stroke-zinc-400" vectorEffect="non-scaling-stroke" />
+          <line x1={pad} y1={pad} x2={pad} y2={H - pad} className="stroke-zinc-400" vectorEffect="non-scaling-stroke" />
+          {teams.map((team, i) => {
+            let points = `${x(start)},${y(0)}`;
+            let prev = 0;
+            for (const item of team.items) {
+              points += ` ${x(item.time)},${y(prev)} ${x(item.time)},${y(item.score)}`;
+              prev = item.score;
+            }
+            points += ` ${x(last)},${y(prev)}`;
+            return <polyline key={team.id} points={points} fill="none" stroke={COLOURS[i % COLOURS.length]} strokeWidth={2} vectorEffect="non-scaling-stroke" />;
+          })}
+        </svg>
+      </div>
       <figcaption className="mt-2 flex flex-wrap gap-3 text-xs">
         {teams.map((team, i) => (
           <span key={team.id} className="inline-flex items-center gap-1">
