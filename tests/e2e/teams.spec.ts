@@ -114,3 +114,38 @@ test("admins page, search, lock and delete teams", async ({ adminPage: page, bro
   await confirmIn(page, en.adminTeams.delete);
   await expect(page.getByText(fill(en.adminTeams.noMatch, { hint: teamName }))).toBeVisible();
 });
+
+test("on a narrow screen a team's name wraps between words and a member's name keeps its room", async ({ page, browser }) => {
+  await registerUser(page);
+  const teamName = `Red Maple Hackers ${Date.now().toString(36).slice(-2)}`;
+  const created = await page.request.post("/api/team", { data: { name: teamName } });
+  expect(created.status()).toBe(200);
+  const teamId = ((await created.json()) as { id: number }).id;
+  const code = (await (await page.request.get(`/api/team/${teamId}/invite`)).json()) as string;
+  const other = await browser.newContext();
+  const member = await registerUser(other.request, { userName: `n${Date.now().toString(36)}`.padEnd(15, "x").slice(0, 15) });
+  expect((await other.request.post("/api/team/accept", { data: JSON.stringify(code), headers: { "content-type": "application/json" } })).status()).toBe(200);
+  await other.close();
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.goto("/teams");
+  const heading = page.getByRole("heading", { name: teamName, level: 2 });
+  await expect(heading).toBeVisible(FIRST_LOAD);
+  // Each word of the name sits on one line: a word split across lines has two boxes.
+  const split = await heading.evaluate((h) => {
+    const text = h.querySelector("span")!.firstChild!;
+    const words: string[] = [];
+    const value = text.textContent ?? "";
+    for (const match of value.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(text, match.index);
+      range.setEnd(text, match.index + match[0].length);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (lines.size > 1) words.push(match[0]);
+    }
+    return words;
+  });
+  expect(split).toEqual([]);
+  // The member's row, with Make captain and Remove beside it: the whole 15-character user name is shown.
+  const name = memberRow(page, member.userName).locator("span.truncate");
+  expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+});

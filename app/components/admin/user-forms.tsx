@@ -160,7 +160,7 @@ export function BatchCreateForm({ onCreated, onClose }: { onCreated: () => void;
                 const ok = row.result === "created" || row.result === "updated";
                 return (
                   <tr key={`${i}-${row.userName}`} data-testid="batch-result">
-                    <td className="px-3 py-2 font-medium break-all">{row.userName || "—"}</td>
+                    <td className="px-3 py-2 font-medium wrap-anywhere">{row.userName || "—"}</td>
                     <td className={`px-3 py-2 ${ok ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400"}`}>{outcome(row.result)}</td>
                   </tr>
                 );

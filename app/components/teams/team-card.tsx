@@ -104,9 +104,9 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
     <Card aria-labelledby={headingId} data-testid={`team-${team.id}`}>
       <div className="flex flex-wrap items-start gap-4">
         <TeamAvatar name={team.name} avatar={team.avatar} size="lg" />
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 basis-48">
           <h2 id={headingId} className="flex flex-wrap items-center gap-2 text-xl font-semibold">
-            <span className="break-all">{team.name}</span>
+            <span className="wrap-anywhere">{team.name}</span>
             {team.lockInForce ? (
               <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">
                 {t("teams.locked")}
@@ -149,7 +149,7 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
         {team.members.map((member) => (
           <li key={member.id} className="flex flex-wrap items-center gap-3 py-2">
             <TeamAvatar name={member.userName} avatar={member.avatar} size="sm" />
-            <span className="min-w-0 flex-1 truncate font-medium">
+            <span className="min-w-0 flex-1 basis-32 truncate font-medium">
               {member.userName}
               {member.id === userId ? <span className="ms-1 text-zinc-600 dark:text-zinc-400">({t("teams.you")})</span> : null}
             </span>

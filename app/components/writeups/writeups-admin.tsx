@@ -159,7 +159,7 @@ export function WriteupsAdmin({ gameId, list }: { gameId: number; list: AdminWri
                   <td className="px-4 py-3">
                     <div className="flex items-center gap-3">
                       <TeamAvatar name={row.team.name} avatar={row.team.avatar} size="sm" />
-                      <p className="min-w-0 font-medium break-all">
+                      <p className="min-w-0 font-medium wrap-anywhere">
                         {row.team.name} <span className="text-xs text-zinc-600 dark:text-zinc-400">#{row.team.id}</span>
                       </p>
                     </div>
@@ -197,7 +197,7 @@ export function WriteupsAdmin({ gameId, list }: { gameId: number; list: AdminWri
       {viewed ? (
         <Card ref={viewer} className="scroll-mt-4 space-y-3 p-4">
           <div className="flex flex-wrap items-center justify-between gap-2">
-            <h3 className="font-medium break-all">{t("writeups.admin.viewing", { team: viewed.team.name, file: viewed.fileName })}</h3>
+            <h3 className="font-medium wrap-anywhere">{t("writeups.admin.viewing", { team: viewed.team.name, file: viewed.fileName })}</h3>
             <div className="flex gap-2">
               <a className={buttonClass("ghost", "px-2 py-1")} href={viewed.url} target="_blank" rel="noreferrer">
                 {t("writeups.admin.openTab")}

@@ -175,7 +175,7 @@ export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
                 <tr key={`${log.time}-${i}-${log.msg}`} data-testid="log-row">
                   <td className="whitespace-nowrap px-4 py-2 tabular-nums">{formatDateTime(log.time)}</td>
                   <td className={`whitespace-nowrap px-4 py-2 ${levelTone[log.level]}`}>{t(`adminLogs.levels.${log.level}`)}</td>
-                  <td className="px-4 py-2 break-all">{log.name ?? "—"}</td>
+                  <td className="px-4 py-2 wrap-anywhere">{log.name ?? "—"}</td>
                   <td className="whitespace-nowrap px-4 py-2">{log.ip ?? "—"}</td>
                   <td className="px-4 py-2 break-words">{log.msg}</td>
                   <td className="whitespace-nowrap px-4 py-2">{log.status ? t(`adminLogs.statuses.${log.status}`) : "—"}</td>

@@ -169,7 +169,7 @@ export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
                     <div className="flex items-center gap-3">
                       <TeamAvatar name={team.name} avatar={team.avatar} size="sm" />
                       <div className="min-w-0">
-                        <p className="font-medium break-all">
+                        <p className="font-medium wrap-anywhere">
                           {team.name} <span className="text-xs text-zinc-600 dark:text-zinc-400">#{team.id}</span>
                         </p>
                         <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{team.bio}</p>

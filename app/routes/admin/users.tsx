@@ -186,14 +186,14 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
                         </span>
                       )}
                       <div className="min-w-0">
-                        <p className="font-medium break-all">{user.userName}</p>
+                        <p className="font-medium wrap-anywhere">{user.userName}</p>
                         {user.realName || user.stdNumber ? (
                           <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{[user.realName, user.stdNumber].filter(Boolean).join(" · ")}</p>
                         ) : null}
                       </div>
                     </div>
                   </td>
-                  <td className="px-4 py-3 break-all">{user.email}</td>
+                  <td className="px-4 py-3 wrap-anywhere">{user.email}</td>
                   <td className="px-4 py-3">
                     <span className={user.role === "Banned" ? "font-medium text-red-700 dark:text-red-400" : undefined}>{t(`role.${user.role}`)}</span>
                   </td>

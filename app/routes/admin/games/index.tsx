@@ -138,7 +138,7 @@ function AdminGamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
               {games.data.map((g) => (
                 <tr key={g.id} data-testid={`admin-game-${g.id}`}>
                   <td className="px-4 py-3">
-                    <Link to={`/admin/games/${g.id}/info`} className="font-medium break-all hover:underline">
+                    <Link to={`/admin/games/${g.id}/info`} className="font-medium wrap-anywhere hover:underline">
                       {g.title}
                     </Link>{" "}
                     <span className="text-xs text-zinc-600 dark:text-zinc-400">#{g.id}</span>

@@ -169,7 +169,7 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
                     <div className="flex items-center gap-3">
                       <TeamAvatar name={p.team.name} avatar={p.team.avatar} size="sm" />
                       <div className="min-w-0">
-                        <p className="font-medium break-all">
+                        <p className="font-medium wrap-anywhere">
                           {p.team.name} <span className="text-xs text-zinc-600 dark:text-zinc-400">#{p.team.id}</span>
                         </p>
                         <p className="text-xs text-zinc-600 dark:text-zinc-400">{p.team.locked ? t("adminTeams.locked") : t("adminTeams.unlocked")}</p>
