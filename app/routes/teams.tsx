@@ -54,11 +54,17 @@ export function HydrateFallback() {
   return <LoadingStatus />;
 }
 
-function JoinForm({ onJoined }: { onJoined: () => void }) {
+/**
+ * Join by invite code. `teamsKey` names the user's teams: an error is shown only while they are the
+ * teams it was made for (creating or leaving a team elsewhere on the page clears it).
+ */
+function JoinForm({ onJoined, teamsKey }: { onJoined: () => void; teamsKey: string }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ message: string; teamsKey: string } | null>(null);
   const [joined, setJoined] = useState(false);
+  const error = failure && failure.teamsKey === teamsKey ? failure.message : null;
+  const setError = (message: string | null) => setFailure(message === null ? null : { message, teamsKey });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -145,7 +151,7 @@ export default function TeamsPage({ loaderData }: Route.ComponentProps) {
         <h2 id="teams-join-heading" className="mb-4 text-lg font-semibold">
           {t("teams.joinHeading")}
         </h2>
-        <JoinForm onJoined={refresh} />
+        <JoinForm onJoined={refresh} teamsKey={teams.map((team) => team.id).join(",")} />
       </Card>
 
       <Dialog open={creating} title={t("teams.createTitle")} onClose={() => setCreating(false)}>

@@ -90,6 +90,15 @@ test("a wrong invite code shows the server's message and changes nothing", async
   await page.getByRole("button", { name: en.teams.join, exact: true }).click();
   await expect(page.getByRole("alert")).toContainText("Wrong invite code");
   await expect(page.getByRole("heading", { name: en.teams.emptyTitle })).toBeVisible();
+
+  // Creating a team next: the join form's old error goes.
+  const teamName = `W${Date.now().toString(36).slice(-6)}`;
+  await page.getByRole("button", { name: en.teams.create, exact: true }).click();
+  const createDialog = page.getByRole("dialog", { name: en.teams.createTitle });
+  await createDialog.getByLabel(en.teams.name).fill(teamName);
+  await createDialog.getByRole("button", { name: en.teams.create, exact: true }).click();
+  await expect(page.getByRole("heading", { name: teamName, level: 2 })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Wrong invite code" })).toHaveCount(0);
 });
 
 test("admins page, search, lock and delete teams", async ({ adminPage: page, browser }) => {
