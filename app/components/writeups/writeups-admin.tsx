@@ -8,6 +8,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Pager } from "~/components/ui/pager";
+import { SearchInput } from "~/components/ui/search-input";
 import { selectClass } from "~/components/ui/select";
 import { matchesQuery, pageOf } from "~/core/ui/list-page";
 import { useAddressFilter } from "~/lib/address-filter";
@@ -121,15 +122,7 @@ export function WriteupsAdmin({ gameId, list }: { gameId: number; list: AdminWri
             <option value="submitted">{t("writeups.admin.filterSubmitted", { count: list.writeups.length })}</option>
             <option value="missing">{t("writeups.admin.filterMissing", { count: list.unsubmitted.length })}</option>
           </select>
-          <input
-            type="search"
-            value={query}
-            maxLength={64}
-            aria-label={t("writeups.admin.search")}
-            placeholder={t("writeups.admin.searchPlaceholder")}
-            className="block w-64 rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-            onChange={(e) => setFilter({ q: e.target.value })}
-          />
+          <SearchInput value={query} aria-label={t("writeups.admin.search")} placeholder={t("writeups.admin.searchPlaceholder")} onChange={(e) => setFilter({ q: e.target.value })} />
         </div>
       ) : null}
 

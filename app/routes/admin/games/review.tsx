@@ -10,6 +10,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Pager } from "~/components/ui/pager";
+import { SearchInput } from "~/components/ui/search-input";
 import { selectClass } from "~/components/ui/select";
 import { PARTICIPATION_STATUSES } from "~/core/enums";
 import { parseReviewFilter, reviewCounts, reviewRows } from "~/core/game/review";
@@ -128,15 +129,7 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
               ))}
             </select>
           ) : null}
-          <input
-            type="search"
-            value={filter.query}
-            maxLength={64}
-            aria-label={t("adminGames.review.search")}
-            placeholder={t("adminGames.review.searchPlaceholder")}
-            className="block w-64 rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-            onChange={(e) => setFilter({ q: e.target.value })}
-          />
+          <SearchInput value={filter.query} aria-label={t("adminGames.review.search")} placeholder={t("adminGames.review.searchPlaceholder")} onChange={(e) => setFilter({ q: e.target.value })} />
           <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status" data-testid="review-shown">
             {t("adminGames.review.shown", { shown: view.total, total: counts.all })}
           </p>
