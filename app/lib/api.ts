@@ -77,3 +77,14 @@ export function errorMessage(error: unknown): string {
   if (isApiError(error)) return error.title;
   return i18next.t("common:error.unknown");
 }
+
+/**
+ * For a browser loader: an API 404 becomes the route's 404 response, so the page shows "not found" (the
+ * 404 screen) instead of the error screen with a stack; other failures pass through.
+ */
+export function orNotFound<T>(call: Promise<T>): Promise<T> {
+  return call.catch((error: unknown) => {
+    if (isApiError(error) && error.status === 404) throw new Response("Not Found", { status: 404 });
+    throw error;
+  });
+}

@@ -4,7 +4,7 @@ import { Link, NavLink, Outlet } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { LoadingStatus } from "~/components/teams/loading";
 import type { GameInfo } from "~/core/schemas/game";
-import { api, isApiError } from "~/lib/api";
+import { api, orNotFound } from "~/lib/api";
 import type { Route } from "./+types/game-layout";
 
 /** /admin/games/{id}/*: the game's title and a tab bar over its admin pages. */
@@ -14,10 +14,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function clientLoader({ request, params }: Route.ClientLoaderArgs) {
-  const game = await api<GameInfo>(`/api/edit/games/${Number(params.id) || 0}`, { signal: request.signal }).catch((error: unknown) => {
-    if (isApiError(error) && error.status === 404) throw new Response("Not Found", { status: 404 });
-    throw error;
-  });
+  const game = await orNotFound(api<GameInfo>(`/api/edit/games/${Number(params.id) || 0}`, { signal: request.signal }));
   return { game: { id: game.id, title: game.title } };
 }
 clientLoader.hydrate = true as const;
@@ -55,7 +52,7 @@ function AdminGameLayoutView({ loaderData }: Pick<Route.ComponentProps, "loaderD
         <Link to="/admin/games" className="text-sm text-primary-700 hover:underline dark:text-primary-300">
           ← {t("adminGames.back")}
         </Link>
-        <h1 className="text-2xl font-semibold tracking-tight break-words">{game.title}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">{game.title}</h1>
       </div>
       <nav aria-label={t("adminGames.tabs")} className="flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
         {tabs.map((tab) => (

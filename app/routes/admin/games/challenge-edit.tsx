@@ -19,7 +19,7 @@ import { TextField } from "~/components/ui/field";
 import { CHALLENGE_CATEGORIES, type ChallengeCategory, type FileType, FILE_TYPES, isContainerType, NETWORK_MODES, type NetworkMode } from "~/core/enums";
 import type { ChallengeDetail, ChallengeEditDetail, ChallengeEditInfo } from "~/core/schemas/challenge";
 import type { GameInfo } from "~/core/schemas/game";
-import { api, errorMessage } from "~/lib/api";
+import { api, errorMessage, orNotFound } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenge-edit";
@@ -35,7 +35,7 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
   const signal = request.signal;
   const [server, challenge, list, game] = await Promise.all([
     serverLoader(),
-    api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challengeId}`, { signal }),
+    orNotFound(api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challengeId}`, { signal })),
     api<ChallengeEditInfo[]>(`/api/edit/games/${gameId}/challenges`, { signal }),
     api<GameInfo>(`/api/edit/games/${gameId}`, { signal }),
   ]);

@@ -14,7 +14,7 @@ import { TextAreaField, TextField } from "~/components/ui/field";
 import { checkTemplate, generateTestFlag, MIN_ENTROPY_BITS, parseTemplate, templateEntropy } from "~/core/flags/template";
 import type { ChallengeEditDetail, FlagInfo } from "~/core/schemas/challenge";
 import type { ParticipationInfo } from "~/core/schemas/game";
-import { api, errorMessage } from "~/lib/api";
+import { api, errorMessage, orNotFound } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenge-flags";
@@ -30,7 +30,7 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
   const signal = request.signal;
   const [server, challenge, participations] = await Promise.all([
     serverLoader(),
-    api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challengeId}`, { signal }),
+    orNotFound(api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challengeId}`, { signal })),
     api<ParticipationInfo[]>(`/api/game/${gameId}/participations`, { signal }),
   ]);
   return { ...server, gameId, challenge, acceptedTeams: participations.filter((p) => p.status === "Accepted").length };
