@@ -39,4 +39,16 @@ describe("describeIssue", () => {
     expect(first(ranged, { minScoreRate: "x", limit: 0 })).toBe('validation.invalid_type{"field":"fields.minScoreRate"}');
     expect(first(ranged, { minScoreRate: 1, limit: 1.5 })).toBe('validation.invalid_type{"field":"fields.limit"}');
   });
+
+  it("gives the length, not an emptiness message, for a text too long", () => {
+    const notice = z.object({ content: z.string("validation.content_empty").max(5), to: z.string("validation.required").max(3) });
+    expect(first(notice, { content: "123456", to: "a" })).toBe('validation.too_long{"field":"fields.content","max":5}');
+    expect(first(notice, { content: "ok", to: "abcd" })).toBe('validation.too_long{"field":"fields.to","max":3}');
+    expect(first(notice, { content: 5, to: "a" })).toBe('validation.content_empty{"field":"fields.content"}');
+  });
+
+  it("names an item of a list by its list", () => {
+    const post = z.object({ tags: z.array(z.string().max(3)) });
+    expect(first(post, { tags: ["ok", "toolong"] })).toBe('validation.too_long{"field":"fields.tags","max":3}');
+  });
 });

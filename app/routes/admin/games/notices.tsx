@@ -10,7 +10,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TextAreaField } from "~/components/ui/field";
-import type { GameNoticeInfo } from "~/core/schemas/game";
+import { type GameNoticeInfo, NOTICE_CONTENT_MAX } from "~/core/schemas/game";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { useHubSocket } from "~/lib/realtime";
@@ -69,7 +69,7 @@ function NoticeForm({ initial, submitLabel, onSubmit, onCancel }: { initial: str
   return (
     <form className="space-y-3" noValidate onSubmit={(e) => void submit(e)}>
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <TextAreaField label={t("adminGames.noticeContent")} value={content} onChange={(e) => setContent(e.target.value)} rows={4} description={t("adminGames.markdownHint")} />
+      <TextAreaField label={t("adminGames.noticeContent")} value={content} onChange={(e) => setContent(e.target.value)} rows={4} maxLength={NOTICE_CONTENT_MAX} description={t("adminGames.markdownHint")} />
       <div className="flex justify-end gap-2">
         {onCancel ? (
           <Button variant="secondary" onClick={onCancel} disabled={busy}>
