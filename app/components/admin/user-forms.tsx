@@ -97,10 +97,15 @@ export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUs
 const BATCH_CHUNK = 50;
 
 /** Batch creation from pasted lines, with each row's outcome. */
-export function BatchCreateForm({ onCreated, onClose }: { onCreated: () => void; onClose: () => void }) {
+export function BatchCreateForm({ onCreated, onClose, onBusyChange }: { onCreated: () => void; onClose: () => void; onBusyChange?: (busy: boolean) => void }) {
   const { t } = useTranslation();
   const [text, setText] = useState("");
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusyState] = useState(false);
+  // The dialog must not be dismissed while rows are sent: its table of results would be lost.
+  const setBusy = (value: boolean) => {
+    setBusyState(value);
+    onBusyChange?.(value);
+  };
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [results, setResults] = useState<BatchUserResult[] | null>(null);

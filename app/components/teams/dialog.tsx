@@ -3,8 +3,20 @@ import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 
-/** A modal on the native <dialog> element: focus is trapped, Escape closes it. */
-export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
+/** A modal on the native <dialog> element: focus is trapped, Escape closes it unless `dismissible` is false. */
+export function Dialog({
+  open,
+  title,
+  onClose,
+  dismissible = true,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  dismissible?: boolean;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -22,7 +34,7 @@ export function Dialog({ open, title, onClose, children }: { open: boolean; titl
       onClose={onClose}
       onCancel={(event) => {
         event.preventDefault();
-        onClose();
+        if (dismissible) onClose();
       }}
       className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-zinc-200 bg-white p-6 text-zinc-900 shadow-xl backdrop:bg-zinc-950/60 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
     >

@@ -146,7 +146,15 @@ export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
       }
     >
 
-      {result.data.length === 0 ? (
+      {result.data.length === 0 && !hint && result.total > 0 ? (
+        // An address past the last page (a bookmark, or rows deleted since): say so, not "no teams yet".
+        <Card className="space-y-3 text-center">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("pager.pastEnd", { page, pages })}</p>
+          <Link className={buttonClass("secondary")} to={pageLink(pages)}>
+            {t("pager.lastPage", { pages })}
+          </Link>
+        </Card>
+      ) : result.data.length === 0 ? (
         <Card className="text-center">
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{hint ? t("adminTeams.noMatch", { hint }) : t("adminTeams.empty")}</p>
         </Card>

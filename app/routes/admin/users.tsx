@@ -62,6 +62,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
   const [newPassword, setNewPassword] = useState<{ userName: string; password: string } | null>(null);
   const [copied, setCopied] = useState(false);
   const [batchOpen, setBatchOpen] = useState(false);
+  const [batchBusy, setBatchBusy] = useState(false);
 
   // Until the browser has read the list (first load and hydration), the page draws its own loading state.
   const loaded = "result" in loaderData ? loaderData : null;
@@ -156,7 +157,15 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
         </div>
       </div>
 
-      {result.data.length === 0 ? (
+      {result.data.length === 0 && !hint && result.total > 0 ? (
+        // An address past the last page (a bookmark, or rows deleted since): say so, not "no users yet".
+        <Card className="space-y-3 text-center">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("pager.pastEnd", { page, pages })}</p>
+          <Link className={buttonClass("secondary")} to={pageLink(pages)}>
+            {t("pager.lastPage", { pages })}
+          </Link>
+        </Card>
+      ) : result.data.length === 0 ? (
         <Card className="text-center">
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{hint ? t("adminUsers.noMatch", { hint }) : t("adminUsers.empty")}</p>
         </Card>
@@ -267,8 +276,8 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
         ) : null}
       </Dialog>
 
-      <Dialog open={batchOpen} title={t("adminUsers.batchTitle")} onClose={() => setBatchOpen(false)}>
-        {batchOpen ? <BatchCreateForm onCreated={() => void revalidate()} onClose={() => setBatchOpen(false)} /> : null}
+      <Dialog open={batchOpen} title={t("adminUsers.batchTitle")} dismissible={!batchBusy} onClose={() => setBatchOpen(false)}>
+        {batchOpen ? <BatchCreateForm onCreated={() => void revalidate()} onClose={() => setBatchOpen(false)} onBusyChange={setBatchBusy} /> : null}
       </Dialog>
 
       <Dialog open={newPassword !== null} title={t("adminUsers.newPasswordTitle")} onClose={() => setNewPassword(null)}>
