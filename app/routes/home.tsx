@@ -52,12 +52,12 @@ function GameCard({ game }: { game: BasicGame }) {
     <li className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900/60">
       {game.poster ? <img src={game.poster} alt="" className="aspect-video w-full object-cover" /> : null}
       <div className="space-y-1 p-4">
-        <h3 className="font-semibold">
+        <h3 className="font-semibold wrap-anywhere">
           <Link to={`/games/${game.id}`} className="hover:text-primary-700 hover:underline dark:hover:text-primary-300">
             {game.title}
           </Link>
         </h3>
-        {game.summary ? <p className="line-clamp-2 text-sm text-zinc-700 dark:text-zinc-300">{game.summary}</p> : null}
+        {game.summary ? <p className="line-clamp-2 text-sm text-zinc-700 wrap-anywhere dark:text-zinc-300">{game.summary}</p> : null}
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
           <LocalTime ms={game.start} /> – <LocalTime ms={game.end} />
         </p>

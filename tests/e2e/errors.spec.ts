@@ -53,6 +53,18 @@ test("a post that does not exist shows the 404 screen", async ({ page }) => {
   await expect(page.getByRole("heading", { name: en.notFound.title, level: 1 })).toBeVisible();
 });
 
+test("a deleted or unknown challenge's editor and flags pages show the 404 screen, not the error screen", async ({ adminPage: page }) => {
+  const now = Date.now();
+  const game = (await (await page.request.post("/api/edit/games", { data: { title: `Gone ${now.toString(36)}`, start: now, end: now + 3_600_000 } })).json()) as { id: number };
+  const challenge = (await (await page.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Soon gone", category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
+  expect((await page.request.delete(`/api/edit/games/${game.id}/challenges/${challenge.id}`)).status()).toBe(200);
+  for (const path of [`/admin/games/${game.id}/challenges/${challenge.id}`, `/admin/games/${game.id}/challenges/${challenge.id}/flags`, `/admin/games/${game.id}/challenges/999999999`]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { name: en.notFound.title, level: 1 }), path).toBeVisible();
+    await expect(page.getByRole("heading", { name: en.error.title })).toHaveCount(0);
+  }
+});
+
 test("an out-of-range number is refused with its field and range, in the admin's language, and nothing is saved", async ({ adminPage: page }) => {
   type Errors = { fields: Record<string, string>; validation: Record<string, string> };
   const errors = (lang: string) => JSON.parse(readFileSync(new URL(`../../app/locales/${lang}/errors.json`, import.meta.url), "utf8")) as Errors;
@@ -92,4 +104,42 @@ test("an out-of-range number is refused with its field and range, in the admin's
   await section.getByLabel(ja.settings.container.defaultLifetime).fill("99999");
   await section.getByRole("button", { name: ja.settings.save, exact: true }).click();
   await expect(section.getByRole("alert")).toHaveText(fill(jaErrors.validation.too_big_number!, { field: jaErrors.fields.defaultLifetime!, max: 7200 }));
+});
+
+test("long words stay inside the page, a page past the end says so, and long items are named by their field", async ({ adminPage: page }) => {
+  type Errors = { fields: Record<string, string>; validation: Record<string, string> };
+  const errorsEn = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as Errors;
+  const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ""));
+  const word = (n: number) => "W".repeat(n);
+
+  // A post whose title and summary are single long words.
+  const created = await page.request.post("/api/edit/posts", { data: { title: `${Date.now().toString(36)}${word(50)}`.slice(0, 50), summary: word(1000), content: "body", tags: ["ok"] } });
+  expect(created.status()).toBe(200);
+  const postId = ((await created.json()) as { id: string }).id;
+  for (const path of ["/posts", `/posts/${postId}`, "/"]) {
+    await page.goto(path);
+    await expect(page.locator("main h1").first()).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${path} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+  }
+
+  // A tag too long: named "Tags", not by its place in the list.
+  const tagged = await page.request.put(`/api/edit/posts/${postId}`, { data: { tags: ["ok", word(40)] } });
+  expect(tagged.status()).toBe(400);
+  expect(((await tagged.json()) as { title: string }).title).toBe(fill(errorsEn.validation.too_long!, { field: errorsEn.fields.tags!, max: 32 }));
+
+  // A notice too long: its length, not "Content can't be empty".
+  const now = Date.now();
+  const game = (await (await page.request.post("/api/edit/games", { data: { title: `Long ${now.toString(36)}`, start: now, end: now + 3_600_000 } })).json()) as { id: number };
+  const notice = await page.request.post(`/api/edit/games/${game.id}/notices`, { data: { content: "x".repeat(10_001) } });
+  expect(notice.status()).toBe(400);
+  expect(((await notice.json()) as { title: string }).title).toBe(fill(errorsEn.validation.too_long!, { field: errorsEn.fields.content!, max: 10000 }));
+
+  // An admin list's page past its end.
+  await page.goto("/admin/users?page=999");
+  await expect(page.getByText(/^There is no page 999: the list has \d+\.$/)).toBeVisible();
+  await page.getByRole("link", { name: /^Go to page \d+$/ }).click();
+  await expect(page.getByRole("row").nth(1)).toBeVisible();
+  await page.goto("/admin/teams?page=999");
+  await expect(page.getByText(/^There is no page 999: the list has \d+\.$/).or(page.getByText(en.adminTeams.empty))).toBeVisible();
 });

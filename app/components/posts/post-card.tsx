@@ -34,13 +34,13 @@ export function PostCard({ post, headingLevel = 2 }: { post: PostInfo; headingLe
     <article className="rounded-lg border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900/60">
       <div className="flex flex-wrap items-center gap-2">
         {post.isPinned ? <PinnedBadge /> : null}
-        <Heading className="text-lg font-semibold tracking-tight">
+        <Heading className="min-w-0 text-lg font-semibold tracking-tight wrap-anywhere">
           <Link to={`/posts/${post.id}`} className="hover:text-primary-700 hover:underline dark:hover:text-primary-300">
             {post.title}
           </Link>
         </Heading>
       </div>
-      {post.summary ? <p className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">{post.summary}</p> : null}
+      {post.summary ? <p className="mt-2 text-sm text-zinc-700 wrap-anywhere dark:text-zinc-300">{post.summary}</p> : null}
       <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-2 text-xs text-zinc-600 dark:text-zinc-400">
         {post.authorName ? (
           <span className="inline-flex items-center gap-1.5">

@@ -113,11 +113,11 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 space-y-2">
           <div className="flex flex-wrap items-center gap-2">
-            <h1 className="text-2xl font-semibold tracking-tight break-words">{game.title}</h1>
+            <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">{game.title}</h1>
             {phase ? <PhaseBadge phase={phase} /> : null}
             {game.hidden ? <span className="text-xs text-zinc-600 dark:text-zinc-400">{t("games.hidden")}</span> : null}
           </div>
-          {game.summary ? <p className="text-zinc-600 dark:text-zinc-400">{game.summary}</p> : null}
+          {game.summary ? <p className="text-zinc-600 wrap-anywhere dark:text-zinc-400">{game.summary}</p> : null}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {game.status !== "Unsubmitted" ? <StatusBadge status={game.status} /> : null}

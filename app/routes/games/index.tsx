@@ -71,10 +71,10 @@ function GameCard({ game, now }: { game: BasicGameInfo; now: number | null }) {
         </div>
         <div className="flex flex-1 flex-col gap-2 p-4">
           <div className="flex items-start justify-between gap-2">
-            <h2 className="text-lg font-semibold break-words group-hover:text-primary-700 dark:group-hover:text-primary-300">{game.title}</h2>
+            <h2 className="text-lg font-semibold wrap-anywhere group-hover:text-primary-700 dark:group-hover:text-primary-300">{game.title}</h2>
             {now !== null ? <PhaseBadge phase={phaseOf(game, now)} /> : null}
           </div>
-          {game.summary ? <p className="line-clamp-3 text-sm text-zinc-600 dark:text-zinc-400">{game.summary}</p> : null}
+          {game.summary ? <p className="line-clamp-3 text-sm text-zinc-600 wrap-anywhere dark:text-zinc-400">{game.summary}</p> : null}
           <div className="mt-auto space-y-0.5 pt-2 text-xs text-zinc-600 dark:text-zinc-400">
             <p className="tabular-nums">
               {formatDateTime(game.start)} – {formatDateTime(game.end)}

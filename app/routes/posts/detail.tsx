@@ -45,9 +45,9 @@ export default function PostPage({ loaderData: { post, isAdmin } }: Route.Compon
       <header className="space-y-3 border-b border-zinc-200 pb-4 dark:border-zinc-800">
         <div className="flex flex-wrap items-center gap-2">
           {post.isPinned ? <PinnedBadge /> : null}
-          <h1 className="text-3xl font-bold tracking-tight">{post.title}</h1>
+          <h1 className="text-3xl font-bold tracking-tight wrap-anywhere">{post.title}</h1>
         </div>
-        {post.summary ? <p className="text-zinc-700 dark:text-zinc-300">{post.summary}</p> : null}
+        {post.summary ? <p className="text-zinc-700 wrap-anywhere dark:text-zinc-300">{post.summary}</p> : null}
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-zinc-600 dark:text-zinc-400">
           {post.authorName ? (
             <span className="inline-flex items-center gap-1.5">
