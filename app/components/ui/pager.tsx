@@ -1,5 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { Button } from "./button";
+import { Link } from "react-router";
+import { Button, buttonClass } from "./button";
+import { Card } from "./card";
 
 /**
  * Previous / "Page n of m" / Next under a table paged in the browser; nothing when there is one page.
@@ -22,5 +24,18 @@ export function Pager({ page, pages, onPage, label }: { page: number; pages: num
         {t("pager.next")}
       </Button>
     </nav>
+  );
+}
+
+/** A server-paged list opened past its last page (a bookmark, or rows deleted since): says so, links to the last. */
+export function PastEndNotice({ page, pages, lastPageHref }: { page: number; pages: number; lastPageHref: string }) {
+  const { t } = useTranslation();
+  return (
+    <Card className="space-y-3 text-center">
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("pager.pastEnd", { page, pages })}</p>
+      <Link className={buttonClass("secondary")} to={lastPageHref}>
+        {t("pager.lastPage", { pages })}
+      </Link>
+    </Card>
   );
 }

@@ -9,6 +9,7 @@ import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { PastEndNotice } from "~/components/ui/pager";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { api, errorMessage } from "~/lib/api";
@@ -158,13 +159,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
       </div>
 
       {result.data.length === 0 && !hint && result.total > 0 ? (
-        // An address past the last page (a bookmark, or rows deleted since): say so, not "no users yet".
-        <Card className="space-y-3 text-center">
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("pager.pastEnd", { page, pages })}</p>
-          <Link className={buttonClass("secondary")} to={pageLink(pages)}>
-            {t("pager.lastPage", { pages })}
-          </Link>
-        </Card>
+        <PastEndNotice page={page} pages={pages} lastPageHref={pageLink(pages)} />
       ) : result.data.length === 0 ? (
         <Card className="text-center">
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{hint ? t("adminUsers.noMatch", { hint }) : t("adminUsers.empty")}</p>
