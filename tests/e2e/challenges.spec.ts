@@ -242,3 +242,21 @@ test("a disabled challenge is invisible to players and the page says when the ga
   expect((await player.request.get(`/api/game/${gameId}/challenges/${cid}`)).status()).toBe(404);
   await context.close();
 });
+
+test("a duplicate flag's error goes once the flag it repeated is deleted", async ({ adminPage: page }) => {
+  const gameId = await createGame(page);
+  const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Dup", category: "Misc", type: "StaticAttachment" } });
+  const cid = ((await created.json()) as { id: number }).id;
+  expect((await page.request.post(`/api/edit/games/${gameId}/challenges/${cid}/flags`, { data: [{ flag: "flag{twice}" }] })).status()).toBe(200);
+  await page.goto(`/admin/games/${gameId}/challenges/${cid}/flags`);
+  await page.getByLabel(A.staticFlags).fill("flag{twice}");
+  await page.getByRole("button", { name: A.addFlags }).click();
+  const duplicate = page.getByRole("alert").filter({ hasText: "already exists" });
+  await expect(duplicate).toBeVisible();
+  await page.getByRole("button", { name: A.deleteFlagNamed.replace("{{flag}}", "flag{twice}") }).click();
+  await page.getByRole("dialog").getByRole("button", { name: A.deleteFlag }).click();
+  await expect(page.getByRole("button", { name: A.deleteFlagNamed.replace("{{flag}}", "flag{twice}") })).toHaveCount(0);
+  await expect(duplicate).toHaveCount(0);
+  // The typed flag is still there to add again.
+  await expect(page.getByLabel(A.staticFlags)).toHaveValue("flag{twice}");
+});

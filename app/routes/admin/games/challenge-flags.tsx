@@ -46,9 +46,16 @@ export function HydrateFallback() {
 }
 
 /** Runs one admin action with busy/error/success state. */
-function useAction(onDone: () => void) {
+/**
+ * A form's call: busy, the server's answer or error. `contextKey` names what the form adds to (the
+ * challenge's flags): an error is shown only while that is unchanged — deleting the flag that made an
+ * addition a duplicate clears "This flag already exists".
+ */
+function useAction(onDone: () => void, contextKey = "") {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ message: string; contextKey: string } | null>(null);
+  const error = failure && failure.contextKey === contextKey ? failure.message : null;
+  const setError = (message: string | null) => setFailure(message === null ? null : { message, contextKey });
   const [success, setSuccess] = useState<string | null>(null);
   async function run(action: () => Promise<string | null>) {
     setBusy(true);
@@ -75,10 +82,10 @@ function Feedback({ error, success }: { error: string | null; success: string | 
   );
 }
 
-function StaticFlagsForm({ url, onDone }: { url: string; onDone: () => void }) {
+function StaticFlagsForm({ url, onDone, flagsKey }: { url: string; onDone: () => void; flagsKey: string }) {
   const { t } = useTranslation();
   const [text, setText] = useState("");
-  const action = useAction(onDone);
+  const action = useAction(onDone, flagsKey);
   function submit(event: FormEvent) {
     event.preventDefault();
     const list = parseStaticFlags(text);
@@ -103,13 +110,13 @@ function StaticFlagsForm({ url, onDone }: { url: string; onDone: () => void }) {
   );
 }
 
-function DynamicAttachmentForms({ url, acceptedTeams, onDone }: { url: string; acceptedTeams: number; onDone: () => void }) {
+function DynamicAttachmentForms({ url, acceptedTeams, onDone, flagsKey }: { url: string; acceptedTeams: number; onDone: () => void; flagsKey: string }) {
   const { t } = useTranslation();
   const [files, setFiles] = useState<File[]>([]);
   const [progress, setProgress] = useState<number | null>(null);
   const [remote, setRemote] = useState("");
-  const upload = useAction(onDone);
-  const batch = useAction(onDone);
+  const upload = useAction(onDone, flagsKey);
+  const batch = useAction(onDone, flagsKey);
 
   function submitFiles(event: FormEvent) {
     event.preventDefault();
@@ -288,6 +295,7 @@ export default function AdminChallengeFlagsPage({ loaderData }: Route.ComponentP
   const { gameId, challenge, acceptedTeams } = loaderData;
   const url = `/api/edit/games/${gameId}/challenges/${challenge.id}/flags`;
   const done = () => void revalidate();
+  const flagsKey = challenge.flags.map((f) => f.id).join(",");
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
@@ -298,8 +306,8 @@ export default function AdminChallengeFlagsPage({ loaderData }: Route.ComponentP
       </div>
       <Card className="space-y-4">
         {challenge.type === "DynamicContainer" ? <TemplateEditor key={challenge.id} gameId={gameId} challenge={challenge} onDone={done} /> : null}
-        {challenge.type === "DynamicAttachment" ? <DynamicAttachmentForms url={url} acceptedTeams={acceptedTeams} onDone={done} /> : null}
-        {challenge.type === "StaticAttachment" || challenge.type === "StaticContainer" ? <StaticFlagsForm url={url} onDone={done} /> : null}
+        {challenge.type === "DynamicAttachment" ? <DynamicAttachmentForms url={url} acceptedTeams={acceptedTeams} onDone={done} flagsKey={flagsKey} /> : null}
+        {challenge.type === "StaticAttachment" || challenge.type === "StaticContainer" ? <StaticFlagsForm url={url} onDone={done} flagsKey={flagsKey} /> : null}
       </Card>
       {challenge.type !== "DynamicContainer" ? (
         <Card>
