@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { typeMessage } from "./schemas/messages";
 import { describeIssue } from "./validation";
 
 const t = (key: string, params?: Record<string, unknown>) => (key.startsWith("fields.") ? key : `${key}${params ? JSON.stringify(params) : ""}`);
@@ -30,9 +31,8 @@ describe("describeIssue", () => {
   });
 
   it("gives a range, not the type's message, for a number of the right type out of range", () => {
-    // The schemas name their type message on the type (`z.number("validation.invalid_type")`), which zod
-    // also puts on the type's checks.
-    const ranged = z.object({ minScoreRate: z.number("validation.invalid_type").min(0).max(1), limit: z.number("validation.invalid_type").int("validation.invalid_type").min(0) });
+    // The schemas give their type message with typeMessage, which leaves the type's checks their own issue.
+    const ranged = z.object({ minScoreRate: z.number(typeMessage("validation.invalid_type")).min(0).max(1), limit: z.number(typeMessage("validation.invalid_type")).int().min(0) });
     expect(first(ranged, { minScoreRate: 2, limit: 0 })).toBe('validation.too_big_number{"field":"fields.minScoreRate","max":1}');
     expect(first(ranged, { minScoreRate: -1, limit: 0 })).toBe('validation.too_small_number{"field":"fields.minScoreRate","min":0}');
     expect(first(ranged, { minScoreRate: 1, limit: -5 })).toBe('validation.too_small_number{"field":"fields.limit","min":0}');
@@ -41,7 +41,7 @@ describe("describeIssue", () => {
   });
 
   it("gives the length, not an emptiness message, for a text too long", () => {
-    const notice = z.object({ content: z.string("validation.content_empty").max(5), to: z.string("validation.required").max(3) });
+    const notice = z.object({ content: z.string(typeMessage("validation.content_empty")).max(5), to: z.string(typeMessage("validation.required")).max(3) });
     expect(first(notice, { content: "123456", to: "a" })).toBe('validation.too_long{"field":"fields.content","max":5}');
     expect(first(notice, { content: "ok", to: "abcd" })).toBe('validation.too_long{"field":"fields.to","max":3}');
     expect(first(notice, { content: 5, to: "a" })).toBe('validation.content_empty{"field":"fields.content"}');

@@ -1,21 +1,6 @@
 import type { z } from "zod";
 import type { Translate } from "./i18n/translator";
 
-/** Messages that say a value is missing or of the wrong type. */
-const isTypeOrEmptyMessage = (message: string) =>
-  message === "validation.invalid_type" || message === "validation.required" || message.endsWith("_empty") || message.endsWith("_required");
-
-/**
- * A schema's own message (`z.string("notice.content_empty")`) is also put by zod on the type's checks
- * that have none: a value too long, or a number out of range, then gets its range instead (before,
- * 12,000 characters of notice read "Content can't be empty", a minimum ratio of 2 "has the wrong type").
- */
-function typeMessageOnCheck(issue: z.core.$ZodIssue): boolean {
-  if (issue.code === "too_big") return isTypeOrEmptyMessage(issue.message);
-  if (issue.code === "too_small") return issue.message === "validation.invalid_type";
-  return false;
-}
-
 /** A zod issue turned into a localised sentence: schema messages are i18n keys; other issues map by code. */
 export function describeIssue(
   issue: z.core.$ZodIssue,
@@ -26,7 +11,7 @@ export function describeIssue(
   // The field is the nearest named key: an item of a list (`tags.1`) is named by its list.
   const fieldName = String(issue.path.findLast((segment) => typeof segment === "string") ?? "");
   const field = fieldName ? t(`fields.${fieldName}`, { defaultValue: fieldName }) : t("fields.body");
-  if (issue.message && isKey(issue.message) && !typeMessageOnCheck(issue)) return t(issue.message, { field });
+  if (issue.message && isKey(issue.message)) return t(issue.message, { field });
   switch (issue.code) {
     case "invalid_type":
       return valueAt(input, issue.path) == null

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { typeMessage } from "./messages";
 import { CHALLENGE_CATEGORIES, CHALLENGE_TYPES, type ChallengeCategory, type ChallengeType, FILE_TYPES, type FileType, NETWORK_MODES, type NetworkMode } from "../enums";
 import { FLAG_MAX } from "../flags/template";
 import { timeSchema } from "./game";
@@ -15,7 +16,7 @@ export const FLAGS_PER_REQUEST_MAX = 1000;
 export const SUBMISSION_LIMIT_MAX = 10_000;
 const INT_MAX = 2147483647;
 
-const int = (min: number, max: number) => z.number("validation.invalid_type").int("validation.invalid_type").min(min).max(max);
+const int = (min: number, max: number) => z.number(typeMessage("validation.invalid_type")).int().min(min).max(max);
 
 const title = z
   .string("validation.challenge_title_length")
@@ -34,25 +35,25 @@ export type ChallengeCreateInput = z.infer<typeof challengeCreateSchema>;
 export const challengeUpdateSchema = z.object({
   type: z.null("challenge.type_immutable").optional(),
   title: title.nullish(),
-  content: z.string("validation.invalid_type").max(CHALLENGE_CONTENT_MAX).nullish(),
+  content: z.string(typeMessage("validation.invalid_type")).max(CHALLENGE_CONTENT_MAX).nullish(),
   category: z.enum(CHALLENGE_CATEGORIES, "validation.challenge_category").nullish(),
-  hints: z.array(z.string("validation.invalid_type").max(HINT_MAX), "validation.invalid_type").max(HINTS_MAX).nullish(),
-  flagTemplate: z.string("validation.invalid_type").nullish(),
-  isEnabled: z.boolean("validation.invalid_type").nullish(),
-  containerImage: z.string("validation.invalid_type").trim().max(CONTAINER_IMAGE_MAX).nullish(),
+  hints: z.array(z.string(typeMessage("validation.invalid_type")).max(HINT_MAX), typeMessage("validation.invalid_type")).max(HINTS_MAX).nullish(),
+  flagTemplate: z.string(typeMessage("validation.invalid_type")).nullish(),
+  isEnabled: z.boolean(typeMessage("validation.invalid_type")).nullish(),
+  containerImage: z.string(typeMessage("validation.invalid_type")).trim().max(CONTAINER_IMAGE_MAX).nullish(),
   memoryLimit: int(32, 1_048_576).nullish(),
   cpuCount: int(1, 1024).nullish(),
   storageLimit: int(1, 1_048_576).nullish(),
   exposePort: int(1, 65535).nullish(),
   networkMode: z.enum(NETWORK_MODES, "validation.invalid_value").nullish(),
-  enableTrafficCapture: z.boolean("validation.invalid_type").nullish(),
-  disableBloodBonus: z.boolean("validation.invalid_type").nullish(),
+  enableTrafficCapture: z.boolean(typeMessage("validation.invalid_type")).nullish(),
+  disableBloodBonus: z.boolean(typeMessage("validation.invalid_type")).nullish(),
   /** 0 clears the deadline. */
   deadlineUtc: timeSchema.nullish(),
   submissionLimit: int(0, SUBMISSION_LIMIT_MAX).nullish(),
   originalScore: int(0, INT_MAX).nullish(),
-  minScoreRate: z.number("validation.invalid_type").min(0).max(1).nullish(),
-  difficulty: z.number("validation.invalid_type").gt(0, "validation.difficulty_positive").max(1_000_000).nullish(),
+  minScoreRate: z.number(typeMessage("validation.invalid_type")).min(0).max(1).nullish(),
+  difficulty: z.number(typeMessage("validation.invalid_type")).gt(0, "validation.difficulty_positive").max(1_000_000).nullish(),
   fileName: z
     .string("validation.invalid_type")
     .trim()
@@ -62,7 +63,7 @@ export const challengeUpdateSchema = z.object({
 });
 export type ChallengeUpdateInput = z.infer<typeof challengeUpdateSchema>;
 
-const fileHash = z.string("validation.invalid_type").trim().toLowerCase().regex(/^[0-9a-f]{64}$/, "challenge.file_unknown");
+const fileHash = z.string(typeMessage("validation.invalid_type")).trim().toLowerCase().regex(/^[0-9a-f]{64}$/, "challenge.file_unknown");
 const remoteUrl = z
   .string("validation.invalid_type")
   .trim()

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { typeMessage } from "./messages";
 import type { NoticeType, ParticipationStatus, Role } from "../enums";
 
 /** Game field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
@@ -25,7 +26,7 @@ export const timeSchema = z.union([z.number(), z.string()], "validation.invalid_
   return Math.trunc(ms);
 });
 
-const count = z.number("validation.invalid_type").int("validation.invalid_type").min(0).max(INT_MAX);
+const count = z.number(typeMessage("validation.invalid_type")).int().min(0).max(INT_MAX);
 
 export const challengeConfigSchema = z.object({
   challengeId: z.number().int().positive(),
@@ -42,7 +43,7 @@ export const divisionSchema = z.object({
 
 /** Every editable field of GameInfoModel; read-only fields (id, poster, publicKey, teamHashSalt) are ignored. */
 const gameFields = {
-  title: z.string("validation.invalid_type").trim().max(GAME_TITLE_MAX, "validation.game_title_length").nullish(),
+  title: z.string(typeMessage("validation.invalid_type")).trim().max(GAME_TITLE_MAX, "validation.game_title_length").nullish(),
   summary: z.string().max(GAME_SUMMARY_MAX).nullish(),
   content: z.string().max(GAME_CONTENT_MAX).nullish(),
   hidden: z.boolean().nullish(),
@@ -82,13 +83,13 @@ export const noticesQuerySchema = z.object({
 });
 
 export const joinGameSchema = z.object({
-  teamId: z.number("validation.team_required").int().positive(),
+  teamId: z.number(typeMessage("validation.team_required")).int().positive("validation.team_required"),
   divisionId: z.number().int().positive().nullish(),
   inviteCode: z.string().max(GAME_INVITE_CODE_MAX * 4).nullish(),
 });
 
 export const noticeSchema = z.object({
-  content: z.string("notice.content_empty").max(NOTICE_CONTENT_MAX),
+  content: z.string(typeMessage("notice.content_empty")).max(NOTICE_CONTENT_MAX),
 });
 
 export const participationReviewSchema = z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { typeMessage } from "./messages";
 
 /** Team field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
 export const TEAM_NAME_MAX = 20;
@@ -33,7 +34,7 @@ export const adminTeamUpdateSchema = teamUpdateSchema.extend({
 export const inviteCodeSchema = z.string("team.invite_malformed").max(256, "team.invite_malformed");
 
 export const transferSchema = z.object({
-  newCaptainId: z.string("validation.required").trim().min(1).max(64),
+  newCaptainId: z.string(typeMessage("validation.required")).trim().min(1).max(64),
 });
 
 export const teamVerifySchema = z.object({

@@ -1,0 +1,9 @@
+/**
+ * A schema's own message (an i18n key) for a value that is missing or of the wrong type only. Given as
+ * `z.number("key")`, zod also puts it on every check of that schema without a message of its own, so
+ * an out-of-range number read "has the wrong type" and a 12,000-character notice "Content can't be
+ * empty"; with this, those checks keep their own issue and describeIssue gives the range or length.
+ */
+export const typeMessage = (key: string) => ({
+  error: (issue: { code?: string }) => (issue.code === "invalid_type" ? key : undefined),
+});
