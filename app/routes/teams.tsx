@@ -13,6 +13,7 @@ import { Card } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import type { MyTeamInfo } from "~/core/schemas/team";
 import { api, errorMessage, isApiError } from "~/lib/api";
+import { useErrorFor } from "~/lib/error-for";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -61,10 +62,8 @@ export function HydrateFallback() {
 function JoinForm({ onJoined, teamsKey }: { onJoined: () => void; teamsKey: string }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ message: string; teamsKey: string } | null>(null);
+  const [error, setError] = useErrorFor(teamsKey);
   const [joined, setJoined] = useState(false);
-  const error = failure && failure.teamsKey === teamsKey ? failure.message : null;
-  const setError = (message: string | null) => setFailure(message === null ? null : { message, teamsKey });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -15,6 +15,7 @@ import { checkTemplate, generateTestFlag, MIN_ENTROPY_BITS, parseTemplate, templ
 import type { ChallengeEditDetail, FlagInfo } from "~/core/schemas/challenge";
 import type { ParticipationInfo } from "~/core/schemas/game";
 import { api, errorMessage, orNotFound } from "~/lib/api";
+import { useErrorFor } from "~/lib/error-for";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenge-flags";
@@ -53,9 +54,7 @@ export function HydrateFallback() {
  */
 function useAction(onDone: () => void, contextKey = "") {
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ message: string; contextKey: string } | null>(null);
-  const error = failure && failure.contextKey === contextKey ? failure.message : null;
-  const setError = (message: string | null) => setFailure(message === null ? null : { message, contextKey });
+  const [error, setError] = useErrorFor(contextKey);
   const [success, setSuccess] = useState<string | null>(null);
   async function run(action: () => Promise<string | null>) {
     setBusy(true);
