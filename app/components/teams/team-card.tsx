@@ -149,7 +149,7 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
         {team.members.map((member) => (
           <li key={member.id} className="flex flex-wrap items-center gap-3 py-2">
             <TeamAvatar name={member.userName} avatar={member.avatar} size="sm" />
-            <span className="min-w-0 flex-1 basis-32 truncate font-medium">
+            <span className="min-w-0 flex-1 basis-44 truncate font-medium">
               {member.userName}
               {member.id === userId ? <span className="ms-1 text-zinc-600 dark:text-zinc-400">({t("teams.you")})</span> : null}
             </span>
