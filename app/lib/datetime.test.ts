@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createInstance } from "i18next";
 import resources from "~/locales";
 import { i18nextOptions } from "./i18n";
-import { formatCountdown, formatDateTime, formatUtcDate, fromLocalInput, toLocalInput } from "./datetime";
+import { axisTicks, formatAxisTime, formatCountdown, formatDateTime, formatUtcDate, fromLocalInput, toLocalInput } from "./datetime";
 
 // 2031-05-06 07:08:09 UTC
 const MS = Date.UTC(2031, 4, 6, 7, 8, 9);
@@ -66,5 +66,26 @@ describe("countdowns and datetime-local", () => {
     expect(fromLocalInput("2031-05-06T16:08")).toBe(MS - 9000);
     expect(fromLocalInput("")).toBeNull();
     expect(fromLocalInput("garbage")).toBeNull();
+  });
+});
+
+describe("time axis", () => {
+  const original = process.env.TZ;
+  beforeEach(() => {
+    process.env.TZ = "Asia/Tokyo";
+  });
+  afterEach(() => {
+    process.env.TZ = original;
+  });
+
+  it("spaces the ticks evenly from the start to the end", () => {
+    expect(axisTicks(1000, 5000)).toEqual([1000, 2000, 3000, 4000, 5000]);
+    expect(axisTicks(0, 10, 3)).toEqual([0, 3, 7, 10]);
+    expect(axisTicks(5000, 5000, 2)).toEqual([5000, 5000, 5000]);
+  });
+
+  it("labels a day's span with the time and a longer one with the date too", () => {
+    expect(formatAxisTime(MS, 3_600_000)).toBe("16:08");
+    expect(formatAxisTime(MS, 3 * 86_400_000)).toBe("06/05 16:08");
   });
 });

@@ -40,3 +40,16 @@ export function fromLocalInput(value: string): number | null {
   const ms = new Date(value).getTime();
   return Number.isFinite(ms) ? ms : null;
 }
+
+/** `count` + 1 evenly spaced instants from `start` to `end` (both included), for a chart's time axis. */
+export function axisTicks(start: number, end: number, count = 4): number[] {
+  const span = Math.max(0, end - start);
+  return Array.from({ length: count + 1 }, (_, i) => Math.round(start + (span * i) / count));
+}
+
+/** A time axis label: HH:mm within a day's span, DD/MM HH:mm beyond (viewer's time zone). */
+export function formatAxisTime(ms: number, spanMs: number): string {
+  const d = new Date(ms);
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return spanMs <= 86_400_000 ? time : `${pad(d.getDate())}/${pad(d.getMonth() + 1)} ${time}`;
+}

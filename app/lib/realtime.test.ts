@@ -1,13 +1,164 @@
-import { describe, expect, it } from "vitest";
-import { backoffDelay } from "./realtime";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ServerMessage } from "~/core/protocol";
+import { backoffDelay, connectHub, hubUrl, subscribeHub } from "./realtime";
 
-describe("reconnect backoff", () => {
-  it("doubles from 1 s and stays within 30 s, with jitter in the upper half", () => {
-    expect(backoffDelay(0, () => 0)).toBe(500);
-    expect(backoffDelay(0, () => 1)).toBe(1000);
-    expect(backoffDelay(1, () => 1)).toBe(2000);
-    expect(backoffDelay(3, () => 1)).toBe(8000);
-    expect(backoffDelay(10, () => 1)).toBe(30_000);
-    expect(backoffDelay(50, () => 0)).toBe(15_000);
+class FakeSocket extends EventTarget {
+  static OPEN = 1;
+  static instances: FakeSocket[] = [];
+  readyState = 0;
+  sent: string[] = [];
+  closedWith: number | null | undefined = null;
+  constructor(readonly url: string) {
+    super();
+    FakeSocket.instances.push(this);
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close(code?: number) {
+    this.closedWith = code;
+    this.readyState = 3;
+    this.dispatchEvent(new Event("close"));
+  }
+  serverOpen() {
+    this.readyState = 1;
+    this.dispatchEvent(new Event("open"));
+  }
+  serverSend(message: object) {
+    this.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(message) }));
+  }
+}
+
+const hello = (seq: number) => ({ type: "hello", seq, data: { channel: "game:1" } });
+const notice = (seq: number, id: number) => ({ type: "notice", seq, data: { id, type: "Normal", values: ["hi"], time: 1 } });
+
+describe("hubUrl and backoffDelay", () => {
+  it("builds the socket address from the page address", () => {
+    expect(hubUrl("/hub/game/3", { protocol: "https:", host: "ctf.example" })).toBe("wss://ctf.example/hub/game/3");
+    expect(hubUrl("/hub/admin", { protocol: "http:", host: "127.0.0.1:8790" })).toBe("ws://127.0.0.1:8790/hub/admin");
+  });
+
+  it("doubles from the base, stays within the cap, with ±20 % jitter", () => {
+    expect([0, 1, 2, 3, 10].map((a) => backoffDelay(a, 1000, 30_000, () => 0.5))).toEqual([1000, 2000, 4000, 8000, 30_000]);
+    expect(backoffDelay(0, 1000, 30_000, () => 0)).toBe(800);
+    expect(backoffDelay(50, 1000, 30_000, () => 0.999999)).toBe(36_000);
+  });
+});
+
+describe("connectHub", () => {
+  let windowEvents: EventTarget;
+  beforeEach(() => {
+    FakeSocket.instances = [];
+    vi.useFakeTimers();
+    vi.spyOn(Math, "random").mockReturnValue(0.5);
+    vi.stubGlobal("WebSocket", FakeSocket);
+    windowEvents = new EventTarget();
+    vi.stubGlobal("window", {
+      location: { protocol: "http:", host: "h" },
+      addEventListener: windowEvents.addEventListener.bind(windowEvents),
+      removeEventListener: windowEvents.removeEventListener.bind(windowEvents),
+    });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+
+  it("drops a connection whose ping gets no answer and connects again", () => {
+    const states: string[] = [];
+    connectHub("/hub/game/1", { onMessage: () => {}, onState: (s) => states.push(s), pingMs: 1000, pongTimeoutMs: 500 });
+    const first = FakeSocket.instances[0]!;
+    first.serverOpen();
+    vi.advanceTimersByTime(1000);
+    expect(first.sent).toEqual(["ping"]);
+    first.serverSend({ type: "pong", seq: 0, data: null });
+    vi.advanceTimersByTime(1000);
+    expect(first.sent).toEqual(["ping", "ping"]);
+    // The second ping goes unanswered: the socket is closed and a new one opens after the backoff.
+    vi.advanceTimersByTime(499);
+    expect(states.at(-1)).toBe("open");
+    vi.advanceTimersByTime(1);
+    expect(states.at(-1)).toBe("closed");
+    expect(first.readyState).toBe(3);
+    vi.advanceTimersByTime(1000);
+    expect(FakeSocket.instances).toHaveLength(2);
+    expect(states).toEqual(["connecting", "open", "closed", "connecting"]);
+  });
+
+  it("tries again at once when the browser comes back online", () => {
+    connectHub("/hub/game/1", { onMessage: () => {}, baseDelayMs: 20_000 });
+    FakeSocket.instances[0]!.close();
+    vi.advanceTimersByTime(1000);
+    expect(FakeSocket.instances).toHaveLength(1);
+    windowEvents.dispatchEvent(new Event("online"));
+    expect(FakeSocket.instances).toHaveLength(2);
+    // While connected, coming online again opens nothing more.
+    FakeSocket.instances[1]!.serverOpen();
+    windowEvents.dispatchEvent(new Event("online"));
+    expect(FakeSocket.instances).toHaveLength(2);
+  });
+
+  it("asks for a resync after a reconnect and after a seq gap, and delivers the rest", () => {
+    const got: ServerMessage[] = [];
+    let resyncs = 0;
+    connectHub("/hub/game/1", { onMessage: (m) => got.push(m), onResync: () => resyncs++ });
+    const first = FakeSocket.instances[0]!;
+    first.serverOpen();
+    first.serverSend(hello(4));
+    first.serverSend(notice(5, 1));
+    expect(resyncs).toBe(0);
+    first.serverSend(notice(7, 2));
+    expect(resyncs).toBe(1);
+    first.close();
+    vi.advanceTimersByTime(1000);
+    const second = FakeSocket.instances[1]!;
+    second.serverOpen();
+    second.serverSend(hello(7));
+    expect(resyncs).toBe(2);
+    expect(got.map((m) => m.type)).toEqual(["notice", "notice"]);
+  });
+});
+
+describe("subscribeHub", () => {
+  beforeEach(() => {
+    FakeSocket.instances = [];
+    vi.useFakeTimers();
+    vi.stubGlobal("WebSocket", FakeSocket);
+    vi.stubGlobal("window", { location: { protocol: "http:", host: "h" } });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("shares one socket per path among listeners and closes it after the last one goes", () => {
+    const a: string[] = [];
+    const b: string[] = [];
+    const stateB: string[] = [];
+    const stopA = subscribeHub("/hub/game/9", { onMessage: (m) => a.push(m.type), onState: () => {} });
+    const ws = FakeSocket.instances[0]!;
+    ws.serverOpen();
+    const stopB = subscribeHub("/hub/game/9", { onMessage: (m) => b.push(m.type), onState: (s) => stateB.push(s) });
+    expect(FakeSocket.instances).toHaveLength(1);
+    expect(stateB).toEqual(["open"]);
+    ws.serverSend(hello(0));
+    ws.serverSend(notice(1, 1));
+    expect(a).toEqual(["notice"]);
+    expect(b).toEqual(["notice"]);
+    const other = subscribeHub("/hub/game/10", { onMessage: () => {}, onState: () => {} });
+    expect(FakeSocket.instances).toHaveLength(2);
+    other();
+
+    stopA();
+    stopB();
+    // A page that mounts the next listener at once keeps the same socket.
+    const stopC = subscribeHub("/hub/game/9", { onMessage: () => {}, onState: () => {} });
+    vi.advanceTimersByTime(5000);
+    expect(ws.closedWith).toBeNull();
+    expect(FakeSocket.instances).toHaveLength(2);
+    stopC();
+    vi.advanceTimersByTime(5000);
+    expect(ws.closedWith).toBe(1000);
   });
 });

@@ -14,26 +14,166 @@ export interface SocketOptions {
   onResync?: () => void;
 }
 
-const PING_MS = 25_000;
-const BACKOFF_MIN_MS = 1_000;
-const BACKOFF_MAX_MS = 30_000;
-
-/** The next reconnect delay: doubling from 1 s up to 30 s, with jitter so clients do not reconnect in step. */
-export function backoffDelay(attempt: number, random = Math.random): number {
-  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.max(0, attempt));
-  return Math.round(base / 2 + random() * (base / 2));
+export interface HubOptions extends SocketOptions {
+  onState?: (state: SocketState) => void;
+  /** First reconnect delay; doubles up to `maxDelayMs` and resets once connected. */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Keep-alive ping period. */
+  pingMs?: number;
+  /** A ping that gets no frame back within this time means the connection is dead (e.g. half-open). */
+  pongTimeoutMs?: number;
 }
 
-function socketUrl(path: string): string {
-  const { protocol, host } = window.location;
-  return `${protocol === "https:" ? "wss:" : "ws:"}//${host}${path}`;
+/** The reconnect delay after `attempt` failed tries (0-based): base·2^attempt capped at max, with ±20 % jitter. */
+export function backoffDelay(attempt: number, baseMs: number, maxMs: number, random = Math.random): number {
+  const raw = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 16));
+  return Math.round(raw * (0.8 + 0.4 * random()));
+}
+
+/** ws(s)://host{path} for the current page. */
+export function hubUrl(path: string, location: Pick<Location, "protocol" | "host">): string {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
 }
 
 /**
- * Keeps a WebSocket to a hub path (e.g. `/hub/game/12`) open while mounted: reconnects with backoff,
- * pings to keep intermediaries from closing it, and asks for a resync after a reconnect or a missed `seq`.
- * A null path closes it.
+ * Keeps a WebSocket to a hub path (e.g. `/hub/game/12`) open until the returned function is called:
+ * reconnects with backoff (at once when the browser comes back online), pings to keep intermediaries from
+ * closing it and drops a connection whose ping goes unanswered (a silently dead one would otherwise look
+ * open forever), and asks for a resync after a reconnect or a missed `seq` (rules.md §11).
  */
+export function connectHub(path: string, options: HubOptions): () => void {
+  const { onMessage, onResync, onState, baseDelayMs = 1000, maxDelayMs = 30_000, pingMs = 25_000, pongTimeoutMs = 10_000 } = options;
+  let socket: WebSocket | null = null;
+  let attempt = 0;
+  let stopped = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let pingTimer: ReturnType<typeof setInterval> | undefined;
+  let pongTimer: ReturnType<typeof setTimeout> | undefined;
+  const track = streamSeqTracker();
+
+  // The socket is gone (closed, failed, or declared dead): retry later. Frames of a replaced socket are ignored.
+  const lost = (ws: WebSocket) => {
+    if (socket !== ws) return;
+    socket = null;
+    clearInterval(pingTimer);
+    clearTimeout(pongTimer);
+    if (stopped) return;
+    onState?.("closed");
+    retryTimer = setTimeout(open, backoffDelay(attempt, baseDelayMs, maxDelayMs));
+    attempt += 1;
+  };
+
+  const open = () => {
+    if (stopped) return;
+    onState?.("connecting");
+    const ws = new WebSocket(hubUrl(path, window.location));
+    socket = ws;
+    ws.addEventListener("open", () => {
+      if (socket !== ws) return;
+      attempt = 0;
+      onState?.("open");
+      pingTimer = setInterval(() => {
+        if (ws.readyState !== WebSocket.OPEN) return;
+        ws.send("ping");
+        clearTimeout(pongTimer);
+        pongTimer = setTimeout(() => {
+          lost(ws);
+          ws.close();
+        }, pongTimeoutMs);
+      }, pingMs);
+    });
+    ws.addEventListener("message", (event) => {
+      if (socket !== ws || typeof event.data !== "string") return;
+      clearTimeout(pongTimer);
+      let message: ServerMessage;
+      try {
+        message = JSON.parse(event.data) as ServerMessage;
+      } catch {
+        return;
+      }
+      const { resync, deliver } = track(message);
+      if (resync) onResync?.();
+      if (deliver) onMessage(message);
+    });
+    ws.addEventListener("close", () => lost(ws));
+    ws.addEventListener("error", () => ws.close());
+  };
+
+  // Back online while waiting to retry: try now instead of after the backoff.
+  const online = () => {
+    if (stopped || socket !== null) return;
+    clearTimeout(retryTimer);
+    attempt = 0;
+    open();
+  };
+  if (typeof window.addEventListener === "function") window.addEventListener("online", online);
+
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(retryTimer);
+    clearInterval(pingTimer);
+    clearTimeout(pongTimer);
+    if (typeof window.removeEventListener === "function") window.removeEventListener("online", online);
+    const ws = socket;
+    socket = null;
+    ws?.close(1000);
+  };
+}
+
+interface Subscriber extends SocketOptions {
+  onState: (state: SocketState) => void;
+}
+
+interface SharedHub {
+  subscribers: Set<Subscriber>;
+  state: SocketState;
+  close: () => void;
+  linger: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** How long a hub connection nobody listens to stays open (a navigation between two pages of a game keeps it). */
+const LINGER_MS = 2_000;
+const hubs = new Map<string, SharedHub>();
+
+/**
+ * One connection per hub path for the whole page, however many parts of it listen (the challenge board's
+ * verdicts and notices, the scoreboard…); closed shortly after its last listener goes.
+ */
+export function subscribeHub(path: string, subscriber: Subscriber): () => void {
+  let hub = hubs.get(path);
+  if (!hub) {
+    const created: SharedHub = { subscribers: new Set(), state: "connecting", close: () => undefined, linger: undefined };
+    const each = (f: (s: Subscriber) => void) => [...created.subscribers].forEach(f);
+    created.close = connectHub(path, {
+      onMessage: (message) => each((s) => s.onMessage(message)),
+      onResync: () => each((s) => s.onResync?.()),
+      onState: (state) => {
+        created.state = state;
+        each((s) => s.onState(state));
+      },
+    });
+    hubs.set(path, created);
+    hub = created;
+  }
+  const current = hub;
+  clearTimeout(current.linger);
+  current.subscribers.add(subscriber);
+  subscriber.onState(current.state);
+  return () => {
+    current.subscribers.delete(subscriber);
+    if (current.subscribers.size > 0) return;
+    clearTimeout(current.linger);
+    current.linger = setTimeout(() => {
+      if (current.subscribers.size > 0 || hubs.get(path) !== current) return;
+      hubs.delete(path);
+      current.close();
+    }, LINGER_MS);
+  };
+}
+
+/** A hub path's connection for a component (shared with the page's other listeners); a null path listens to nothing. */
 export function useHubSocket(path: string | null, options: SocketOptions): SocketState {
   const [state, setState] = useState<SocketState>("connecting");
   const handlers = useRef(options);
@@ -43,53 +183,11 @@ export function useHubSocket(path: string | null, options: SocketOptions): Socke
 
   useEffect(() => {
     if (!path) return;
-    let socket: WebSocket | null = null;
-    let attempt = 0;
-    let stopped = false;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    let ping: ReturnType<typeof setInterval> | undefined;
-    const track = streamSeqTracker();
-
-    const connect = () => {
-      const ws = new WebSocket(socketUrl(path));
-      socket = ws;
-      ws.onopen = () => {
-        attempt = 0;
-        setState("open");
-        ping = setInterval(() => {
-          if (ws.readyState === WebSocket.OPEN) ws.send("ping");
-        }, PING_MS);
-      };
-      ws.onmessage = (event) => {
-        let message: ServerMessage;
-        try {
-          message = JSON.parse(String(event.data)) as ServerMessage;
-        } catch {
-          return;
-        }
-        const { resync, deliver } = track(message);
-        if (resync) handlers.current.onResync?.();
-        if (deliver) handlers.current.onMessage(message);
-      };
-      ws.onclose = () => {
-        clearInterval(ping);
-        if (stopped) return;
-        setState("closed");
-        retry = setTimeout(() => {
-          setState("connecting");
-          connect();
-        }, backoffDelay(attempt++));
-      };
-      ws.onerror = () => ws.close();
-    };
-
-    connect();
-    return () => {
-      stopped = true;
-      clearTimeout(retry);
-      clearInterval(ping);
-      socket?.close(1000);
-    };
+    return subscribeHub(path, {
+      onMessage: (message) => handlers.current.onMessage(message),
+      onResync: () => handlers.current.onResync?.(),
+      onState: setState,
+    });
   }, [path]);
 
   return path ? state : "closed";

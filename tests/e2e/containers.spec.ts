@@ -48,6 +48,14 @@ test("a player starts a container from the challenge view, sees its entry and co
   await expect(timer).not.toHaveText(first);
   await expect(panel.getByText(K.extendHint.replace("{{min}}", "10"))).toBeVisible();
   await expect(panel.getByRole("button", { name: K.extend })).toBeDisabled();
+  // A disabled button looks disabled (the secondary style once looked the same either way).
+  await expect(panel.getByRole("button", { name: K.extend })).toHaveCSS("opacity", "0.5");
+  // The entry can be opened and copied.
+  await expect(panel.getByRole("link", { name: K.open })).toHaveAttribute("href", `http://${address}`);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await panel.getByRole("button", { name: K.copy }).click();
+  await expect(panel.getByRole("button", { name: K.copied })).toBeVisible();
+  expect(await player.evaluate(() => navigator.clipboard.readText())).toBe(address);
   const env = await player.request.get(`http://${address}/env`);
   expect(env.status()).toBe(200);
   expect(await env.text()).toMatch(/FLAGSTAFF_FLAG=flag\{.+\}/);
@@ -63,12 +71,30 @@ test("a player starts a container from the challenge view, sees its entry and co
   await player.reload();
   await player.getByRole("button", { name: new RegExp(`Box ${stamp}`) }).click();
   await expect(panel.getByTestId("container-entry")).toHaveText(address);
-  // One operation per 10 seconds: wait out the cooldown before destroying.
+
+  // Destroyed elsewhere (here by the admin; a teammate's click is the same): the panel still shows it, and
+  // its next action fails — then it reads the challenge again instead of keeping a dead entry.
+  const instances = (await (await admin.request.get("/api/admin/instances")).json()) as { data: { containerGuid: string; team: { name: string } }[] };
+  const guid = instances.data.find((i) => i.team.name === teamName)!.containerGuid;
+  expect((await admin.request.delete(`/api/admin/instances/${guid}`)).status()).toBe(200);
+  await panel.getByRole("button", { name: K.destroy }).click();
+  const refusedAt = Date.now();
+  await expect(panel.getByRole("alert")).toBeVisible();
+  await expect(panel.getByText(K.none)).toBeVisible();
+  await expect(panel.getByTestId("container-entry")).toHaveCount(0);
+
+  // The player starts another and destroys it (one operation per 10 seconds: the cooldown is waited out).
+  await player.waitForTimeout(Math.max(0, refusedAt + 10_500 - Date.now()));
+  await panel.getByRole("button", { name: K.start }).click();
+  await expect(panel.getByTestId("container-entry")).toHaveText(/^[\w.-]+:\d+$/, { timeout: 30_000 });
+  const second = (await panel.getByTestId("container-entry").textContent())!;
   await player.waitForTimeout(10_500);
   await panel.getByRole("button", { name: K.destroy }).click();
   await expect(panel.getByText(K.none)).toBeVisible({ timeout: 30_000 });
   await expect(panel.getByRole("button", { name: K.start })).toBeEnabled();
-  await expect.poll(async () => (await player.request.get(`http://${address}/env`).catch(() => null))?.status() ?? 0, { timeout: 20_000 }).not.toBe(200);
+  for (const gone of [address, second]) {
+    await expect.poll(async () => (await player.request.get(`http://${gone}/env`).catch(() => null))?.status() ?? 0, { timeout: 20_000 }).not.toBe(200);
+  }
 
   await admin.reload();
   await expect(admin.getByRole("row").filter({ hasText: teamName })).toHaveCount(0);

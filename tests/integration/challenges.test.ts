@@ -269,7 +269,11 @@ describe("player challenge view (api.md §10)", () => {
     const { captain, team } = await teamWithMembers(0);
     expect((await open(captain.client, game.id, c.id)).status).toBe(403);
     await join(captain.client, game.id, { teamId: team.id });
-    expect((await open(captain.client, game.id, c.id)).status).toBe(403);
+    const pending = await open(captain.client, game.id, c.id);
+    expect(pending.status).toBe(403);
+    // The same words as the details and submit calls give a team under review.
+    expect(pending.body.title).toBe("Your team has not been accepted into this game");
+    expect((await captain.client.json<{ title: string }>(`/api/game/${game.id}/details`)).body.title).toBe(pending.body.title);
     await db().update(participations).set({ status: "Suspended" }).where(eq(participations.teamId, team.id));
     const banned = await open(captain.client, game.id, c.id);
     expect(banned.status).toBe(403);

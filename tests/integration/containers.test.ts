@@ -206,6 +206,21 @@ describe("player containers", () => {
     expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
   });
 
+  it("tells teammates who start at the same moment that the container is running, not to wait for the cooldown", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const { captain, team, members } = await teamWithMembers(2);
+    for (const player of [captain, ...members]) expect((await join(player.client, game.id, { teamId: team.id })).status).toBe(200);
+    const answers = await Promise.all([captain, ...members].map((player) => start(player.client, game.id, c.id)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+    for (const refused of answers.filter((a) => a.status === 400)) expect(refused.body.title).toBe("The container is already running");
+    const participation = (await db().select().from(participations).where(and(eq(participations.teamId, team.id), eq(participations.gameId, game.id))).get())!;
+    const rows = await db().select().from(containers).where(eq(containers.participationId, participation.id)).all();
+    expect(rows.map((r) => r.status)).toEqual(["Running"]);
+    await resetCooldown(participation.id);
+    expect((await destroy(captain.client, game.id, c.id)).status).toBe(200);
+  });
+
   it("extends only inside the renewal window before expiry", { timeout: 60_000 }, async () => {
     const { admin, game } = await setup();
     const c = await containerChallenge(admin.client, game.id);
@@ -305,7 +320,7 @@ describe("player containers", () => {
     const p = await acceptedPlayer(game.id);
     const r = await start(p.client, game.id, c.id);
     expect(r.status).toBe(400);
-    expect(r.body.title).toBe("The container could not be started");
+    expect(r.body.title).toBe("The container could not be started: try again in a few seconds, and tell the organisers if it keeps failing");
     expect(await db().select().from(containers).where(eq(containers.challengeId, c.id)).all()).toEqual([]);
   });
 
@@ -356,7 +371,7 @@ describe("player containers", () => {
     await withAgents(deadAgentUrl(), async () => {
       const r = await start(p.client, game.id, c.id);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ title: "The container could not be started", status: 400 });
+      expect(r.body).toEqual({ title: "The container could not be started: try again in a few seconds, and tell the organisers if it keeps failing", status: 400 });
       const test = await ja.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${c.id}/container`, { method: "POST" });
       expect(test.status).toBe(400);
       expect(test.body).toEqual({ title: "テストコンテナを起動できませんでした", status: 400 });

@@ -112,7 +112,7 @@ describe("posts (api.md §9, §11)", () => {
     const ja = new Client({ lang: "ja-JP" });
     const missing = await ja.json<{ title: string }>("/api/posts/zzzzzzzz");
     expect(missing.status).toBe(404);
-    expect(missing.body.title).toBe("お知らせが見つかりません");
+    expect(missing.body.title).toBe("記事が見つかりません");
     expect((await ja.json("/api/posts/bad-id!")).status).toBe(404);
   });
 

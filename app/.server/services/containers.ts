@@ -364,8 +364,6 @@ export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: I
       }
     }
   }
-  await claimCooldown(db, instance.id, now);
-
   const id = crypto.randomUUID();
   const capture = captureWanted(env, challenge, computeGamePhase(player.game, now) === "Running");
   const expectStopAt = now + policy.defaultLifetime * MINUTE;
@@ -390,6 +388,14 @@ export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: I
   } catch {
     // The live-instance unique index: a concurrent request of the same team won.
     throw badRequest("container.already_running");
+  }
+  // The cooldown is claimed after the row: of two teammates starting at once, the second is told the
+  // container is running (the index above), not to wait 10 s.
+  try {
+    await claimCooldown(db, instance.id, now);
+  } catch (error) {
+    await db.delete(containers).where(eq(containers.id, id)).run();
+    throw error;
   }
   const request: CreateContainerRequest = {
     instanceId: id,

@@ -48,7 +48,7 @@ export async function requirePlayer(db: Db, gameId: number, userId: string, now:
     .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, userId)))
     .get();
   if (row?.p.status === "Suspended") throw forbidden("game.banned");
-  if (!row || row.p.status !== "Accepted") throw forbidden();
+  if (!row || row.p.status !== "Accepted") throw forbidden("submission.not_player");
   const division = row.p.divisionId == null ? undefined : await loadDivision(db, row.p.divisionId);
   return {
     game,

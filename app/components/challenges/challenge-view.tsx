@@ -29,7 +29,23 @@ export function attemptsState(limit: number, attempts: number): { key: "tried" |
  * The player's view of one challenge: description, hints, attachment, deadline, attempts and the flag box.
  * Without `submit` (the admin preview) the flag box is shown disabled.
  */
-export function ChallengeView({ detail, now, submit, gameId }: { detail: ChallengeDetail; now: number | null; submit?: (flag: string) => Promise<void>; gameId?: number }) {
+export function ChallengeView({
+  detail,
+  now,
+  submit,
+  gameId,
+  reload,
+  solved = false,
+}: {
+  detail: ChallengeDetail;
+  now: number | null;
+  submit?: (flag: string) => Promise<void>;
+  gameId?: number;
+  /** Reads the challenge again (its container's state may have changed: a teammate started or destroyed it). */
+  reload?: () => void;
+  /** The team has solved it: no more flags to send (each would count as an attempt). */
+  solved?: boolean;
+}) {
   const { t } = useTranslation();
   const attempts = attemptsState(detail.limit, detail.attempts);
   const { url, fileSize } = detail.context;
@@ -72,14 +88,22 @@ export function ChallengeView({ detail, now, submit, gameId }: { detail: Challen
         </p>
       ) : null}
       {gameId !== undefined && isContainerType(detail.type) ? (
-        <ContainerPanel gameId={gameId} challengeId={detail.id} entry={detail.context.instanceEntry} closeTime={detail.context.closeTime} />
+        <ContainerPanel gameId={gameId} challengeId={detail.id} entry={detail.context.instanceEntry} closeTime={detail.context.closeTime} onStale={reload} />
       ) : detail.context.instanceEntry ? (
         <p className="text-sm">
           {t("challenge.instanceEntry")}: <code className="font-mono">{detail.context.instanceEntry}</code>
         </p>
       ) : null}
-      {attempts ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t(`challenge.attempts.${attempts.key}`, { count: attempts.count })}</p> : null}
-      <FlagInput submit={submit ?? (async () => undefined)} disabled={!submit || attempts?.key === "usedUp"} />
+      {solved ? (
+        <p className="text-sm font-medium text-emerald-700 dark:text-emerald-400" data-testid="challenge-solved">
+          ✓ {t("challenge.solvedByTeam")}
+        </p>
+      ) : (
+        <>
+          {attempts ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t(`challenge.attempts.${attempts.key}`, { count: attempts.count })}</p> : null}
+          <FlagInput submit={submit ?? (async () => undefined)} disabled={!submit || attempts?.key === "usedUp"} />
+        </>
+      )}
     </div>
   );
 }

@@ -40,10 +40,30 @@ export function proxyAddress(origin: string, entry: string, testContainer = fals
  * A team's container of a container challenge: start it, see its entry and a countdown, extend it near
  * expiry, destroy it. `entry`/`closeTime` come from the challenge detail (null when none runs).
  */
-export function ContainerPanel({ gameId, challengeId, entry, closeTime }: { gameId: number; challengeId: number; entry: string | null; closeTime: number | null }) {
+export function ContainerPanel({
+  gameId,
+  challengeId,
+  entry,
+  closeTime,
+  onStale,
+}: {
+  gameId: number;
+  challengeId: number;
+  entry: string | null;
+  closeTime: number | null;
+  /** Asks the page to read the challenge again: an action failed, so the team's container is not what this panel shows. */
+  onStale?: () => void;
+}) {
   const { t } = useTranslation();
   const now = useNow(1000);
   const [started, setInfo] = useState<{ entry: string; expectStopAt: number } | null>(entry && closeTime ? { entry, expectStopAt: closeTime } : null);
+  // A new reading of the challenge (a teammate's start or destroy) replaces what this panel last saw.
+  const [seen, setSeen] = useState({ entry, closeTime });
+  if (seen.entry !== entry || seen.closeTime !== closeTime) {
+    setSeen({ entry, closeTime });
+    setInfo(entry && closeTime ? { entry, expectStopAt: closeTime } : null);
+  }
+  const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
   const [policy, setPolicy] = useState<Policy | null>(null);
   const [busy, setBusy] = useState<"start" | "extend" | "destroy" | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -76,6 +96,7 @@ export function ContainerPanel({ gameId, challengeId, entry, closeTime }: { game
       }
     } catch (err) {
       setError(errorMessage(err));
+      onStale?.();
     } finally {
       setBusy(null);
     }
@@ -85,19 +106,39 @@ export function ContainerPanel({ gameId, challengeId, entry, closeTime }: { game
   const extendOpen = info && policy && now !== null ? canExtend(info.expectStopAt, now, policy.renewalWindow) : false;
   const proxied = policy?.portMapping === "PlatformProxy";
   const origin = typeof window === "undefined" ? "" : window.location.origin;
+  const address = info ? (proxied ? proxyAddress(origin, info.entry) : info.entry) : "";
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(address);
+      setCopied("copied");
+    } catch {
+      setCopied("failed");
+    }
+    setTimeout(() => setCopied(null), 2000);
+  };
 
   return (
     <section aria-label={t("container.heading")} className="space-y-3 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
       <h3 className="text-sm font-semibold">{t("container.heading")}</h3>
       {error ? <Alert tone="error">{error}</Alert> : null}
+      {copied === "failed" ? <Alert tone="error">{t("container.copyFailed")}</Alert> : null}
       {info ? (
         <>
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
             <dt className="text-zinc-600 dark:text-zinc-400">{t("container.entry")}</dt>
-            <dd>
+            <dd className="flex flex-wrap items-center gap-x-3 gap-y-1">
               <code className="font-mono break-all" data-testid="container-entry">
                 {info.entry}
               </code>
+              <button type="button" onClick={() => void copy()} className="text-xs font-medium text-primary-700 hover:underline dark:text-primary-300">
+                {copied === "copied" ? t("container.copied") : t("container.copy")}
+              </button>
+              {proxied ? null : (
+                <a href={`http://${info.entry}`} target="_blank" rel="noopener noreferrer" className="text-xs font-medium text-primary-700 hover:underline dark:text-primary-300">
+                  {t("container.open")}
+                </a>
+              )}
             </dd>
             <dt className="text-zinc-600 dark:text-zinc-400">{t("container.expiresAt")}</dt>
             <dd>{formatDateTime(info.expectStopAt)}</dd>

@@ -7,6 +7,7 @@ import { TextField } from "~/components/ui/field";
 import type { DetailedGameInfo } from "~/core/schemas/game";
 import type { TeamInfo } from "~/core/schemas/team";
 import { api, errorMessage } from "~/lib/api";
+import { useErrorFor } from "~/lib/error-for";
 
 const selectClass =
   "block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
@@ -31,7 +32,8 @@ export function JoinDialog({
   const [divisionId, setDivisionId] = useState<number | "">(joinable.length === 1 ? joinable[0]!.id : "");
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // A refusal speaks of what was sent: changing a choice or the code clears it.
+  const [error, setError] = useErrorFor(`${teamId}|${divisionId}|${code}`);
   const division = joinable.find((d) => d.id === divisionId);
   const codeRequired = division ? division.inviteCodeRequired : game.inviteCodeRequired;
 

@@ -3,12 +3,19 @@ import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { GameTabs } from "~/components/games/game-tabs";
 import { WideOnly } from "~/components/layout/wide-only";
+import { LiveState } from "~/components/ui/live-state";
+import { useHubSocket } from "~/lib/realtime";
 import { SheetDownloads } from "./download-button";
 import type { GameEvent } from "~/core/protocol";
 
-/** The monitor pages' frame: sub-navigation, downloads, and the "Not wide enough" notice on narrow screens. */
-export function MonitorShell({ gameId, children }: { gameId: number; children: ReactNode }) {
+/**
+ * The monitor pages' frame: sub-navigation, downloads, and the "Not wide enough" notice on narrow screens.
+ * `live` pages (events, submissions, cheat info) say whether their feed is connected: they share the
+ * page's /hub/game/{id}/monitor connection.
+ */
+export function MonitorShell({ gameId, live = false, children }: { gameId: number; live?: boolean; children: ReactNode }) {
   const { t } = useTranslation();
+  const socket = useHubSocket(live ? `/hub/game/${gameId}/monitor` : null, { onMessage: () => undefined });
   const { pathname } = useLocation();
   const page = /\/monitor\/(events|submissions|cheatinfo|traffic)/i.exec(pathname)?.[1]?.toLowerCase();
   const pageName = page === "cheatinfo" ? t("monitor.cheatInfo") : page === "traffic" ? t("gameTabs.traffic") : page ? t(`monitor.${page}`) : null;
@@ -19,7 +26,10 @@ export function MonitorShell({ gameId, children }: { gameId: number; children: R
       </h1>
       <div className="mb-4 flex flex-wrap items-start justify-between gap-2">
         <GameTabs gameId={gameId} />
-        <SheetDownloads gameId={gameId} />
+        <div className="flex flex-wrap items-center gap-3">
+          {live ? <LiveState state={socket} testId="monitor-socket" /> : null}
+          <SheetDownloads gameId={gameId} />
+        </div>
       </div>
       {children}
     </WideOnly>

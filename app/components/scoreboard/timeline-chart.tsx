@@ -1,26 +1,50 @@
+import { axisTicks, formatAxisTime } from "~/lib/datetime";
 import type { Timeline } from "~/core/scoring/scoreboard";
 
 const COLOURS = ["#60a5fa", "#f472b6", "#34d399", "#fbbf24", "#a78bfa", "#f87171", "#2dd4bf", "#fb923c", "#a3e635", "#e879f9"];
 
-/** Cumulative scores of the top teams over the game (SVG step lines). */
-/** `end` is the right edge of the chart (the board's update time). */
+/**
+ * Cumulative scores of the top teams over the game (SVG step lines), from `start` (the game's start) to
+ * `end` (the board's update time, or the game's end once it is over), with times along the bottom.
+ */
 export function TimelineChart({ timeline, start, end, label }: { timeline: Timeline | undefined; start: number; end: number; label: string }) {
   const teams = timeline?.teams ?? [];
   const W = 800;
   const H = 240;
   const pad = 32;
   const last = Math.max(start + 1, end, ...teams.flatMap((t) => t.items.map((i) => i.time)));
-  const max = Math.max(1, ...teams.flatMap((t) => t.items.map((i) => i.score)));
+  const top = Math.max(0, ...teams.flatMap((t) => t.items.map((i) => i.score)));
+  const max = Math.max(1, top);
   const x = (time: number) => pad + ((time - start) / (last - start)) * (W - 2 * pad);
   const y = (score: number) => H - pad - (score / max) * (H - 2 * pad);
-  // The drawing stretches to the card (preserveAspectRatio none, strokes kept at 2 px); the scale's label
-  // is HTML over it, so it keeps the page's font size at any width.
+  const ticks = axisTicks(start, last);
+  // The drawing stretches to the card (preserveAspectRatio none, strokes kept at 2 px); the labels are
+  // HTML over it, so they keep the page's font size at any width.
+  const axisLabel = "absolute text-xs text-zinc-600 tabular-nums dark:text-zinc-400";
   return (
     <figure aria-label={label} className="w-full">
       <div className="relative h-60 w-full">
-        <span className="absolute top-0 left-0 text-xs text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="timeline-max">
-          {max}
+        <span className={`${axisLabel} top-0 left-0`} data-testid="timeline-max">
+          {top}
         </span>
+        <span className={`${axisLabel} left-0`} style={{ top: `${((H - pad) / H) * 100}%`, transform: "translateY(-50%)" }} aria-hidden="true">
+          0
+        </span>
+        <div data-testid="timeline-times">
+          {ticks.map((time, i) => (
+            <time
+              key={i}
+              dateTime={new Date(time).toISOString()}
+              className={`${axisLabel} bottom-0 whitespace-nowrap ${i > 0 && i < ticks.length - 1 ? "hidden sm:block" : ""}`}
+              style={{
+                left: `${(x(time) / W) * 100}%`,
+                transform: i === 0 ? "translateX(-25%)" : i === ticks.length - 1 ? "translateX(-75%)" : "translateX(-50%)",
+              }}
+            >
+              {formatAxisTime(time, last - start)}
+            </time>
+          ))}
+        </div>
         <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" className="h-full w-full" role="img" aria-label={label} data-testid="timeline-chart">
           <line x1={pad} y1={H - pad} x2={W - pad} y2={H - pad} className="stroke-zinc-400" vectorEffect="non-scaling-stroke" />
           <line x1={pad} y1={pad} x2={pad} y2={H - pad} className="stroke-zinc-400" vectorEffect="non-scaling-stroke" />

@@ -3,22 +3,20 @@ import { applyBoardDelta } from "~/core/game-room/delta";
 import type { ScoreboardModel } from "~/core/scoring/scoreboard";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { type SocketState, useHubSocket } from "~/lib/realtime";
-import type { GameNotice } from "~/core/protocol";
 
 export type LiveBoard = ScoreboardModel & { version: number };
+
+/** Statuses that mean the viewer may not see this board (signed out, hidden game, unknown game). */
+const DENIED = [401, 403, 404];
 
 /**
  * The game's scoreboard kept live: fetched once, then changed by the `scoreboard` deltas pushed over
  * /hub/game/{id}; refetched after a reconnect, a `seq` gap, a version gap or a structural change.
  */
-export function useLiveBoard(gameId: number, onNotice?: (notice: GameNotice) => void) {
+export function useLiveBoard(gameId: number) {
   const [board, setBoard] = useState<LiveBoard | null>(null);
   const [error, setError] = useState<{ message: string; status: number } | null>(null);
   const boardRef = useRef<LiveBoard | null>(null);
-  const noticeRef = useRef(onNotice);
-  useEffect(() => {
-    noticeRef.current = onNotice;
-  });
 
   const refetch = useCallback(() => {
     api<LiveBoard>(`/api/game/${gameId}/scoreboard`)
@@ -27,15 +25,24 @@ export function useLiveBoard(gameId: number, onNotice?: (notice: GameNotice) => 
         setBoard(b);
         setError(null);
       })
-      .catch((err: unknown) => setError({ message: errorMessage(err), status: isApiError(err) ? err.status : 0 }));
+      .catch((err: unknown) => {
+        const status = isApiError(err) ? err.status : 0;
+        // Not (or no longer) allowed to see it — e.g. the game was hidden: the board goes, not just stays stale.
+        if (DENIED.includes(status)) {
+          boardRef.current = null;
+          setBoard(null);
+        }
+        setError({ message: errorMessage(err), status });
+      });
   }, [gameId]);
+  const denied = error !== null && DENIED.includes(error.status);
 
   useEffect(refetch, [refetch]);
 
-  const socket: SocketState = useHubSocket(`/hub/game/${gameId}`, {
+  // A visitor the board is refused to has no feed to wait for either.
+  const socket: SocketState = useHubSocket(denied ? null : `/hub/game/${gameId}`, {
     onResync: refetch,
     onMessage: (message) => {
-      if (message.type === "notice") noticeRef.current?.(message.data);
       if (message.type !== "scoreboard") return;
       const delta = message.data;
       const current = boardRef.current;
@@ -49,5 +56,5 @@ export function useLiveBoard(gameId: number, onNotice?: (notice: GameNotice) => 
     },
   });
 
-  return { board, error, socket, refetch };
+  return { board, error, socket, denied, refetch };
 }

@@ -4,9 +4,10 @@ const variants = {
   primary:
     "bg-primary-600 text-on-primary-600 hover:bg-primary-700 disabled:bg-primary-600/50 dark:bg-primary-500 dark:text-on-primary-500 dark:hover:bg-primary-400 dark:disabled:bg-primary-500/50",
   secondary:
-    "border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800",
-  ghost: "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",
-  danger: "bg-red-600 text-white hover:bg-red-700 dark:bg-red-500 dark:text-zinc-950 dark:hover:bg-red-400",
+    "border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800 disabled:opacity-50 disabled:hover:bg-white dark:disabled:hover:bg-zinc-900",
+  ghost:
+    "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800 disabled:opacity-50 disabled:hover:bg-transparent",
+  danger: "bg-red-600 text-white hover:bg-red-700 dark:bg-red-500 dark:text-zinc-950 dark:hover:bg-red-400 disabled:opacity-50 disabled:hover:bg-red-600 dark:disabled:hover:bg-red-500",
 } as const;
 
 export type ButtonVariant = keyof typeof variants;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkGameNumbers, type GameNumberField } from "./info-form";
+import { checkGameNumbers, type GameNumberField, savedGameTimes, writeupHoursShown } from "./info-form";
 
 const fine: Record<GameNumberField, string> = { memberLimit: "4", containerLimit: "", writeupHours: "1.5", bloodFirst: "5", bloodSecond: "3.5", bloodThird: "0" };
 
@@ -26,5 +26,29 @@ describe("checkGameNumbers", () => {
 
   it("accepts the edges", () => {
     expect(checkGameNumbers({ ...fine, bloodFirst: "100", bloodThird: "0.1", memberLimit: "0", writeupHours: "0.01" })).toHaveProperty("values");
+  });
+});
+
+describe("savedGameTimes", () => {
+  // Start 12:04:37.250, end 18:32:54.162, writeup deadline 1 h 11 min 6 s after the end (shown as 1.19 h).
+  const game = { start: Date.UTC(2026, 10, 26, 12, 4, 37, 250), end: Date.UTC(2026, 10, 26, 18, 32, 54, 162), writeupDeadline: 0 };
+  game.writeupDeadline = game.end + 4_266_000;
+  const untouched = { start: game.start - 37_250, startChanged: false, end: game.end - 54_162, endChanged: false, writeupHours: 1.19 };
+
+  it("keeps every exact time when the fields are left as shown", () => {
+    expect(writeupHoursShown(game)).toBe(1.19);
+    expect(savedGameTimes(game, untouched)).toEqual({ start: game.start, end: game.end, writeupDeadline: game.writeupDeadline });
+  });
+
+  it("takes a changed time as typed and keeps the writeup deadline's distance from a moved end", () => {
+    const end = Date.UTC(2026, 10, 26, 20, 0);
+    expect(savedGameTimes(game, { ...untouched, end, endChanged: true })).toEqual({ start: game.start, end, writeupDeadline: end + 4_266_000 });
+    const start = Date.UTC(2026, 10, 26, 13, 0);
+    expect(savedGameTimes(game, { ...untouched, start, startChanged: true }).start).toBe(start);
+  });
+
+  it("takes changed writeup hours from the end", () => {
+    expect(savedGameTimes(game, { ...untouched, writeupHours: 2 }).writeupDeadline).toBe(game.end + 7_200_000);
+    expect(savedGameTimes(game, { ...untouched, writeupHours: 0 }).writeupDeadline).toBe(game.end);
   });
 });

@@ -47,3 +47,25 @@ export function checkGameNumbers(raw: Record<GameNumberField, string>): { values
   }
   return { values };
 }
+
+const HOUR_MS = 3_600_000;
+
+/** The writeup deadline's distance after the end in hours, as the form shows it (two decimals). */
+export function writeupHoursShown(game: { end: number; writeupDeadline: number }): number {
+  return Math.round(((game.writeupDeadline - game.end) / HOUR_MS) * 100) / 100;
+}
+
+/**
+ * The times to save from the form. A time field or the writeup hours left as shown keep the game's exact
+ * value: the form shows minutes and hours rounded to two decimals, and saving a summary must not move a
+ * start of 12:04:37 to 12:04:00 or the writeup deadline by a minute.
+ */
+export function savedGameTimes(
+  game: { start: number; end: number; writeupDeadline: number },
+  form: { start: number; startChanged: boolean; end: number; endChanged: boolean; writeupHours: number },
+): { start: number; end: number; writeupDeadline: number } {
+  const start = form.startChanged ? form.start : game.start;
+  const end = form.endChanged ? form.end : game.end;
+  const offset = form.writeupHours === writeupHoursShown(game) ? game.writeupDeadline - game.end : Math.round(form.writeupHours * HOUR_MS);
+  return { start, end, writeupDeadline: end + offset };
+}

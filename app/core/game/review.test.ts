@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ParticipationStatus } from "../enums";
 import type { ParticipationInfo } from "../schemas/game";
-import { NO_REVIEW_FILTER, parseReviewFilter, reviewCounts, reviewRows } from "./review";
+import { NO_REVIEW_FILTER, needsConfirmation, parseReviewFilter, reviewCounts, reviewRows } from "./review";
 
 function participation(id: number, status: ParticipationStatus, name: string, divisionId: number | null = null, members: string[] = []): ParticipationInfo {
   return {
@@ -70,5 +70,20 @@ describe("review filter from the address", () => {
     ["status=all&division=-1", NO_REVIEW_FILTER],
   ])("%j", (search, expected) => {
     expect(parseReviewFilter(new URLSearchParams(search))).toEqual(expected);
+  });
+});
+
+describe("needsConfirmation", () => {
+  it("asks before suspending anyone and before rejecting an accepted team", () => {
+    expect(needsConfirmation("Accepted", "Suspended")).toBe(true);
+    expect(needsConfirmation("Pending", "Suspended")).toBe(true);
+    expect(needsConfirmation("Accepted", "Rejected")).toBe(true);
+  });
+
+  it("acts at once on the routine ones", () => {
+    expect(needsConfirmation("Pending", "Accepted")).toBe(false);
+    expect(needsConfirmation("Pending", "Rejected")).toBe(false);
+    expect(needsConfirmation("Suspended", "Accepted")).toBe(false);
+    expect(needsConfirmation("Rejected", "Accepted")).toBe(false);
   });
 });

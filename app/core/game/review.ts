@@ -47,3 +47,11 @@ export function parseReviewFilter(params: URLSearchParams): ReviewFilter {
   const division = rawDivision === "none" ? "none" : rawDivision && /^\d+$/.test(rawDivision) ? Number(rawDivision) : "all";
   return { status, division, query: params.get("q") ?? "" };
 }
+
+/**
+ * Whether a review action is asked about first: suspending a team, or rejecting an accepted one, takes it
+ * off the scoreboard in the middle of a game (one stray click in a table of 1,000 teams).
+ */
+export function needsConfirmation(current: ParticipationStatus, next: ParticipationStatus): boolean {
+  return next === "Suspended" || (next === "Rejected" && current === "Accepted");
+}

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
@@ -10,6 +10,7 @@ import { ChallengeBoard } from "~/components/challenges/challenge-board";
 import { ChallengeView } from "~/components/challenges/challenge-view";
 import { submitFlag } from "~/components/challenges/submit";
 import { GameTabs } from "~/components/games/game-tabs";
+import { LiveNotices } from "~/components/games/live-notices";
 import { formatDateTime, useNow } from "~/components/games/time";
 import { type PushedVerdicts, useGameEnded, usePushedVerdicts, VerdictMessage } from "~/components/verdict/verdict";
 import { LoadingStatus } from "~/components/teams/loading";
@@ -17,6 +18,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { GAME_ENDED, GAME_NOT_STARTED } from "~/core/errors";
+import type { GameNotice } from "~/core/protocol";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
 import { type ChallengeInfo, orderChallenges, type ScoreboardItem } from "~/core/scoring/scoreboard";
 import { api, errorMessage } from "~/lib/api";
@@ -84,18 +86,38 @@ function boardFromDetails(details: GameDetails): PlayerChallengeInfo[] {
  * The board list: server-rendered, then refreshed every 10 s from GET game/{id}/details (keeping the previous
  * list meanwhile) and cached in the browser per user and game (rules.md §15).
  */
-function useBoard(gameId: number, userId: string | number, initial: PlayerChallengeInfo[], solvedNow: Set<number>): PlayerChallengeInfo[] {
-  const { data } = useCachedList(
+function useBoard(gameId: number, userId: string | number, initial: PlayerChallengeInfo[], solvedNow: Set<number>) {
+  const { data, refresh } = useCachedList(
     `game-challenges:${userId}:${gameId}`,
     (signal) => api<GameDetails>(`/api/game/${gameId}/details`, { signal }).then(boardFromDetails),
     { initial },
   );
   // A challenge the team just solved is marked at once, from its pushed verdict.
-  return useMemo(() => (solvedNow.size === 0 ? data : data.map((c) => (c.solvedByMe || !solvedNow.has(c.id) ? c : { ...c, solvedByMe: true }))), [data, solvedNow]);
+  const challenges = useMemo(() => (solvedNow.size === 0 ? data : data.map((c) => (c.solvedByMe || !solvedNow.has(c.id) ? c : { ...c, solvedByMe: true }))), [data, solvedNow]);
+  return { challenges, refresh };
 }
 
+/** rules.md §15: an open challenge is read again every 120 s (and at once when a hint is announced). */
+const DETAIL_REFRESH_MS = 120_000;
+
 /** One challenge's detail; keyed by id by its parent so each challenge starts from a fresh state. */
-function DetailPanel({ gameId, challengeId, verdicts, onClose }: { gameId: number; challengeId: number; verdicts: PushedVerdicts; onClose: () => void }) {
+function DetailPanel({
+  gameId,
+  challengeId,
+  verdicts,
+  hints,
+  solved,
+  onClose,
+}: {
+  gameId: number;
+  challengeId: number;
+  /** The team has solved it: the flag box gives way to a "solved" line. */
+  solved: boolean;
+  verdicts: PushedVerdicts;
+  /** Counts the hints announced while the page is open: each one reads the challenge again. */
+  hints: number;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const now = useNow(30_000);
   const [detail, setDetail] = useState<ChallengeDetail | null>(null);
@@ -116,8 +138,20 @@ function DetailPanel({ gameId, challengeId, verdicts, onClose }: { gameId: numbe
   useEffect(() => {
     const controller = new AbortController();
     void load(controller.signal);
-    return () => controller.abort();
+    const timer = setInterval(() => void load(controller.signal), DETAIL_REFRESH_MS);
+    return () => {
+      controller.abort();
+      clearInterval(timer);
+    };
   }, [load]);
+
+  const firstHints = useRef(hints);
+  useEffect(() => {
+    if (hints === firstHints.current) return;
+    const controller = new AbortController();
+    void load(controller.signal);
+    return () => controller.abort();
+  }, [hints, load]);
 
   return (
     <Card className="space-y-4" aria-labelledby="challenge-title">
@@ -136,6 +170,8 @@ function DetailPanel({ gameId, challengeId, verdicts, onClose }: { gameId: numbe
           detail={detail}
           gameId={gameId}
           now={now}
+          reload={() => void load()}
+          solved={solved}
           submit={async (flag) => {
             try {
               const id = await submitFlag(gameId, detail.id, flag);
@@ -211,17 +247,50 @@ function Board({
 }) {
   const { t } = useTranslation();
   const verdicts = usePushedVerdicts(gameId);
-  const challenges = useBoard(gameId, userId, initial, verdicts.solved);
-  return challenges.length === 0 ? (
-    <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("challenge.empty")}</p>
-  ) : (
-    <div className={`grid gap-6 ${selected !== null ? "lg:grid-cols-2" : ""}`}>
-      <ChallengeBoard challenges={challenges} selectedId={selected} onSelect={onSelect} />
-      {selected !== null ? (
-        <div className="lg:sticky lg:top-4 lg:self-start">
-          <DetailPanel key={selected} gameId={gameId} challengeId={selected} verdicts={verdicts} onClose={() => onSelect(null)} />
+  const { challenges, refresh } = useBoard(gameId, userId, initial, verdicts.solved);
+  const [hints, setHints] = useState(0);
+  const onNotice = (notice: GameNotice) => {
+    if (notice.type === "NewChallenge" || notice.type === "NewHint") void refresh();
+    if (notice.type === "NewHint") setHints((n) => n + 1);
+  };
+  // The open challenge left the board (disabled or deleted by the organisers): its panel closes and says so.
+  const [closed, setClosed] = useState<string | null>(null);
+  const titles = useRef(new Map<number, string>());
+  useEffect(() => {
+    if (selected !== null && !challenges.some((c) => c.id === selected)) {
+      setClosed(titles.current.get(selected) ?? "");
+      onSelect(null);
+    }
+    for (const c of challenges) titles.current.set(c.id, c.title);
+  }, [challenges, selected, onSelect]);
+  const open = selected === null ? undefined : challenges.find((c) => c.id === selected);
+  return (
+    <>
+      <LiveNotices gameId={gameId} onNotice={onNotice} />
+      {closed !== null ? (
+        <div data-testid="challenge-closed">
+          <Alert tone="error">{t("challenge.closedByOrganisers", { title: closed })}</Alert>
         </div>
       ) : null}
-    </div>
+      {challenges.length === 0 ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("challenge.empty")}</p>
+      ) : (
+        <div className={`grid gap-6 ${selected !== null ? "lg:grid-cols-2" : ""}`}>
+          <ChallengeBoard
+            challenges={challenges}
+            selectedId={selected}
+            onSelect={(id) => {
+              setClosed(null);
+              onSelect(id);
+            }}
+          />
+          {selected !== null ? (
+            <div className="lg:sticky lg:top-4 lg:self-start">
+              <DetailPanel key={selected} gameId={gameId} challengeId={selected} solved={open?.solvedByMe ?? false} verdicts={verdicts} hints={hints} onClose={() => onSelect(null)} />
+            </div>
+          ) : null}
+        </div>
+      )}
+    </>
   );
 }

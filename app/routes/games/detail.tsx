@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRevalidator, useRouteLoaderData } from "react-router";
 import { createDb } from "~/.server/db/client";
@@ -64,6 +64,36 @@ export function HydrateFallback() {
   return <PageLoading />;
 }
 
+/** How often an open overview reads the game again (an admin may move its times; a review may accept the team). */
+const OVERVIEW_REFRESH_MS = 30_000;
+
+/**
+ * Keeps the overview's game and team status current: every 30 s while the tab is visible, at once when it
+ * becomes visible, and when the game starts or ends by the clock (the end may have been moved meanwhile).
+ */
+function useOverviewRefresh(revalidate: () => Promise<void>, phase: string | null) {
+  const revalidateRef = useRef(revalidate);
+  useEffect(() => {
+    revalidateRef.current = revalidate;
+  });
+  useEffect(() => {
+    const refresh = () => {
+      if (document.visibilityState === "visible") void revalidateRef.current();
+    };
+    const timer = setInterval(refresh, OVERVIEW_REFRESH_MS);
+    document.addEventListener("visibilitychange", refresh);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", refresh);
+    };
+  }, []);
+  const lastPhase = useRef(phase);
+  useEffect(() => {
+    if (lastPhase.current !== null && phase !== null && phase !== lastPhase.current) void revalidateRef.current();
+    lastPhase.current = phase;
+  }, [phase]);
+}
+
 export default function GameDetailPage({ loaderData }: Route.ComponentProps) {
   // Server-rendered data carries no API data; the browser loader fills it in.
   if (!(loaderData as { game?: unknown } | null)?.game) return <PageLoading />;
@@ -84,6 +114,7 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
   const [message, setMessage] = useState<string | null>(null);
 
   const phase = now === null ? null : phaseOf(game, now);
+  useOverviewRefresh(revalidate, phase);
   const joinClosed = phase === "Ended" && !game.practiceMode;
   const canJoin = user !== null && (game.status === "Unsubmitted" || game.status === "Rejected") && !joinClosed;
   const canLeave = game.status === "Pending" || game.status === "Rejected";

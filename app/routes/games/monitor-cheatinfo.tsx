@@ -62,7 +62,7 @@ export default function MonitorCheatInfoPage({ loaderData }: Route.ComponentProp
     return () => window.clearTimeout(timer);
   }, [rows, refresh]);
   return (
-    <MonitorShell gameId={gameId}>
+    <MonitorShell gameId={gameId} live>
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {rows && rows.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}
       {rows && rows.length > 0 ? (

@@ -121,7 +121,7 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
   const matched = events.filter((e) => matchesEventFilter(e, { hideContainer, type }));
   const shown = matched.slice(0, limit);
   return (
-    <MonitorShell gameId={gameId}>
+    <MonitorShell gameId={gameId} live>
       <div className="mb-3 flex flex-wrap items-center gap-4 text-sm">
         <label className="flex items-center gap-2">
           <input

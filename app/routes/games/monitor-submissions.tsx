@@ -58,7 +58,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
     },
   });
   return (
-    <MonitorShell gameId={gameId}>
+    <MonitorShell gameId={gameId} live>
       <div className="mb-3 text-sm">
         <select aria-label={t("monitor.statusLabel")} className={selectClass} value={status} onChange={(e) => setStatus(e.target.value as AnswerResult | "")}>
           <option value="">{t("monitor.allStatuses")}</option>

@@ -1,8 +1,9 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRouteLoaderData } from "react-router";
 import { GameTabs } from "~/components/games/game-tabs";
-import { useNoticeText } from "~/components/games/notice-item";
+import { useNow } from "~/components/games/time";
+import { LiveNotices } from "~/components/games/live-notices";
 import { BoardTable } from "~/components/scoreboard/board-table";
 import { TimelineChart } from "~/components/scoreboard/timeline-chart";
 import { SheetDownloads } from "~/components/monitor/download-button";
@@ -10,10 +11,11 @@ import { useLiveBoard } from "~/components/scoreboard/use-live-board";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
 import { Card } from "~/components/ui/card";
+import { LiveState } from "~/components/ui/live-state";
 import { selectClass } from "~/components/ui/select";
 import { roleRank } from "~/core/enums";
-import type { GameNotice } from "~/core/protocol";
 import { type ChallengeInfo, firstSolveTime } from "~/core/scoring/scoreboard";
+import { api } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { loader as rootLoader } from "~/root";
@@ -30,17 +32,34 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
+/** The game's start and end (GET game/{id}), for the timeline's edges; null until read or when refused. */
+function useGameSpan(gameId: number): { start: number; end: number } | null {
+  const [span, setSpan] = useState<{ start: number; end: number } | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    api<{ start: number; end: number }>(`/api/game/${gameId}`, { signal: controller.signal }).then(
+      (game) => setSpan({ start: game.start, end: game.end }),
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [gameId]);
+  return span;
+}
+
 export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const monitor = root?.user != null && roleRank(root.user.role) >= roleRank("Monitor");
-  const noticeText = useNoticeText();
-  const [notices, setNotices] = useState<GameNotice[]>([]);
-  const { board, error, socket } = useLiveBoard(loaderData.gameId, (n) => setNotices((prev) => [n, ...prev].slice(0, 5)));
+  const { board, error, socket, denied } = useLiveBoard(loaderData.gameId);
   const [division, setDivision] = useState<number | null>(null);
   const challenges = useMemo(() => (board ? (Object.values(board.challenges).flat() as ChallengeInfo[]) : []), [board]);
   const timeline = board?.timelines.find((tl) => tl.divisionId === (division ?? 0));
-  const start = useMemo(() => (board ? firstSolveTime(board) : 0), [board]);
+  const span = useGameSpan(loaderData.gameId);
+  const now = useNow(60_000);
+  const firstSolve = useMemo(() => (board ? firstSolveTime(board) : 0), [board]);
+  // From the game's start to now (or its end); without the game's times, from the first solve to the last update.
+  const start = span ? Math.min(span.start, firstSolve) : firstSolve;
+  const end = board ? (span && now !== null ? Math.min(Math.max(now, board.updateTimeUtc), span.end) : board.updateTimeUtc) : 0;
 
   return (
     <div className="space-y-4">
@@ -49,23 +68,13 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
         <h1 className="text-2xl font-semibold">{t("scoreboard.title")}</h1>
         <div className="flex items-center gap-3 text-sm">
           {monitor ? <SheetDownloads gameId={loaderData.gameId} /> : null}
-          <span role="status" data-testid="board-socket" data-state={socket}>
-            {socket === "open" ? `● ${t("scoreboard.live")}` : t("scoreboard.reconnecting")}
-          </span>
+          {denied ? null : <LiveState state={socket} testId="board-socket" />}
           <Link to={`/games/${loaderData.gameId}`} className="text-primary-700 hover:underline dark:text-primary-300" aria-label={t("challenge.backToGame")} title={t("challenge.backToGame")}>
             ←
           </Link>
         </div>
       </div>
-      {notices.length > 0 ? (
-        <ul aria-live="polite" data-testid="live-notices" className="space-y-1">
-          {notices.map((n) => (
-            <li key={`${n.id}-${n.time}`}>
-              <Alert tone="info">{noticeText({ id: n.id, type: n.type, values: n.values, time: n.time })}</Alert>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {denied ? null : <LiveNotices gameId={loaderData.gameId} />}
       {error ? <Alert tone="error">{error.status === 10001 ? t("scoreboard.notStarted") : error.message}</Alert> : null}
       {!board && !error ? <LoadingStatus /> : null}
       {board ? (
@@ -85,7 +94,7 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
           ) : null}
           <Card>
             <h2 className="mb-2 font-semibold">{t("scoreboard.timeline")}</h2>
-            <TimelineChart timeline={timeline} start={start} end={board.updateTimeUtc} label={t("scoreboard.timeline")} />
+            <TimelineChart timeline={timeline} start={start} end={end} label={t("scoreboard.timeline")} />
           </Card>
           <Card>
             <h2 className="mb-2 font-semibold">{t("scoreboard.matrix")}</h2>

@@ -13,7 +13,7 @@ import { Card } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/field";
 import { GamePermission } from "~/core/enums";
 import { packBloodBonus, percentToPerMille, perMilleToPercent, unpackBloodBonus } from "~/core/game/blood-bonus";
-import { checkGameNumbers, type GameNumberField } from "~/core/game/info-form";
+import { checkGameNumbers, type GameNumberField, savedGameTimes, writeupHoursShown } from "~/core/game/info-form";
 import type { DivisionInfo, GameInfo } from "~/core/schemas/game";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
@@ -44,7 +44,6 @@ export function HydrateFallback() {
   return <PageLoading />;
 }
 
-const HOUR = 3_600_000;
 const PERMISSIONS = ["JoinGame", "RankOverall", "RequireReview", "ViewChallenge", "SubmitFlags", "GetScore", "GetBlood", "AffectDynamicScore"] as const;
 
 interface DivisionDraft {
@@ -224,17 +223,24 @@ function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loade
       return;
     }
     const numbers = checked.values;
+    const times = savedGameTimes(game, {
+      start,
+      startChanged: text("start") !== toLocalInput(game.start),
+      end,
+      endChanged: text("end") !== toLocalInput(game.end),
+      writeupHours: numbers.writeupHours,
+    });
     const body = {
       title,
       summary: text("summary"),
       content: text("content"),
-      start,
-      end,
+      start: times.start,
+      end: times.end,
       inviteCode: text("inviteCode").trim(),
       teamMemberCountLimit: numbers.memberLimit,
       containerCountLimit: numbers.containerLimit,
       ...flags,
-      writeupDeadline: end + Math.round(numbers.writeupHours * HOUR),
+      writeupDeadline: times.writeupDeadline,
       writeupNote: text("writeupNote"),
       bloodBonus: packBloodBonus({
         first: percentToPerMille(numbers.bloodFirst),
@@ -269,7 +275,7 @@ function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loade
     }
   }
 
-  const hoursAfterEnd = Math.round(((game.writeupDeadline - game.end) / HOUR) * 100) / 100;
+  const hoursAfterEnd = writeupHoursShown(game);
 
   return (
     <div className="grid gap-6 lg:grid-cols-3">

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
@@ -116,12 +116,22 @@ function AdminGameNoticesPageView({ loaderData }: Pick<Route.ComponentProps, "lo
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  // After a deletion its buttons are gone: focus goes to the list's heading instead of the page's start.
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  const focusList = useRef(false);
+  useEffect(() => {
+    if (deleting !== null || !focusList.current) return;
+    focusList.current = false;
+    listHeading.current?.focus();
+  }, [deleting]);
+
   async function remove() {
     if (!deleting) return;
     setBusy(true);
     setError(null);
     try {
       await api(`/api/edit/games/${gameId}/notices/${deleting.id}`, { method: "DELETE" });
+      focusList.current = true;
       setDeleting(null);
       void revalidate();
     } catch (err) {
@@ -145,7 +155,9 @@ function AdminGameNoticesPageView({ loaderData }: Pick<Route.ComponentProps, "lo
         />
       </Card>
       <Card>
-        <h2 className="mb-2 font-semibold">{t("adminGames.allNotices", { count: notices.length })}</h2>
+        <h2 ref={listHeading} tabIndex={-1} className="mb-2 font-semibold focus:outline-none">
+          {t("adminGames.allNotices", { count: notices.length })}
+        </h2>
         {notices.length === 0 ? (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("notices.empty")}</p>
         ) : (

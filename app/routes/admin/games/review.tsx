@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { StatusBadge } from "~/components/games/badges";
+import { ConfirmDialog } from "~/components/teams/dialog";
 import { LoadingStatus } from "~/components/teams/loading";
 import { TeamAvatar } from "~/components/teams/team-avatar";
 import { Alert } from "~/components/ui/alert";
@@ -13,7 +14,7 @@ import { Pager } from "~/components/ui/pager";
 import { SearchInput } from "~/components/ui/search-input";
 import { selectClass } from "~/components/ui/select";
 import { PARTICIPATION_STATUSES } from "~/core/enums";
-import { parseReviewFilter, reviewCounts, reviewRows } from "~/core/game/review";
+import { needsConfirmation, parseReviewFilter, reviewCounts, reviewRows } from "~/core/game/review";
 import type { GameInfo, ParticipationInfo, ReviewStatus } from "~/core/schemas/game";
 import { pageOf } from "~/core/ui/list-page";
 import { useAddressFilter } from "~/lib/address-filter";
@@ -80,6 +81,18 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
   const view = pageOf(reviewRows(participations, filter), Number(params.get("page") ?? 1));
   const [busy, setBusy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Suspending a team, or rejecting an accepted one, takes it off the board mid-game: asked first.
+  const [confirming, setConfirming] = useState<{ participation: ParticipationInfo; status: ReviewStatus } | null>(null);
+  // The clicked button leaves its row (the row offers the other statuses): focus stays in the row.
+  // Once the row shows its new status (and the dialog is closed), its first action takes the focus.
+  const focusRow = useRef<{ id: number; status: ReviewStatus } | null>(null);
+  useEffect(() => {
+    const target = focusRow.current;
+    if (target === null || confirming !== null) return;
+    if (participations.find((p) => p.id === target.id)?.status !== target.status) return;
+    focusRow.current = null;
+    document.querySelector<HTMLButtonElement>(`[data-review-actions="${target.id}"] button:not([disabled])`)?.focus();
+  }, [confirming, participations]);
 
   async function change(id: number, body: { status?: ReviewStatus; divisionId?: number }) {
     setBusy(id);
@@ -87,13 +100,21 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
     try {
       if (body.status) await api(`/api/admin/participation/${id}/${body.status}`, { method: "PUT", body: {} });
       else await api(`/api/admin/participation/${id}`, { method: "PUT", body });
+      if (body.status) focusRow.current = { id, status: body.status };
       void revalidate();
+      return true;
     } catch (err) {
       setError(errorMessage(err));
+      return false;
     } finally {
       setBusy(null);
     }
   }
+
+  const act = (participation: ParticipationInfo, status: ReviewStatus) => {
+    if (needsConfirmation(participation.status, status)) setConfirming({ participation, status });
+    else void change(participation.id, { status });
+  };
 
   return (
     <div className="space-y-4">
@@ -206,9 +227,9 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
                     <StatusBadge status={p.status} />
                   </td>
                   <td className="px-4 py-3">
-                    <div className="flex justify-end gap-1">
+                    <div className="flex justify-end gap-1" data-review-actions={p.id}>
                       {ACTIONS.filter((a) => a.status !== p.status).map((a) => (
-                        <Button key={a.status} variant={a.variant} className="px-2 py-1" disabled={busy === p.id} onClick={() => void change(p.id, { status: a.status })}>
+                        <Button key={a.status} variant={a.variant} className="px-2 py-1" disabled={busy === p.id} onClick={() => act(p, a.status)}>
                           {t(`adminGames.review.action.${a.status}`)}
                         </Button>
                       ))}
@@ -221,6 +242,22 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
         </div>
       )}
       <Pager page={view.page} pages={view.pages} label={t("adminGames.review.pages")} onPage={(page) => setFilter({ page: String(page) })} />
+      <ConfirmDialog
+        open={confirming !== null}
+        title={confirming ? t(`adminGames.review.confirm.${confirming.status === "Suspended" ? "suspendTitle" : "rejectTitle"}`, { team: confirming.participation.team.name }) : ""}
+        message={confirming ? t(`adminGames.review.confirm.${confirming.status === "Suspended" ? "suspend" : "reject"}`) : ""}
+        confirmLabel={confirming ? t(`adminGames.review.action.${confirming.status}`) : ""}
+        busy={confirming !== null && busy === confirming.participation.id}
+        error={error}
+        onConfirm={() => {
+          if (!confirming) return;
+          void change(confirming.participation.id, { status: confirming.status }).then((done) => done && setConfirming(null));
+        }}
+        onCancel={() => {
+          setConfirming(null);
+          setError(null);
+        }}
+      />
     </div>
   );
 }

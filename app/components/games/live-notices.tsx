@@ -1,0 +1,114 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { GameNotice } from "~/core/protocol";
+import type { GameNoticeInfo } from "~/core/schemas/game";
+import { api } from "~/lib/api";
+import { useHubSocket } from "~/lib/realtime";
+import { NoticeItem } from "./notice-item";
+
+/** How many arrivals stay on screen. */
+const SHOWN_MAX = 5;
+/** The API's largest page of notices (api.md §10). */
+const PAGE = 100;
+
+/**
+ * What arrived while the page was open, given the notices known so far: `missed` are the listed notices
+ * not known yet (oldest first, so each lands on top in turn), `gone` the shown ones the list no longer has
+ * (deleted while the socket was down; only decidable when the list is complete).
+ */
+export function noticesMissed(known: ReadonlySet<number>, list: readonly GameNoticeInfo[], shown: readonly GameNotice[]) {
+  const listed = new Set(list.map((n) => n.id));
+  return {
+    missed: list.filter((n) => !known.has(n.id)).sort((a, b) => a.time - b.time || a.id - b.id),
+    gone: list.length < PAGE ? shown.filter((n) => !listed.has(n.id)).map((n) => n.id) : [],
+  };
+}
+
+/**
+ * The game's notices that arrive while a page is open (announcements, bloods, new hints and challenges),
+ * newest first, each dismissible. After a reconnect the notices posted meanwhile are read from
+ * GET game/{id}/notices, so a dropped socket loses none. `onNotice` hears every arrival (the challenge page
+ * reloads its open challenge on a new hint).
+ */
+export function LiveNotices({ gameId, onNotice }: { gameId: number; onNotice?: (notice: GameNotice) => void }) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState<GameNotice[]>([]);
+  // Ids of the notices that existed when the page opened or have arrived since; null until first read.
+  const known = useRef<Set<number> | null>(null);
+  const shownRef = useRef(shown);
+  const noticeRef = useRef(onNotice);
+  useLayoutEffect(() => {
+    shownRef.current = shown;
+    noticeRef.current = onNotice;
+  });
+
+  const read = useCallback(() => api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}`), [gameId]);
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      read().then(
+        (list) => {
+          if (live) known.current = new Set([...(known.current ?? []), ...list.map((n) => n.id)]);
+        },
+        () => undefined,
+      );
+    }, 0);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [read]);
+
+  const arrive = (notice: GameNotice) => {
+    known.current?.add(notice.id);
+    setShown((prev) => [notice, ...prev.filter((n) => n.id !== notice.id)].slice(0, SHOWN_MAX));
+    noticeRef.current?.(notice);
+  };
+
+  useHubSocket(`/hub/game/${gameId}`, {
+    onMessage: (message) => {
+      if (message.type === "notice") arrive(message.data);
+      if (message.type === "noticeDeleted") setShown((prev) => prev.filter((n) => n.id !== message.data.id));
+    },
+    onResync: () => {
+      read().then(
+        (list) => {
+          const before = known.current;
+          if (!before) {
+            known.current = new Set(list.map((n) => n.id));
+            return;
+          }
+          const { missed, gone } = noticesMissed(before, list, shownRef.current);
+          if (gone.length > 0) setShown((prev) => prev.filter((n) => !gone.includes(n.id)));
+          missed.forEach(arrive);
+        },
+        () => undefined,
+      );
+    },
+  });
+
+  if (shown.length === 0) return null;
+  return (
+    <section aria-label={t("notices.arrived")} className="rounded-md border border-primary-300 bg-primary-50 px-3 dark:border-primary-700 dark:bg-primary-950">
+      <ul aria-live="polite" data-testid="live-notices" className="divide-y divide-primary-200 dark:divide-primary-800">
+        {shown.map((n) => (
+          <NoticeItem
+            key={n.id}
+            notice={n}
+            actions={
+              <button
+                type="button"
+                onClick={() => setShown((prev) => prev.filter((p) => p.id !== n.id))}
+                aria-label={t("notices.dismiss")}
+                title={t("notices.dismiss")}
+                className="rounded px-1.5 text-lg leading-6 text-zinc-600 hover:bg-primary-100 dark:text-zinc-300 dark:hover:bg-primary-900"
+              >
+                ×
+              </button>
+            }
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,205 @@
+import { readFileSync } from "node:fs";
+import type { APIRequestContext, APIResponse, Page } from "@playwright/test";
+import { expect, registerUser, test } from "./fixtures";
+
+// What a player and the organisers see change while their pages stay open: notices, hints and closed
+// challenges on the challenge page, the overview's times, the review's confirmations, the monitor's feed,
+// a game hidden under an open scoreboard, and the game editor keeping times it was not asked to change.
+
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const strings = (language: string): Strings => JSON.parse(readFileSync(new URL(`../../app/locales/${language}/common.json`, import.meta.url), "utf8")) as Strings;
+const en = strings("en-US");
+const ja = strings("ja-JP");
+
+const HOUR = 3_600_000;
+const FLAG = "flag{live_play}";
+
+async function ok<T>(response: Promise<APIResponse>): Promise<T> {
+  const r = await response;
+  expect(r.status(), await r.text()).toBe(200);
+  return (await r.json()) as T;
+}
+
+/** A running game that accepts teams at once, with `titles` enabled static challenges whose flag is FLAG. */
+async function runningGame(admin: APIRequestContext, stamp: string, titles: string[], fields: Record<string, unknown> = {}) {
+  const now = Date.now();
+  const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Live ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true, ...fields } }));
+  const ids: number[] = [];
+  for (const title of titles) {
+    const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } }));
+    await ok(admin.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
+    await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true } }));
+    ids.push(c.id);
+  }
+  return { gameId: game.id, challengeIds: ids };
+}
+
+/** A registered player, captain of a new team that joined the game (accepted at once). */
+async function player(page: Page, gameId: number, stamp: string): Promise<{ teamId: number; teamName: string }> {
+  await registerUser(page);
+  const team = await ok<{ id: number; name: string }>(page.request.post("/api/team", { data: { name: `P${stamp}`.slice(0, 20) } }));
+  await ok(page.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } }));
+  return { teamId: team.id, teamName: team.name };
+}
+
+test("the challenge page hears notices, new hints and a closed challenge without a reload; a solved one takes no more flags", async ({ adminPage: admin, browser }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const [first, second] = [`Alpha ${stamp}`, `Beta ${stamp}`];
+  const { gameId, challengeIds } = await runningGame(admin.request, stamp, [first, second]);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+
+  await page.goto(`/games/${gameId}/challenges`);
+  await page.getByRole("button", { name: new RegExp(first) }).click();
+  const panel = page.getByRole("region", { name: first });
+  await expect(panel.getByRole("textbox", { name: en.challenge.flag })).toBeVisible();
+
+  // An announcement arrives on this page, not only on the overview.
+  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Snacks at ${stamp}` } }));
+  await expect(page.getByTestId("live-notices")).toContainText(`Snacks at ${stamp}`);
+
+  // A hint added to the open challenge shows in its panel (the NewHint notice reads it again).
+  await ok(admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeIds[0]}`, { data: { hints: [`Look under ${stamp}`] } }));
+  await expect(panel.getByRole("region", { name: en.challenge.hints })).toContainText(`Look under ${stamp}`);
+  await expect(page.getByTestId("live-notices")).toContainText(en.notices.template.NewHint.replace("{{challenge}}", first));
+
+  // Solved: the flag box gives way to a "solved" line (a flag sent after would count as an attempt).
+  await panel.getByRole("textbox", { name: en.challenge.flag }).fill(FLAG);
+  await panel.getByRole("button", { name: en.challenge.submit }).click();
+  await expect(panel.getByTestId("verdict")).toHaveAttribute("data-status", "Accepted");
+  await expect(panel.getByTestId("challenge-solved")).toHaveText(`✓ ${en.challenge.solvedByTeam}`);
+  await expect(panel.getByRole("textbox", { name: en.challenge.flag })).toHaveCount(0);
+
+  // The organisers close the other challenge while it is open: its panel goes and the page says why.
+  await page.getByRole("button", { name: new RegExp(second) }).click();
+  await expect(page.getByRole("region", { name: second })).toBeVisible();
+  await ok(admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeIds[1]}`, { data: { isEnabled: false } }));
+  await expect(page.getByTestId("challenge-closed")).toHaveText(en.challenge.closedByOrganisers.replace("{{title}}", second), { timeout: 20_000 });
+  await expect(page.getByRole("region", { name: second })).toHaveCount(0);
+
+  // The dismiss button takes a notice off the page.
+  const notices = page.getByTestId("live-notices").getByTestId("notice");
+  const before = await notices.count();
+  await notices.first().getByRole("button", { name: en.notices.dismiss }).click();
+  await expect(notices).toHaveCount(before - 1);
+  await context.close();
+});
+
+test("in Japanese at 480 px the flag box's button stays on one line", async ({ adminPage: admin, browser, baseURL }) => {
+  const stamp = Date.now().toString(36);
+  const title = `Narrow ${stamp}`;
+  const { gameId } = await runningGame(admin.request, stamp, [title]);
+  const context = await browser.newContext({ viewport: { width: 480, height: 900 } });
+  await context.addCookies([{ name: "i18next", value: "ja-JP", url: baseURL! }]);
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+  await page.goto(`/games/${gameId}/challenges`);
+  await page.getByRole("button", { name: new RegExp(title) }).click();
+  const input = page.getByRole("textbox", { name: ja.challenge.flag });
+  const button = page.getByRole("button", { name: ja.challenge.submit, exact: true });
+  await expect(button).toBeVisible();
+  const [inputBox, buttonBox] = [await input.boundingBox(), await button.boundingBox()];
+  expect(buttonBox!.height).toBeLessThanOrEqual(inputBox!.height + 2);
+  await context.close();
+});
+
+test("the game overview follows an admin moving the end, and the join dialog's error goes with its cause", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const { gameId } = await runningGame(admin.request, stamp, [], { divisions: [{ name: `Div ${stamp}` }, { name: `Other ${stamp}` }] });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await registerUser(page);
+  await ok(page.request.post("/api/team", { data: { name: `O${stamp}`.slice(0, 20) } }));
+
+  await page.goto(`/games/${gameId}`);
+  await expect(page.locator("[data-phase]")).toHaveAttribute("data-phase", "Running");
+  // Joining without a division is refused; choosing one clears the refusal.
+  await page.getByRole("button", { name: en.games.join.open }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: en.games.join.submit }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(en.games.join.divisionRequired);
+  await dialog.getByLabel(en.games.join.division).selectOption({ label: `Div ${stamp}` });
+  await expect(dialog.getByRole("alert")).toHaveCount(0);
+  await dialog.getByRole("button", { name: en.teams.cancel }).click();
+
+  // The admin ends the game early: the open page learns it (here when the tab is shown again; also every 30 s).
+  await ok(admin.request.put(`/api/edit/games/${gameId}`, { data: { end: now - 60_000 } }));
+  await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+  await expect(page.locator("[data-phase]")).toHaveAttribute("data-phase", "Ended");
+  await context.close();
+});
+
+test("suspending a team or rejecting an accepted one is confirmed first, and the focus stays in the team's row", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin.request, stamp, []);
+  const context = await browser.newContext();
+  const { teamName } = await player(await context.newPage(), gameId, stamp);
+
+  await admin.goto(`/admin/games/${gameId}/Review`);
+  const row = admin.getByRole("row").filter({ hasText: teamName });
+  await expect(row).toContainText(en.games.status.Accepted);
+  await row.getByRole("button", { name: en.adminGames.review.action.Suspended }).click();
+  const dialog = admin.getByRole("dialog", { name: en.adminGames.review.confirm.suspendTitle.replace("{{team}}", teamName) });
+  await expect(dialog).toContainText(en.adminGames.review.confirm.suspend);
+  await dialog.getByRole("button", { name: en.teams.cancel }).click();
+  await expect(row).toContainText(en.games.status.Accepted);
+
+  await row.getByRole("button", { name: en.adminGames.review.action.Suspended }).click();
+  await dialog.getByRole("button", { name: en.adminGames.review.action.Suspended }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText(en.games.status.Suspended);
+  // The clicked button left the row; the focus went to the row's first action, not to the page's start.
+  await expect.poll(() => admin.evaluate(() => document.activeElement?.closest("[data-review-actions]") !== null)).toBe(true);
+  await expect(row.getByRole("button", { name: en.adminGames.review.action.Accepted })).toBeFocused();
+  // Accepting again needs no confirmation.
+  await row.getByRole("button", { name: en.adminGames.review.action.Accepted }).click();
+  await expect(row).toContainText(en.games.status.Accepted);
+  await context.close();
+});
+
+test("the monitor's pages say their feed is live, and a game hidden under an open scoreboard takes the board away", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin.request, stamp, [`Gamma ${stamp}`]);
+  const game = await ok<{ start: number }>(admin.request.get(`/api/edit/games/${gameId}`));
+
+  await admin.goto(`/games/${gameId}/monitor/Events`);
+  await expect(admin.getByTestId("monitor-socket")).toHaveAttribute("data-state", "open");
+  await expect(admin.getByTestId("monitor-socket")).toHaveText(`● ${en.scoreboard.live}`);
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+  await page.goto(`/games/${gameId}/scoreboard`);
+  await expect(page.getByTestId("board-socket")).toHaveAttribute("data-state", "open");
+  const table = page.getByRole("table", { name: en.scoreboard.title });
+  await expect(table.locator("tbody tr")).toHaveCount(1);
+  // The timeline starts at the game's start and has times along its bottom.
+  const times = page.getByTestId("timeline-times").locator("time");
+  await expect(times).toHaveCount(5);
+  await expect(times.first()).toHaveAttribute("datetime", new Date(game.start).toISOString());
+
+  await ok(admin.request.put(`/api/edit/games/${gameId}`, { data: { hidden: true } }));
+  await expect(page.getByRole("alert")).toBeVisible({ timeout: 15_000 });
+  await expect(table).toHaveCount(0);
+  await expect(page.getByTestId("board-socket")).toHaveCount(0);
+  await context.close();
+});
+
+test("saving the game editor keeps the exact times of fields left as they were", async ({ adminPage: admin }) => {
+  const stamp = Date.now().toString(36);
+  // Times off the minute, and a writeup deadline 1 h 11 min 6 s after the end (the form shows 1.19 h).
+  const start = Date.UTC(2031, 4, 6, 7, 8, 9, 250);
+  const end = start + 5 * HOUR + 37_123;
+  const writeupDeadline = end + 4_266_000;
+  const game = await ok<{ id: number }>(admin.request.post("/api/edit/games", { data: { title: `Times ${stamp}`, start, end, writeupDeadline } }));
+
+  await admin.goto(`/admin/games/${game.id}/Info`);
+  await admin.getByLabel(en.adminGames.field.summary, { exact: true }).fill(`Summary ${stamp}`);
+  await admin.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect(admin.getByText(en.adminGames.saved)).toBeVisible();
+  const saved = await ok<{ summary: string; start: number; end: number; writeupDeadline: number }>(admin.request.get(`/api/edit/games/${game.id}`));
+  expect(saved).toMatchObject({ summary: `Summary ${stamp}`, start, end, writeupDeadline });
+});
