@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { useRevalidator } from "react-router";
+import { useContext, useLayoutEffect, useRef } from "react";
+import { UNSAFE_DataRouterStateContext, useRevalidator } from "react-router";
 import { selectClass } from "~/components/ui/select";
 import { matchLanguage } from "~/core/i18n/languages";
 import { LANGUAGE_NAMES, LANGUAGES, persistLanguage } from "~/lib/language";
@@ -8,6 +9,19 @@ export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   const revalidator = useRevalidator();
   const current = matchLanguage(i18n.resolvedLanguage ?? i18n.language) ?? "en-US";
+  // Until the page's first browser loaders have finished, the router cannot revalidate (it ends on the
+  // error screen, "No result found for routeId root"): a choice made that early revalidates once they have.
+  const initialized = useContext(UNSAFE_DataRouterStateContext)?.initialized ?? true;
+  const ready = useRef(initialized);
+  const waiting = useRef(false);
+  const { revalidate } = revalidator;
+  useLayoutEffect(() => {
+    ready.current = initialized;
+    if (initialized && waiting.current) {
+      waiting.current = false;
+      void revalidate();
+    }
+  }, [initialized, revalidate]);
 
   async function choose(value: string) {
     const language = matchLanguage(value);
@@ -15,7 +29,8 @@ export function LanguageSwitch() {
     persistLanguage(language);
     await i18n.changeLanguage(language);
     // Loaders render localised data and <html lang> comes from the root loader.
-    await revalidator.revalidate();
+    if (ready.current) await revalidate();
+    else waiting.current = true;
   }
 
   return (

@@ -20,10 +20,31 @@ export interface RegisterResponse {
   status: number;
 }
 
-/** A same-site path to return to after signing in; anything else (other hosts, `//x`) goes home. */
+/**
+ * The page a request is for. A client-side navigation asks the server for its data at another address
+ * (`/teams.data?_routes=routes%2Fteams`, `/_.data` for the home page): sent to the login page as the place
+ * to come back to, that address lands on raw data and "No result found for routeId root".
+ */
+export function pagePath(url: URL): string {
+  let path = url.pathname;
+  if (path.endsWith("/_.data") || path.endsWith("/_root.data")) path = path.slice(0, path.lastIndexOf("/") + 1);
+  else if (path.endsWith(".data")) path = path.slice(0, -".data".length);
+  const search = new URLSearchParams(url.search);
+  search.delete("_routes");
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** The login page, coming back to the page `url` is for. */
+export function loginPath(url: URL): string {
+  return `/account/login?from=${encodeURIComponent(pagePath(url))}`;
+}
+
+/** A same-site path to return to after signing in (a data address becomes its page); anything else (other hosts, `//x`) goes home. */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  const url = new URL(to, "http://page.invalid");
+  return url.pathname.endsWith(".data") ? pagePath(url) : to;
 }
 
 /** The text of a form field, or "" when absent. */

@@ -12,6 +12,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import type { MyTeamInfo } from "~/core/schemas/team";
+import { loginPath } from "~/lib/account";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { useErrorFor } from "~/lib/error-for";
 import { loadCached, useCachedList } from "~/lib/list-cache";
@@ -29,8 +30,7 @@ const teamsKey = (userId: number | string) => `teams:${userId}`;
 function fetchTeams(signal: AbortSignal | undefined, url: string) {
   return api<MyTeamInfo[]>("/api/team", { signal }).catch((error: unknown) => {
     if (isApiError(error) && error.status === 401) {
-      const target = new URL(url);
-      throw redirect(`/account/login?from=${encodeURIComponent(target.pathname + target.search)}`);
+      throw redirect(loginPath(new URL(url)));
     }
     throw error;
   });

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, test, uniqueUserName } from "./fixtures";
+import { expect, registerUser, test, uniqueUserName } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -123,9 +123,27 @@ test("paths are case-insensitive, unknown paths show the 404 page, and the profi
   await expect(page.getByRole("heading", { name: en.notFound.title })).toBeVisible();
   await page.getByRole("link", { name: en.notFound.home }).click();
   await expect(page).toHaveURL(/\/$/);
+  // So is the scoreboard of a game that does not exist (it once answered 200 and reconnected forever).
+  expect((await page.goto("/games/999999999/scoreboard"))?.status()).toBe(404);
 
   await page.goto("/account/profile");
   await expect(page).toHaveURL(/\/account\/login\?from=%2Faccount%2Fprofile$/);
+});
+
+test("signed out in another tab, a click on a page that needs a session returns there after logging in", async ({ page }) => {
+  const { userName, password } = await registerUser(page);
+  await page.goto("/");
+  await expect(page.getByRole("link", { name: en.nav.teams })).toBeVisible();
+  // The session ends elsewhere (another tab logs out); this page still shows the signed-in header.
+  expect((await page.request.post("/api/account/logout")).status()).toBe(200);
+  await page.getByRole("link", { name: en.nav.teams }).click();
+  // The way back names the page, not the address its data was asked for (/teams.data?_routes=…).
+  await expect(page).toHaveURL(/\/account\/login\?from=%2Fteams$/);
+  await page.getByLabel(en.login.userName).fill(userName);
+  await page.getByLabel(en.login.password, { exact: true }).fill(password);
+  await page.getByRole("button", { name: en.login.submit }).click();
+  await expect(page).toHaveURL(/\/teams$/);
+  await expect(page.getByRole("heading", { name: en.teams.title, level: 1 })).toBeVisible();
 });
 
 test("the Admin tab is shown to admins only", async ({ adminPage, browser }) => {

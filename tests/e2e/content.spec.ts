@@ -95,3 +95,34 @@ test("an admin changes the colour: after a reload the primary colour variable ha
   // Restore the default palette for other tests.
   await page.request.put("/api/admin/config", { data: { globalConfig: { customTheme: "" } } });
 });
+
+test("a saved settings card keeps what it saved, and the next save does not send the old values back", async ({ adminPage: page }) => {
+  await page.goto("/admin/settings");
+  const account = page.getByRole("region", { name: en.settings.account.heading });
+  const platform = page.getByRole("region", { name: en.settings.platform.heading });
+  const allow = account.getByRole("checkbox", { name: en.settings.account.allowRegister });
+  await expect(allow).toBeChecked(FIRST_LOAD);
+  const stored = async () => ((await (await page.request.get("/api/admin/config")).json()) as { accountPolicy: { allowRegister: boolean; emailDomainList: string } }).accountPolicy;
+  try {
+    // Typing in another card that is not saved must survive this card's save.
+    const slogan = platform.getByRole("textbox", { name: en.settings.platform.slogan, exact: true });
+    await slogan.fill(`Unsaved ${stamp()}`);
+    const typed = await slogan.inputValue();
+
+    await allow.uncheck();
+    await account.getByRole("button", { name: en.settings.save }).click();
+    await expect(account.getByText(en.settings.saved)).toBeVisible();
+    expect((await stored()).allowRegister).toBe(false);
+    await expect(allow).not.toBeChecked();
+    await expect(slogan).toHaveValue(typed);
+
+    // A second save of the same card sends what it shows: registration stays closed.
+    await account.getByRole("textbox", { name: en.settings.account.domains }).fill("example.com");
+    await account.getByRole("button", { name: en.settings.save }).click();
+    await expect.poll(async () => (await stored()).emailDomainList).toBe("example.com");
+    expect((await stored()).allowRegister).toBe(false);
+    await expect(allow).not.toBeChecked();
+  } finally {
+    await page.request.put("/api/admin/config", { data: { accountPolicy: { allowRegister: true, emailDomainList: "" } } });
+  }
+});

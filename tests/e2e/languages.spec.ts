@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, registerUser, test } from "./fixtures";
 
 // The browser ships one language at a time (app/locales/browser.ts): the page's own, named in the HTML,
 // and the others only when the user switches; the admin pages' strings only on admin pages.
@@ -111,4 +111,23 @@ test("admin pages get their strings on first load and after client navigation, i
   await page.getByRole("link", { name: ja.nav.home, exact: true }).first().click();
   await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible();
   expect(seen.errors).toEqual([]);
+});
+
+test("a language chosen while the page's data is still loading applies once it has, instead of the error screen", async ({ page }) => {
+  await registerUser(page);
+  // Hold the teams page's browser loader (GET /api/team) back, so the choice lands while it runs.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/team", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/teams", { waitUntil: "commit" });
+  const teamsLoading = page.waitForRequest("**/api/team");
+  await teamsLoading;
+  await page.getByLabel(en.language.label, { exact: true }).selectOption("ja-JP");
+  release();
+  await expect(page.getByRole("heading", { name: ja.teams.title, level: 1 })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja-JP");
+  await expect(page.getByText("No result found for routeId")).toHaveCount(0);
 });

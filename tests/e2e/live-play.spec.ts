@@ -52,6 +52,7 @@ test("the challenge page hears notices, new hints and a closed challenge without
   await player(page, gameId, stamp);
 
   await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
   await page.getByRole("button", { name: new RegExp(first) }).click();
   const panel = page.getByRole("region", { name: first });
   await expect(panel.getByRole("textbox", { name: en.challenge.flag })).toBeVisible();
@@ -202,4 +203,28 @@ test("saving the game editor keeps the exact times of fields left as they were",
   await expect(admin.getByText(en.adminGames.saved)).toBeVisible();
   const saved = await ok<{ summary: string; start: number; end: number; writeupDeadline: number }>(admin.request.get(`/api/edit/games/${game.id}`));
   expect(saved).toMatchObject({ summary: `Summary ${stamp}`, start, end, writeupDeadline });
+});
+
+test("two tabs of the game editor: the second save keeps the division the first one added", async ({ adminPage: tabA }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const game = await ok<{ id: number }>(tabA.request.post("/api/edit/games", { data: { title: `Tabs ${stamp}`, start: now + HOUR, end: now + 2 * HOUR } }));
+  const tabB = await tabA.context().newPage();
+  for (const tab of [tabA, tabB]) {
+    await tab.goto(`/admin/games/${game.id}/Info`);
+    await expect(tab.getByLabel(en.adminGames.field.summary, { exact: true })).toBeVisible();
+  }
+  // Tab A adds a division and saves.
+  await tabA.getByRole("button", { name: en.adminGames.addDivision }).click();
+  await tabA.getByLabel(en.adminGames.divisionName.replace("{{n}}", "1")).fill("Students");
+  await tabA.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect(tabA.getByText(en.adminGames.saved)).toBeVisible();
+  // Tab B, opened before, changes the summary only and saves: the division stays.
+  await tabB.getByLabel(en.adminGames.field.summary, { exact: true }).fill(`From B ${stamp}`);
+  await tabB.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect(tabB.getByText(en.adminGames.saved)).toBeVisible();
+  const saved = await ok<{ summary: string; divisions: { name: string }[] }>(tabA.request.get(`/api/edit/games/${game.id}`));
+  expect(saved.summary).toBe(`From B ${stamp}`);
+  expect(saved.divisions.map((d) => d.name)).toEqual(["Students"]);
+  await tabB.close();
 });

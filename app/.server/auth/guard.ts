@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import { type AuthLevel, checkAccess } from "~/core/permissions";
+import { loginPath } from "~/lib/account";
 import type { CurrentUser } from "./current-user";
 import { getCurrentUser } from "./session";
 
@@ -15,10 +16,7 @@ export async function requireUser(request: Request, env: Env, level: Exclude<Aut
     user = await getCurrentUser(request, env, { fresh: true });
     access = checkAccess(user?.role ?? null, level);
   }
-  if (access === "login" || !user) {
-    const url = new URL(request.url);
-    throw redirect(`/account/login?from=${encodeURIComponent(url.pathname + url.search)}`);
-  }
+  if (access === "login" || !user) throw redirect(loginPath(new URL(request.url)));
   if (access === "forbidden") throw new Response("Forbidden", { status: 403, statusText: "Forbidden" });
   return user;
 }

@@ -53,6 +53,14 @@ async function sha256Hex(text: string): Promise<string> {
 /** gameSalt of rules.md §6, shown to admins as `teamHashSalt`. */
 export const computeTeamHashSalt = (privateKey: string) => sha256Hex(`Flagstaff@${privateKey}@PK`);
 
+/** For a page's loader: the game id of the address, or a 404 page when it is not a game. */
+export async function gamePageId(db: Db, raw: string | undefined): Promise<number> {
+  const id = Number(raw);
+  const exists = Number.isSafeInteger(id) && id > 0 && (await db.select({ id: games.id }).from(games).where(eq(games.id, id)).get());
+  if (!exists) throw new Response("Not Found", { status: 404 });
+  return id;
+}
+
 export async function requireGame(db: Db, gameId: number): Promise<Game> {
   const game = await db.select().from(games).where(eq(games.id, gameId)).get();
   if (!game) throw notFound("game.not_found");

@@ -1,12 +1,13 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Alert } from "~/components/ui/alert";
 import { TextField } from "~/components/ui/field";
 import { CheckboxField, type SaveState, SettingsSection } from "./section";
 import type { AdminSettings } from "./types";
 
 type Policy = AdminSettings["accountPolicy"];
 
-export function AccountSection({ settings, state, onSave }: { settings: Policy; state: SaveState; onSave: (patch: Policy) => void }) {
+export function AccountSection({ settings, state, mailEnabled, onSave }: { settings: Policy; state: SaveState; mailEnabled: boolean; onSave: (patch: Policy) => void }) {
   const { t } = useTranslation();
   const [policy, setPolicy] = useState(settings);
   const set = <K extends keyof Policy>(key: K) => (value: Policy[K]) => setPolicy((p) => ({ ...p, [key]: value }));
@@ -18,6 +19,11 @@ export function AccountSection({ settings, state, onSave }: { settings: Policy; 
         <CheckboxField label={t("settings.account.activeOnRegister")} checked={policy.activeOnRegister} onChange={set("activeOnRegister")} />
         <CheckboxField label={t("settings.account.useCaptcha")} checked={policy.useCaptcha} onChange={set("useCaptcha")} />
       </div>
+      {policy.emailConfirmationRequired && !mailEnabled ? (
+        <Alert tone="error" title={t("settings.account.noMailTitle")}>
+          {t("settings.account.noMail")}
+        </Alert>
+      ) : null}
       <TextField
         label={t("settings.account.domains")}
         name="emailDomainList"

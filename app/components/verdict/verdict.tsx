@@ -5,7 +5,7 @@ import type { AnswerResult } from "~/core/enums";
 import { verdictText } from "~/core/game-room/verdict-text";
 import type { Verdict } from "~/core/protocol";
 import { api } from "~/lib/api";
-import { useHubSocket } from "~/lib/realtime";
+import { type SocketState, useHubSocket } from "~/lib/realtime";
 import { computeNotScored, type NotScoredReason, type ScoringWindow } from "./not-scored";
 
 type PlayerStatus = Verdict["status"];
@@ -16,6 +16,8 @@ export interface PushedVerdicts {
   statuses: Map<number, PlayerStatus>;
   /** Challenges the team got an Accepted verdict for. */
   solved: Set<number>;
+  /** Whether the game's feed is connected (verdicts fall back to the status call meanwhile). */
+  socket: SocketState;
 }
 
 /**
@@ -23,8 +25,8 @@ export interface PushedVerdicts {
  * `VerdictMessage` reads `statuses` and falls back to the status call.
  */
 export function usePushedVerdicts(gameId: number): PushedVerdicts {
-  const [verdicts, setVerdicts] = useState<PushedVerdicts>(() => ({ statuses: new Map(), solved: new Set() }));
-  useHubSocket(`/hub/game/${gameId}`, {
+  const [verdicts, setVerdicts] = useState<Omit<PushedVerdicts, "socket">>(() => ({ statuses: new Map(), solved: new Set() }));
+  const socket = useHubSocket(`/hub/game/${gameId}`, {
     onMessage: (message) => {
       if (message.type !== "verdict") return;
       const { submissionId, challengeId, status } = message.data;
@@ -34,7 +36,7 @@ export function usePushedVerdicts(gameId: number): PushedVerdicts {
       }));
     },
   });
-  return verdicts;
+  return { ...verdicts, socket };
 }
 
 const POLL_MS = 500;

@@ -2,6 +2,9 @@ import { env } from "cloudflare:workers";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
+import { createDb } from "~/.server/db/client";
+import { smtpConfigFromEnv } from "~/.server/mail/config";
+import { getPlatformConfig } from "~/.server/services/config";
 import { AuthCard } from "~/components/auth-card";
 import { Captcha, useCaptcha } from "~/components/captcha";
 import { Alert } from "~/components/ui/alert";
@@ -17,7 +20,9 @@ import type { Route } from "./+types/login";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getCurrentUser(request, env);
   if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("from")));
-  return { pageTitle: getInstance(context).t("login.title") };
+  // No way to register or recover offered that would only answer "closed" / "mail is not configured".
+  const { allowRegister } = (await getPlatformConfig(createDb(env.DB))).accountPolicy;
+  return { pageTitle: getInstance(context).t("login.title"), registerOpen: allowRegister, mailEnabled: smtpConfigFromEnv(env) !== null };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -45,7 +50,7 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
   return redirect(safeRedirect(form.get("from")));
 }
 
-export default function Login({ actionData }: Route.ComponentProps) {
+export default function Login({ actionData, loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const navigation = useNavigation();
@@ -58,12 +63,14 @@ export default function Login({ actionData }: Route.ComponentProps) {
     <AuthCard
       title={t("login.title")}
       footer={
-        <>
-          {t("login.noAccount")}{" "}
-          <TextLink to={from ? `/account/register?from=${encodeURIComponent(from)}` : "/account/register"}>
-            {t("login.toRegister")}
-          </TextLink>
-        </>
+        loaderData.registerOpen ? (
+          <>
+            {t("login.noAccount")}{" "}
+            <TextLink to={from ? `/account/register?from=${encodeURIComponent(from)}` : "/account/register"}>
+              {t("login.toRegister")}
+            </TextLink>
+          </>
+        ) : undefined
       }
     >
       <div className="space-y-4">
@@ -87,9 +94,13 @@ export default function Login({ actionData }: Route.ComponentProps) {
             required
             error={actionData?.fieldErrors.password ? t(actionData.fieldErrors.password) : null}
           />
-          <p className="-mt-2 text-end text-sm">
-            <TextLink to="/account/recovery">{t("login.forgotPassword")}</TextLink>
-          </p>
+          {loaderData.mailEnabled ? (
+            <p className="-mt-2 text-end text-sm">
+              <TextLink to="/account/recovery">{t("login.forgotPassword")}</TextLink>
+            </p>
+          ) : (
+            <p className="-mt-2 text-end text-xs text-zinc-600 dark:text-zinc-400">{t("login.forgotNoMail")}</p>
+          )}
           <Captcha captcha={captcha} />
           <Button type="submit" className="w-full" disabled={busy || !captcha.ready}>
             {captcha.waiting ? t("captcha.wait") : busy ? t("login.submitting") : t("login.submit")}

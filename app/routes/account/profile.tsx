@@ -3,6 +3,9 @@ import i18next from "i18next";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useRevalidator } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
+import { createDb } from "~/.server/db/client";
+import { smtpConfigFromEnv } from "~/.server/mail/config";
+import { getPlatformConfig } from "~/.server/services/config";
 import { NewPasswordFields } from "~/components/password-fields";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -10,7 +13,7 @@ import { Card } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/field";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
-import { formText, type Profile } from "~/lib/account";
+import { formText, loginPath, type Profile } from "~/lib/account";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -18,13 +21,16 @@ import { avatarLabels, ImageUpload } from "~/components/ui/image-upload";
 import type { Route } from "./+types/profile";
 
 function loginRedirect(url: URL) {
-  return redirect(`/account/login?from=${encodeURIComponent(url.pathname + url.search)}`);
+  return redirect(loginPath(url));
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getCurrentUser(request, env);
   if (!user) throw loginRedirect(new URL(request.url));
-  return { pageTitle: getInstance(context).t("profile.title") };
+  // A change of address is mailed only with confirmation on and mail set up; otherwise the page says at
+  // once that an administrator changes it, instead of after a form that cannot work.
+  const { emailConfirmationRequired } = (await getPlatformConfig(createDb(env.DB))).accountPolicy;
+  return { pageTitle: getInstance(context).t("profile.title"), emailByAdmin: !emailConfirmationRequired || smtpConfigFromEnv(env) === null };
 }
 
 /** The profile is read from the API in the browser, once per load (rules.md §15). */
@@ -236,8 +242,12 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         <h2 id="profile-email-heading" className="mb-1 text-lg font-semibold">
           {t("profile.emailHeading")}
         </h2>
-        <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">{t("profile.emailNote")}</p>
-        <Form method="post" className="space-y-4" noValidate>
+        {loaderData.emailByAdmin ? (
+          <Alert tone="info">{t("profile.emailByAdmin")}</Alert>
+        ) : (
+          <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">{t("profile.emailNote")}</p>
+        )}
+        <Form method="post" className={loaderData.emailByAdmin ? "hidden" : "space-y-4"} noValidate>
           <input type="hidden" name="intent" value="email" />
           {emailChange?.sent ? <Alert tone="success">{t("profile.emailSent")}</Alert> : null}
           {emailChange?.byAdmin ? <Alert tone="info">{t("profile.emailByAdmin")}</Alert> : null}

@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
+import { createDb } from "~/.server/db/client";
+import { getPlatformConfig } from "~/.server/services/config";
 import { AuthCard } from "~/components/auth-card";
 import { Captcha, useCaptcha } from "~/components/captcha";
 import { NewPasswordFields } from "~/components/password-fields";
@@ -21,7 +23,9 @@ import type { Route } from "./+types/register";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getCurrentUser(request, env);
   if (user) throw redirect("/");
-  return { pageTitle: getInstance(context).t("register.title") };
+  // A closed registration is said before the form is filled in, not after.
+  const { allowRegister } = (await getPlatformConfig(createDb(env.DB))).accountPolicy;
+  return { pageTitle: getInstance(context).t("register.title"), open: allowRegister };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -64,7 +68,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   return { outcome: result.data };
 }
 
-export default function Register({ actionData }: Route.ComponentProps) {
+export default function Register({ actionData, loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const navigation = useNavigation();
@@ -99,7 +103,12 @@ export default function Register({ actionData }: Route.ComponentProps) {
         </>
       }
     >
-      <div className="space-y-4">
+      {loaderData.open ? null : (
+        <Alert tone="info" title={t("register.closedTitle")}>
+          {t("register.closed")}
+        </Alert>
+      )}
+      <div className={loaderData.open ? "space-y-4" : "hidden"}>
         {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
         <Form method="post" className="space-y-4" noValidate>
           <input type="hidden" name="from" value={from} />

@@ -3,12 +3,14 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
+import { smtpConfigFromEnv } from "~/.server/mail/config";
 import { AccountSection } from "~/components/settings/account-section";
 import { ContainerSection } from "~/components/settings/container-section";
 import { FilesSection } from "~/components/settings/files-section";
 import { PlatformSection } from "~/components/settings/platform-section";
 import { idleSave, type SaveState } from "~/components/settings/section";
 import type { AdminSettings } from "~/components/settings/types";
+import { changedFields } from "~/core/ui/changed-fields";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -16,7 +18,8 @@ import type { Route } from "./+types/settings";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Admin");
-  return { pageTitle: getInstance(context).t("settings.title") };
+  // Account mail needs SMTP settings of the server (FLAGSTAFF_SMTP_*): the account card warns without them.
+  return { pageTitle: getInstance(context).t("settings.title"), mailEnabled: smtpConfigFromEnv(env) !== null };
 }
 
 /** The settings are read from the API in the browser; a save revalidates, so every section shows what is stored. */
@@ -41,15 +44,18 @@ export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) 
     accountPolicy: idleSave,
     containerPolicy: idleSave,
   });
-  // Forms start from the stored values and restart after each load (the key changes with them).
-  const [version, setVersion] = useState(0);
+  // Each form starts from the stored values and restarts when they change (its key is them): after its own
+  // save once the new values have loaded, never because another card was saved (its typing stays). A key
+  // bumped right after `revalidate()` restarted every form from the values of before the save, and the
+  // next save sent them back.
 
   async function save<S extends SectionName>(section: S, patch: Partial<AdminSettings[S]>) {
     setStates((s) => ({ ...s, [section]: { busy: true, error: null, saved: false } }));
     try {
-      await api("/api/admin/config", { method: "PUT", body: { [section]: patch } });
+      // Only what this card changed: another tab's saves of other fields stay.
+      const changed = settings ? changedFields(settings[section] as Record<string, unknown>, patch as Record<string, unknown>) : patch;
+      await api("/api/admin/config", { method: "PUT", body: { [section]: changed } });
       await revalidate();
-      setVersion((v) => v + 1);
       setStates((s) => ({ ...s, [section]: { busy: false, error: null, saved: true } }));
     } catch (error) {
       setStates((s) => ({ ...s, [section]: { busy: false, error: errorMessage(error), saved: false } }));
@@ -66,20 +72,21 @@ export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) 
       ) : (
         <>
           <PlatformSection
-            key={`platform-${version}-${settings.globalConfig.logoHash ?? ""}`}
+            key={`platform-${JSON.stringify(settings.globalConfig)}`}
             settings={settings.globalConfig}
             state={states.globalConfig}
             onSave={(patch) => void save("globalConfig", patch)}
             onLogoChanged={() => void revalidate()}
           />
           <AccountSection
-            key={`account-${version}`}
+            key={`account-${JSON.stringify(settings.accountPolicy)}`}
             settings={settings.accountPolicy}
             state={states.accountPolicy}
+            mailEnabled={loaderData.mailEnabled}
             onSave={(patch) => void save("accountPolicy", patch)}
           />
           <ContainerSection
-            key={`container-${version}`}
+            key={`container-${JSON.stringify(settings.containerPolicy)}`}
             settings={settings.containerPolicy}
             state={states.containerPolicy}
             onSave={(patch) => void save("containerPolicy", patch)}

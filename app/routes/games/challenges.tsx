@@ -17,6 +17,7 @@ import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { LiveState } from "~/components/ui/live-state";
 import { GAME_ENDED, GAME_NOT_STARTED } from "~/core/errors";
 import type { GameNotice } from "~/core/protocol";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
@@ -266,6 +267,9 @@ function Board({
   const open = selected === null ? undefined : challenges.find((c) => c.id === selected);
   return (
     <>
+      <div className="-mt-2 flex justify-end">
+        <LiveState state={verdicts.socket} testId="challenges-socket" />
+      </div>
       <LiveNotices gameId={gameId} onNotice={onNotice} />
       {closed !== null ? (
         <div data-testid="challenge-closed">

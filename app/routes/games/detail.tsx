@@ -1,10 +1,9 @@
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRevalidator, useRouteLoaderData } from "react-router";
 import { createDb } from "~/.server/db/client";
-import { games } from "~/.server/db/schema";
+import { gamePageId } from "~/.server/services/games";
 import { PhaseBadge, StatusBadge } from "~/components/games/badges";
 import { GameTabs } from "~/components/games/game-tabs";
 import { JoinDialog } from "~/components/games/join-dialog";
@@ -28,10 +27,7 @@ import type { Route } from "./+types/detail";
 
 /** An unknown game answers 404 from the server already (the page itself is read in the browser). */
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Not Found", { status: 404 });
-  const exists = await createDb(env.DB).select({ id: games.id }).from(games).where(eq(games.id, id)).get();
-  if (!exists) throw new Response("Not Found", { status: 404 });
+  await gamePageId(createDb(env.DB), params.id);
   return { pageTitle: getInstance(context).t("games.detailTitle") };
 }
 

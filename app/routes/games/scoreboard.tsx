@@ -1,6 +1,9 @@
+import { env } from "cloudflare:workers";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRouteLoaderData } from "react-router";
+import { createDb } from "~/.server/db/client";
+import { gamePageId } from "~/.server/services/games";
 import { GameTabs } from "~/components/games/game-tabs";
 import { useNow } from "~/components/games/time";
 import { LiveNotices } from "~/components/games/live-notices";
@@ -23,8 +26,8 @@ import type { Route } from "./+types/scoreboard";
 
 /** /games/{id}/scoreboard: the live board (pushed deltas over /hub/game/{id}), public unless the game is hidden. */
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Not Found", { status: 404 });
+  // An unknown game is a 404 page (its board and feed would only ever answer "does not exist").
+  const id = await gamePageId(createDb(env.DB), params.id);
   return { pageTitle: getInstance(context).t("scoreboard.title"), gameId: id };
 }
 

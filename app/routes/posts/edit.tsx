@@ -14,6 +14,7 @@ import { TextAreaField, TextField } from "~/components/ui/field";
 import { AppError } from "~/core/errors";
 import { POST_SUMMARY_MAX, POST_TITLE_MAX, type PostDetail } from "~/core/schemas/post";
 import { api, errorMessage } from "~/lib/api";
+import { changedFields } from "~/core/ui/changed-fields";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/edit";
@@ -63,8 +64,12 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
     setError(null);
     const body = { title: title.trim(), summary, content, tags: parseTags(tags), isPinned };
     try {
+      // An edit sends only what this form changed (another tab's saves of other fields stay).
       const saved = post
-        ? await api<PostDetail>(`/api/edit/posts/${post.id}`, { method: "PUT", body })
+        ? await api<PostDetail>(`/api/edit/posts/${post.id}`, {
+            method: "PUT",
+            body: changedFields({ title: post.title, summary: post.summary, content: post.content, tags: post.tags, isPinned: post.isPinned }, body),
+          })
         : await api<PostDetail>("/api/edit/posts", { method: "POST", body });
       await navigate(`/posts/${saved.id}`);
     } catch (err) {

@@ -20,6 +20,7 @@ import { CHALLENGE_CATEGORIES, type ChallengeCategory, type FileType, FILE_TYPES
 import type { ChallengeDetail, ChallengeEditDetail, ChallengeEditInfo } from "~/core/schemas/challenge";
 import type { GameInfo } from "~/core/schemas/game";
 import { api, errorMessage, orNotFound } from "~/lib/api";
+import { changedFields } from "~/core/ui/changed-fields";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenge-edit";
@@ -361,7 +362,8 @@ function Editor({
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void put(toUpdate(draft, container), t("adminChallenges.saved"));
+          // Only what this form changed (another tab's saves of other fields stay).
+          void put(changedFields(toUpdate(toDraft(challenge), container), toUpdate(draft, container)), t("adminChallenges.saved"));
         }}
       >
         <Card className="space-y-4">

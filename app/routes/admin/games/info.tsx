@@ -13,6 +13,7 @@ import { Card } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/field";
 import { GamePermission } from "~/core/enums";
 import { packBloodBonus, percentToPerMille, perMilleToPercent, unpackBloodBonus } from "~/core/game/blood-bonus";
+import { changedFields } from "~/core/ui/changed-fields";
 import { checkGameNumbers, type GameNumberField, savedGameTimes, writeupHoursShown } from "~/core/game/info-form";
 import type { DivisionInfo, GameInfo } from "~/core/schemas/game";
 import { api, errorMessage } from "~/lib/api";
@@ -249,10 +250,29 @@ function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loade
       }),
       divisions: divisions.map((d) => ({ id: d.id, name: d.name.trim(), inviteCode: d.inviteCode.trim(), defaultPermissions: d.defaultPermissions })),
     };
+    // Only what this form changed: another tab's saves of other fields (or of the divisions) stay.
+    const loaded: typeof body = {
+      title: game.title,
+      summary: game.summary,
+      content: game.content,
+      start: game.start,
+      end: game.end,
+      inviteCode: game.inviteCode,
+      teamMemberCountLimit: game.teamMemberCountLimit,
+      containerCountLimit: game.containerCountLimit,
+      hidden: game.hidden,
+      acceptWithoutReview: game.acceptWithoutReview,
+      practiceMode: game.practiceMode,
+      writeupRequired: game.writeupRequired,
+      writeupDeadline: game.writeupDeadline,
+      writeupNote: game.writeupNote,
+      bloodBonus: game.bloodBonus,
+      divisions: game.divisions.map((d) => ({ id: d.id, name: d.name, inviteCode: d.inviteCode, defaultPermissions: d.defaultPermissions })),
+    };
     setBusy(true);
     setError(null);
     try {
-      const updated = await api<GameInfo>(`/api/edit/games/${game.id}`, { method: "PUT", body });
+      const updated = await api<GameInfo>(`/api/edit/games/${game.id}`, { method: "PUT", body: changedFields(loaded, body) });
       setDivisions(updated.divisions.map(toDraft));
       setSaved(true);
       void revalidate();
