@@ -23,7 +23,8 @@ import { isAdminPath } from "~/core/i18n/locale-parts";
 import { renderMarkdown } from "~/core/markdown";
 import { MarkdownHtml } from "~/components/markdown-html";
 import { type ShellUser, SiteHeader } from "~/components/site-header";
-import { Button } from "~/components/ui/button";
+import { Button, buttonClass } from "~/components/ui/button";
+import { isNetworkError } from "~/lib/api";
 import { clearCacheAndReload } from "~/lib/cache";
 import { languageOnlyInStorage, persistLanguage } from "~/lib/language";
 import { useNonce, ZOD_JITLESS_SCRIPT } from "~/lib/nonce";
@@ -177,6 +178,29 @@ export default function App({ loaderData: { locale } }: Route.ComponentProps) {
   );
 }
 
+const REACHABLE_POLL_MS = 3000;
+
+/** Says that it retries, and reloads the page once the server answers again. */
+function ReloadWhenReachable() {
+  const { t } = useTranslation();
+  useEffect(() => {
+    const timer = setInterval(() => {
+      fetch("/api/config", { cache: "no-store" }).then(
+        (r) => {
+          if (r.ok) window.location.reload();
+        },
+        () => undefined,
+      );
+    }, REACHABLE_POLL_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+      {t("error.retrying")}
+    </p>
+  );
+}
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation();
 
@@ -194,6 +218,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           : typeof error.data === "string" && error.data
           ? error.data
           : t("error.unexpected");
+  } else if (isNetworkError(error)) {
+    // The server could not be reached (a navigation's data or code): no stack, and the page comes back by
+    // itself once the server answers again.
+    heading = t("error.offlineTitle");
+    message = t("error.offline");
   } else if (error instanceof Error) {
     // In production React Router replaces server errors with a bare "Unexpected Server Error" and no
     // stack, so only errors raised in the browser show their details.
@@ -201,6 +230,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     else message = t("error.server");
     stack = error.stack;
   }
+  const notFoundOrForbidden = isRouteErrorResponse(error) && (error.status === 404 || error.status === 403);
 
   return (
     <Shell>
@@ -217,11 +247,20 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
             </pre>
           </details>
         ) : null}
+        {isNetworkError(error) ? <ReloadWhenReachable /> : null}
         <div className="flex flex-wrap gap-3">
-          <Button onClick={() => window.location.reload()}>{t("error.tryAgain")}</Button>
-          <Button variant="secondary" onClick={clearCacheAndReload}>
-            {t("nav.clearCache")}
-          </Button>
+          {notFoundOrForbidden ? (
+            <a href="/" className={buttonClass("primary")}>
+              {t("notFound.home")}
+            </a>
+          ) : (
+            <>
+              <Button onClick={() => window.location.reload()}>{t("error.tryAgain")}</Button>
+              <Button variant="secondary" onClick={clearCacheAndReload}>
+                {t("nav.clearCache")}
+              </Button>
+            </>
+          )}
         </div>
       </div>
     </Shell>

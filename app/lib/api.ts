@@ -88,3 +88,8 @@ export function orNotFound<T>(call: Promise<T>): Promise<T> {
     throw error;
   });
 }
+
+/** A browser's "could not fetch at all" (Chrome, Firefox and Safari wordings), as opposed to an error answer. */
+export function isNetworkError(error: unknown): boolean {
+  return error instanceof TypeError && /failed to fetch|networkerror|load failed|network connection/i.test(error.message);
+}

@@ -53,6 +53,30 @@ test("a post that does not exist shows the 404 screen", async ({ page }) => {
   await expect(page.getByRole("heading", { name: en.notFound.title, level: 1 })).toBeVisible();
 });
 
+test("a game that does not exist shows the 404 screen with a way home instead of Try again", async ({ page }) => {
+  const response = await page.goto("/games/999999999");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: en.notFound.title, level: 1 })).toBeVisible();
+  await expect(page.getByRole("button", { name: en.error.tryAgain })).toHaveCount(0);
+  await page.getByRole("main").getByRole("link", { name: en.notFound.home }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("a navigation that cannot reach the server says so, without a stack, and the page comes back by itself", async ({ page }) => {
+  await page.goto("/about");
+  await expect(page.getByRole("link", { name: en.nav.games })).toBeVisible();
+  // The server stops answering: the next page's data cannot be fetched.
+  await page.route(/\.data(\?|$)/, (route) => route.abort("connectionrefused"));
+  await page.route(/\/api\/config$/, (route) => route.abort("connectionrefused"));
+  await page.getByRole("link", { name: en.nav.games }).first().click();
+  await expect(page.getByRole("heading", { name: en.error.offlineTitle, level: 1 })).toBeVisible();
+  await expect(page.getByText(en.error.retrying)).toBeVisible();
+  await expect(page.locator("details")).toHaveCount(0);
+  // Back: the page reloads on its own once the server answers.
+  await page.unrouteAll();
+  await expect(page.getByRole("heading", { name: en.games.title, level: 1 })).toBeVisible({ timeout: 15_000 });
+});
+
 test("a deleted or unknown challenge's editor and flags pages show the 404 screen, not the error screen", async ({ adminPage: page }) => {
   const now = Date.now();
   const game = (await (await page.request.post("/api/edit/games", { data: { title: `Gone ${now.toString(36)}`, start: now, end: now + 3_600_000 } })).json()) as { id: number };
