@@ -10,6 +10,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  type ShouldRevalidateFunctionArgs,
   useRevalidator,
   useRouteLoaderData,
 } from "react-router";
@@ -24,6 +25,7 @@ import { renderMarkdown } from "~/core/markdown";
 import { MarkdownHtml } from "~/components/markdown-html";
 import { type ShellUser, SiteHeader } from "~/components/site-header";
 import { Button, buttonClass } from "~/components/ui/button";
+import { onlyParamChanged } from "~/lib/address-filter";
 import { isNetworkError } from "~/lib/api";
 import { clearCacheAndReload } from "~/lib/cache";
 import { languageOnlyInStorage, persistLanguage } from "~/lib/language";
@@ -179,6 +181,11 @@ export default function App({ loaderData: { locale } }: Route.ComponentProps) {
 }
 
 const REACHABLE_POLL_MS = 3000;
+
+/** Opening a challenge (`?challenge=` on the challenge page) changes nothing the root loads. */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return onlyParamChanged(currentUrl, nextUrl, "challenge") ? false : defaultShouldRevalidate;
+}
 
 /** Says that it retries, and reloads the page once the server answers again. */
 function ReloadWhenReachable() {

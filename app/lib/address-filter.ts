@@ -42,3 +42,18 @@ export function useAddressFilter(): [URLSearchParams, (changes: Record<string, s
   }, []);
   return [params, setFilter];
 }
+
+/**
+ * Whether a navigation changes nothing but the query parameter `name` (e.g. `?challenge=12`, the open
+ * challenge): such a step of the history needs no loader run (routes return it from `shouldRevalidate`).
+ */
+export function onlyParamChanged(current: URL, next: URL, name: string): boolean {
+  if (current.pathname !== next.pathname || current.searchParams.get(name) === next.searchParams.get(name)) return false;
+  const rest = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete(name);
+    params.sort();
+    return params.toString();
+  };
+  return rest(current) === rest(next);
+}

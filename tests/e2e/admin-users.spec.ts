@@ -170,6 +170,11 @@ test("account screens: forgot-password link, bad activation link, avatar and ema
   await registerUser(page);
   await page.goto("/account/profile");
   await expect(page.getByRole("heading", { name: en.profile.title, level: 1 })).toBeVisible(FIRST_LOAD);
+  // A file that cannot be an avatar is named for what is wrong with it, before anything is sent.
+  await page.getByLabel(en.profile.uploadAvatar).setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await expect(page.getByRole("alert")).toHaveText(en.upload.imageWrongType);
+  await page.getByLabel(en.profile.uploadAvatar).setInputFiles({ name: "empty.png", mimeType: "image/png", buffer: Buffer.alloc(0) });
+  await expect(page.getByRole("alert")).toHaveText(en.upload.fileEmpty);
   await page.getByLabel(en.profile.uploadAvatar).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
   await expect(page.locator(`header img[src^="/assets/"]`)).toBeVisible();
 

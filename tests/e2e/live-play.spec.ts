@@ -80,6 +80,28 @@ test("the challenge page hears notices, new hints and a closed challenge without
   await expect(page.getByTestId("challenge-closed")).toHaveText(en.challenge.closedByOrganisers.replace("{{title}}", second), { timeout: 20_000 });
   await expect(page.getByRole("region", { name: second })).toHaveCount(0);
 
+  // The open challenge is in the address: a link opens it, Back closes it.
+  await page.goto(`/games/${gameId}/challenges?challenge=${challengeIds[0]}`);
+  await expect(page.getByRole("region", { name: first })).toBeVisible();
+  await expect(page.getByTestId("challenge-solved")).toBeVisible();
+  await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
+  // Opening and closing it runs no loader (no data request to the server).
+  const dataRequests: string[] = [];
+  page.on("request", (r) => {
+    if (/\.data(\?|$)/.test(new URL(r.url()).pathname + new URL(r.url()).search)) dataRequests.push(r.url());
+  });
+  await page.getByRole("button", { name: new RegExp(first) }).click();
+  await expect(page).toHaveURL(new RegExp(`\\?challenge=${challengeIds[0]}$`));
+  await expect(page.getByRole("region", { name: first })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole("region", { name: first })).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`/games/${gameId}/challenges$`));
+  expect(dataRequests).toEqual([]);
+  // A notice arrives on the reloaded page too.
+  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Again ${stamp}` } }));
+  await expect(page.getByTestId("live-notices")).toContainText(`Again ${stamp}`);
+
   // The dismiss button takes a notice off the page.
   const notices = page.getByTestId("live-notices").getByTestId("notice");
   const before = await notices.count();

@@ -1,16 +1,16 @@
 import { useId, useRef, useState } from "react";
 import { Alert } from "~/components/ui/alert";
 import { buttonClass } from "~/components/ui/button";
+import { IMAGE_TYPES, imageFileProblem } from "~/core/ui/image-file";
 import { errorMessage } from "~/lib/api";
 import { uploadWithProgress } from "~/lib/upload";
-
-/** Images are refused above 3 MB by the server too (api.md §3); checking first saves the upload. */
-const MAX_BYTES = 3 * 1024 * 1024;
 
 export interface ImageUploadLabels {
   button: string;
   hint: string;
   tooLarge: string;
+  wrongType: string;
+  empty: string;
   uploading: string;
   progress: (percent: number) => string;
 }
@@ -34,8 +34,10 @@ export function ImageUpload({
 
   async function upload(file: File) {
     setError(null);
-    if (file.size > MAX_BYTES) {
-      setError(labels.tooLarge);
+    const problem = imageFileProblem(file);
+    if (problem) {
+      setError(labels[problem]);
+      if (input.current) input.current.value = "";
       return;
     }
     setProgress(0);
@@ -59,7 +61,7 @@ export function ImageUpload({
         id={inputId}
         ref={input}
         type="file"
-        accept="image/png,image/jpeg,image/gif,image/webp"
+        accept={IMAGE_TYPES.join(",")}
         className="sr-only"
         disabled={progress !== null}
         onChange={(event) => {
@@ -87,6 +89,8 @@ export function avatarLabels(t: (key: string, params?: Record<string, unknown>) 
     button: t(`${area}.uploadAvatar`),
     hint: t(`${area}.avatarHint`),
     tooLarge: t(`${area}.avatarTooLarge`),
+    wrongType: t("upload.imageWrongType"),
+    empty: t("upload.fileEmpty"),
     uploading: t(`${area}.uploading`),
     progress: (percent) => t(`${area}.uploadProgress`, { percent }),
   };

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
 import { requireGame } from "~/.server/services/games";
@@ -22,6 +22,7 @@ import { GAME_ENDED, GAME_NOT_STARTED } from "~/core/errors";
 import type { GameNotice } from "~/core/protocol";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
 import { type ChallengeInfo, orderChallenges, type ScoreboardItem } from "~/core/scoring/scoreboard";
+import { onlyParamChanged } from "~/lib/address-filter";
 import { api, errorMessage } from "~/lib/api";
 import { useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
@@ -56,6 +57,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   else if (details.status === GAME_ENDED) page = { state: "ended", gameTitle: game.title };
   else page = { state: details.code === "game.banned" ? "banned" : "forbidden", gameTitle: game.title };
   return { ...base, ...page };
+}
+
+/** Opening or closing a challenge (`?challenge=`) is a step of the history, not a reason to load the board again. */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return onlyParamChanged(currentUrl, nextUrl, CHALLENGE_PARAM) ? false : defaultShouldRevalidate;
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -196,9 +202,33 @@ function DetailPanel({
   );
 }
 
+/** The open challenge is in the address: a link opens it, Back closes it. */
+const CHALLENGE_PARAM = "challenge";
+
+function useSelectedChallenge(): [number | null, (id: number | null, replace?: boolean) => void] {
+  const [params, setParams] = useSearchParams();
+  const raw = Number(params.get(CHALLENGE_PARAM));
+  const selected = Number.isSafeInteger(raw) && raw > 0 ? raw : null;
+  const select = useCallback(
+    (id: number | null, replace = false) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (id === null) next.delete(CHALLENGE_PARAM);
+          else next.set(CHALLENGE_PARAM, String(id));
+          return next;
+        },
+        // Opening one is a step Back undoes; closing one that vanished replaces it.
+        { preventScrollReset: true, replace },
+      ),
+    [setParams],
+  );
+  return [selected, select];
+}
+
 export default function GameChallengesPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [selected, setSelected] = useState<number | null>(null);
+  const [selected, setSelected] = useSelectedChallenge();
   const data = loaderData;
   const back = (
     <Link to={`/games/${data.gameId}`} className="text-sm text-primary-700 hover:underline dark:text-primary-300">
@@ -244,7 +274,7 @@ function Board({
   userId: string | number;
   initial: PlayerChallengeInfo[];
   selected: number | null;
-  onSelect: (id: number | null) => void;
+  onSelect: (id: number | null, replace?: boolean) => void;
 }) {
   const { t } = useTranslation();
   const verdicts = usePushedVerdicts(gameId);
@@ -259,8 +289,10 @@ function Board({
   const titles = useRef(new Map<number, string>());
   useEffect(() => {
     if (selected !== null && !challenges.some((c) => c.id === selected)) {
-      setClosed(titles.current.get(selected) ?? "");
-      onSelect(null);
+      // Seen on this page before: the organisers closed it. Never seen (a stale link): just not opened.
+      const title = titles.current.get(selected);
+      if (title !== undefined) setClosed(title);
+      onSelect(null, true);
     }
     for (const c of challenges) titles.current.set(c.id, c.title);
   }, [challenges, selected, onSelect]);
