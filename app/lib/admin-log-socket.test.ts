@@ -1,36 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { adminHubUrl, backoffDelay, connectAdminLogs } from "./admin-log-socket";
-
-class FakeSocket extends EventTarget {
-  static OPEN = 1;
-  static instances: FakeSocket[] = [];
-  readyState = 0;
-  sent: string[] = [];
-  closedWith: number | null = null;
-  constructor(readonly url: string) {
-    super();
-    FakeSocket.instances.push(this);
-  }
-  send(data: string) {
-    this.sent.push(data);
-  }
-  close(code: number) {
-    this.closedWith = code;
-    this.readyState = 3;
-    this.dispatchEvent(new Event("close"));
-  }
-  serverOpen() {
-    this.readyState = 1;
-    this.dispatchEvent(new Event("open"));
-  }
-  serverSend(data: string) {
-    this.dispatchEvent(new MessageEvent("message", { data }));
-  }
-  serverDrop() {
-    this.readyState = 3;
-    this.dispatchEvent(new Event("close"));
-  }
-}
+import { FakeSocket } from "./fake-socket";
 
 describe("adminHubUrl and backoffDelay", () => {
   it("builds the socket address from the page address", () => {

@@ -1,33 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerMessage } from "~/core/protocol";
 import { backoffDelay, connectHub, hubUrl, subscribeHub } from "./realtime";
-
-class FakeSocket extends EventTarget {
-  static OPEN = 1;
-  static instances: FakeSocket[] = [];
-  readyState = 0;
-  sent: string[] = [];
-  closedWith: number | null | undefined = null;
-  constructor(readonly url: string) {
-    super();
-    FakeSocket.instances.push(this);
-  }
-  send(data: string) {
-    this.sent.push(data);
-  }
-  close(code?: number) {
-    this.closedWith = code;
-    this.readyState = 3;
-    this.dispatchEvent(new Event("close"));
-  }
-  serverOpen() {
-    this.readyState = 1;
-    this.dispatchEvent(new Event("open"));
-  }
-  serverSend(message: object) {
-    this.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(message) }));
-  }
-}
+import { FakeSocket } from "./fake-socket";
 
 const hello = (seq: number) => ({ type: "hello", seq, data: { channel: "game:1" } });
 const notice = (seq: number, id: number) => ({ type: "notice", seq, data: { id, type: "Normal", values: ["hi"], time: 1 } });
