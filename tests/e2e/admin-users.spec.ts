@@ -175,6 +175,9 @@ test("account screens: forgot-password link, bad activation link, avatar and ema
   await expect(page.getByRole("alert")).toHaveText(en.upload.imageWrongType);
   await page.getByLabel(en.profile.uploadAvatar).setInputFiles({ name: "empty.png", mimeType: "image/png", buffer: Buffer.alloc(0) });
   await expect(page.getByRole("alert")).toHaveText(en.upload.fileEmpty);
+  // Named like an image, but its bytes are text: the server refuses it, and the message says why.
+  await page.getByLabel(en.profile.uploadAvatar).setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
+  await expect(page.getByRole("alert")).toHaveText(en.upload.imageWrongType);
   await page.getByLabel(en.profile.uploadAvatar).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
   await expect(page.locator(`header img[src^="/assets/"]`)).toBeVisible();
 

@@ -161,9 +161,12 @@ test("the game overview follows an admin moving the end, and the join dialog's e
 
 test("suspending a team or rejecting an accepted one is confirmed first, and the focus stays in the team's row", async ({ adminPage: admin, browser }) => {
   const stamp = Date.now().toString(36);
-  const { gameId } = await runningGame(admin.request, stamp, []);
+  const { gameId } = await runningGame(admin.request, stamp, [`Delta ${stamp}`]);
   const context = await browser.newContext();
-  const { teamName } = await player(await context.newPage(), gameId, stamp);
+  const playerPage = await context.newPage();
+  const { teamName } = await player(playerPage, gameId, stamp);
+  await playerPage.goto(`/games/${gameId}/challenges`);
+  await expect(playerPage.getByRole("button", { name: new RegExp(`Delta ${stamp}`) })).toBeVisible();
 
   await admin.goto(`/admin/games/${gameId}/Review`);
   const row = admin.getByRole("row").filter({ hasText: teamName });
@@ -178,6 +181,10 @@ test("suspending a team or rejecting an accepted one is confirmed first, and the
   await dialog.getByRole("button", { name: en.adminGames.review.action.Suspended }).click();
   await expect(dialog).toBeHidden();
   await expect(row).toContainText(en.games.status.Suspended);
+  // The player's open challenge page says so at its next refresh (every 10 s), instead of a board that
+  // fails only when a flag is sent.
+  await expect(playerPage.getByRole("alert")).toHaveText("You have been banned", { timeout: 15_000 });
+  await expect(playerPage.getByRole("button", { name: new RegExp(`Delta ${stamp}`) })).toHaveCount(0);
   // The clicked button left the row; the focus went to the row's first action, not to the page's start.
   await expect.poll(() => admin.evaluate(() => document.activeElement?.closest("[data-review-actions]") !== null)).toBe(true);
   await expect(row.getByRole("button", { name: en.adminGames.review.action.Accepted })).toBeFocused();
@@ -194,7 +201,7 @@ test("the monitor's pages say their feed is live, and a game hidden under an ope
 
   await admin.goto(`/games/${gameId}/monitor/Events`);
   await expect(admin.getByTestId("monitor-socket")).toHaveAttribute("data-state", "open");
-  await expect(admin.getByTestId("monitor-socket")).toHaveText(`● ${en.scoreboard.live}`);
+  await expect(admin.getByTestId("monitor-socket")).toHaveText(`● ${en.notices.socket.open}`);
 
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -249,6 +256,10 @@ test("two tabs of the game editor: the second save keeps the division the first 
   await tabB.getByLabel(en.adminGames.field.summary, { exact: true }).fill(`From B ${stamp}`);
   await tabB.getByRole("button", { name: en.adminGames.save, exact: true }).click();
   await expect(tabB.getByText(en.adminGames.saved)).toBeVisible();
+  // Tab A saves again (its summary box still shows the old one): B's summary stays too.
+  await tabA.getByLabel(en.adminGames.field.content, { exact: true }).fill(`Content from A ${stamp}`);
+  await tabA.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect.poll(async () => (await ok<{ content: string }>(tabA.request.get(`/api/edit/games/${game.id}`))).content).toBe(`Content from A ${stamp}`);
   const saved = await ok<{ summary: string; divisions: { name: string }[] }>(tabA.request.get(`/api/edit/games/${game.id}`));
   expect(saved.summary).toBe(`From B ${stamp}`);
   expect(saved.divisions.map((d) => d.name)).toEqual(["Students"]);

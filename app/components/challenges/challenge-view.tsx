@@ -88,7 +88,7 @@ export function ChallengeView({
         </p>
       ) : null}
       {gameId !== undefined && isContainerType(detail.type) ? (
-        <ContainerPanel gameId={gameId} challengeId={detail.id} entry={detail.context.instanceEntry} closeTime={detail.context.closeTime} onStale={reload} />
+        <ContainerPanel gameId={gameId} challengeId={detail.id} entry={detail.context.instanceEntry} closeTime={detail.context.closeTime} reading={detail.context} onStale={reload} />
       ) : detail.context.instanceEntry ? (
         <p className="text-sm">
           {t("challenge.instanceEntry")}: <code className="font-mono">{detail.context.instanceEntry}</code>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatCountdown, formatDateTime, useNow } from "~/components/games/time";
 import { Alert } from "~/components/ui/alert";
@@ -26,6 +26,9 @@ function loadPolicy(): Promise<Policy> {
   return policyRequest;
 }
 
+/** When the panel reads the challenge again after a failed action (ms after the failure). */
+const STALE_RECHECKS_MS = [0, 3_000, 8_000];
+
 /** Whether the extension is open: inside the renewal window before expiry (rules.md §8). */
 export function canExtend(expectStopAt: number, now: number, renewalWindowMinutes: number): boolean {
   return expectStopAt - now <= renewalWindowMinutes * 60_000;
@@ -45,28 +48,35 @@ export function ContainerPanel({
   challengeId,
   entry,
   closeTime,
+  reading,
   onStale,
 }: {
   gameId: number;
   challengeId: number;
   entry: string | null;
   closeTime: number | null;
+  /** The reading of the challenge `entry` and `closeTime` come from: each new one (a new object) resets the panel. */
+  reading?: object;
   /** Asks the page to read the challenge again: an action failed, so the team's container is not what this panel shows. */
   onStale?: () => void;
 }) {
   const { t } = useTranslation();
   const now = useNow(1000);
   const [started, setInfo] = useState<{ entry: string; expectStopAt: number } | null>(entry && closeTime ? { entry, expectStopAt: closeTime } : null);
-  // A new reading of the challenge (a teammate's start or destroy) replaces what this panel last saw.
-  const [seen, setSeen] = useState({ entry, closeTime });
-  if (seen.entry !== entry || seen.closeTime !== closeTime) {
-    setSeen({ entry, closeTime });
+  const [error, setError] = useState<string | null>(null);
+  // A new reading of the challenge (after a failed action, a teammate's start or destroy) replaces what
+  // this panel showed and the failure's message: the panel then shows what the team really has.
+  const [seen, setSeen] = useState(reading);
+  if (seen !== reading) {
+    setSeen(reading);
     setInfo(entry && closeTime ? { entry, expectStopAt: closeTime } : null);
+    setError(null);
   }
   const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
+  const rechecks = useRef<ReturnType<typeof setTimeout>[]>([]);
+  useEffect(() => () => rechecks.current.forEach(clearTimeout), []);
   const [policy, setPolicy] = useState<Policy | null>(null);
   const [busy, setBusy] = useState<"start" | "extend" | "destroy" | null>(null);
-  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -96,7 +106,8 @@ export function ContainerPanel({
       }
     } catch (err) {
       setError(errorMessage(err));
-      onStale?.();
+      // Read again now, and twice more: a teammate's start may still be on its way to a running container.
+      if (onStale) for (const delay of STALE_RECHECKS_MS) rechecks.current.push(setTimeout(onStale, delay));
     } finally {
       setBusy(null);
     }

@@ -2,7 +2,7 @@ import { useId, useRef, useState } from "react";
 import { Alert } from "~/components/ui/alert";
 import { buttonClass } from "~/components/ui/button";
 import { IMAGE_TYPES, imageFileProblem } from "~/core/ui/image-file";
-import { errorMessage } from "~/lib/api";
+import { errorMessage, isApiError } from "~/lib/api";
 import { uploadWithProgress } from "~/lib/upload";
 
 export interface ImageUploadLabels {
@@ -45,7 +45,8 @@ export function ImageUpload({
       await uploadWithProgress<string>(url, file, setProgress);
       await onUploaded();
     } catch (err) {
-      setError(errorMessage(err));
+      // The size and the browser's type were checked above: a 400 means the bytes are not an image.
+      setError(isApiError(err) && err.status === 400 ? labels.wrongType : errorMessage(err));
     } finally {
       setProgress(null);
       if (input.current) input.current.value = "";

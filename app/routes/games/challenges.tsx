@@ -23,7 +23,7 @@ import type { GameNotice } from "~/core/protocol";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
 import { type ChallengeInfo, orderChallenges, type ScoreboardItem } from "~/core/scoring/scoreboard";
 import { onlyParamChanged } from "~/lib/address-filter";
-import { api, errorMessage } from "~/lib/api";
+import { api, errorMessage, isApiError } from "~/lib/api";
 import { useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -94,14 +94,14 @@ function boardFromDetails(details: GameDetails): PlayerChallengeInfo[] {
  * list meanwhile) and cached in the browser per user and game (rules.md §15).
  */
 function useBoard(gameId: number, userId: string | number, initial: PlayerChallengeInfo[], solvedNow: Set<number>) {
-  const { data, refresh } = useCachedList(
+  const { data, refresh, error } = useCachedList(
     `game-challenges:${userId}:${gameId}`,
     (signal) => api<GameDetails>(`/api/game/${gameId}/details`, { signal }).then(boardFromDetails),
     { initial },
   );
   // A challenge the team just solved is marked at once, from its pushed verdict.
   const challenges = useMemo(() => (solvedNow.size === 0 ? data : data.map((c) => (c.solvedByMe || !solvedNow.has(c.id) ? c : { ...c, solvedByMe: true }))), [data, solvedNow]);
-  return { challenges, refresh };
+  return { challenges, refresh, error };
 }
 
 /** rules.md §15: an open challenge is read again every 120 s (and at once when a hint is announced). */
@@ -135,7 +135,11 @@ function DetailPanel({
   const load = useCallback(
     (signal?: AbortSignal) =>
       api<ChallengeDetail>(`/api/game/${gameId}/challenges/${challengeId}`, { signal })
-        .then(setDetail)
+        .then((read) => {
+          setDetail(read);
+          // A failure of an earlier reading (the server was away) is over.
+          setError(null);
+        })
         .catch((err: unknown) => {
           if (!signal?.aborted) setError(errorMessage(err));
         }),
@@ -278,7 +282,16 @@ function Board({
 }) {
   const { t } = useTranslation();
   const verdicts = usePushedVerdicts(gameId);
-  const { challenges, refresh } = useBoard(gameId, userId, initial, verdicts.solved);
+  const { challenges, refresh, error } = useBoard(gameId, userId, initial, verdicts.solved);
+  // Refused while the page is open (the team was suspended, or taken off the game): say so instead of a
+  // board that only fails when a flag is sent.
+  const refused = isApiError(error) && error.status === 403 ? errorMessage(error) : null;
+  // Below the two-column layout the panel opens under the board: bring it into view.
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (selected === null || window.matchMedia("(min-width: 64rem)").matches) return;
+    panel.current?.scrollIntoView({ block: "start" });
+  }, [selected]);
   const [hints, setHints] = useState(0);
   const onNotice = (notice: GameNotice) => {
     if (notice.type === "NewChallenge" || notice.type === "NewHint") void refresh();
@@ -297,6 +310,7 @@ function Board({
     for (const c of challenges) titles.current.set(c.id, c.title);
   }, [challenges, selected, onSelect]);
   const open = selected === null ? undefined : challenges.find((c) => c.id === selected);
+  if (refused) return <Alert tone="error">{refused}</Alert>;
   return (
     <>
       <div className="-mt-2 flex justify-end">
@@ -321,7 +335,7 @@ function Board({
             }}
           />
           {selected !== null ? (
-            <div className="lg:sticky lg:top-4 lg:self-start">
+            <div ref={panel} className="scroll-mt-4 lg:sticky lg:top-4 lg:self-start">
               <DetailPanel key={selected} gameId={gameId} challengeId={selected} solved={open?.solvedByMe ?? false} verdicts={verdicts} hints={hints} onClose={() => onSelect(null)} />
             </div>
           ) : null}

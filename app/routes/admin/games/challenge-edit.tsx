@@ -273,6 +273,10 @@ function Editor({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [draft, setDraft] = useState(() => toDraft(challenge));
+  // What the form shows as saved: the challenge as opened, then each body this form saved. Not the record
+  // as reloaded: another tab's change of a field this form still shows the old value of is not this
+  // form's change, and must not be sent back.
+  const [shown, setShown] = useState(() => toUpdate(toDraft(challenge), isContainerType(challenge.type)));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -286,7 +290,7 @@ function Editor({
   const next = index >= 0 && index < list.length - 1 ? list[index + 1] : undefined;
   const base = `/admin/games/${gameId}/challenges`;
 
-  async function put(body: Record<string, unknown>, message: string) {
+  async function put(body: Record<string, unknown>, message: string): Promise<boolean> {
     setBusy(true);
     setError(null);
     setSaved(null);
@@ -294,8 +298,10 @@ function Editor({
       await api(`/api/edit/games/${gameId}/challenges/${challenge.id}`, { method: "PUT", body });
       setSaved(message);
       onChanged();
+      return true;
     } catch (err) {
       setError(errorMessage(err));
+      return false;
     } finally {
       setBusy(false);
     }
@@ -362,8 +368,9 @@ function Editor({
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          // Only what this form changed (another tab's saves of other fields stay).
-          void put(changedFields(toUpdate(toDraft(challenge), container), toUpdate(draft, container)), t("adminChallenges.saved"));
+          // Only what this form changed since it showed `shown` (another tab's saves of other fields stay).
+          const body = toUpdate(draft, container);
+          void put(changedFields(shown, body), t("adminChallenges.saved")).then((ok) => ok && setShown(body));
         }}
       >
         <Card className="space-y-4">

@@ -55,6 +55,35 @@ interface DivisionDraft {
   defaultPermissions: number;
 }
 
+const divisionBody = (d: { id: number | null; name: string; inviteCode: string; defaultPermissions: number }) => ({
+  id: d.id,
+  name: d.name,
+  inviteCode: d.inviteCode,
+  defaultPermissions: d.defaultPermissions,
+});
+
+/** The PUT body of a game as the editor shows it (exact times; the editor compares its fields with these). */
+function gameBody(game: GameInfo) {
+  return {
+    title: game.title,
+    summary: game.summary,
+    content: game.content,
+    start: game.start,
+    end: game.end,
+    inviteCode: game.inviteCode,
+    teamMemberCountLimit: game.teamMemberCountLimit,
+    containerCountLimit: game.containerCountLimit,
+    hidden: game.hidden,
+    acceptWithoutReview: game.acceptWithoutReview,
+    practiceMode: game.practiceMode,
+    writeupRequired: game.writeupRequired,
+    writeupDeadline: game.writeupDeadline,
+    writeupNote: game.writeupNote,
+    bloodBonus: game.bloodBonus,
+    divisions: game.divisions.map(divisionBody),
+  };
+}
+
 const toDraft = (d: DivisionInfo): DivisionDraft => ({ key: `d${d.id}`, id: d.id, name: d.name, inviteCode: d.inviteCode, defaultPermissions: d.defaultPermissions });
 
 function Check({ label, checked, onChange, name }: { label: string; checked: boolean; onChange: (v: boolean) => void; name?: string }) {
@@ -186,6 +215,10 @@ function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loade
   const { game } = loaderData;
   const bonus = unpackBloodBonus(game.bloodBonus);
   const [divisions, setDivisions] = useState<DivisionDraft[]>(() => game.divisions.map(toDraft));
+  // What the form shows as saved: the game as opened, then each body this form saved. Not the record as
+  // reloaded: another tab's change of a field this form still shows the old value of is not this form's
+  // change, and must not be sent back.
+  const [shown, setShown] = useState(() => gameBody(game));
   const [flags, setFlags] = useState({
     hidden: game.hidden,
     acceptWithoutReview: game.acceptWithoutReview,
@@ -224,11 +257,11 @@ function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loade
       return;
     }
     const numbers = checked.values;
-    const times = savedGameTimes(game, {
+    const times = savedGameTimes(shown, {
       start,
-      startChanged: text("start") !== toLocalInput(game.start),
+      startChanged: text("start") !== toLocalInput(shown.start),
       end,
-      endChanged: text("end") !== toLocalInput(game.end),
+      endChanged: text("end") !== toLocalInput(shown.end),
       writeupHours: numbers.writeupHours,
     });
     const body = {
@@ -248,32 +281,16 @@ function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loade
         second: percentToPerMille(numbers.bloodSecond),
         third: percentToPerMille(numbers.bloodThird),
       }),
-      divisions: divisions.map((d) => ({ id: d.id, name: d.name.trim(), inviteCode: d.inviteCode.trim(), defaultPermissions: d.defaultPermissions })),
-    };
-    // Only what this form changed: another tab's saves of other fields (or of the divisions) stay.
-    const loaded: typeof body = {
-      title: game.title,
-      summary: game.summary,
-      content: game.content,
-      start: game.start,
-      end: game.end,
-      inviteCode: game.inviteCode,
-      teamMemberCountLimit: game.teamMemberCountLimit,
-      containerCountLimit: game.containerCountLimit,
-      hidden: game.hidden,
-      acceptWithoutReview: game.acceptWithoutReview,
-      practiceMode: game.practiceMode,
-      writeupRequired: game.writeupRequired,
-      writeupDeadline: game.writeupDeadline,
-      writeupNote: game.writeupNote,
-      bloodBonus: game.bloodBonus,
-      divisions: game.divisions.map((d) => ({ id: d.id, name: d.name, inviteCode: d.inviteCode, defaultPermissions: d.defaultPermissions })),
+      divisions: divisions.map((d) => divisionBody({ ...d, name: d.name.trim(), inviteCode: d.inviteCode.trim() })),
     };
     setBusy(true);
     setError(null);
     try {
-      const updated = await api<GameInfo>(`/api/edit/games/${game.id}`, { method: "PUT", body: changedFields(loaded, body) });
+      // Only what this form changed since it showed `shown`: another tab's saves of other fields (or of the
+      // divisions) stay.
+      const updated = await api<GameInfo>(`/api/edit/games/${game.id}`, { method: "PUT", body: changedFields(shown, body) });
       setDivisions(updated.divisions.map(toDraft));
+      setShown({ ...body, divisions: updated.divisions.map(divisionBody) });
       setSaved(true);
       void revalidate();
     } catch (err) {
