@@ -146,6 +146,7 @@ function DetailPanel({
     [gameId, challengeId],
   );
 
+  // Read when opened, every 120 s, and again when a hint is announced (`hints` changes).
   useEffect(() => {
     const controller = new AbortController();
     void load(controller.signal);
@@ -154,15 +155,7 @@ function DetailPanel({
       controller.abort();
       clearInterval(timer);
     };
-  }, [load]);
-
-  const firstHints = useRef(hints);
-  useEffect(() => {
-    if (hints === firstHints.current) return;
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [hints, load]);
+  }, [load, hints]);
 
   return (
     <Card className="space-y-4" aria-labelledby="challenge-title">
