@@ -3,7 +3,7 @@
 // end-to-end (Playwright + Chromium) suites. Each suite writes a JSON report under test-results/reports;
 // the totals end the output as one line, `N passed, M failed`, and any failure exits non-zero.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -86,10 +86,16 @@ function ensureSystemParts() {
   }
 }
 
-/** Runs a command in its own process group; resolves with its exit code (or a description of its end). */
-function run(command, args, { timeoutMs, extraEnv = {} }) {
+/**
+ * Runs a command in its own process group; resolves with its exit code (or a description of its end).
+ * Its output goes to ours, or to the file `logFile` when given (a suite running beside others).
+ */
+function run(command, args, { timeoutMs, extraEnv = {}, logFile }) {
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: "inherit", detached: true });
+    const log = logFile === undefined ? undefined : openSync(logFile, "w");
+    const stdio = log === undefined ? "inherit" : ["ignore", log, log];
+    const child = spawn(command, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio, detached: true });
+    if (log !== undefined) closeSync(log);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -168,11 +174,11 @@ function vitestSuite(name, config, timeoutMs, extraEnv = {}) {
     name,
     reportFile,
     count: countVitest,
-    start: () =>
+    start: (logFile) =>
       run(
         join(BIN, "vitest"),
         ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`],
-        { timeoutMs, extraEnv },
+        { timeoutMs, extraEnv, logFile },
       ),
   };
 }
@@ -182,11 +188,50 @@ const BUILD = { name: "build", start: () => run(join(BIN, "react-router"), ["bui
 /** `npm run typecheck` (the Env and route types are generated, not committed, then `tsc`). */
 const TYPECHECK = { name: "typecheck", start: () => run("npm", ["run", "--silent", "typecheck"], { timeoutMs: 5 * 60_000 }) };
 
+/** The container agent's own suite: no build needed, a private Docker engine with its test images. */
+const AGENT_SUITE = {
+  ...vitestSuite("agent", "container-agent/vitest.config.ts", 6 * 60_000, { DOCKER_HOST: AGENT_DOCKER_HOST }),
+  needsBuild: false,
+  prepare: prepareAgentEngine,
+};
+
 /** Runs a step and adds how long it took, in seconds. */
 async function timed(start) {
   const begun = performance.now();
   const outcome = await start();
   return { ...outcome, seconds: (performance.now() - begun) / 1000 };
+}
+
+/**
+ * Runs one suite (its output to ours, or to `logFile`) and returns its line of the summary: counts from
+ * its report, where a missing report, no tests, a non-zero exit without failures or a skipped test each
+ * count as a failure.
+ */
+async function runSuite(suite, built, logFile) {
+  if (suite.needsBuild && !built) return { name: suite.name, passed: 0, failed: 1, skipped: 0, note: "not run: the build failed" };
+  const unprepared = suite.prepare?.();
+  if (unprepared) return { name: suite.name, passed: 0, failed: 1, skipped: 0, note: `not run: ${unprepared}` };
+  const outcome = await timed(() => suite.start(logFile));
+  const { seconds } = outcome;
+  const report = readJson(suite.reportFile);
+  if (report === undefined) {
+    return { name: suite.name, passed: 0, failed: 1, skipped: 0, note: `no report (${outcome.note ?? "exited with 0"})`, seconds };
+  }
+  const counts = suite.count(report);
+  let note = outcome.note;
+  if (counts.passed + counts.failed + counts.skipped === 0) {
+    counts.failed += 1;
+    note = "reported no tests";
+  } else if (outcome.code !== 0 && counts.failed === 0) {
+    // E.g. unhandled errors between tests, or a runner killed after its report was written.
+    counts.failed += 1;
+  }
+  if (counts.skipped > 0) {
+    // Every test runs: a skipped or todo test is counted as a failure.
+    counts.failed += counts.skipped;
+    note = [note, `${counts.skipped} skipped (not allowed)`].filter(Boolean).join("; ");
+  }
+  return { name: suite.name, ...counts, note, seconds };
 }
 
 async function main() {
@@ -199,6 +244,12 @@ async function main() {
     results.push({ name, ...counts, note, seconds });
   };
   const started = performance.now();
+
+  // The container agent's suite mostly waits for Docker (≈ 16 % of a core for its ≈ 70 s): it runs beside
+  // the build, the typecheck and the unit suite, its output kept in a file and shown when it is done, and
+  // ends before the suites that start containers on the same engine (DECISIONS.md).
+  const agentLog = join(REPORTS, "agent.log");
+  const agentRun = runSuite(AGENT_SUITE, true, agentLog);
 
   // A build or type error fails the run like a failed test (a test file can run and still not typecheck).
   const steps = [];
@@ -213,11 +264,7 @@ async function main() {
   const e2eData = mkdtempSync(join(tmpdir(), "flagstaff-e2e-"));
   const suites = [
     { ...vitestSuite("unit", "vitest.unit.config.ts", 5 * 60_000), needsBuild: false },
-    {
-      ...vitestSuite("agent", "container-agent/vitest.config.ts", 6 * 60_000, { DOCKER_HOST: AGENT_DOCKER_HOST }),
-      needsBuild: false,
-      prepare: prepareAgentEngine,
-    },
+    { name: "agent", alreadyRunning: agentRun, logFile: agentLog },
     {
       ...vitestSuite("integration", "vitest.integration.config.ts", 8 * 60_000, { FLAGSTAFF_TEST_DOCKER_HOST: AGENT_DOCKER_HOST }),
       needsBuild: true,
@@ -259,37 +306,14 @@ async function main() {
   try {
     for (const suite of suites) {
       console.log(`\n== ${suite.name} ==`);
-      if (suite.needsBuild && !built) {
-        record(suite.name, { passed: 0, failed: 1, skipped: 0 }, "not run: the build failed");
+      if (suite.alreadyRunning) {
+        const result = await suite.alreadyRunning;
+        const output = existsSync(suite.logFile) ? readFileSync(suite.logFile, "utf8") : "";
+        process.stdout.write(output.endsWith("\n") || output === "" ? output : `${output}\n`);
+        results.push(result);
         continue;
       }
-      const unprepared = suite.prepare?.();
-      if (unprepared) {
-        record(suite.name, { passed: 0, failed: 1, skipped: 0 }, `not run: ${unprepared}`);
-        continue;
-      }
-      const outcome = await timed(suite.start);
-      const { seconds } = outcome;
-      const report = readJson(suite.reportFile);
-      if (report === undefined) {
-        record(suite.name, { passed: 0, failed: 1, skipped: 0 }, `no report (${outcome.note ?? "exited with 0"})`, seconds);
-        continue;
-      }
-      const counts = suite.count(report);
-      let note = outcome.note;
-      if (counts.passed + counts.failed + counts.skipped === 0) {
-        counts.failed += 1;
-        note = "reported no tests";
-      } else if (outcome.code !== 0 && counts.failed === 0) {
-        // E.g. unhandled errors between tests, or a runner killed after its report was written.
-        counts.failed += 1;
-      }
-      if (counts.skipped > 0) {
-        // Every test runs: a skipped or todo test is counted as a failure.
-        counts.failed += counts.skipped;
-        note = [note, `${counts.skipped} skipped (not allowed)`].filter(Boolean).join("; ");
-      }
-      record(suite.name, counts, note, seconds);
+      results.push(await runSuite(suite, built));
     }
   } finally {
     rmSync(e2eData, { recursive: true, force: true });
