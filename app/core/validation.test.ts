@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { typeMessage } from "./schemas/messages";
-import { describeIssue } from "./validation";
+import { cleanJsonInput, describeIssue, firstIssue } from "./validation";
 
 const t = (key: string, params?: Record<string, unknown>) => (key.startsWith("fields.") ? key : `${key}${params ? JSON.stringify(params) : ""}`);
 const isKey = (key: string) => key.startsWith("validation.");
@@ -23,7 +23,7 @@ describe("describeIssue", () => {
   it("maps lengths and counts", () => {
     expect(first(schema, { name: "ab", tags: [] })).toBe('validation.too_short{"field":"fields.name","min":3}');
     expect(first(schema, { name: "abcdef", tags: [] })).toBe('validation.too_long{"field":"fields.name","max":5}');
-    expect(first(schema, { name: "abc", tags: ["a", "b"] })).toBe('validation.too_many{"field":"fields.tags","max":1}');
+    expect(first(schema, { name: "abc", tags: ["a", "b"] })).toBe('validation.too_many{"field":"fields.tags","max":1,"count":1}');
   });
 
   it("uses schema messages that are i18n keys", () => {
@@ -47,8 +47,66 @@ describe("describeIssue", () => {
     expect(first(notice, { content: 5, to: "a" })).toBe('validation.content_empty{"field":"fields.content"}');
   });
 
-  it("names an item of a list by its list", () => {
+  it("names an item of a list by its list, with the limit of each item", () => {
     const post = z.object({ tags: z.array(z.string().max(3)) });
-    expect(first(post, { tags: ["ok", "toolong"] })).toBe('validation.too_long{"field":"fields.tags","max":3}');
+    expect(first(post, { tags: ["ok", "toolong"] })).toBe('validation.item_too_long{"field":"fields.tags","max":3}');
+  });
+
+  it("passes the count for plural forms of list sizes", () => {
+    const list = z.object({ items: z.array(z.string()).min(2) });
+    expect(first(list, { items: ["a"] })).toBe('validation.too_few{"field":"fields.items","min":2,"count":2}');
+  });
+});
+
+describe("firstIssue", () => {
+  const port = z.object({ exposePort: z.number(typeMessage("validation.invalid_type")).int().min(1).max(65535), teamId: z.number().int().positive() });
+  const describe1 = (input: unknown) => {
+    const r = port.safeParse(input);
+    if (r.success) throw new Error("expected a failure");
+    return describeIssue(firstIssue(r.error.issues)!, t, isKey, input);
+  };
+
+  it("gives the field's own range, not the safe-integer bound of .int()", () => {
+    expect(describe1({ exposePort: 1e20, teamId: 1 })).toBe('validation.too_big_number{"field":"fields.exposePort","max":65535}');
+    expect(describe1({ exposePort: -1e20, teamId: 1 })).toBe('validation.too_small_number{"field":"fields.exposePort","min":1}');
+  });
+
+  it("says out of range when the safe-integer bound is the only limit", () => {
+    expect(describe1({ exposePort: 80, teamId: 1e308 })).toBe('validation.out_of_range{"field":"fields.teamId"}');
+  });
+
+  it("keeps the first issue otherwise", () => {
+    expect(describe1({ exposePort: 0, teamId: 1 })).toBe('validation.too_small_number{"field":"fields.exposePort","min":1}');
+    expect(firstIssue([])).toBeUndefined();
+  });
+});
+
+describe("cleanJsonInput", () => {
+  it("empties strings that show nothing, so required fields say so", () => {
+    const cleaned = cleanJsonInput({ title: "\u200b\u200b", nested: [{ name: " \u200e\u2060 " }], kept: "\u200bvisible", n: 5, none: null });
+    expect(cleaned).toEqual({ value: { title: "", nested: [{ name: "" }], kept: "\u200bvisible", n: 5, none: null } });
+    expect(cleanJsonInput("\ufeff")).toEqual({ value: "" });
+    // White space alone is the schemas' to trim or refuse by name (a blank flag template says so).
+    expect(cleanJsonInput({ flagTemplate: "   " })).toEqual({ value: { flagTemplate: "   " } });
+  });
+
+  it("keeps tabs, new lines and ordinary text, and refuses control characters with their path", () => {
+    expect(cleanJsonInput({ content: "a\tb\r\nc 旗 🚩" })).toEqual({ value: { content: "a\tb\r\nc 旗 🚩" } });
+    expect(cleanJsonInput({ flags: [{ flag: "ok" }, { flag: "a\u0000b" }] })).toEqual({ badPath: ["flags", 1, "flag"] });
+    expect(cleanJsonInput({ realName: "x\u001by" })).toEqual({ badPath: ["realName"] });
+    expect(cleanJsonInput({ realName: "x\u007fy" })).toEqual({ badPath: ["realName"] });
+  });
+
+  it("refuses a lone surrogate but keeps a pair", () => {
+    expect(cleanJsonInput(JSON.parse('{"content":"x\\ud800y"}'))).toEqual({ badPath: ["content"] });
+    expect(cleanJsonInput(JSON.parse('{"content":"\\udc00"}'))).toEqual({ badPath: ["content"] });
+    expect(cleanJsonInput(JSON.parse('{"content":"\\ud83d\\udea9"}'))).toEqual({ value: { content: "🚩" } });
+  });
+
+  it("keeps a __proto__ key a plain field", () => {
+    const cleaned = cleanJsonInput(JSON.parse('{"__proto__":{"isAdmin":true},"a":"b"}'));
+    if (!("value" in cleaned)) throw new Error("expected a value");
+    expect(Object.getPrototypeOf(cleaned.value)).toBe(Object.prototype);
+    expect((cleaned.value as { isAdmin?: boolean }).isAdmin).toBeUndefined();
   });
 });

@@ -1,6 +1,28 @@
 import type { z } from "zod";
 import type { Translate } from "./i18n/translator";
 
+/**
+ * Whether an issue is the bound of zod's safe-integer check (`.int()` refuses numbers beyond ±2^53 − 1
+ * before the schema's own range is checked): "must be at most 9007199254740991" names no real limit.
+ */
+function isSafeIntegerBound(issue: z.core.$ZodIssue): boolean {
+  const numeric = (origin: string) => origin === "int" || origin === "number";
+  if (issue.code === "too_big") return numeric(issue.origin) && Number(issue.maximum) === Number.MAX_SAFE_INTEGER;
+  if (issue.code === "too_small") return numeric(issue.origin) && Number(issue.minimum) === Number.MIN_SAFE_INTEGER;
+  return false;
+}
+
+/**
+ * The issue to report: the first, except that a safe-integer bound gives way to the schema's own range
+ * for the same field (a port of 1e20 is told "at most 65535").
+ */
+export function firstIssue(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue | undefined {
+  const first = issues[0];
+  if (!first || !isSafeIntegerBound(first)) return first;
+  const samePath = (issue: z.core.$ZodIssue) => issue.path.length === first.path.length && issue.path.every((segment, i) => segment === first.path[i]);
+  return issues.find((issue) => issue !== first && samePath(issue) && !isSafeIntegerBound(issue)) ?? first;
+}
+
 /** A zod issue turned into a localised sentence: schema messages are i18n keys; other issues map by code. */
 export function describeIssue(
   issue: z.core.$ZodIssue,
@@ -23,11 +45,17 @@ export function describeIssue(
           ? t("validation.required", { field })
           : t("validation.too_short", { field, min: Number(issue.minimum) });
       }
-      if (issue.origin === "array") return t("validation.too_few", { field, min: Number(issue.minimum) });
+      if (issue.origin === "array") return t("validation.too_few", { field, min: Number(issue.minimum), count: Number(issue.minimum) });
+      if (isSafeIntegerBound(issue)) return t("validation.out_of_range", { field });
       return t("validation.too_small_number", { field, min: Number(issue.minimum) });
     case "too_big":
-      if (issue.origin === "string") return t("validation.too_long", { field, max: Number(issue.maximum) });
-      if (issue.origin === "array") return t("validation.too_many", { field, max: Number(issue.maximum) });
+      if (issue.origin === "string") {
+        // An item of a list (`tags.1`) is named by its list: the limit is each item's.
+        const ofItem = typeof issue.path.at(-1) === "number" && fieldName !== "";
+        return t(ofItem ? "validation.item_too_long" : "validation.too_long", { field, max: Number(issue.maximum) });
+      }
+      if (issue.origin === "array") return t("validation.too_many", { field, max: Number(issue.maximum), count: Number(issue.maximum) });
+      if (isSafeIntegerBound(issue)) return t("validation.out_of_range", { field });
       return t("validation.too_big_number", { field, max: Number(issue.maximum) });
     case "invalid_format":
       return issue.format === "email" ? t("validation.invalid_email") : t("validation.invalid_format", { field });
@@ -46,4 +74,46 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     v = (v as Record<PropertyKey, unknown>)[key];
   }
   return v;
+}
+
+/** C0 controls other than tab, line feed and carriage return, and DEL: never meant in a text field. */
+// eslint-disable-next-line no-control-regex -- control characters are what is looked for
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** A UTF-16 surrogate without its pair (JSON can spell one, `"\ud800"`; it is not a character). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/**
+ * Text that shows nothing because of format characters (zero-width spaces, direction marks), with or
+ * without white space. White space alone is left to the schemas, which trim it or refuse it by name.
+ */
+const INVISIBLE_ONLY = /^[\s\p{Cf}]*\p{Cf}[\s\p{Cf}]*$/u;
+
+/**
+ * Cleans a parsed JSON request body before its schema sees it: a string that shows nothing (zero-width or
+ * direction marks, maybe with white space) becomes "", so required fields say "required" instead of
+ * storing an invisible title; a string with a control character or a lone surrogate is refused.
+ * Returns the cleaned value, or the path of the first refused string.
+ */
+export function cleanJsonInput(value: unknown): { value: unknown } | { badPath: (string | number)[] } {
+  const walk = (v: unknown, path: (string | number)[]): unknown => {
+    if (typeof v === "string") {
+      if (CONTROL.test(v) || LONE_SURROGATE.test(v)) throw new BadText(path);
+      return INVISIBLE_ONLY.test(v) ? "" : v;
+    }
+    if (Array.isArray(v)) return v.map((item, i) => walk(item, [...path, i]));
+    // fromEntries defines each key as data, so a `__proto__` key stays a plain (ignored) field.
+    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([key, item]) => [key, walk(item, [...path, key])]));
+    return v;
+  };
+  try {
+    return { value: walk(value, []) };
+  } catch (err) {
+    if (err instanceof BadText) return { badPath: err.path };
+    throw err;
+  }
+}
+
+class BadText extends Error {
+  constructor(readonly path: (string | number)[]) {
+    super("bad text");
+  }
 }

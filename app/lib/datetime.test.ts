@@ -88,4 +88,10 @@ describe("time axis", () => {
     expect(formatAxisTime(MS, 3_600_000)).toBe("16:08");
     expect(formatAxisTime(MS, 3 * 86_400_000)).toBe("06/05 16:08");
   });
+
+  it("labels a span under ten minutes with seconds, so ticks under a minute apart differ", () => {
+    const labels = axisTicks(MS, MS + 150_000).map((tick) => formatAxisTime(tick, 150_000));
+    expect(labels).toEqual(["16:08:09", "16:08:46", "16:09:24", "16:10:01", "16:10:39"]);
+    expect(new Set(labels).size).toBe(labels.length);
+  });
 });

@@ -47,9 +47,13 @@ export function axisTicks(start: number, end: number, count = 4): number[] {
   return Array.from({ length: count + 1 }, (_, i) => Math.round(start + (span * i) / count));
 }
 
-/** A time axis label: HH:mm within a day's span, DD/MM HH:mm beyond (viewer's time zone). */
+/**
+ * A time axis label: HH:mm within a day's span, DD/MM HH:mm beyond, HH:mm:ss under ten minutes (ticks
+ * less than a minute apart would repeat a minute) — in the viewer's time zone.
+ */
 export function formatAxisTime(ms: number, spanMs: number): string {
   const d = new Date(ms);
+  if (spanMs < 600_000) return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
   const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
   return spanMs <= 86_400_000 ? time : `${pad(d.getDate())}/${pad(d.getMonth() + 1)} ${time}`;
 }

@@ -212,6 +212,24 @@ describe("request defences", () => {
     expect(r.body.paths["/api/account/register"]?.post?.requestBody).toBeTruthy();
     expect(Object.keys(r.body.paths)).toEqual(expect.arrayContaining(["/api/account/login", "/api/config", "/api/admin/config"]));
   });
+
+  it("names in the OpenAPI document the upload field, id types, narrower roles and optional bodies the server uses", async () => {
+    type Op = { requestBody?: { required: boolean; content: Record<string, { schema: { properties: Record<string, unknown> } }> }; parameters: { name: string; schema: { type: string; format?: string } }[]; "x-auth": string };
+    const { paths } = (await new Client().json<{ paths: Record<string, Record<string, Op>> }>("/api/openapi.json")).body;
+    // The server reads `files` (several) on POST /api/assets and `file` elsewhere.
+    expect(Object.keys(paths["/api/assets"]!.post!.requestBody!.content["multipart/form-data"]!.schema.properties)).toEqual(["files"]);
+    expect(Object.keys(paths["/api/account/avatar"]!.put!.requestBody!.content["multipart/form-data"]!.schema.properties)).toEqual(["file"]);
+    const submit = paths["/api/game/{id}/challenges/{cid}"]!.post!;
+    expect(submit.parameters.map((p) => p.schema.type)).toEqual(["integer", "integer"]);
+    expect(submit["x-auth"]).toBe("Player");
+    expect(paths["/api/team/{id}/invite"]!.get!["x-auth"]).toBe("Captain");
+    expect(paths["/api/admin/users/{id}"]!.get!.parameters[0]!.schema).toMatchObject({ type: "string", format: "uuid" });
+    expect(paths["/api/admin/participation/{id}/{status}"]!.put!.requestBody!.required).toBe(false);
+    expect(paths["/api/account/login"]!.post!.requestBody!.required).toBe(true);
+    expect(paths["/assets/{hash}/{name}"]?.get).toBeTruthy();
+    // The container agent's signed callbacks are not part of the public API.
+    expect(Object.keys(paths).filter((path) => path.startsWith("/api/agent/"))).toEqual([]);
+  });
 });
 
 describe("client config and first admin", () => {

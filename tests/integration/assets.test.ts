@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { files } from "~/.server/db/schema";
 import { blobKey } from "~/.server/storage/files";
 import { Client, db, newUser, unique } from "./helpers";
-import { newAdmin, sha256 } from "./content-helpers";
+import { newAdmin, png, sha256 } from "./content-helpers";
+import { createGame } from "./game-helpers";
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -58,6 +59,38 @@ describe("assets (api.md §8) and admin/files", () => {
     expect(await db().select().from(files).where(eq(files.hash, r.body[0]!.hash)).get()).toBeUndefined();
     expect((await new Client().fetch(`/assets/${r.body[0]!.hash}/a.txt`)).status).toBe(404);
     expect((await admin.json(`/api/assets/${r.body[0]!.hash}`, { method: "DELETE" })).status).toBe(404);
+  });
+
+  it("refuses to delete a file that an avatar or an attachment still uses, and drops only an upload's own reference", async () => {
+    const { client: admin } = await newAdmin();
+    // An avatar: its only reference is the avatar's.
+    const image = png(`in-use ${unique()}`);
+    const avatarForm = new FormData();
+    avatarForm.append("file", new File([image], "a.png", { type: "image/png" }));
+    const avatar = await admin.json<string>("/api/account/avatar", { method: "PUT", raw: avatarForm });
+    expect(avatar.status).toBe(200);
+    const avatarHash = await sha256(image);
+    const refused = await admin.json<{ title: string; status: number }>(`/api/assets/${avatarHash}`, { method: "DELETE" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.title).toBe("This file is in use (as an avatar, poster, logo, attachment or writeup) and cannot be deleted");
+    const ja = new Client({ lang: "ja-JP" });
+    ja.cookie = admin.cookie;
+    expect((await ja.json<{ title: string }>(`/api/assets/${avatarHash}`, { method: "DELETE" })).body.title).toContain("使用中");
+    expect((await new Client().fetch(`/assets/${avatarHash}/avatar`)).status).toBe(200);
+
+    // An upload used as a challenge's attachment: the upload's reference goes, the attachment's stays.
+    const bytes = text(`attached ${unique()}`);
+    const [stored] = (await admin.json<{ hash: string }[]>("/api/assets", { method: "POST", raw: upload([bytes, "att.bin"]) })).body;
+    const game = await createGame(admin);
+    const challenge = await admin.json<{ id: number }>(`/api/edit/games/${game.id}/challenges`, { method: "POST", body: { title: "Attached", category: "Misc", type: "StaticAttachment" } });
+    const attach = await admin.json(`/api/edit/games/${game.id}/challenges/${challenge.body.id}/attachment`, { method: "POST", body: { attachmentType: "Local", fileHash: stored!.hash } });
+    expect(attach.status).toBe(200);
+    const released = await admin.json<{ title: string }>(`/api/assets/${stored!.hash}`, { method: "DELETE" });
+    expect(released.status).toBe(200);
+    expect(released.body.title).toBe("Upload removed; the file stays while something else uses it");
+    expect((await db().select().from(files).where(eq(files.hash, stored!.hash)).get())!.referenceCount).toBe(1);
+    expect((await admin.json(`/api/assets/${stored!.hash}`, { method: "DELETE" })).status).toBe(400);
+    expect((await new Client().fetch(`/assets/${stored!.hash}/att.bin`)).status).toBe(200);
   });
 
   it("uses the filename query for a single file", async () => {

@@ -6,7 +6,7 @@ import { challenges, cheatInfos, firstSolves, gameEvents, gameNotices, submissio
 import type { ScoreboardModel } from "~/core/scoring/scoreboard";
 import { createGame, type ErrorBody, HOUR, join, newAdmin, type Player, room, seedPlayers, teamWithMembers, updateGame } from "./game-helpers";
 import { reserveIdsStatements } from "../../workers/game-room/writes";
-import { Client, db, unique } from "./helpers";
+import { Client, db, newUser, unique } from "./helpers";
 
 
 async function makeChallenge(admin: Client, gameId: number, opts: { type?: string; flags?: string[]; title?: string; category?: string; fields?: Record<string, unknown> } = {}) {
@@ -161,6 +161,39 @@ describe("submission life cycle", () => {
     const late = await submit(a!, gameId, cid, "f");
     expect(late.status).toBe(400);
     expect((late.body as ErrorBody).status).toBe(10002);
+  });
+
+  it("the admin list values a challenge as the board does: a solve after the deadline is listed but not counted", async () => {
+    const { admin, gameId } = await setup({ practiceMode: true });
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"], fields: { originalScore: 1000, minScoreRate: 0.25, difficulty: 5 } });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await ensureInstances(gameId, cid);
+    await submit(a!, gameId, cid, "f");
+    await settle(gameId);
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/${cid}`, { method: "PUT", body: { deadlineUtc: Date.now() } })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await submit(b!, gameId, cid, "f");
+    await settle(gameId);
+    const model = await board(gameId);
+    // Both solves are listed; only the first counts and scores (with its first blood bonus of 5 %).
+    expect(model.items.filter((item) => item.solvedChallenges.some((s) => s.id === cid)).map((item) => item.solvedChallenges[0]!.score).sort()).toEqual([0, 1050]);
+    const onBoard = Object.values(model.challenges).flat().find((c) => c.id === cid)!;
+    // One counted solve keeps the full value (rules.md §3, e^0); both solves would give
+    // floor(1000 × (0.25 + 0.75 × e^(−1/5))) = 864.
+    expect(onBoard.score).toBe(1000);
+    const listed = await admin.json<{ id: number; score: number }[]>(`/api/edit/games/${gameId}/challenges`);
+    expect(listed.body.find((c) => c.id === cid)!.score).toBe(1000);
+  });
+
+  it("tells a signed-in user who has not joined the game so, not that the team was refused", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const outsider = await newUser({ lang: "en-US" });
+    const refused = await outsider.client.json<ErrorBody>(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "f" } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.title).toBe("You have not joined this game: join it with your team from the game's page");
+    expect((await outsider.client.json<ErrorBody>(`/api/game/${gameId}/details`)).body.title).toBe(refused.body.title);
+    expect((await outsider.client.json<ErrorBody>(`/api/game/${gameId}/challenges/${cid}`)).body.title).toBe(refused.body.title);
   });
 
   it("enforces the submission limit and the deadline (practice off)", async () => {

@@ -27,7 +27,7 @@ describe("admin games", () => {
     for (const body of [{}, { title: "x", start: now }, { title: "  ", start: now, end: now + HOUR }, { start: now, end: now + 1 }]) {
       const r = await client.json<ErrorBody>("/api/edit/games", { method: "POST", body });
       expect(r.status).toBe(400);
-      expect(r.body.title).toBe("please enter title and time");
+      expect(r.body.title).toBe("Please enter a title and the start and end times");
     }
     const zh = new Client({ lang: "zh-CN" });
     zh.cookie = client.cookie;

@@ -47,7 +47,7 @@ describe("log records for security-relevant actions", () => {
     const failed = await attacker.json("/api/account/login", { method: "POST", body: { userName, password: wrong } });
     expect(failed.status).toBe(401);
     const warning = await waitForLog((r) => r.userName === userName && r.message.startsWith("Failed sign-in"), since);
-    expect(warning).toMatchObject({ level: "Warning", ip, status: "Failed" });
+    expect(warning).toMatchObject({ level: "Warning", ip, status: "Failed", message: "Failed sign-in: Wrong username or password" });
     expect(JSON.stringify(warning)).not.toContain(wrong);
 
     const nobody = unique("ghost");

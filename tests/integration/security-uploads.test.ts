@@ -169,9 +169,11 @@ describe("POST /api/assets (admin files, challenge attachments)", () => {
       expect(r.status, name).toBe(200);
       expect((await db().select({ f: challenges.fileName }).from(challenges).where(eq(challenges.id, c.body.id)).get())?.f).toBe(expected);
     }
-    const nul = await admin.client.json(`/api/edit/games/${game.id}/challenges/${c.body.id}`, { method: "PUT", body: { fileName: "a\u0000b.bin" } });
-    expect(nul.status).toBe(200);
-    expect((await db().select({ f: challenges.fileName }).from(challenges).where(eq(challenges.id, c.body.id)).get())?.f).toBe("ab.bin");
+    // A control character is refused by name (every JSON body is checked so), and nothing changes.
+    const nul = await admin.client.json<{ title: string }>(`/api/edit/games/${game.id}/challenges/${c.body.id}`, { method: "PUT", body: { fileName: "a\u0000b.bin" } });
+    expect(nul.status).toBe(400);
+    expect(nul.body.title).toMatch(/contains control characters/);
+    expect((await db().select({ f: challenges.fileName }).from(challenges).where(eq(challenges.id, c.body.id)).get())?.f).toBe("attachment");
   });
 });
 

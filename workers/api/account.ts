@@ -7,6 +7,7 @@ import { smtpConfigFromEnv } from "~/.server/mail/config";
 import { getPlatformConfig } from "~/.server/services/config";
 import { refreshRoomsOfUser } from "~/.server/services/room";
 import { AppError, badRequest } from "~/core/errors";
+import { getTranslator } from "~/core/i18n/translator";
 import { emailSchema, passwordSchema } from "~/core/schemas/account";
 import { z } from "zod";
 import { checkCaptcha } from "./captcha-check";
@@ -39,12 +40,15 @@ defineRoute(account, { method: "POST", path: "/account/register", auth: "Public"
   return c.json({ title: c.get("t")(`account.register_${outcome.status}`), data: outcome.status, status: 200 });
 });
 
+/** The English sentence of an error code, for log records (they are kept in English, not in the caller's language). */
+const logText = (code: string, params?: Record<string, unknown>) => getTranslator("en-US")(code, params);
+
 defineRoute(account, { method: "POST", path: "/account/login", auth: "Public", tag, summary: "Sign in", body: loginSchema }, async (c, { body }) => {
   enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.userName.toLowerCase()}`]);
   await checkCaptcha(c, body.challenge);
   const { userName, sessionId } = await accounts.login(deps(c), body).catch(async (err: unknown) => {
     if (err instanceof AppError) {
-      await logEvent(c, { level: "Warning", logger: "Account", userName: body.userName, message: `Failed sign-in (${err.code})`, status: "Failed" });
+      await logEvent(c, { level: "Warning", logger: "Account", userName: body.userName, message: `Failed sign-in: ${logText(err.code, err.params)}`, status: "Failed" });
     }
     throw err;
   });

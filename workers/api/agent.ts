@@ -34,14 +34,14 @@ async function signedJson(c: ApiContext): Promise<unknown> {
   }
 }
 
-defineRoute(agentApi, { method: "POST", path: "/agent/instances", auth: "Public", tag, summary: "Agent callback: which of its instances the platform still knows (signed)" }, async (c) => {
+defineRoute(agentApi, { method: "POST", path: "/agent/instances", auth: "Public", internal: true, tag, summary: "Agent callback: which of its instances the platform still knows (signed)" }, async (c) => {
   const body = (await signedJson(c)) as Partial<KnownInstancesRequest>;
   if (!Array.isArray(body.instanceIds) || !body.instanceIds.every((i) => typeof i === "string")) throw badRequest("validation.malformed_json");
   const response: KnownInstancesResponse = { known: await knownInstances(c.get("db"), body.instanceIds) };
   return c.json(response);
 });
 
-defineRoute(agentApi, { method: "POST", path: "/agent/events", auth: "Public", tag, summary: "Agent callback: container started or destroyed, capture ready (signed)" }, async (c) => {
+defineRoute(agentApi, { method: "POST", path: "/agent/events", auth: "Public", internal: true, tag, summary: "Agent callback: container started or destroyed, capture ready (signed)" }, async (c) => {
   const event = (await signedJson(c)) as AgentEvent;
   const deps = { db: c.get("db"), now: c.get("now"), env: c.env };
   switch (event?.type) {

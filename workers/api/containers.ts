@@ -24,7 +24,7 @@ async function player(c: ApiContext, userId: string) {
 
 // ── Player ───────────────────────────────────────────────────────────────────────────────────────────
 
-defineRoute(containersApi, { method: "POST", path: "/game/:id/container/:cid", auth: "User", tag: "Game", summary: "Start the team's container of a challenge (Player)" }, async (c, { user }) => {
+defineRoute(containersApi, { method: "POST", path: "/game/:id/container/:cid", auth: "User", access: "Player", tag: "Game", summary: "Start the team's container of a challenge (Player)" }, async (c, { user }) => {
   const p = await player(c, user!.id);
   const cid = challengeId(c);
   const info = await containerService.createPlayerContainer(containerDeps(c), { db: c.get("db"), log: (entry) => logEvent(c, entry) }, p, cid, user!.id);
@@ -33,12 +33,12 @@ defineRoute(containersApi, { method: "POST", path: "/game/:id/container/:cid", a
   return c.json(info);
 });
 
-defineRoute(containersApi, { method: "POST", path: "/game/:id/container/:cid/extend", auth: "User", tag: "Game", summary: "Extend the team's container inside the renewal window (Player)" }, async (c, { user }) => {
+defineRoute(containersApi, { method: "POST", path: "/game/:id/container/:cid/extend", auth: "User", access: "Player", tag: "Game", summary: "Extend the team's container inside the renewal window (Player)" }, async (c, { user }) => {
   const p = await player(c, user!.id);
   return c.json(await containerService.extendPlayerContainer(containerDeps(c), p, challengeId(c)));
 });
 
-defineRoute(containersApi, { method: "DELETE", path: "/game/:id/container/:cid", auth: "User", tag: "Game", summary: "Destroy the team's container (Player)" }, async (c, { user }) => {
+defineRoute(containersApi, { method: "DELETE", path: "/game/:id/container/:cid", auth: "User", access: "Player", tag: "Game", summary: "Destroy the team's container (Player)" }, async (c, { user }) => {
   const p = await player(c, user!.id);
   const { reached } = await containerService.destroyPlayerContainer(containerDeps(c), p, challengeId(c));
   return c.json({ title: c.get("t")(reached ? "container.destroyed" : "container.released"), status: 200 });

@@ -3,7 +3,7 @@ import * as captureService from "~/.server/services/captures";
 import * as challengeService from "~/.server/services/challenges";
 import * as containerService from "~/.server/services/containers";
 import * as flagService from "~/.server/services/flags";
-import { refreshRoom } from "~/.server/services/room";
+import { refreshRoom, roomOf } from "~/.server/services/room";
 import { attachmentSchema, challengeCreateSchema, challengeUpdateSchema, flagsCreateSchema } from "~/core/schemas/challenge";
 import { containerDeps } from "./container-deps";
 import type { ApiContext, ApiEnv } from "./context";
@@ -20,9 +20,10 @@ const deps = (c: ApiContext): challengeService.ChallengeDeps => ({ ...noticeDeps
 const flagDeps = (c: ApiContext): flagService.FlagDeps => ({ db: c.get("db"), bucket: c.env.FILES });
 const ok = (c: ApiContext, key: string) => c.json({ title: c.get("t")(key), status: 200 });
 
-defineRoute(editChallenges, { method: "GET", path: "/edit/games/:id/challenges", auth: "Admin", tag, summary: "The game's challenges (ChallengeInfoModel[])" }, async (c) =>
-  c.json(await challengeService.listEditChallenges(c.get("db"), editGameId(c))),
-);
+defineRoute(editChallenges, { method: "GET", path: "/edit/games/:id/challenges", auth: "Admin", tag, summary: "The game's challenges (ChallengeInfoModel[])" }, async (c) => {
+  const id = editGameId(c);
+  return c.json(await challengeService.listEditChallenges(c.get("db"), id, () => roomOf(c.env, id).challengeScores(id)));
+});
 
 defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges", auth: "Admin", tag, summary: "Create a disabled challenge", body: challengeCreateSchema }, async (c, { body }) => {
   const id = editGameId(c);

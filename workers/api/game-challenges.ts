@@ -10,7 +10,7 @@ import { defineRoute } from "./registry";
 export const gameChallenges = new Hono<ApiEnv>();
 const tag = "Game";
 
-defineRoute(gameChallenges, { method: "GET", path: "/game/:id/challenges/:cid", auth: "User", tag, summary: "A challenge for the caller's team (Player); assigns its flag on first open" }, async (c: ApiContext, { user }) => {
+defineRoute(gameChallenges, { method: "GET", path: "/game/:id/challenges/:cid", auth: "User", access: "Player", tag, summary: "A challenge for the caller's team (Player); assigns its flag on first open" }, async (c: ApiContext, { user }) => {
   const player = await requirePlayer(c.get("db"), editGameId(c), user!.id, c.get("now"));
   const detail = await getPlayerChallenge({ db: c.get("db"), log: (entry) => logEvent(c, entry) }, player, pathId(c, "cid", "challenge.not_found"));
   // The team's own flag may have just been assigned: the room's judge must know it before the player submits.

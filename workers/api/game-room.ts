@@ -27,7 +27,7 @@ function roomError(r: RoomRefusal): AppError {
 
 const challengeId = (c: ApiContext) => pathId(c, "cid", "submission.challenge_not_found");
 
-defineRoute(gameRoomApi, { method: "POST", path: "/game/:id/challenges/:cid", auth: "User", tag, summary: "Submit a flag (Player); returns the submission id once stored", body: submitSchema }, async (c, { body, user }) => {
+defineRoute(gameRoomApi, { method: "POST", path: "/game/:id/challenges/:cid", auth: "User", access: "Player", tag, summary: "Submit a flag (Player); returns the submission id once stored", body: submitSchema }, async (c, { body, user }) => {
   const gameId = editGameId(c);
   const cid = challengeId(c);
   const flag = body?.flag;
@@ -38,7 +38,7 @@ defineRoute(gameRoomApi, { method: "POST", path: "/game/:id/challenges/:cid", au
   return c.json(result.id);
 });
 
-defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/challenges/:cid/status/:sid", auth: "User", tag, summary: "A submission's status (the caller's team only; CheatDetected reads as WrongAnswer)" }, async (c, { user }) => {
+defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/challenges/:cid/status/:sid", auth: "User", access: "Player", tag, summary: "A submission's status (the caller's team only; CheatDetected reads as WrongAnswer)" }, async (c, { user }) => {
   const gameId = editGameId(c);
   const cid = challengeId(c);
   const sid = pathId(c, "sid", "submission.not_found");
@@ -47,7 +47,7 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/challenges/:cid/statu
   return c.json(result.status);
 });
 
-defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboard", auth: "Public", tag, summary: "The scoreboard (ETag/Last-Modified, 304; optional count/skip page the items)", query: scoreboardQuerySchema }, async (c, { query }) => {
+defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboard", auth: "Public", access: "Public; hidden game: Monitor", tag, summary: "The scoreboard (ETag/Last-Modified, 304; optional count/skip page the items)", query: scoreboardQuerySchema }, async (c, { query }) => {
   const gameId = editGameId(c);
   const room = roomOf(c.env, gameId);
   const coding = bodyCodingFor(c.req.header("accept-encoding"));
@@ -68,7 +68,7 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboard", auth: "P
   return new Response(read.body, { status: 200, headers, encodeBody: "manual" });
 });
 
-defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/details", auth: "User", tag, summary: "The player's game view: challenges, own rank, team token (private ETag/Last-Modified, 304)" }, async (c, { user }) => {
+defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/details", auth: "User", access: "Player", tag, summary: "The player's game view: challenges, own rank, team token (private ETag/Last-Modified, 304)" }, async (c, { user }) => {
   const gameId = editGameId(c);
   const result = await roomOf(c.env, gameId).details(gameId, user!.id);
   if (!result.ok) throw roomError(result);

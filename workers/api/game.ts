@@ -40,7 +40,7 @@ defineRoute(game, { method: "DELETE", path: "/game/:id", auth: "User", tag, summ
   return c.json({ title: c.get("t")("game.left"), status: 200 });
 });
 
-defineRoute(game, { method: "GET", path: "/game/:id/notices", auth: "Public", tag, summary: "Notices: Normal first, each group newest first (ETag/Last-Modified, 304)", query: noticesQuerySchema }, async (c, { query, user }) => {
+defineRoute(game, { method: "GET", path: "/game/:id/notices", auth: "Public", access: "Public; hidden game: Monitor or the game's players", tag, summary: "Notices: Normal first, each group newest first (ETag/Last-Modified, 304)", query: noticesQuerySchema }, async (c, { query, user }) => {
   const id = editGameId(c);
   const g = await gameService.requireGame(c.get("db"), id);
   const access = await getGameAccess(c.get("db"), id, user);

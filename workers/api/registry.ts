@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import type { CurrentUser } from "~/.server/auth/current-user";
 import { badRequest } from "~/core/errors";
-import { describeIssue } from "~/core/validation";
+import { cleanJsonInput, describeIssue, firstIssue } from "~/core/validation";
 import { hasErrorKey } from "~/core/i18n/translator";
 import type { ApiContext, ApiEnv } from "./context";
 import { requireAuth } from "./guard";
@@ -22,6 +22,15 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
   query?: Q;
   /** Raw body (multipart/binary); no JSON parsing. */
   rawBody?: "multipart";
+  /** The multipart field that carries the file(s): `file` unless given (`files` for several). */
+  fileField?: "file" | "files";
+  /**
+   * Who may call it as api.md names it, when narrower than `auth` (checked by the service): e.g.
+   * "Captain", "Player"; shown as the OpenAPI document's `x-auth`.
+   */
+  access?: string;
+  /** A call between the platform's own parts (the container agent's callbacks): not in the OpenAPI document. */
+  internal?: true;
 }
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -39,7 +48,7 @@ export const routeTable: RouteSpec<z.ZodType | undefined, z.ZodType | undefined>
 function parseWith<S extends z.ZodType>(c: ApiContext, schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const first = result.error.issues[0];
+  const first = firstIssue(result.error.issues);
   const message = first ? describeIssue(first, c.get("t"), hasErrorKey, value) : c.get("t")("validation.invalid", { field: "" });
   throw badRequest("validation.failed", { message });
 }
@@ -47,11 +56,18 @@ function parseWith<S extends z.ZodType>(c: ApiContext, schema: S, value: unknown
 async function readJson(c: ApiContext): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === "") return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw badRequest("validation.malformed_json");
   }
+  const cleaned = cleanJsonInput(parsed);
+  if ("value" in cleaned) return cleaned.value;
+  const t = c.get("t");
+  const key = cleaned.badPath.findLast((segment) => typeof segment === "string");
+  const field = key ? t(`fields.${key}`, { defaultValue: key }) : t("fields.body");
+  throw badRequest("validation.failed", { message: t("validation.bad_characters", { field }) });
 }
 
 /**
@@ -66,9 +82,27 @@ export function defineRoute<B extends z.ZodType | undefined = undefined, Q exten
   app.on(spec.method, spec.path.toLowerCase(), async (c) => {
     const user = await requireAuth(c, spec.auth);
     const body = spec.body ? parseWith(c, spec.body, await readJson(c)) : undefined;
-    const query = spec.query ? parseWith(c, spec.query, c.req.query()) : undefined;
+    // An empty parameter (`?count=`) is an absent one: it takes the default instead of reading as 0.
+    const query = spec.query ? parseWith(c, spec.query, Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v.trim() !== ""))) : undefined;
     return handler(c, { body: body as Infer<B>, query: query as Infer<Q>, user });
   });
+}
+
+const FILE_HASH = { type: "string", pattern: "^[0-9a-f]{64}$" };
+
+/**
+ * A path parameter's type (api.md §1): users and container instances are UUIDs, posts 8-character ids,
+ * files their SHA-256, a participation's status and a capture's file name are names; every other id is
+ * an integer.
+ */
+function pathParamSchema(path: string, name: string): Record<string, unknown> {
+  if (name === "userid" || name === "iid" || (name === "id" && path.startsWith("/admin/users/"))) return { type: "string", format: "uuid" };
+  if (name === "id" && path.startsWith("/edit/posts/")) return { type: "string", pattern: "^[0-9a-z]{8}$" };
+  if (name === "id" && path.startsWith("/posts/")) return { type: "string", pattern: "^[0-9a-z]{8}$" };
+  if (name === "hash") return FILE_HASH;
+  if (name === "status") return { type: "string", enum: ["Accepted", "Rejected", "Suspended", "Pending"] };
+  if (name === "file") return { type: "string" };
+  return { type: "integer", minimum: 1 };
 }
 
 /** The OpenAPI 3.1 document of every registered route, built from the same zod schemas. */
@@ -80,12 +114,13 @@ export function buildOpenApi(): Record<string, unknown> {
     required: ["title", "status"],
   };
   for (const r of routeTable) {
+    if (r.internal) continue;
     const path = `/api${r.path.replace(/:([A-Za-z]+)/g, "{$1}")}`;
     const params = [...r.path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
       name: m[1],
       in: "path",
       required: true,
-      schema: { type: "string" },
+      schema: pathParamSchema(r.path, m[1] ?? ""),
     }));
     const queryParams = r.query
       ? Object.entries(
@@ -97,7 +132,7 @@ export function buildOpenApi(): Record<string, unknown> {
       summary: r.summary,
       tags: [r.tag],
       security: r.auth === "Public" ? [] : [{ session: [] }],
-      "x-auth": r.auth,
+      "x-auth": r.access ?? r.auth,
       parameters: [...params, ...queryParams],
       responses: {
         "200": { description: "Success" },
@@ -106,18 +141,39 @@ export function buildOpenApi(): Record<string, unknown> {
     };
     if (r.body) {
       op.requestBody = {
-        required: true,
+        // A body the schema accepts when absent (`{divisionId?}` of a participation's status) is optional.
+        required: !r.body.safeParse(undefined).success,
         content: { "application/json": { schema: z.toJSONSchema(r.body, { io: "input", unrepresentable: "any" }) } },
       };
     } else if (r.rawBody === "multipart") {
+      const field = r.fileField ?? "file";
+      const binary = { type: "string", format: "binary" };
       op.requestBody = {
         required: true,
-        content: { "multipart/form-data": { schema: { type: "object", properties: { file: { type: "string", format: "binary" } } } } },
+        content: {
+          "multipart/form-data": {
+            schema: { type: "object", properties: { [field]: field === "files" ? { type: "array", items: binary } : binary }, required: [field] },
+          },
+        },
       };
     }
     paths[path] ??= {};
     paths[path][r.method.toLowerCase()] = op;
   }
+  // The one file route outside /api (workers/app.ts).
+  paths["/assets/{hash}/{name}"] = {
+    get: {
+      summary: "Download a stored file; `name` is the download name only (7-day cache, ETag = hash)",
+      tags: ["Assets"],
+      security: [],
+      "x-auth": "Public",
+      parameters: [
+        { name: "hash", in: "path", required: true, schema: FILE_HASH },
+        { name: "name", in: "path", required: true, schema: { type: "string" } },
+      ],
+      responses: { "200": { description: "The file" }, default: { description: "Error", content: { "application/json": { schema: errorBody } } } },
+    },
+  };
   return {
     openapi: "3.1.0",
     info: { title: "Flagstaff API", version: "1.0.0", description: "JSON API of the Flagstaff CTF platform." },

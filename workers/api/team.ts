@@ -51,7 +51,7 @@ defineRoute(team, { method: "GET", path: "/team/:id", auth: "Public", tag, summa
   c.json(await teamService.getTeamInfo(c.get("db"), teamId(c))),
 );
 
-defineRoute(team, { method: "PUT", path: "/team/:id", auth: "User", tag, summary: "Edit a team (captain)", body: teamUpdateSchema }, async (c, { body, user }) => {
+defineRoute(team, { method: "PUT", path: "/team/:id", auth: "User", access: "Captain", tag, summary: "Edit a team (captain)", body: teamUpdateSchema }, async (c, { body, user }) => {
   const id = teamId(c);
   const info = await teamService.updateTeam(deps(c), user!.id, id, body);
   // The name and bio are on the boards of the games the team plays.
@@ -59,14 +59,14 @@ defineRoute(team, { method: "PUT", path: "/team/:id", auth: "User", tag, summary
   return c.json(info);
 });
 
-defineRoute(team, { method: "DELETE", path: "/team/:id", auth: "User", tag, summary: "Disband a team (captain)" }, async (c, { user }) => {
+defineRoute(team, { method: "DELETE", path: "/team/:id", auth: "User", access: "Captain", tag, summary: "Disband a team (captain)" }, async (c, { user }) => {
   const games = await teamService.deleteTeam(storageDeps(c), user!.id, teamId(c));
   // Its participations and submissions went with it: those boards rebuild.
   await refreshRooms(c.env, games, "solves");
   return ok(c, "team.disbanded");
 });
 
-defineRoute(team, { method: "PUT", path: "/team/:id/avatar", auth: "User", tag, summary: "Upload the team avatar (captain)", rawBody: "multipart" }, async (c, { user }) => {
+defineRoute(team, { method: "PUT", path: "/team/:id/avatar", auth: "User", access: "Captain", tag, summary: "Upload the team avatar (captain)", rawBody: "multipart" }, async (c, { user }) => {
   const id = teamId(c);
   let form: FormData;
   try {
@@ -79,15 +79,15 @@ defineRoute(team, { method: "PUT", path: "/team/:id/avatar", auth: "User", tag, 
   return c.json(avatar);
 });
 
-defineRoute(team, { method: "GET", path: "/team/:id/invite", auth: "User", tag, summary: "The invite code (captain)" }, async (c, { user }) =>
+defineRoute(team, { method: "GET", path: "/team/:id/invite", auth: "User", access: "Captain", tag, summary: "The invite code (captain)" }, async (c, { user }) =>
   c.json(await teamService.getInviteCode(c.get("db"), user!.id, teamId(c))),
 );
 
-defineRoute(team, { method: "PUT", path: "/team/:id/invite", auth: "User", tag, summary: "Renew the invite code (captain)" }, async (c, { user }) =>
+defineRoute(team, { method: "PUT", path: "/team/:id/invite", auth: "User", access: "Captain", tag, summary: "Renew the invite code (captain)" }, async (c, { user }) =>
   c.json(await teamService.renewInviteCode(c.get("db"), user!.id, teamId(c))),
 );
 
-defineRoute(team, { method: "POST", path: "/team/:id/kick/:userid", auth: "User", tag, summary: "Remove a member (captain)" }, async (c, { user }) => {
+defineRoute(team, { method: "POST", path: "/team/:id/kick/:userid", auth: "User", access: "Captain", tag, summary: "Remove a member (captain)" }, async (c, { user }) => {
   const id = teamId(c);
   const info = await teamService.kickMember(deps(c), user!.id, id, c.req.param("userid") ?? "");
   // The member's game registrations went: the rooms stop taking their flags.
@@ -95,13 +95,13 @@ defineRoute(team, { method: "POST", path: "/team/:id/kick/:userid", auth: "User"
   return c.json(info);
 });
 
-defineRoute(team, { method: "POST", path: "/team/:id/leave", auth: "User", tag, summary: "Leave a team (member)" }, async (c, { user }) => {
+defineRoute(team, { method: "POST", path: "/team/:id/leave", auth: "User", access: "Member", tag, summary: "Leave a team (member)" }, async (c, { user }) => {
   const id = teamId(c);
   await teamService.leaveTeam(deps(c), user!.id, id);
   await refreshRoomsOfTeam(c.env, c.get("db"), id);
   return ok(c, "team.left");
 });
 
-defineRoute(team, { method: "PUT", path: "/team/:id/transfer", auth: "User", tag, summary: "Transfer captaincy (captain)", body: transferSchema }, async (c, { body, user }) =>
+defineRoute(team, { method: "PUT", path: "/team/:id/transfer", auth: "User", access: "Captain", tag, summary: "Transfer captaincy (captain)", body: transferSchema }, async (c, { body, user }) =>
   c.json(await teamService.transferCaptain(deps(c), user!.id, teamId(c), body.newCaptainId)),
 );

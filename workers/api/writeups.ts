@@ -14,11 +14,11 @@ const deps = (c: ApiContext) => ({ db: c.get("db"), bucket: c.env.FILES, now: c.
 // Routes are registered lower-cased, so `:gameId` is read as `gameid`.
 const adminGameId = (c: ApiContext) => pathId(c, "gameid", "game.not_found");
 
-defineRoute(writeups, { method: "GET", path: "/game/:id/writeup", auth: "User", tag: "Game", summary: "The team's writeup state and the instruction (Player, also after the end)" }, async (c, { user }) =>
+defineRoute(writeups, { method: "GET", path: "/game/:id/writeup", auth: "User", access: "Player", tag: "Game", summary: "The team's writeup state and the instruction (Player, also after the end)" }, async (c, { user }) =>
   c.json(await writeupService.getWriteupStatus(deps(c), user!, editGameId(c))),
 );
 
-defineRoute(writeups, { method: "POST", path: "/game/:id/writeup", auth: "User", tag: "Game", summary: "Upload the team's writeup (one PDF ≤ 20 MB, until the deadline)", rawBody: "multipart" }, async (c, { user }) => {
+defineRoute(writeups, { method: "POST", path: "/game/:id/writeup", auth: "User", access: "Player", tag: "Game", summary: "Upload the team's writeup (one PDF ≤ 20 MB, until the deadline)", rawBody: "multipart" }, async (c, { user }) => {
   const id = editGameId(c);
   let form: FormData;
   try {

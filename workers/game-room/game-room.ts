@@ -698,14 +698,24 @@ export class GameRoom extends SocketHub {
     return this.board!.model;
   }
 
+  /**
+   * Each board challenge's current value (counted solves only: in the game's time, before its deadline,
+   * by divisions that move the value), for the admin list; null when the game is gone.
+   */
+  async challengeScores(gameId: number): Promise<Record<number, number> | null> {
+    const model = await this.boardModel(gameId);
+    return model ? Object.fromEntries(Object.values(model.challenges).flatMap((list) => list.map((c) => [c.id, c.score]))) : null;
+  }
+
   /** GET game/{id}/details: the player's view (rules.md §1 gates, only challenges the team may view). */
   async details(gameId: number, userId: string): Promise<DetailsResult> {
     const state = await this.ready(gameId);
     if (!state) return refusal(404, "game.not_found");
     const pid = state.members.get(userId);
     const p = pid === undefined ? undefined : state.participations.get(pid);
-    if (p?.status === "Suspended") return refusal(403, "game.banned");
-    if (!p || p.status !== "Accepted") return refusal(403, "submission.not_player");
+    if (!p) return refusal(403, "submission.not_joined");
+    if (p.status === "Suspended") return refusal(403, "game.banned");
+    if (p.status !== "Accepted") return refusal(403, "submission.not_player");
     const phase = computeGamePhase({ startTime: state.game.start, endTime: state.game.end }, Date.now());
     if (phase === "NotStarted") return refusal(10001, "game.not_started");
     if (phase === "Ended" && !state.game.practiceMode) return refusal(10002, "game.ended");

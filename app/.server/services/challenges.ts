@@ -74,9 +74,13 @@ export async function toEditDetail(db: Db, c: Challenge): Promise<ChallengeEditD
   };
 }
 
-/** GET edit/games/{id}/challenges: ChallengeInfoModel[] in board order. */
-export async function listEditChallenges(db: Db, gameId: number): Promise<ChallengeEditInfo[]> {
+/**
+ * GET edit/games/{id}/challenges: ChallengeInfoModel[] in board order. `boardScores` are the room's
+ * current values (what players see); a challenge not on the board (disabled) is valued from its solves.
+ */
+export async function listEditChallenges(db: Db, gameId: number, boardScores: () => Promise<Record<number, number> | null>): Promise<ChallengeEditInfo[]> {
   await requireGame(db, gameId);
+  const scores = (await boardScores()) ?? {};
   const rows = await db.select().from(challenges).where(eq(challenges.gameId, gameId)).orderBy(asc(challenges.id)).all();
   return orderChallenges(rows).map((c) => ({
     id: c.id,
@@ -84,7 +88,7 @@ export async function listEditChallenges(db: Db, gameId: number): Promise<Challe
     category: c.category,
     type: c.type,
     isEnabled: c.isEnabled,
-    score: computeChallengeValue(c, c.acceptedCount),
+    score: scores[c.id] ?? computeChallengeValue(c, c.acceptedCount),
     minScore: computeMinScore(c),
     originalScore: c.originalScore,
     deadlineUtc: c.deadline,

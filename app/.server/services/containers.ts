@@ -329,7 +329,7 @@ async function startOnAgent(deps: ContainerDeps, row: Container, request: Create
 export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: InstanceDeps, player: Player, challengeId: number, userId: string): Promise<ContainerInfo> {
   const { db, now, env } = deps;
   const challenge = await requirePlayerContainerChallenge(db, player, challengeId);
-  if (!challenge.containerImage?.trim()) throw badRequest("challenge.no_image");
+  if (!challenge.containerImage?.trim()) throw badRequest("challenge.no_image_to_start");
   await releaseStaleContainers(db, now);
   const instance = await openInstance(instanceDeps, {
     challenge,
@@ -536,7 +536,7 @@ export async function getTestContainer(db: Db, challenge: Pick<Challenge, "id" |
 export async function startTestContainer(deps: ContainerDeps, challenge: Challenge, userId: string): Promise<TestContainerInfo> {
   const { db, now, env } = deps;
   if (!isContainerType(challenge.type)) throw badRequest("container.not_container_challenge");
-  if (!challenge.containerImage?.trim()) throw badRequest("challenge.no_image");
+  if (!challenge.containerImage?.trim()) throw badRequest("challenge.no_image_to_start");
   await releaseStaleContainers(db, now);
   const existing = await getTestContainer(db, challenge);
   if (existing) return existing;

@@ -97,7 +97,11 @@ export async function addFlags(deps: FlagDeps, challenge: Challenge, input: Flag
   );
   if (clashes.length > 0) throw badRequest("challenge.flag_duplicate");
   const specs = input.map((f) => {
-    if (!dynamic) return null;
+    if (!dynamic) {
+      // Other types' flags carry no attachment: one sent with a flag would be dropped without a word.
+      if ((f.attachmentType && f.attachmentType !== "None") || f.fileHash || f.remoteUrl) throw badRequest("challenge.flag_attachment_not_dynamic");
+      return null;
+    }
     const type = f.attachmentType ?? (f.fileHash ? "Local" : f.remoteUrl ? "Remote" : "None");
     if (type === "None") throw badRequest("challenge.flag_attachment_required");
     return requireSpec({ type, fileHash: f.fileHash, remoteUrl: f.remoteUrl });

@@ -47,8 +47,9 @@ export async function requirePlayer(db: Db, gameId: number, userId: string, now:
     .innerJoin(teams, eq(teams.id, participations.teamId))
     .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, userId)))
     .get();
-  if (row?.p.status === "Suspended") throw forbidden("game.banned");
-  if (!row || row.p.status !== "Accepted") throw forbidden("submission.not_player");
+  if (!row) throw forbidden("submission.not_joined");
+  if (row.p.status === "Suspended") throw forbidden("game.banned");
+  if (row.p.status !== "Accepted") throw forbidden("submission.not_player");
   const division = row.p.divisionId == null ? undefined : await loadDivision(db, row.p.divisionId);
   return {
     game,

@@ -7,7 +7,7 @@ import { emailSchema, passwordSchema, profileUpdateSchema, userNameSchema } from
 import type { ArrayResponse } from "~/core/schemas/team";
 import { teamNameSchema } from "~/core/schemas/team";
 import { generateInviteToken } from "~/core/team-invite";
-import { describeIssue } from "~/core/validation";
+import { describeIssue, firstIssue } from "~/core/validation";
 import { generatePassword, hashPassword } from "../auth/password";
 import { avatarUrl, forgetCachedUser, revokeAllSessions } from "../auth/session";
 import type { Db } from "../db/client";
@@ -315,7 +315,7 @@ export async function batchCreateUsers({ db, now }: AdminUserDeps, rows: BatchCr
     const userName = raw.userName.trim();
     const parsed = batchRowSchema.safeParse(raw);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
+      const issue = firstIssue(parsed.error.issues);
       results.push({ userName, result: issue ? describeIssue(issue, t, hasErrorKey, raw) : t("validation.invalid") });
       continue;
     }

@@ -1,7 +1,7 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import { badRequest, notFound } from "~/core/errors";
 import type { Db } from "../db/client";
-import { files } from "../db/schema";
+import { attachments, configEntries, files, games, teams, users, writeups } from "../db/schema";
 import { type DetectedKind, detectImage, isPdf, MIME_BY_KIND } from "./magic-bytes";
 
 /** Image uploads (avatar, poster, logo): 1 B – 3 MB. */
@@ -152,10 +152,34 @@ export async function storeAssets(deps: StorageDeps, uploads: unknown[], filenam
   return result;
 }
 
-/** DELETE /api/assets/{hash}: drops one reference (the blob goes with the last one); 404 when unknown. */
-export async function deleteAsset(deps: Omit<StorageDeps, "now">, hash: string): Promise<void> {
-  if (!isFileHash(hash) || !(await getFile(deps.db, hash))) throw notFound("asset.not_found");
+/** How many avatars, posters, the logo, attachments and writeups use a file (each holds one reference). */
+async function countFileUses(db: Db, hash: string): Promise<number> {
+  const row = await db
+    .select({
+      uses: sql<number>`(select count(*) from ${users} where ${users.avatarHash} = ${hash})
+        + (select count(*) from ${teams} where ${teams.avatarHash} = ${hash})
+        + (select count(*) from ${games} where ${games.posterHash} = ${hash})
+        + (select count(*) from ${attachments} where ${attachments.fileHash} = ${hash})
+        + (select count(*) from ${writeups} where ${writeups.fileHash} = ${hash})
+        + (select count(*) from ${configEntries} where ${configEntries.key} = 'globalConfig' and json_extract(${configEntries.value}, '$.logoHash') = ${hash})`,
+    })
+    .from(sql`(select 1)`)
+    .get();
+  return Number(row?.uses ?? 0);
+}
+
+/**
+ * DELETE /api/assets/{hash}: drops a reference that only an upload holds (the blob goes with the last
+ * one) and says whether the file is gone; 404 when unknown, 400 `asset.in_use` when every reference
+ * belongs to an avatar, poster, the logo, an attachment or a writeup (dropping one would leave it
+ * pointing at nothing).
+ */
+export async function deleteAsset(deps: Omit<StorageDeps, "now">, hash: string): Promise<{ gone: boolean }> {
+  const file = isFileHash(hash) ? await getFile(deps.db, hash) : null;
+  if (!file) throw notFound("asset.not_found");
+  if (file.referenceCount <= (await countFileUses(deps.db, hash))) throw badRequest("asset.in_use");
   await releaseFile(deps, hash);
+  return { gone: (await getFile(deps.db, hash)) === null };
 }
 
 /** GET /api/admin/files: `ArrayResponse<LocalFile>`, newest first. */

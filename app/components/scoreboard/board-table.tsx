@@ -14,11 +14,16 @@ const BLOOD_MARK: Record<string, { mark: string; label: string }> = {
 };
 const SOLVED_MARK = { mark: "✓", label: "scoreboard.solvedMark" };
 
-/** A solve's mark (a medal for a blood) with its translated name, for screen readers and on hover. */
-function SolveMark({ type, t }: { type: string; t: TFunction }) {
+/**
+ * A solve's mark (a medal for a blood) with its translated name, for screen readers and on hover. A solve
+ * worth nothing (after the end or the deadline, or by a division that scores nothing) is drawn faint and
+ * named so: it looked like any other.
+ */
+function SolveMark({ type, score, t }: { type: string; score: number; t: TFunction }) {
   const { mark, label } = BLOOD_MARK[type] ?? SOLVED_MARK;
+  const name = score > 0 ? t(label) : `${t(label)} (${t("scoreboard.notScored")})`;
   return (
-    <span role="img" aria-label={t(label)} title={t(label)}>
+    <span role="img" aria-label={name} title={name} className={score > 0 ? undefined : "opacity-40"} data-scored={score > 0}>
       {mark}
     </span>
   );
@@ -52,7 +57,7 @@ const BoardRow = memo(function BoardRow({
         const s = solved.get(id);
         return (
           <td key={id} className="px-1 py-1 text-center" title={s ? `${title}: ${s.score}` : title}>
-            {s ? <SolveMark type={s.type} t={t} /> : null}
+            {s ? <SolveMark type={s.type} score={s.score} t={t} /> : null}
           </td>
         );
       })}
@@ -87,8 +92,17 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
               <th scope="col" className="px-2 py-1 text-right">{t("scoreboard.score")}</th>
               <th scope="col" className="px-2 py-1 text-right">{t("scoreboard.solved")}</th>
               {challenges.map((c) => (
-                <th key={c.id} scope="col" className="max-w-20 truncate px-1 py-1 text-center text-xs font-normal" title={c.title}>
-                  {c.title}
+                <th
+                  key={c.id}
+                  scope="col"
+                  className="max-w-20 px-1 py-1 text-center text-xs font-normal"
+                  title={`${c.title} · ${t("scoreboard.columnValue", { score: c.score, count: c.solved })}`}
+                >
+                  <span className="block truncate">{c.title}</span>
+                  {/* What a solve is worth now (the hover adds how many teams have it). */}
+                  <span className="block whitespace-nowrap text-zinc-500 tabular-nums dark:text-zinc-400" data-testid={`board-challenge-value-${c.id}`}>
+                    {t("scoreboard.points", { points: c.score })}
+                  </span>
                 </th>
               ))}
             </tr>
@@ -115,14 +129,15 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
         {detail ? (
           <div className="space-y-2 text-sm">
             {detail.bio ? <p>{detail.bio}</p> : null}
-            <p>
-              {t("scoreboard.rank")}: {detail.rank || "-"} · {t("scoreboard.score")}: {detail.score}
+            <p data-testid="board-detail-ranks">
+              {t("scoreboard.rank")}: {detail.rank || "-"}
+              {detail.divisionId !== null ? ` · ${t("scoreboard.divisionRank")}: ${detail.divisionRank || "-"}` : ""} · {t("scoreboard.score")}: {detail.score}
             </p>
             <h3 className="font-semibold">{t("scoreboard.members")}</h3>
             <ul className="space-y-1">
               {detail.solvedChallenges.map((s) => (
                 <li key={s.id}>
-                  <SolveMark type={s.type} t={t} /> {titles.get(s.id) ?? s.id} — {t("scoreboard.points", { points: s.score })} — {t("scoreboard.solvedBy", { user: s.userName })} — {formatDateTime(s.time)}
+                  <SolveMark type={s.type} score={s.score} t={t} /> {titles.get(s.id) ?? s.id} — {t("scoreboard.points", { points: s.score })} — {t("scoreboard.solvedBy", { user: s.userName })} — {formatDateTime(s.time)}
                 </li>
               ))}
             </ul>

@@ -76,8 +76,10 @@ export function FilesSection() {
     setBusy(true);
     setDeleteError(null);
     try {
-      await api(`/api/assets/${target.hash}`, { method: "DELETE" });
+      // The title says whether the file went or stays because something else still uses it.
+      const result = await api<{ title: string }>(`/api/assets/${target.hash}`, { method: "DELETE" });
       setTarget(null);
+      setMessage({ tone: "success", text: result.title });
       await load(Math.max(PAGE, files?.length ?? 0));
     } catch (error) {
       setDeleteError(errorMessage(error));

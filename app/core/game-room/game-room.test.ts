@@ -72,7 +72,7 @@ describe("submission checks", () => {
   it("follows the order of rules.md §7", () => {
     const s = state();
     const now = Date.now();
-    expect(checkSubmission(s, "nobody", 10, now)).toMatchObject({ status: 403, code: "submission.not_player" });
+    expect(checkSubmission(s, "nobody", 10, now)).toMatchObject({ status: 403, code: "submission.not_joined" });
     expect(checkSubmission(s, "u5", 10, now)).toMatchObject({ status: 403, code: "game.banned" });
     expect(checkSubmission(s, "u1", 99, now)).toMatchObject({ status: 404 });
     expect(checkSubmission(state({ start: now + 1000 }), "u1", 10, now)).toMatchObject({ status: 10001 });
@@ -95,6 +95,9 @@ describe("submission checks", () => {
   it("checks the flag text", () => {
     expect(checkFlagText(undefined)).toBe("submission.flag_empty");
     expect(checkFlagText("  ")).toBe("submission.flag_empty");
+    expect(checkFlagText(null)).toBe("submission.flag_empty");
+    expect(checkFlagText(5)).toBe("submission.flag_type");
+    expect(checkFlagText(["flag{x}"])).toBe("submission.flag_type");
     expect(checkFlagText("x".repeat(128))).toBe("submission.flag_too_long");
     expect(checkFlagText("x".repeat(127))).toBeNull();
     // The limit applies to the text matched, without surrounding whitespace.

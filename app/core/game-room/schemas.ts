@@ -14,6 +14,7 @@ export const submitSchema = z.object({ flag: z.unknown().optional() }).optional(
  * (the answer stored is that text too): a code, or null when fine.
  */
 export function checkFlagText(flag: unknown): string | null {
+  if (flag !== undefined && flag !== null && typeof flag !== "string") return "submission.flag_type";
   if (typeof flag !== "string" || flag.trim() === "") return "submission.flag_empty";
   if (flag.trim().length > FLAG_MAX_LENGTH) return "submission.flag_too_long";
   return null;

@@ -89,7 +89,7 @@ export function checkSubmission(
 ): { participation: RoomParticipation; challenge: RoomChallenge } | SubmitRefusal {
   const pid = state.members.get(userId);
   const p = pid === undefined ? undefined : state.participations.get(pid);
-  if (!p) return { status: 403, code: "submission.not_player" };
+  if (!p) return { status: 403, code: "submission.not_joined" };
   if (p.status === "Suspended") return { status: 403, code: "game.banned" };
   if (p.status !== "Accepted") return { status: 403, code: "submission.not_player" };
   const phase = computeGamePhase({ startTime: state.game.start, endTime: state.game.end }, now);

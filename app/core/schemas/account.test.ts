@@ -48,3 +48,12 @@ describe("profile update schema", () => {
     expect(profileUpdateSchema.safeParse({ phone: "call me" }).success).toBe(false);
   });
 });
+
+describe("password length", () => {
+  it("says a password over 128 characters is too long, not empty", () => {
+    const result = passwordSchema.safeParse(`Aa1${"a".repeat(200)}`);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]).toMatchObject({ code: "too_big", maximum: 128 });
+    expect(passwordSchema.safeParse(undefined).error?.issues[0]?.message).toBe("validation.password_empty");
+  });
+});

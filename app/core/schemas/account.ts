@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { typeMessage } from "./messages";
 
 /** Field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
 export const USER_NAME_MIN = 3;
@@ -16,7 +17,7 @@ export const emailSchema = z.string().trim().max(254).pipe(z.email("validation.i
 
 /** Password policy of rules.md §14: a symbol is only suggested. */
 export const passwordSchema = z
-  .string("validation.password_empty")
+  .string(typeMessage("validation.password_empty"))
   .min(1, "validation.password_empty")
   .min(PASSWORD_MIN, "validation.password_too_short")
   .max(128)

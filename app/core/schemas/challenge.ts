@@ -40,7 +40,12 @@ export const challengeUpdateSchema = z.object({
   hints: z.array(z.string(typeMessage("validation.invalid_type")).max(HINT_MAX), typeMessage("validation.invalid_type")).max(HINTS_MAX).nullish(),
   flagTemplate: z.string(typeMessage("validation.invalid_type")).nullish(),
   isEnabled: z.boolean(typeMessage("validation.invalid_type")).nullish(),
-  containerImage: z.string(typeMessage("validation.invalid_type")).trim().max(CONTAINER_IMAGE_MAX).nullish(),
+  containerImage: z
+    .string(typeMessage("validation.invalid_type"))
+    .trim()
+    .max(CONTAINER_IMAGE_MAX)
+    .refine((image) => image === "" || isImageReference(image), "challenge.image_format")
+    .nullish(),
   memoryLimit: int(32, 1_048_576).nullish(),
   cpuCount: int(1, 1024).nullish(),
   storageLimit: int(1, 1_048_576).nullish(),
@@ -63,6 +68,14 @@ export const challengeUpdateSchema = z.object({
 });
 export type ChallengeUpdateInput = z.infer<typeof challengeUpdateSchema>;
 
+/**
+ * A Docker image reference: `[registry[:port]/]name[/name…][:tag][@digest]`, names in lower case
+ * (the grammar of the distribution reference, without IPv6 registries).
+ */
+const IMAGE_REFERENCE =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*(?::[0-9]+)?\/)?[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?$/;
+export const isImageReference = (value: string) => IMAGE_REFERENCE.test(value);
+
 const fileHash = z.string(typeMessage("validation.invalid_type")).trim().toLowerCase().regex(/^[0-9a-f]{64}$/, "challenge.file_unknown");
 const remoteUrl = z
   .string("validation.invalid_type")
@@ -71,6 +84,8 @@ const remoteUrl = z
   .refine((s) => isHttpUrl(s), "challenge.bad_url");
 
 export function isHttpUrl(value: string): boolean {
+  // `new URL` would quietly encode a space; a link with white space in it was mistyped.
+  if (/\s/.test(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
@@ -92,7 +107,7 @@ export const flagCreateSchema = z.object({
   fileHash: fileHash.nullish(),
   remoteUrl: remoteUrl.nullish(),
 });
-export const flagsCreateSchema = z.array(flagCreateSchema, "validation.invalid_type").min(1, "challenge.flags_empty").max(FLAGS_PER_REQUEST_MAX);
+export const flagsCreateSchema = z.array(flagCreateSchema, typeMessage("validation.invalid_type")).min(1, "challenge.flags_empty").max(FLAGS_PER_REQUEST_MAX, "challenge.flags_too_many");
 export type FlagCreateInput = z.infer<typeof flagCreateSchema>;
 
 /** The parts of a template problem message: rules.md §6 validity, one i18n key per problem. */

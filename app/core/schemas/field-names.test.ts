@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { keysOf } from "../../../tests/support/schema-keys";
 import enErrors from "../../locales/en-US/errors.json";
 import jaErrors from "../../locales/ja-JP/errors.json";
 import zhErrors from "../../locales/zh-CN/errors.json";
@@ -9,24 +10,6 @@ import * as config from "./config";
 import * as game from "./game";
 import * as post from "./post";
 import * as team from "./team";
-
-type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; element?: z.ZodType; in?: z.ZodType; out?: z.ZodType; options?: z.ZodType[]; left?: z.ZodType; right?: z.ZodType };
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
-/** Every object key of a schema, at any depth (through optional, nullable, default, arrays, pipes, unions). */
-function keysOf(schema: z.ZodType, out = new Set<string>(), seen = new Set<z.ZodType>()): Set<string> {
-  if (seen.has(schema)) return out;
-  seen.add(schema);
-  const def = defOf(schema);
-  if (def.shape) {
-    for (const [key, value] of Object.entries(def.shape)) {
-      out.add(key);
-      keysOf(value, out, seen);
-    }
-  }
-  for (const inner of [def.innerType, def.element, def.in, def.out, def.left, def.right, ...(def.options ?? [])]) if (inner) keysOf(inner, out, seen);
-  return out;
-}
 
 const isSchema = (value: unknown): value is z.ZodType => typeof value === "object" && value !== null && "_zod" in value && "safeParse" in value;
 const schemas = Object.entries({ account, challenge, config, game, post, team }).flatMap(([module, exports]) =>

@@ -16,9 +16,23 @@ export const NOTICE_PAGE_MAX = 100;
 export const NOTICE_SKIP_MAX = 300;
 const INT_MAX = 2147483647;
 
+/**
+ * Whether an ISO date's day exists in its month: `Date.parse` rolls 2024-02-30 over to 1 March instead of
+ * refusing it. Strings without a leading `YYYY-MM-DD` are left to `Date.parse`.
+ */
+function calendarDateExists(value: string): boolean {
+  const match = /^\s*(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!match) return true;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year);
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** A time in a request: Unix milliseconds or an ISO 8601 string (api.md §1); always ms after parsing. */
 export const timeSchema = z.union([z.number(), z.string()], "validation.invalid_time").transform((value, ctx) => {
-  const ms = typeof value === "number" ? value : /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : Date.parse(value);
+  const ms =
+    typeof value === "number" ? value : /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : calendarDateExists(value) ? Date.parse(value) : NaN;
   if (!Number.isFinite(ms) || !Number.isInteger(Math.trunc(ms)) || ms < 0 || ms > 8_640_000_000_000_000) {
     ctx.addIssue({ code: "custom", message: "validation.invalid_time" });
     return z.NEVER;

@@ -25,7 +25,7 @@ export const postCreateSchema = z.object({
 export type PostCreateInput = z.infer<typeof postCreateSchema>;
 
 /** PUT edit/posts/{id}: every field optional; omitted or null fields stay unchanged. */
-export const postUpdateSchema = postCreateSchema.partial();
+export const postUpdateSchema = postCreateSchema.extend({ title: postCreateSchema.shape.title.nullish() });
 export type PostUpdateInput = z.infer<typeof postUpdateSchema>;
 
 /** PostInfoModel (api.md §4). `time` is the last update, epoch ms. */
