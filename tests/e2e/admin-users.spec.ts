@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, login, registerUser, test, uniqueUserName } from "./fixtures";
+import { expect, interpolate as fill, login, registerUser, test, uniqueUserName } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
-const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k] ?? "");
 
 // A 1×1 transparent PNG.
 const PNG = Buffer.from(

@@ -260,3 +260,30 @@ test("a duplicate flag's error goes once the flag it repeated is deleted", async
   // The typed flag is still there to add again.
   await expect(page.getByLabel(A.staticFlags)).toHaveValue("flag{twice}");
 });
+
+test("the settings' file list releases an upload's own reference and refuses a file an attachment still uses", async ({ adminPage: page }) => {
+  const E = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as { asset: { released: string; in_use: string } };
+  const gameId = await createGame(page);
+  await page.goto("/admin/settings");
+  const name = `kept-${Date.now().toString(36)}.txt`;
+  await page.getByLabel(en.settings.files.choose).setInputFiles({ name, mimeType: "text/plain", buffer: Buffer.from(`in use ${name}`) });
+  await page.getByRole("button", { name: en.settings.files.upload, exact: true }).click();
+  const link = page.getByRole("link", { name, exact: true });
+  await expect(link).toBeVisible();
+  const hash = /\/assets\/([0-9a-f]{64})\//.exec((await link.getAttribute("href")) ?? "")![1]!;
+  const challenge = (await (await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Uses it", category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
+  expect((await page.request.post(`/api/edit/games/${gameId}/challenges/${challenge.id}/attachment`, { data: { attachmentType: "Local", fileHash: hash } })).status()).toBe(200);
+
+  const remove = async () => {
+    await page.getByRole("button", { name: `${en.settings.files.delete} ${name}` }).click();
+    await page.getByRole("dialog").getByRole("button", { name: en.settings.files.delete }).click();
+  };
+  // The upload's own reference goes; the file stays for the attachment, and the list says so.
+  await remove();
+  await expect(page.getByText(E.asset.released)).toBeVisible();
+  await expect(link).toBeVisible();
+  // Now only the attachment holds it: refused in the dialog, and the file is still served.
+  await remove();
+  await expect(page.getByRole("dialog").getByText(E.asset.in_use)).toBeVisible();
+  expect((await page.request.get(`/assets/${hash}/${name}`)).status()).toBe(200);
+});

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, test } from "./fixtures";
+import { expect, interpolate as fill, test } from "./fixtures";
 import { en } from "./ui-seed";
 
 /** Spec §2: the global error screen (message, stack, Try again, Clear cache) and the 404 page. */
@@ -93,7 +93,6 @@ test("an out-of-range number is refused with its field and range, in the admin's
   type Errors = { fields: Record<string, string>; validation: Record<string, string> };
   const errors = (lang: string) => JSON.parse(readFileSync(new URL(`../../app/locales/${lang}/errors.json`, import.meta.url), "utf8")) as Errors;
   const ja = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/common.json", import.meta.url), "utf8")) as typeof en;
-  const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ""));
   const now = Date.now();
   const game = (await (await page.request.post("/api/edit/games", { data: { title: `Ranges ${now.toString(36)}`, start: now - 3_600_000, end: now + 3_600_000 } })).json()) as { id: number };
   const challenge = (await (await page.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Ranged", category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
@@ -133,7 +132,6 @@ test("an out-of-range number is refused with its field and range, in the admin's
 test("long words stay inside the page, a page past the end says so, and long items are named by their field", async ({ adminPage: page }) => {
   type Errors = { fields: Record<string, string>; validation: Record<string, string> };
   const errorsEn = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as Errors;
-  const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ""));
   const word = (n: number) => "W".repeat(n);
 
   // A post whose title and summary are single long words.

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, registerUser, test } from "./fixtures";
+import { expect, interpolate as fill, registerUser, test } from "./fixtures";
 import { rawGet } from "./raw-http";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -340,4 +340,40 @@ test("the attempts line counts each submission at once and the flag box closes o
   await player.getByRole("button", { name: /Three tries/ }).click();
   await expect(player.getByText(en.challenge.attempts.usedUp, { exact: true })).toBeVisible();
   await expect(flagBox).toBeDisabled();
+});
+
+test("the scoreboard shows what each challenge is worth, draws a solve worth nothing faintly, and a team's dialog gives its division rank", async ({ adminPage: admin, page: player }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const game = await ok<{ id: number; divisions: { id: number }[] }>(
+    admin.request.post("/api/edit/games", {
+      data: { title: `Worth ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true, divisions: [{ name: `Div ${stamp}`, defaultPermissions: 2147483647 }] },
+    }),
+  );
+  const addChallenge = async (title: string, fields: Record<string, unknown>) => {
+    const c = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } }));
+    await ok(admin.request.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
+    await ok(admin.request.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, originalScore: 500, ...fields } }));
+    return c.id;
+  };
+  const worth = await addChallenge("Worth it", {});
+  const late = await addChallenge("Past its deadline", { deadlineUtc: now - 60_000 });
+  await registerUser(player);
+  const team = await ok<{ id: number }>(player.request.post("/api/team", { data: { name: `W${stamp}`.slice(0, 15) } }));
+  await ok(player.request.post(`/api/game/${game.id}`, { data: { teamId: team.id, divisionId: game.divisions[0]!.id } }));
+  for (const id of [worth, late]) await ok(player.request.post(`/api/game/${game.id}/challenges/${id}`, { data: { flag: FLAG } }));
+
+  await player.goto(`/games/${game.id}/scoreboard`);
+  const row = player.getByTestId(`board-team-${team.id}`);
+  await expect(row.getByTestId("board-score")).toHaveText("525", { timeout: 10_000 });
+  // Each column says what a solve is worth now; the late solve scored nothing and is drawn so.
+  await expect(player.getByTestId(`board-challenge-value-${worth}`)).toHaveText(fill(en.scoreboard.points, { points: 500 }));
+  await expect(player.getByTestId(`board-challenge-value-${late}`)).toHaveText(fill(en.scoreboard.points, { points: 500 }));
+  const marks = row.getByRole("img");
+  await expect(marks).toHaveCount(2);
+  await expect(row.locator('[data-scored="false"]')).toHaveAttribute("aria-label", `${en.scoreboard.solvedMark} (${en.scoreboard.notScored})`);
+  await expect(row.locator('[data-scored="true"]')).toHaveAttribute("aria-label", en.scoreboard.firstBlood);
+
+  await row.getByRole("button", { name: `W${stamp}`.slice(0, 15) }).click();
+  await expect(player.getByTestId("board-detail-ranks")).toHaveText(`${en.scoreboard.rank}: 1 · ${en.scoreboard.divisionRank}: 1 · ${en.scoreboard.score}: 525`);
 });

@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
-import { expect, registerUser, test } from "./fixtures";
+import { expect, interpolate as fill, registerUser, test } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
-const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ""));
 const FIRST_LOAD = { timeout: 15_000 };
 
 test("admin creates a game with a division and code, a captain joins, admin accepts, the team locks, notices arrive live", async ({ adminPage, browser }) => {
