@@ -1,4 +1,5 @@
 import i18next from "i18next";
+import { noteServerTime } from "./server-clock";
 
 /** The API's error body (api.md §1): a localised title and a status. */
 export class ApiError extends Error {
@@ -51,6 +52,7 @@ export async function api<T = unknown>(path: string, { method = "GET", body, sig
   if (body !== undefined) headers.set("Content-Type", "application/json");
 
   let response: Response;
+  const sentAt = Date.now();
   try {
     response = await fetch(path, {
       method,
@@ -64,6 +66,7 @@ export async function api<T = unknown>(path: string, { method = "GET", body, sig
     throw new ApiError(i18next.t("common:error.network"), 0);
   }
 
+  noteServerTime(response.headers, sentAt, Date.now());
   const data = await readBody(response);
   if (!response.ok) {
     if (isErrorBody(data)) throw new ApiError(data.title, typeof data.status === "number" ? data.status : response.status);

@@ -377,3 +377,24 @@ test("the scoreboard shows what each challenge is worth, draws a solve worth not
   await row.getByRole("button", { name: `W${stamp}`.slice(0, 15) }).click();
   await expect(player.getByTestId("board-detail-ranks")).toHaveText(`${en.scoreboard.rank}: 1 · ${en.scoreboard.divisionRank}: 1 · ${en.scoreboard.score}: 525`);
 });
+
+test("a player whose computer clock is ten minutes fast still reads an in-time flag as scored", async ({ adminPage: admin, page: player }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  // The game ends in three minutes; the player's clock already reads seven minutes past its end.
+  const game = await ok<{ id: number }>(admin.request.post("/api/edit/games", { data: { title: `Clock ${stamp}`, start: now - HOUR, end: now + 3 * 60_000, acceptWithoutReview: true } }));
+  const challenge = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "On time", category: "Misc", type: "StaticAttachment" } }));
+  await ok(admin.request.post(`/api/edit/games/${game.id}/challenges/${challenge.id}/flags`, { data: [{ flag: FLAG }] }));
+  await ok(admin.request.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { data: { isEnabled: true } }));
+  await playerWithTeam(player, game.id, `K${stamp}`.slice(0, 15));
+  await player.clock.install({ time: now + 10 * 60_000 });
+
+  await player.goto(`/games/${game.id}/challenges`);
+  await player.getByRole("button", { name: /On time/ }).click();
+  await player.getByRole("textbox", { name: en.challenge.flag }).fill(FLAG);
+  await player.getByRole("button", { name: en.challenge.submit }).click();
+  const verdict = player.getByTestId("verdict");
+  await expect(verdict).toHaveAttribute("data-status", "Accepted");
+  await expect(verdict).not.toContainText(en.verdict.notScored);
+  await expect(verdict).not.toContainText(en.verdict.notScoredDeadline);
+});

@@ -46,8 +46,10 @@ describe("assets (api.md §8) and admin/files", () => {
     expect((await admin.json("/api/admin/files?count=501")).status).toBe(400);
 
     // The same bytes again: one blob, two references.
-    const again = await admin.json<{ hash: string }[]>("/api/assets?filename=renamed.txt", { method: "POST", raw: upload([a, "x.txt"]) });
+    const again = await admin.json<{ hash: string; name: string }[]>("/api/assets?filename=renamed.txt", { method: "POST", raw: upload([a, "x.txt"]) });
     expect(again.body[0]!.hash).toBe(r.body[0]!.hash);
+    // The answer names the file as it is kept and listed: by its first name.
+    expect(again.body[0]!.name).toBe("a.txt");
     const row = await db().select().from(files).where(eq(files.hash, r.body[0]!.hash)).get();
     expect(row!.referenceCount).toBe(2);
 

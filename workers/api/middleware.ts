@@ -18,6 +18,8 @@ export const apiContext: MiddlewareHandler<ApiEnv> = async (c, next) => {
   c.set("now", Date.now());
   c.set("ip", clientIp(c.req.raw));
   c.set("user", undefined);
+  // The server's clock in ms: the browser corrects countdowns and "not scored" with it (app/lib/server-clock.ts).
+  c.header("X-Server-Time", String(c.get("now")));
   await next();
 };
 

@@ -66,7 +66,7 @@ export async function storeBytes(
   meta: { name: string; contentType: string },
 ): Promise<StoredFile> {
   const hash = await sha256Hex(bytes);
-  const existing = await db.select({ hash: files.hash }).from(files).where(eq(files.hash, hash)).get();
+  const existing = await db.select({ hash: files.hash, name: files.name }).from(files).where(eq(files.hash, hash)).get();
   if (!existing || !(await bucket.head(blobKey(hash)))) {
     await bucket.put(blobKey(hash), bytes, { httpMetadata: { contentType: meta.contentType } });
   }
@@ -75,7 +75,8 @@ export async function storeBytes(
     .values({ hash, name: meta.name, size: bytes.byteLength, contentType: meta.contentType, referenceCount: 1, uploadTime: now })
     .onConflictDoUpdate({ target: files.hash, set: { referenceCount: sql`${files.referenceCount} + 1` } })
     .run();
-  return { hash, name: meta.name, size: bytes.byteLength, contentType: meta.contentType };
+  // Stored before: the row keeps its first name, and that is the name lists and links show.
+  return { hash, name: existing?.name ?? meta.name, size: bytes.byteLength, contentType: meta.contentType };
 }
 
 /** Validates and stores an upload in one step (see readValidatedUpload and storeBytes). */

@@ -7,6 +7,7 @@ import type { Verdict } from "~/core/protocol";
 import { api } from "~/lib/api";
 import { type SocketState, useHubSocket } from "~/lib/realtime";
 import { computeNotScored, type NotScoredReason, type ScoringWindow } from "./not-scored";
+import { serverNow } from "~/lib/server-clock";
 
 type PlayerStatus = Verdict["status"];
 
@@ -80,7 +81,8 @@ export function VerdictMessage({
   const status: AnswerResult = pushed.get(submissionId) ?? polled;
   // One random message per wrong verdict, fixed for this submission.
   const [random] = useState(() => Math.random());
-  const [submittedAt] = useState(() => Date.now());
+  // The server's clock decides whether a flag came in time (rules.md §1), not a browser's that may be off.
+  const [submittedAt] = useState(() => serverNow());
   // undefined until an accepted verdict has been checked against the end and the deadline.
   const [notScored, setNotScored] = useState<NotScoredReason | null | undefined>(ended ? "ended" : undefined);
 
@@ -132,7 +134,7 @@ export function useGameEnded(gameId: number): boolean {
   useEffect(() => {
     const controller = new AbortController();
     api<{ end: number }>(`/api/game/${gameId}`, { signal: controller.signal })
-      .then((g) => setEnded(Date.now() >= g.end))
+      .then((g) => setEnded(serverNow() >= g.end))
       .catch(() => undefined);
     return () => controller.abort();
   }, [gameId]);

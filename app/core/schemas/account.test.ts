@@ -32,6 +32,9 @@ describe("register schema", () => {
     expect(registerSchema.safeParse({ ...base, userName: "<script>" }).success).toBe(false);
     expect(registerSchema.safeParse({ ...base, userName: "alice_01" }).success).toBe(true);
     expect(registerSchema.safeParse({ ...base, userName: "花子さん" }).success).toBe(true);
+    // Compatibility forms that pass for another name: full-width letters, a circled digit.
+    expect(registerSchema.safeParse({ ...base, userName: "ａlice" }).error?.issues[0]?.message).toBe("validation.username_chars");
+    expect(registerSchema.safeParse({ ...base, userName: "alice①" }).success).toBe(false);
   });
 
   it("refuses malformed emails", () => {

@@ -11,7 +11,9 @@ export const userNameSchema = z
   .trim()
   .min(USER_NAME_MIN, "validation.username_length")
   .max(USER_NAME_MAX, "validation.username_length")
-  .regex(/^[\p{L}\p{N}_.-]+$/u, "validation.username_chars");
+  .regex(/^[\p{L}\p{N}_.-]+$/u, "validation.username_chars")
+  // Full-width and other compatibility forms (ａlice) would pass for another user's name on a board.
+  .refine((name) => name.normalize("NFKC") === name, "validation.username_chars");
 
 export const emailSchema = z.string().trim().max(254).pipe(z.email("validation.invalid_email"));
 
