@@ -238,6 +238,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     stack = error.stack;
   }
   const notFoundOrForbidden = isRouteErrorResponse(error) && (error.status === 404 || error.status === 403);
+  // The tab and a screen reader's page title say what happened, not only the site's name.
+  const siteTitle = useRouteLoaderData<typeof loader>("root")?.config.title ?? "Flagstaff";
+  useEffect(() => {
+    document.title = `${heading} · ${siteTitle}`;
+  }, [heading, siteTitle]);
 
   return (
     <Shell>

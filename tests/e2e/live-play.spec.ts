@@ -265,3 +265,34 @@ test("two tabs of the game editor: the second save keeps the division the first 
   expect(saved.divisions.map((d) => d.name)).toEqual(["Students"]);
   await tabB.close();
 });
+
+test("by keyboard: a challenge opens into focus, a wrong flag keeps the focus in the flag box, an accepted one counts at once, Escape returns to the card", async ({ adminPage: admin, page }) => {
+  const stamp = Date.now().toString(36);
+  const title = `Keys ${stamp}`;
+  const { gameId, challengeIds } = await runningGame(admin.request, stamp, [title]);
+  await player(page, gameId, stamp);
+  await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
+  const card = page.locator(`[data-challenge-card="${challengeIds[0]}"]`);
+  await expect(card).toContainText(en.challenge.solves_other.replace("{{count}}", "0"));
+  await card.focus();
+  await page.keyboard.press("Enter");
+  await expect(card).toHaveAttribute("aria-expanded", "true");
+  // The focus went to the panel, so the next Tab reaches its controls, not the rest of the board.
+  await expect(page.locator("#challenge-panel")).toBeFocused();
+  const flag = page.getByRole("textbox", { name: en.challenge.flag });
+  await flag.focus();
+  await page.keyboard.type("flag{wrong}");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("verdict")).toHaveAttribute("data-status", "WrongAnswer");
+  await expect(flag).toBeFocused();
+  await page.keyboard.type(FLAG);
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("verdict")).toHaveAttribute("data-status", "Accepted");
+  // The card counts the solve without waiting for the board's next refresh.
+  await expect(card).toContainText(en.challenge.solves_one.replace("{{count}}", "1"));
+  await page.keyboard.press("Escape");
+  await expect(page.locator("#challenge-panel")).toHaveCount(0);
+  await expect(card).toBeFocused();
+  await expect(card).toHaveAttribute("aria-expanded", "false");
+});

@@ -25,7 +25,9 @@ export function ChallengeBoard({ challenges, selectedId, onSelect }: { challenge
                 <button
                   type="button"
                   onClick={() => onSelect(c.id)}
-                  aria-pressed={selectedId === c.id}
+                  aria-expanded={selectedId === c.id}
+                  aria-controls={selectedId === c.id ? "challenge-panel" : undefined}
+                  data-challenge-card={c.id}
                   className={`w-full rounded-lg border p-3 text-start transition-colors ${
                     c.solvedByMe
                       ? "border-emerald-400 bg-emerald-50 dark:border-emerald-700 dark:bg-emerald-950"

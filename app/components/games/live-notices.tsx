@@ -87,28 +87,33 @@ export function LiveNotices({ gameId, onNotice }: { gameId: number; onNotice?: (
     },
   });
 
-  if (shown.length === 0) return null;
+  // The live region is on the page from the start, empty: screen readers announce what is added to a
+  // region they already know, not a region that appears together with its first notice.
   return (
-    <section aria-label={t("notices.arrived")} className="rounded-md border border-primary-300 bg-primary-50 px-3 dark:border-primary-700 dark:bg-primary-950">
-      <ul aria-live="polite" data-testid="live-notices" className="divide-y divide-primary-200 dark:divide-primary-800">
-        {shown.map((n) => (
-          <NoticeItem
-            key={n.id}
-            notice={n}
-            actions={
-              <button
-                type="button"
-                onClick={() => setShown((prev) => prev.filter((p) => p.id !== n.id))}
-                aria-label={t("notices.dismiss")}
-                title={t("notices.dismiss")}
-                className="rounded px-1.5 text-lg leading-6 text-zinc-600 hover:bg-primary-100 dark:text-zinc-300 dark:hover:bg-primary-900"
-              >
-                ×
-              </button>
-            }
-          />
-        ))}
-      </ul>
-    </section>
+    <div aria-live="polite">
+      {shown.length > 0 ? (
+        <section aria-label={t("notices.arrived")} className="rounded-md border border-primary-300 bg-primary-50 px-3 dark:border-primary-700 dark:bg-primary-950">
+          <ul data-testid="live-notices" className="divide-y divide-primary-200 dark:divide-primary-800">
+            {shown.map((n) => (
+              <NoticeItem
+                key={n.id}
+                notice={n}
+                actions={
+                  <button
+                    type="button"
+                    onClick={() => setShown((prev) => prev.filter((p) => p.id !== n.id))}
+                    aria-label={t("notices.dismiss")}
+                    title={t("notices.dismiss")}
+                    className="rounded px-1.5 text-lg leading-6 text-zinc-600 hover:bg-primary-100 dark:text-zinc-300 dark:hover:bg-primary-900"
+                  >
+                    ×
+                  </button>
+                }
+              />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
   );
 }

@@ -56,7 +56,8 @@ const BoardRow = memo(function BoardRow({
       {columns.map(([id, title]) => {
         const s = solved.get(id);
         return (
-          <td key={id} className="px-1 py-1 text-center" title={s ? `${title}: ${s.score}` : title}>
+          // An unsolved cell is empty, without a title a screen reader would read as if it were content.
+          <td key={id} className="px-1 py-1 text-center" title={s ? `${title}: ${s.score}` : undefined}>
             {s ? <SolveMark type={s.type} score={s.score} t={t} /> : null}
           </td>
         );

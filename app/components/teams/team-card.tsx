@@ -151,7 +151,7 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
             <TeamAvatar name={member.userName} avatar={member.avatar} size="sm" />
             <span className="min-w-0 flex-1 basis-44 truncate font-medium">
               {member.userName}
-              {member.id === userId ? <span className="ms-1 text-zinc-600 dark:text-zinc-400">({t("teams.you")})</span> : null}
+              {member.id === userId ? <>{" "}<span className="text-zinc-600 dark:text-zinc-400">({t("teams.you")})</span></> : null}
             </span>
             <span
               className={`rounded-full px-2 py-0.5 text-xs font-medium ${

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import type { AnswerResult } from "~/core/enums";
@@ -68,6 +68,7 @@ export function VerdictMessage({
   submissionId,
   pushed,
   ended = false,
+  onAccepted,
 }: {
   gameId: number;
   challengeId: number;
@@ -75,10 +76,20 @@ export function VerdictMessage({
   pushed: Map<number, PlayerStatus>;
   /** The game had already ended when the panel opened: every accepted flag of it is not scored. */
   ended?: boolean;
+  /** Called once when the flag is accepted, pushed or polled (the board and the panel read again). */
+  onAccepted?: () => void;
 }) {
   const { t } = useTranslation();
   const [polled, setPolled] = useState<AnswerResult>("FlagSubmitted");
   const status: AnswerResult = pushed.get(submissionId) ?? polled;
+  const accepted = status === "Accepted";
+  const onAcceptedRef = useRef(onAccepted);
+  useEffect(() => {
+    onAcceptedRef.current = onAccepted;
+  });
+  useEffect(() => {
+    if (accepted) onAcceptedRef.current?.();
+  }, [accepted]);
   // One random message per wrong verdict, fixed for this submission.
   const [random] = useState(() => Math.random());
   // The server's clock decides whether a flag came in time (rules.md §1), not a browser's that may be off.

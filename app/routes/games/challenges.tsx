@@ -115,6 +115,7 @@ function DetailPanel({
   hints,
   solved,
   onClose,
+  onSolved,
 }: {
   gameId: number;
   challengeId: number;
@@ -124,6 +125,8 @@ function DetailPanel({
   /** Counts the hints announced while the page is open: each one reads the challenge again. */
   hints: number;
   onClose: () => void;
+  /** A flag sent from this panel was accepted: the board reads its new values and solve counts. */
+  onSolved: () => void;
 }) {
   const { t } = useTranslation();
   const now = useNow(30_000);
@@ -193,7 +196,19 @@ function DetailPanel({
       {submitted !== null && detail ? (
         // Keyed apart from its siblings: a bare submission id once equalled the challenge view's key (the
         // challenge id), and React then left copies of the view on the page.
-        <VerdictMessage key={`verdict-${submitted}`} gameId={gameId} challengeId={detail.id} submissionId={submitted} pushed={verdicts.statuses} ended={gameEnded} />
+        <VerdictMessage
+          key={`verdict-${submitted}`}
+          gameId={gameId}
+          challengeId={detail.id}
+          submissionId={submitted}
+          pushed={verdicts.statuses}
+          ended={gameEnded}
+          onAccepted={() => {
+            // The solve moves the value and the count at once (they waited for the next refresh).
+            void load();
+            onSolved();
+          }}
+        />
       ) : null}
     </Card>
   );
@@ -303,6 +318,25 @@ function Board({
     for (const c of challenges) titles.current.set(c.id, c.title);
   }, [challenges, selected, onSelect]);
   const open = selected === null ? undefined : challenges.find((c) => c.id === selected);
+  // Solved, the flag box gives way to the "solved" line: the focus it had stays in the panel.
+  const solvedOpen = open?.solvedByMe ?? false;
+  useEffect(() => {
+    if (solvedOpen && (document.activeElement === null || document.activeElement === document.body)) panel.current?.focus({ preventScroll: true });
+  }, [solvedOpen]);
+  // Opening a challenge takes the focus into its panel (it comes after the whole board: the keyboard
+  // need not pass every other challenge to reach the flag box); closing it (the button or Escape) gives
+  // the focus back to its card. Done once the address has changed and the page has drawn it.
+  const focusAfter = useRef<"panel" | number | null>(null);
+  useEffect(() => {
+    const target = focusAfter.current;
+    focusAfter.current = null;
+    if (target === "panel" && selected !== null) panel.current?.focus({ preventScroll: window.matchMedia("(min-width: 64rem)").matches });
+    else if (typeof target === "number" && selected === null) document.querySelector<HTMLElement>(`[data-challenge-card="${target}"]`)?.focus();
+  }, [selected]);
+  const close = (id: number) => {
+    focusAfter.current = id;
+    onSelect(null);
+  };
   if (refused) return <Alert tone="error">{refused}</Alert>;
   return (
     <>
@@ -324,12 +358,31 @@ function Board({
             selectedId={selected}
             onSelect={(id) => {
               setClosed(null);
+              focusAfter.current = "panel";
               onSelect(id);
             }}
           />
           {selected !== null ? (
-            <div ref={panel} className="scroll-mt-4 lg:sticky lg:top-4 lg:self-start">
-              <DetailPanel key={selected} gameId={gameId} challengeId={selected} solved={open?.solvedByMe ?? false} verdicts={verdicts} hints={hints} onClose={() => onSelect(null)} />
+            <div
+              ref={panel}
+              id="challenge-panel"
+              tabIndex={-1}
+              className="scroll-mt-4 focus:outline-none lg:sticky lg:top-4 lg:self-start"
+              onKeyDown={(event) => {
+                // Not from a dialog inside the panel (a confirmation): Escape closes that dialog only.
+                if (event.key === "Escape" && !event.defaultPrevented && !(event.target as HTMLElement).closest("dialog")) close(selected);
+              }}
+            >
+              <DetailPanel
+                key={selected}
+                gameId={gameId}
+                challengeId={selected}
+                solved={open?.solvedByMe ?? false}
+                verdicts={verdicts}
+                hints={hints}
+                onClose={() => close(selected)}
+                onSolved={() => void refresh()}
+              />
             </div>
           ) : null}
         </div>

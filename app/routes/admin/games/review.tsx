@@ -91,7 +91,7 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
     if (target === null || confirming !== null) return;
     if (participations.find((p) => p.id === target.id)?.status !== target.status) return;
     focusRow.current = null;
-    document.querySelector<HTMLButtonElement>(`[data-review-actions="${target.id}"] button:not([disabled])`)?.focus();
+    document.querySelector<HTMLButtonElement>(`[data-review-actions="${target.id}"] button:not([disabled]):not([aria-disabled="true"])`)?.focus();
   }, [confirming, participations]);
 
   async function change(id: number, body: { status?: ReviewStatus; divisionId?: number }) {
@@ -229,7 +229,15 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
                   <td className="px-4 py-3">
                     <div className="flex justify-end gap-1" data-review-actions={p.id}>
                       {ACTIONS.filter((a) => a.status !== p.status).map((a) => (
-                        <Button key={a.status} variant={a.variant} className="px-2 py-1" disabled={busy === p.id} onClick={() => act(p, a.status)}>
+                        <Button
+                          key={a.status}
+                          variant={a.variant}
+                          className="px-2 py-1"
+                          disabled={busy === p.id}
+                          // Said with the team: a row of "Accept, Reject, Suspend" names no one to a screen reader.
+                          aria-label={`${t(`adminGames.review.action.${a.status}`)} ${p.team.name}`}
+                          onClick={() => act(p, a.status)}
+                        >
                           {t(`adminGames.review.action.${a.status}`)}
                         </Button>
                       ))}
