@@ -37,7 +37,7 @@ describe("describeIssue", () => {
     expect(first(ranged, { minScoreRate: -1, limit: 0 })).toBe('validation.too_small_number{"field":"fields.minScoreRate","min":0}');
     expect(first(ranged, { minScoreRate: 1, limit: -5 })).toBe('validation.too_small_number{"field":"fields.limit","min":0}');
     expect(first(ranged, { minScoreRate: "x", limit: 0 })).toBe('validation.invalid_type{"field":"fields.minScoreRate"}');
-    expect(first(ranged, { minScoreRate: 1, limit: 1.5 })).toBe('validation.invalid_type{"field":"fields.limit"}');
+    expect(first(ranged, { minScoreRate: 1, limit: 1.5 })).toBe('validation.whole_number{"field":"fields.limit"}');
   });
 
   it("gives the length, not an emptiness message, for a text too long", () => {

@@ -36,6 +36,8 @@ export function describeIssue(
   if (issue.message && isKey(issue.message)) return t(issue.message, { field });
   switch (issue.code) {
     case "invalid_type":
+      // 12.5 where a whole number is wanted is the right type, the wrong kind of number.
+      if (issue.expected === "int" && typeof valueAt(input, issue.path) === "number") return t("validation.whole_number", { field });
       return valueAt(input, issue.path) == null
         ? t("validation.required", { field })
         : t("validation.invalid_type", { field });

@@ -287,3 +287,25 @@ test("the settings' file list releases an upload's own reference and refuses a f
   await expect(page.getByRole("dialog").getByText(E.asset.in_use)).toBeVisible();
   expect((await page.request.get(`/assets/${hash}/${name}`)).status()).toBe(200);
 });
+
+test("the challenge editor names an emptied number instead of saving 0, and shows what was stored after a save", async ({ adminPage: page }) => {
+  const gameId = await createGame(page);
+  const title = `Stored ${Date.now().toString(36)}`;
+  await createChallenge(page, gameId, title, "StaticAttachment", "Misc");
+  const score = page.getByLabel(A.originalScore, { exact: true });
+  await score.fill("");
+  await page.getByRole("button", { name: A.save, exact: true }).click();
+  await expect(page.getByText(A.numberRequired.replace("{{field}}", A.originalScore))).toBeVisible();
+  const stored = async () => (await (await page.request.get(`/api/edit/games/${gameId}/challenges`)).json()) as { title: string; score: number }[];
+  expect((await stored()).find((c) => c.title === title)?.score).toBeGreaterThan(0);
+
+  // A blank hint is dropped by the server: the form shows that, not the blank field it sent.
+  await score.fill("300");
+  await page.getByRole("button", { name: A.addHint }).click();
+  await page.getByRole("button", { name: A.addHint }).click();
+  await page.getByLabel(A.hintN.replace("{{n}}", "1")).fill("look at the headers");
+  await save(page);
+  await expect(page.getByLabel(A.hintN.replace("{{n}}", "2"))).toHaveCount(0);
+  await expect(page.getByLabel(A.hintN.replace("{{n}}", "1"))).toHaveValue("look at the headers");
+  expect((await stored()).find((c) => c.title === title)?.score).toBe(300);
+});

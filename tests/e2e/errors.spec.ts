@@ -145,10 +145,10 @@ test("long words stay inside the page, a page past the end says so, and long ite
     expect(overflow, `${path} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
   }
 
-  // A tag too long: named "Tags", not by its place in the list.
+  // A tag too long: named "Tags" (not by its place in the list), with the limit of each tag.
   const tagged = await page.request.put(`/api/edit/posts/${postId}`, { data: { tags: ["ok", word(40)] } });
   expect(tagged.status()).toBe(400);
-  expect(((await tagged.json()) as { title: string }).title).toBe(fill(errorsEn.validation.too_long!, { field: errorsEn.fields.tags!, max: 32 }));
+  expect(((await tagged.json()) as { title: string }).title).toBe(fill(errorsEn.validation.item_too_long!, { field: errorsEn.fields.tags!, max: 32 }));
 
   // A notice too long: its length, not "Content can't be empty".
   const now = Date.now();

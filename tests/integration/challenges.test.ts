@@ -235,6 +235,10 @@ describe("challenge editing (api.md §9)", () => {
       ["NewHint", [c.title]],
       ["NewChallenge", [c.title]],
     ]);
+    // Disabled and enabled again: players heard of it already.
+    await put(admin.client, game.id, c.id, { isEnabled: false });
+    await put(admin.client, game.id, c.id, { isEnabled: true });
+    expect((await notices(game.id)).filter((n) => n.type === "NewChallenge")).toHaveLength(1);
 
     const future = await createGame(admin.client, { start: Date.now() + HOUR, end: Date.now() + 2 * HOUR });
     const f = await enabledStatic(admin.client, future.id);

@@ -362,7 +362,7 @@ describe("player containers", () => {
     expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
   });
 
-  it("refuses a start with 400 'could not be started' when no agent can take it, for players and admins alike", { timeout: 60_000 }, async () => {
+  it("refuses a start with 400 when no agent can take it: players are told it could not be started, admins that no host is available", { timeout: 60_000 }, async () => {
     const { admin, game } = await setup();
     const c = await containerChallenge(admin.client, game.id);
     const p = await acceptedPlayer(game.id);
@@ -374,7 +374,8 @@ describe("player containers", () => {
       expect(r.body).toEqual({ title: "The container could not be started: try again in a few seconds, and tell the organisers if it keeps failing", status: 400 });
       const test = await ja.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${c.id}/container`, { method: "POST" });
       expect(test.status).toBe(400);
-      expect(test.body).toEqual({ title: "テストコンテナを起動できませんでした", status: 400 });
+      // The admin is told why: no container host to take it.
+      expect(test.body).toEqual({ title: "使用できるコンテナホストがありません。コンテナエージェントと Docker エンジンが動いているか確認してください（詳細は管理ログにあります）", status: 400 });
     });
     // Nothing stays behind, and the reason is in the admin log.
     expect(await db().select().from(containers).where(eq(containers.challengeId, c.id)).all()).toEqual([]);
@@ -540,7 +541,8 @@ describe("admin containers", () => {
     const broken = await containerChallenge(admin.client, game.id, { isEnabled: false, containerImage: BROKEN_IMAGE });
     const failed = await admin.client.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${broken.id}/container`, { method: "POST" });
     expect(failed.status).toBe(400);
-    expect(failed.body.title).toBe("No test container could be started");
+    // An admin's test start says why, in the agent's words (players get the plain "could not be started").
+    expect(failed.body.title).toMatch(/^The container host could not start it: the agent answered \d{3} /);
     expect(await db().select().from(containers).where(and(eq(containers.challengeId, broken.id), isNull(containers.instanceId))).all()).toEqual([]);
   });
 

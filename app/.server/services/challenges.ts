@@ -116,6 +116,16 @@ function templateChange(challenge: Challenge, template: string): string | null {
 
 const sameHints = (a: string[], b: string[]) => a.length === b.length && a.every((h, i) => h === b[i]);
 
+async function noticeExists(db: Db, gameId: number, type: NoticeType, title: string): Promise<boolean> {
+  const row = await db
+    .select({ id: gameNotices.id })
+    .from(gameNotices)
+    .where(and(eq(gameNotices.gameId, gameId), eq(gameNotices.type, type), sql`${gameNotices.values} = json_array(${title})`))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
 async function postChallengeNotice({ db, now, publish }: ChallengeDeps, gameId: number, type: NoticeType, title: string): Promise<void> {
   const row = await db.insert(gameNotices).values({ gameId, type, values: [title], publishTime: now }).returning().get();
   await publish(gameId, toNoticeInfo(row));
@@ -166,7 +176,8 @@ export async function updateChallenge(deps: ChallengeDeps, gameId: number, chall
   if (enabling) await createInstancesForChallenge(db, updated);
 
   if (computeGamePhase(game, now) === "Running") {
-    if (enabling) await postChallengeNotice(deps, gameId, "NewChallenge", updated.title);
+    // Enabled again after a pause: players were told of it already (the notice names it by title).
+    if (enabling && !(await noticeExists(db, gameId, "NewChallenge", updated.title))) await postChallengeNotice(deps, gameId, "NewChallenge", updated.title);
     else if (updated.isEnabled && current.isEnabled && !sameHints(current.hints, updated.hints)) {
       await postChallengeNotice(deps, gameId, "NewHint", updated.title);
     }

@@ -279,7 +279,8 @@ async function startOnAgent(deps: ContainerDeps, row: Container, request: Create
     if (!isAgentFailure(error)) throw error;
     // api.md §9/§10: a start that cannot happen is a 400 "could not be started"; the admin log says why.
     await deps.log({ level: "Warning", logger: "Container", message: `Container of challenge #${request.challengeId} (${request.image}) not started: no container agent is reachable with room`, status: "Failed" });
-    throw badRequest(failureCode);
+    // An admin's test start says why (players get the plain "could not be started").
+    throw badRequest(failureCode === "container.test_failed" ? "container.test_no_agent" : failureCode);
   }
   let created: AgentContainer;
   try {
@@ -289,8 +290,9 @@ async function startOnAgent(deps: ContainerDeps, row: Container, request: Create
     await db.delete(containers).where(eq(containers.id, row.id)).run();
     if (!(error instanceof AgentCallError && error.status < 500)) await destroyOnAgent(env, agent, row.id).catch(() => undefined);
     if (!isAgentFailure(error)) throw error;
-    await deps.log({ level: "Warning", logger: "Container", message: `Container of challenge #${request.challengeId} (${request.image}) failed to start on ${agent.url}: ${describeAgentFailure(error)}`, status: "Failed" });
-    throw badRequest(failureCode);
+    const reason = describeAgentFailure(error);
+    await deps.log({ level: "Warning", logger: "Container", message: `Container of challenge #${request.challengeId} (${request.image}) failed to start on ${agent.url}: ${reason}`, status: "Failed" });
+    throw failureCode === "container.test_failed" ? badRequest("container.test_failed_reason", { reason }) : badRequest(failureCode);
   }
   const updated = await db
     .update(containers)

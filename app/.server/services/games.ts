@@ -320,7 +320,7 @@ async function syncDivisions(db: Db, gameId: number, list: DivisionInput[], writ
       await assertDivisionsUnused(db, byId, removed);
       await assertChallengesOfGame(db, gameId, list);
     }
-    if (/UNIQUE constraint failed/i.test(text)) throw badRequest("game.division_name_taken", { name: "" });
+    if (/UNIQUE constraint failed/i.test(text)) throw badRequest("game.division_names_unique");
     throw err;
   }
 }

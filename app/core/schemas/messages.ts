@@ -5,5 +5,7 @@
  * empty"; with this, those checks keep their own issue and describeIssue gives the range or length.
  */
 export const typeMessage = (key: string) => ({
-  error: (issue: { code?: string }) => (issue.code === "invalid_type" ? key : undefined),
+  // 12.5 for a whole number is of the right type: describeIssue says "must be a whole number".
+  error: (issue: { code?: string; expected?: string; input?: unknown }) =>
+    issue.code === "invalid_type" && !(issue.expected === "int" && typeof issue.input === "number") ? key : undefined,
 });

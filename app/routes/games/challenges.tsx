@@ -352,7 +352,9 @@ function Board({
       {challenges.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("challenge.empty")}</p>
       ) : (
-        <div className={`grid gap-6 ${selected !== null ? "lg:grid-cols-2" : ""}`}>
+        // grid-cols-1 (minmax(0, 1fr)), not the implicit auto column: a long unbroken word in a description
+        // widened the page below lg.
+        <div className={`grid grid-cols-1 gap-6 ${selected !== null ? "lg:grid-cols-2" : ""}`}>
           <ChallengeBoard
             challenges={challenges}
             selectedId={selected}

@@ -96,6 +96,12 @@ function toDraft(c: ChallengeEditDetail): Draft {
   };
 }
 
+/** The number fields a save needs (an empty deadline clears it; these have no "none"). */
+function requiredNumbers(container: boolean): ("originalScore" | "difficulty" | "minScoreRate" | "submissionLimit" | "cpuCount" | "memoryLimit" | "storageLimit" | "exposePort")[] {
+  const scoring = ["originalScore", "difficulty", "minScoreRate", "submissionLimit"] as const;
+  return container ? [...scoring, "cpuCount", "memoryLimit", "storageLimit", "exposePort"] : [...scoring];
+}
+
 /** The PUT body of a draft (numbers parsed; an empty deadline clears it). */
 function toUpdate(d: Draft, container: boolean) {
   return {
@@ -138,7 +144,7 @@ function HintsEditor({ hints, onChange }: { hints: string[]; onChange: (hints: s
             onChange={(e) => onChange(hints.map((h, j) => (j === i ? e.target.value : h)))}
             className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
           />
-          <Button variant="ghost" className="px-2 py-1" onClick={() => onChange(hints.filter((_, j) => j !== i))}>
+          <Button variant="ghost" className="shrink-0 px-2 py-1 whitespace-nowrap" onClick={() => onChange(hints.filter((_, j) => j !== i))}>
             {t("adminChallenges.removeHint")}
           </Button>
         </div>
@@ -155,6 +161,7 @@ function AttachmentEditor({ gameId, challenge, onSaved }: { gameId: number; chal
   const [type, setType] = useState<FileType>(challenge.attachment?.type ?? "None");
   const [remoteUrl, setRemoteUrl] = useState(challenge.attachment?.type === "Remote" ? (challenge.attachment.url ?? "") : "");
   const [file, setFile] = useState<File | null>(null);
+  const [fileInputKey, setFileInputKey] = useState(0);
   const [progress, setProgress] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -181,6 +188,8 @@ function AttachmentEditor({ gameId, challenge, onSaved }: { gameId: number; chal
       } else await attach();
       setSaved(true);
       setFile(null);
+      // A new input: the old one kept showing the uploaded file's name.
+      setFileInputKey((k) => k + 1);
       onSaved();
     } catch (err) {
       setError(errorMessage(err));
@@ -216,7 +225,7 @@ function AttachmentEditor({ gameId, challenge, onSaved }: { gameId: number; chal
           <label className="block text-sm font-medium" htmlFor="attachment-file">
             {t("adminChallenges.file")}
           </label>
-          <input id="attachment-file" type="file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} className="block text-sm" />
+          <input key={fileInputKey} id="attachment-file" type="file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} className="block text-sm" />
           {progress !== null ? (
             <progress max={1} value={progress} aria-label={t("adminChallenges.uploading", { percent: Math.round(progress * 100) })} className="w-full" />
           ) : null}
@@ -233,7 +242,8 @@ function AttachmentEditor({ gameId, challenge, onSaved }: { gameId: number; chal
 }
 
 /** The player's view of the draft, as the preview dialog shows it. */
-function previewDetail(c: ChallengeEditDetail, d: Draft): ChallengeDetail {
+/** What players see of the draft; the score is the current value (after solves) unless the draft changes it. */
+function previewDetail(c: ChallengeEditDetail, d: Draft, currentScore: number | undefined): ChallengeDetail {
   const attachment = c.type === "DynamicAttachment" ? (c.flags[0]?.attachment ?? null) : c.attachment;
   return {
     id: c.id,
@@ -241,7 +251,7 @@ function previewDetail(c: ChallengeEditDetail, d: Draft): ChallengeDetail {
     content: d.content,
     category: d.category,
     hints: d.hints.filter((h) => h.trim()),
-    score: Number(d.originalScore) || 0,
+    score: currentScore !== undefined && d.originalScore.trim() === String(c.originalScore) ? currentScore : Number(d.originalScore) || 0,
     type: c.type,
     context: { closeTime: null, instanceEntry: null, url: attachment?.url ?? null, fileSize: attachment?.fileSize ?? null },
     limit: Number(d.submissionLimit) || 0,
@@ -290,18 +300,18 @@ function Editor({
   const next = index >= 0 && index < list.length - 1 ? list[index + 1] : undefined;
   const base = `/admin/games/${gameId}/challenges`;
 
-  async function put(body: Record<string, unknown>, message: string): Promise<boolean> {
+  async function put(body: Record<string, unknown>, message: string): Promise<ChallengeEditDetail | null> {
     setBusy(true);
     setError(null);
     setSaved(null);
     try {
-      await api(`/api/edit/games/${gameId}/challenges/${challenge.id}`, { method: "PUT", body });
+      const stored = await api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challenge.id}`, { method: "PUT", body });
       setSaved(message);
       onChanged();
-      return true;
+      return stored;
     } catch (err) {
       setError(errorMessage(err));
-      return false;
+      return null;
     } finally {
       setBusy(false);
     }
@@ -368,9 +378,22 @@ function Editor({
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
+          // An emptied number field would be sent as 0 (a 0-point challenge, "Saved"): it is named instead.
+          const empty = requiredNumbers(container).find((key) => draft[key].trim() === "");
+          if (empty) {
+            setSaved(null);
+            setError(t("adminChallenges.numberRequired", { field: t(`adminChallenges.${empty}`) }));
+            return;
+          }
           // Only what this form changed since it showed `shown` (another tab's saves of other fields stay).
           const body = toUpdate(draft, container);
-          void put(changedFields(shown, body), t("adminChallenges.saved")).then((ok) => ok && setShown(body));
+          void put(changedFields(shown, body), t("adminChallenges.saved")).then((stored) => {
+            if (!stored) return;
+            // The form shows what was stored (a blank hint dropped, text trimmed), not what was typed.
+            const kept = toDraft(stored);
+            setDraft(kept);
+            setShown(toUpdate(kept, container));
+          });
         }}
       >
         <Card className="space-y-4">
@@ -435,7 +458,8 @@ function Editor({
 
       {container ? (
         <Card>
-          <TestContainerControls gameId={gameId} challengeId={challenge.id} initial={challenge.testContainer} />
+          {/* Keyed by the saved image: a new image starts without the last attempt's error. */}
+          <TestContainerControls key={challenge.containerImage ?? ""} gameId={gameId} challengeId={challenge.id} initial={challenge.testContainer} />
         </Card>
       ) : null}
 
@@ -447,7 +471,7 @@ function Editor({
 
       <Dialog open={preview} title={draft.title} onClose={() => setPreview(false)}>
         <div className="space-y-4">
-          <ChallengeView detail={previewDetail(challenge, draft)} now={now} />
+          <ChallengeView detail={previewDetail(challenge, draft, list[index]?.score)} now={now} />
           <div className="flex justify-end">
             <Button variant="secondary" onClick={() => setPreview(false)}>
               {t("adminChallenges.closePreview")}

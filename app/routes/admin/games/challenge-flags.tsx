@@ -112,6 +112,7 @@ function StaticFlagsForm({ url, onDone, flagsKey }: { url: string; onDone: () =>
 function DynamicAttachmentForms({ url, acceptedTeams, onDone, flagsKey }: { url: string; acceptedTeams: number; onDone: () => void; flagsKey: string }) {
   const { t } = useTranslation();
   const [files, setFiles] = useState<File[]>([]);
+  const [fileInputKey, setFileInputKey] = useState(0);
   const [progress, setProgress] = useState<number | null>(null);
   const [remote, setRemote] = useState("");
   const upload = useAction(onDone, flagsKey);
@@ -130,6 +131,8 @@ function DynamicAttachmentForms({ url, acceptedTeams, onDone, flagsKey }: { url:
           api<{ title: string }>(url, { method: "POST", body: stored.map((s, i) => ({ flag: files[i]!.name, attachmentType: "Local", fileHash: s.hash })) }),
         );
         setFiles([]);
+        // A new input: the old one kept showing the uploaded files.
+        setFileInputKey((k) => k + 1);
         return r.title;
       } finally {
         setProgress(null);
@@ -162,7 +165,7 @@ function DynamicAttachmentForms({ url, acceptedTeams, onDone, flagsKey }: { url:
         <label htmlFor="pair-files" className="block text-sm font-medium">
           {t("adminChallenges.pairFiles")}
         </label>
-        <input id="pair-files" type="file" multiple onChange={(e) => setFiles([...(e.target.files ?? [])])} className="block text-sm" />
+        <input key={fileInputKey} id="pair-files" type="file" multiple onChange={(e) => setFiles([...(e.target.files ?? [])])} className="block text-sm" />
         <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminChallenges.pairFilesHelp")}</p>
         {progress !== null ? <progress max={1} value={progress} aria-label={t("adminChallenges.uploading", { percent: Math.round(progress * 100) })} className="w-full" /> : null}
         <Feedback error={upload.error} success={upload.success} />
