@@ -296,3 +296,36 @@ test("by keyboard: a challenge opens into focus, a wrong flag keeps the focus in
   await expect(card).toBeFocused();
   await expect(card).toHaveAttribute("aria-expanded", "false");
 });
+
+test("an organiser hides one challenge from one division in the game editor, and that division's players no longer see it", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const [open, hidden] = [`Open ${stamp}`, `Hidden ${stamp}`];
+  const { gameId, challengeIds } = await runningGame(admin.request, stamp, [open, hidden], { divisions: [{ name: `Div ${stamp}` }] });
+  const game = await ok<{ divisions: { id: number }[] }>(admin.request.get(`/api/edit/games/${gameId}`));
+  await registerUser(page);
+  const team = await ok<{ id: number }>(page.request.post("/api/team", { data: { name: `D${stamp}`.slice(0, 20) } }));
+  await ok(page.request.post(`/api/game/${gameId}`, { data: { teamId: team.id, divisionId: game.divisions[0]!.id } }));
+  await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByRole("button", { name: new RegExp(hidden) })).toBeVisible();
+
+  await admin.goto(`/admin/games/${gameId}/info`);
+  const panel = admin.getByTestId("division-challenge-permissions");
+  await panel.locator("summary").click();
+  const challenge = panel.getByRole("group", { name: hidden });
+  await challenge.getByLabel(en.adminGames.followDivision).uncheck();
+  await challenge.getByLabel(en.adminGames.permission.ViewChallenge).uncheck();
+  await expect(panel.locator("summary")).toHaveText(en.adminGames.challengePermissions_one.replace("{{n}}", "1").replace("{{count}}", "1"));
+  await admin.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect(admin.getByText(en.adminGames.saved, { exact: true })).toBeVisible();
+
+  const stored = await ok<{ divisions: { challengeConfigs: { challengeId: number; permissions: number }[] }[] }>(admin.request.get(`/api/edit/games/${gameId}`));
+  expect(stored.divisions[0]!.challengeConfigs.map((c) => c.challengeId)).toEqual([challengeIds[1]]);
+  // The players of the division: the challenge is gone from their board (404 when asked for directly).
+  await page.reload();
+  await expect(page.getByRole("button", { name: new RegExp(open) })).toBeVisible();
+  await expect(page.getByRole("button", { name: new RegExp(hidden) })).toHaveCount(0);
+  expect((await page.request.get(`/api/game/${gameId}/challenges/${challengeIds[1]}`)).status()).toBe(404);
+  await context.close();
+});

@@ -16,6 +16,7 @@ import { packBloodBonus, percentToPerMille, perMilleToPercent, unpackBloodBonus 
 import { changedFields } from "~/core/ui/changed-fields";
 import { checkGameNumbers, type GameNumberField, savedGameTimes, writeupHoursShown } from "~/core/game/info-form";
 import type { DivisionInfo, GameInfo } from "~/core/schemas/game";
+import type { ChallengeEditInfo } from "~/core/schemas/challenge";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -27,8 +28,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function clientLoader({ request, params, serverLoader }: Route.ClientLoaderArgs) {
-  const [server, game] = await Promise.all([serverLoader(), api<GameInfo>(`/api/edit/games/${Number(params.id) || 0}`, { signal: request.signal })]);
-  return { ...server, game };
+  const id = Number(params.id) || 0;
+  const [server, game, challenges] = await Promise.all([
+    serverLoader(),
+    api<GameInfo>(`/api/edit/games/${id}`, { signal: request.signal }),
+    // For the divisions' per-challenge permissions.
+    api<ChallengeEditInfo[]>(`/api/edit/games/${id}/challenges`, { signal: request.signal }),
+  ]);
+  return { ...server, game, challenges };
 }
 clientLoader.hydrate = true as const;
 
@@ -46,6 +53,10 @@ export function HydrateFallback() {
 }
 
 const PERMISSIONS = ["JoinGame", "RankOverall", "RequireReview", "ViewChallenge", "SubmitFlags", "GetScore", "GetBlood", "AffectDynamicScore"] as const;
+/** The permissions that act per challenge (api.md §2); a division's entry for a challenge replaces its default. */
+const CHALLENGE_PERMISSIONS = ["ViewChallenge", "SubmitFlags", "GetScore", "GetBlood", "AffectDynamicScore"] as const;
+
+type ChallengeConfig = { challengeId: number; permissions: number };
 
 interface DivisionDraft {
   key: string;
@@ -53,13 +64,16 @@ interface DivisionDraft {
   name: string;
   inviteCode: string;
   defaultPermissions: number;
+  challengeConfigs: ChallengeConfig[];
 }
 
-const divisionBody = (d: { id: number | null; name: string; inviteCode: string; defaultPermissions: number }) => ({
+const divisionBody = (d: { id: number | null; name: string; inviteCode: string; defaultPermissions: number; challengeConfigs: ChallengeConfig[] }) => ({
   id: d.id,
   name: d.name,
   inviteCode: d.inviteCode,
   defaultPermissions: d.defaultPermissions,
+  // In challenge order, so the same settings compare equal whatever order they were made in.
+  challengeConfigs: [...d.challengeConfigs].sort((a, b) => a.challengeId - b.challengeId),
 });
 
 /** The PUT body of a game as the editor shows it (exact times; the editor compares its fields with these). */
@@ -84,7 +98,75 @@ function gameBody(game: GameInfo) {
   };
 }
 
-const toDraft = (d: DivisionInfo): DivisionDraft => ({ key: `d${d.id}`, id: d.id, name: d.name, inviteCode: d.inviteCode, defaultPermissions: d.defaultPermissions });
+const toDraft = (d: DivisionInfo): DivisionDraft => ({
+  key: `d${d.id}`,
+  id: d.id,
+  name: d.name,
+  inviteCode: d.inviteCode,
+  defaultPermissions: d.defaultPermissions,
+  challengeConfigs: d.challengeConfigs,
+});
+
+/**
+ * A division's permissions for single challenges: each challenge follows the division, or has its own
+ * set of the per-challenge permissions (an entry replaces the division's default for that challenge).
+ */
+function ChallengePermissions({
+  division,
+  index,
+  challenges,
+  onChange,
+}: {
+  division: DivisionDraft;
+  index: number;
+  challenges: ChallengeEditInfo[];
+  onChange: (configs: ChallengeConfig[]) => void;
+}) {
+  const { t } = useTranslation();
+  const own = new Map(division.challengeConfigs.map((c) => [c.challengeId, c.permissions]));
+  const set = (challengeId: number, permissions: number | null) =>
+    onChange(permissions === null ? division.challengeConfigs.filter((c) => c.challengeId !== challengeId) : [...division.challengeConfigs.filter((c) => c.challengeId !== challengeId), { challengeId, permissions }]);
+  return (
+    <details className="rounded-md border border-zinc-200 px-3 py-2 dark:border-zinc-800" data-testid="division-challenge-permissions">
+      <summary className="cursor-pointer text-sm font-medium">{t("adminGames.challengePermissions", { n: index + 1, count: own.size })}</summary>
+      {challenges.length === 0 ? (
+        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{t("adminGames.challengePermissionsNone")}</p>
+      ) : (
+        <div className="mt-2 space-y-3">
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminGames.challengePermissionsHint")}</p>
+          {challenges.map((c) => {
+            const permissions = own.get(c.id);
+            return (
+              <fieldset key={c.id} className="space-y-2 border-t border-zinc-100 pt-2 dark:border-zinc-900">
+                <legend className="text-sm font-medium break-words">{c.title}</legend>
+                <Check
+                  label={t("adminGames.followDivision")}
+                  checked={permissions === undefined}
+                  onChange={(follow) => set(c.id, follow ? null : division.defaultPermissions)}
+                />
+                {permissions !== undefined ? (
+                  <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+                    {CHALLENGE_PERMISSIONS.map((p) => {
+                      const bit = GamePermission[p];
+                      return (
+                        <Check
+                          key={p}
+                          label={t(`adminGames.permission.${p}`)}
+                          checked={(permissions & bit) !== 0}
+                          onChange={(on) => set(c.id, on ? permissions | bit : permissions & ~bit)}
+                        />
+                      );
+                    })}
+                  </div>
+                ) : null}
+              </fieldset>
+            );
+          })}
+        </div>
+      )}
+    </details>
+  );
+}
 
 function Check({ label, checked, onChange, name }: { label: string; checked: boolean; onChange: (v: boolean) => void; name?: string }) {
   return (
@@ -95,7 +177,7 @@ function Check({ label, checked, onChange, name }: { label: string; checked: boo
   );
 }
 
-function DivisionsEditor({ value, onChange }: { value: DivisionDraft[]; onChange: (v: DivisionDraft[]) => void }) {
+function DivisionsEditor({ value, onChange, challenges }: { value: DivisionDraft[]; onChange: (v: DivisionDraft[]) => void; challenges: ChallengeEditInfo[] }) {
   const { t } = useTranslation();
   const update = (key: string, patch: Partial<DivisionDraft>) => onChange(value.map((d) => (d.key === key ? { ...d, ...patch } : d)));
   return (
@@ -127,6 +209,7 @@ function DivisionsEditor({ value, onChange }: { value: DivisionDraft[]; onChange
               );
             })}
           </div>
+          <ChallengePermissions division={d} index={index} challenges={challenges} onChange={(challengeConfigs) => update(d.key, { challengeConfigs })} />
           <div className="flex justify-end">
             <Button variant="ghost" className="px-2 py-1 text-red-700 dark:text-red-400" onClick={() => onChange(value.filter((x) => x.key !== d.key))}>
               {t("adminGames.removeDivision")}
@@ -136,7 +219,7 @@ function DivisionsEditor({ value, onChange }: { value: DivisionDraft[]; onChange
       ))}
       <Button
         variant="secondary"
-        onClick={() => onChange([...value, { key: `n${Date.now()}${value.length}`, id: null, name: "", inviteCode: "", defaultPermissions: GamePermission.All }])}
+        onClick={() => onChange([...value, { key: `n${Date.now()}${value.length}`, id: null, name: "", inviteCode: "", defaultPermissions: GamePermission.All, challengeConfigs: [] }])}
       >
         {t("adminGames.addDivision")}
       </Button>
@@ -353,7 +436,7 @@ function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loade
           </fieldset>
         </Card>
         <Card>
-          <DivisionsEditor value={divisions} onChange={setDivisions} />
+          <DivisionsEditor value={divisions} onChange={setDivisions} challenges={loaderData.challenges} />
         </Card>
         {error ? <Alert tone="error">{error}</Alert> : null}
         {saved ? <Alert tone="success">{t("adminGames.saved")}</Alert> : null}
