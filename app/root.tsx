@@ -35,6 +35,7 @@ import { loadAdminTranslations } from "~/locales/browser";
 import { getLocale, i18nextMiddleware } from "~/middleware/i18next";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { RouteAnnouncer } from "~/components/route-announcer";
 
 export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware];
 
@@ -143,6 +144,7 @@ function Shell({ children }: { children: ReactNode }) {
       <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-8">
         {children}
       </main>
+      <RouteAnnouncer />
       {data?.config.footerHtml ? (
         <footer className="border-t border-zinc-200 px-4 py-6 text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
           <MarkdownHtml html={data.config.footerHtml} className="mx-auto max-w-7xl text-center text-sm text-zinc-600 dark:text-zinc-400" />

@@ -296,7 +296,7 @@ async function main() {
       count: countPlaywright,
       start: () =>
         run(join(BIN, "playwright"), ["test"], {
-          timeoutMs: 15 * 60_000,
+          timeoutMs: 20 * 60_000,
           // `npm start` (the e2e web server) runs its container agent on the private test engine.
           extraEnv: { FLAGSTAFF_E2E_DATA_DIR: e2eData, DOCKER_HOST: AGENT_DOCKER_HOST },
         }),

@@ -16,6 +16,10 @@ export function renderMarkdown(source: string | null | undefined): string {
     extensions: [gfm()],
     htmlExtensions: [gfmHtml()],
   });
-  // Raw "<" in the input is escaped to "&lt;", so "<a href=" here can only be a link micromark made.
-  return html.replaceAll("<a href=", '<a rel="nofollow noopener noreferrer" href=');
+  // Raw "<" in the input is escaped to "&lt;", so "<a href=" and "<h1>" here can only be what micromark
+  // made. Headings go one level down: every page that shows Markdown has its own h1 already, and an
+  // author's "# Welcome" made a second one.
+  return html
+    .replaceAll("<a href=", '<a rel="nofollow noopener noreferrer" href=')
+    .replace(/<(\/?)h([1-5])>/g, (_, slash: string, level: string) => `<${slash}h${Number(level) + 1}>`);
 }

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { redirect, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
@@ -118,6 +118,14 @@ export default function TeamsPage({ loaderData }: Route.ComponentProps) {
     stale: loaderData.teams.fromCache,
   });
   const [creating, setCreating] = useState(false);
+  const focusTeam = useRef<number | null>(null);
+  useEffect(() => {
+    if (focusTeam.current === null) return;
+    const heading = document.querySelector<HTMLElement>(`[data-testid="team-${focusTeam.current}"] h2`);
+    if (!heading) return;
+    focusTeam.current = null;
+    heading.focus();
+  }, [teams]);
   const ownsTeam = teams.some((team) => team.members.some((m) => m.captain && m.id === userId));
   const refresh = () => void revalidate();
 
@@ -159,8 +167,11 @@ export default function TeamsPage({ loaderData }: Route.ComponentProps) {
           submitLabel={t("teams.create")}
           onCancel={() => setCreating(false)}
           onSubmit={async (values) => {
-            await api("/api/team", { method: "POST", body: values });
+            const created = await api<{ id: number }>("/api/team", { method: "POST", body: values });
             setCreating(false);
+            // The dialog's opener ("Create team") is gone with a team to captain: the focus goes to the
+            // new team once it is listed.
+            focusTeam.current = created.id;
             refresh();
           }}
         />

@@ -15,7 +15,7 @@ test("an admin writes a pinned post: it shows first on /posts and on the home pa
   await expect(page.getByRole("heading", { name: en.posts.createTitle, level: 1 })).toBeVisible(FIRST_LOAD);
   await page.getByLabel(en.posts.fieldTitle).fill(title);
   await page.getByLabel(en.posts.fieldSummary).fill("A short summary");
-  await page.getByLabel(en.posts.fieldContent).fill("## Rules\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n`code`");
+  await page.getByLabel(en.posts.fieldContent).fill("# Rules\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n`code`");
   await page.getByRole("button", { name: en.posts.preview }).click();
   await expect(page.getByTestId("content-preview").getByRole("heading", { name: "Rules" })).toBeVisible();
   await page.getByLabel(en.posts.fieldTags).fill("news, rules");
@@ -24,6 +24,7 @@ test("an admin writes a pinned post: it shows first on /posts and on the home pa
 
   await expect(page.getByRole("heading", { name: title, level: 1 })).toBeVisible();
   await expect(page).toHaveURL(/\/posts\/[0-9a-z]{8}$/);
+  // The author's "# Rules" sits under the post's own h1, one level down.
   await expect(page.getByRole("heading", { name: "Rules", level: 2 })).toBeVisible();
   await expect(page.getByRole("cell", { name: "2" })).toBeVisible();
 
@@ -81,10 +82,17 @@ test("an admin changes the colour: after a reload the primary colour variable ha
   await expect(colour).toBeVisible(FIRST_LOAD);
   const before = await brand();
   const next = before === "#d9480f" ? "#2b8a3e" : "#d9480f";
-  await colour.fill(next);
   const platform = page.getByRole("region", { name: en.settings.platform.heading });
+  // A colour the platform cannot use is named on its field, not saved (and cleared) under "Settings saved".
+  await colour.fill("#zzz");
+  await platform.getByRole("button", { name: en.settings.save }).click();
+  await expect(platform.getByText(en.settings.platform.colourInvalid)).toBeVisible();
+  await expect(colour).toHaveAttribute("aria-invalid", "true");
+  await expect(platform.getByText(en.settings.saved)).toHaveCount(0);
+  await colour.fill(next);
   await platform.getByRole("button", { name: en.settings.save }).click();
   await expect(platform.getByText(en.settings.saved)).toBeVisible();
+  await expect(platform.getByText(en.settings.platform.colourInvalid)).toHaveCount(0);
 
   await page.reload();
   await expect(colour).toHaveValue(next, FIRST_LOAD);

@@ -56,6 +56,8 @@ test("admin creates a game with a division and code, a captain joins, admin acce
   await join.getByRole("button", { name: en.games.join.submit, exact: true }).click();
   await expect(join).toBeHidden();
   await expect(player.locator("[data-status]")).toHaveText(en.games.status.Pending);
+  // The join button is gone: the focus is on the result instead of the page.
+  await expect(player.getByTestId("game-message")).toBeFocused();
 
   // The admin accepts the team on the review tab.
   await admin.getByRole("link", { name: en.adminGames.tab.review }).click();

@@ -157,3 +157,28 @@ test("on a narrow screen a team's name wraps between words and a member's name k
   const name = memberRow(page, member.userName).locator("span.truncate");
   expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 });
+
+test("by keyboard: a new team takes the focus, its invite code takes it when shown, and a page change is announced", async ({ page }) => {
+  await registerUser(page);
+  const teamName = `K${Date.now().toString(36).slice(-6)}`;
+  await page.goto("/teams");
+  await expect(page.getByRole("heading", { name: en.teams.emptyTitle })).toBeVisible(FIRST_LOAD);
+  await page.getByRole("button", { name: en.teams.create, exact: true }).focus();
+  await page.keyboard.press("Enter");
+  const createDialog = page.getByRole("dialog", { name: en.teams.createTitle });
+  await createDialog.getByLabel(en.teams.name).fill(teamName);
+  await createDialog.getByRole("button", { name: en.teams.create, exact: true }).focus();
+  await page.keyboard.press("Enter");
+  // The button that opened the dialog is gone (one captained team): the focus is on the new team.
+  await expect(page.getByRole("heading", { name: teamName, level: 2 })).toBeFocused();
+
+  await page.getByRole("button", { name: en.teams.showInvite }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.locator('[data-testid^="team-"]').getByRole("textbox", { name: en.teams.inviteCode })).toBeFocused();
+
+  // A client-side navigation says the new page's title.
+  await page.getByRole("navigation", { name: en.nav.label }).getByRole("link", { name: en.nav.games }).click();
+  await expect(page).toHaveURL(/\/games$/);
+  await expect(page.getByTestId("route-announcer")).toHaveText(await page.title());
+  await expect(page.getByTestId("route-announcer")).toContainText(en.games.title);
+});

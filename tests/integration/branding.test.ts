@@ -60,7 +60,7 @@ describe("branding (api.md §7, rules.md §16)", () => {
     // The About page reads the description from the server.
     const about = await anon.fetch("/about");
     expect(about.status).toBe(200);
-    expect(await about.text()).toContain("<h1>About</h1>");
+    expect(await about.text()).toContain("<h2>About</h2>");
   });
 
   it("normalises the colour: 7-character hex or brand, anything else cleared", async () => {

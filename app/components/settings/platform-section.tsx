@@ -124,13 +124,22 @@ export function PlatformSection({
   const [description, setDescription] = useState(settings.description);
   const [footerInfo, setFooterInfo] = useState(settings.footerInfo);
   const [customTheme, setCustomTheme] = useState(settings.customTheme);
+  const [colourError, setColourError] = useState<string | null>(null);
 
   return (
     <SettingsSection
       id="settings-platform"
       title={t("settings.platform.heading")}
       state={state}
-      onSubmit={() => onSave({ title, slogan, description, footerInfo, customTheme: customTheme.trim() })}
+      onSubmit={() => {
+        // The server clears a colour it cannot use; the card says so instead of "Settings saved" over it.
+        if (customTheme.trim() !== "" && normalizeCustomTheme(customTheme) === "") {
+          setColourError(t("settings.platform.colourInvalid"));
+          return;
+        }
+        setColourError(null);
+        onSave({ title, slogan, description, footerInfo, customTheme: customTheme.trim() });
+      }}
     >
       <div className="grid gap-4 md:grid-cols-2">
         <TextField label={t("settings.platform.name")} name="title" required maxLength={64} value={title} onChange={(e) => setTitle(e.target.value)} />
@@ -149,6 +158,7 @@ export function PlatformSection({
               spellCheck={false}
               placeholder="#4f6df5"
               description={t("settings.platform.colourHint")}
+              error={colourError ?? undefined}
               value={customTheme}
               onChange={(e) => setCustomTheme(e.target.value)}
             />

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -25,6 +25,16 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
   const [code, setCode] = useState<string | null>(null);
   const [codeError, setCodeError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
+  // "Show invite code" is replaced by the code: the focus goes to the code (selected, ready to copy)
+  // instead of falling to the page.
+  const codeInput = useRef<HTMLInputElement>(null);
+  const focusCode = useRef(false);
+  useEffect(() => {
+    if (code !== null && focusCode.current) {
+      focusCode.current = false;
+      codeInput.current?.focus();
+    }
+  }, [code]);
 
   function ask(next: Pending) {
     setError(null);
@@ -34,7 +44,9 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
   async function showCode() {
     setCodeError(null);
     try {
-      setCode(await api<string>(`/api/team/${team.id}/invite`));
+      const shown = await api<string>(`/api/team/${team.id}/invite`);
+      focusCode.current = true;
+      setCode(shown);
     } catch (err) {
       setCodeError(errorMessage(err));
     }
@@ -105,7 +117,7 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
       <div className="flex flex-wrap items-start gap-4">
         <TeamAvatar name={team.name} avatar={team.avatar} size="lg" />
         <div className="min-w-0 flex-1 basis-48">
-          <h2 id={headingId} className="flex flex-wrap items-center gap-2 text-xl font-semibold">
+          <h2 id={headingId} tabIndex={-1} className="flex flex-wrap items-center gap-2 text-xl font-semibold focus:outline-none">
             <span className="wrap-anywhere">{team.name}</span>
             {team.lockInForce ? (
               <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">
@@ -184,6 +196,7 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
             {code ? (
               <div className="flex gap-2">
                 <input
+                  ref={codeInput}
                   readOnly
                   value={code}
                   aria-label={t("teams.inviteCode")}

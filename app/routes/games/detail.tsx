@@ -108,6 +108,10 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const messageRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (message) messageRef.current?.focus();
+  }, [message]);
 
   const phase = now === null ? null : phaseOf(game, now);
   useOverviewRefresh(revalidate, phase);
@@ -176,7 +180,12 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
         </div>
       </div>
 
-      {message ? <Alert tone="success">{message}</Alert> : null}
+      {message ? (
+        // Join and leave replace the button that was pressed: the focus goes to what happened instead.
+        <div ref={messageRef} tabIndex={-1} className="focus:outline-none" data-testid="game-message">
+          <Alert tone="success">{message}</Alert>
+        </div>
+      ) : null}
       {canJoin && teams.length === 0 ? (
         <Alert>
           {t("games.needTeam")}{" "}

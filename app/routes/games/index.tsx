@@ -79,7 +79,9 @@ function GameCard({ game, now }: { game: BasicGameInfo; now: number | null }) {
             <p className="tabular-nums">
               {formatDateTime(game.start)} – {formatDateTime(game.end)}
             </p>
-            <p className="font-medium text-zinc-800 dark:text-zinc-200">
+            {/* Left out of the link's name: a name that changes every second is read again and again; the
+                dates above and the phase say the same. */}
+            <p aria-hidden className="font-medium text-zinc-800 dark:text-zinc-200">
               <GameCountdown game={game} now={now} />
             </p>
             {game.limit > 0 ? <p>{t("games.memberLimit", { count: game.limit })}</p> : null}
