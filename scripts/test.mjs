@@ -227,7 +227,7 @@ async function runSuite(suite, built, logFile) {
     counts.failed += 1;
   }
   if (counts.skipped > 0) {
-    // Every test runs: a skipped or todo test is counted as a failure.
+    // Every test runs: a skipped test, or one only announced and not written, counts as a failure.
     counts.failed += counts.skipped;
     note = [note, `${counts.skipped} skipped (not allowed)`].filter(Boolean).join("; ");
   }

@@ -23,6 +23,15 @@ export function firstIssue(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssu
   return issues.find((issue) => issue !== first && samePath(issue) && !isSafeIntegerBound(issue)) ?? first;
 }
 
+/** The nearest named key of a path: an item of a list (`tags.1`) is named by its list; "" for the body. */
+const fieldKey = (path: readonly PropertyKey[]) => String(path.findLast((segment) => typeof segment === "string") ?? "");
+
+/** The localised name of the field at `path` (its key when it has no name; "Request body" at the top). */
+export function fieldLabel(path: readonly PropertyKey[], t: Translate): string {
+  const key = fieldKey(path);
+  return key ? t(`fields.${key}`, { defaultValue: key }) : t("fields.body");
+}
+
 /** A zod issue turned into a localised sentence: schema messages are i18n keys; other issues map by code. */
 export function describeIssue(
   issue: z.core.$ZodIssue,
@@ -30,17 +39,15 @@ export function describeIssue(
   isKey: (key: string) => boolean,
   input?: unknown,
 ): string {
-  // The field is the nearest named key: an item of a list (`tags.1`) is named by its list.
-  const fieldName = String(issue.path.findLast((segment) => typeof segment === "string") ?? "");
-  const field = fieldName ? t(`fields.${fieldName}`, { defaultValue: fieldName }) : t("fields.body");
+  const field = fieldLabel(issue.path, t);
   if (issue.message && isKey(issue.message)) return t(issue.message, { field });
   switch (issue.code) {
-    case "invalid_type":
+    case "invalid_type": {
+      const value = valueAt(input, issue.path);
       // 12.5 where a whole number is wanted is the right type, the wrong kind of number.
-      if (issue.expected === "int" && typeof valueAt(input, issue.path) === "number") return t("validation.whole_number", { field });
-      return valueAt(input, issue.path) == null
-        ? t("validation.required", { field })
-        : t("validation.invalid_type", { field });
+      if (issue.expected === "int" && typeof value === "number") return t("validation.whole_number", { field });
+      return value == null ? t("validation.required", { field }) : t("validation.invalid_type", { field });
+    }
     case "too_small":
       if (issue.origin === "string") {
         return Number(issue.minimum) <= 1
@@ -53,7 +60,7 @@ export function describeIssue(
     case "too_big":
       if (issue.origin === "string") {
         // An item of a list (`tags.1`) is named by its list: the limit is each item's.
-        const ofItem = typeof issue.path.at(-1) === "number" && fieldName !== "";
+        const ofItem = typeof issue.path.at(-1) === "number" && fieldKey(issue.path) !== "";
         return t(ofItem ? "validation.item_too_long" : "validation.too_long", { field, max: Number(issue.maximum) });
       }
       if (issue.origin === "array") return t("validation.too_many", { field, max: Number(issue.maximum), count: Number(issue.maximum) });

@@ -18,17 +18,22 @@ function serverTimeOf(headers: { get(name: string): string | null }): number {
   return Number.isFinite(parsed) ? parsed + 500 : NaN;
 }
 
-/** The correction a response implies: server time minus local time, or 0 when within tolerance (or unknown). */
-export function clockOffset(headers: { get(name: string): string | null }, sentAt: number, receivedAt: number): number {
-  const server = serverTimeOf(headers);
-  if (!Number.isFinite(server)) return 0;
+/** Server time minus local time, or 0 within tolerance. */
+function offsetFrom(server: number, sentAt: number, receivedAt: number): number {
   const difference = server - (sentAt + receivedAt) / 2;
   return Math.abs(difference) > TOLERANCE_MS ? Math.round(difference) : 0;
 }
 
+/** The correction a response implies: server time minus local time, or 0 when within tolerance (or unknown). */
+export function clockOffset(headers: { get(name: string): string | null }, sentAt: number, receivedAt: number): number {
+  const server = serverTimeOf(headers);
+  return Number.isFinite(server) ? offsetFrom(server, sentAt, receivedAt) : 0;
+}
+
 /** Records what a response says about the server's clock (responses that say nothing change nothing). */
 export function noteServerTime(headers: { get(name: string): string | null }, sentAt: number, receivedAt: number): void {
-  if (Number.isFinite(serverTimeOf(headers))) offsetMs = clockOffset(headers, sentAt, receivedAt);
+  const server = serverTimeOf(headers);
+  if (Number.isFinite(server)) offsetMs = offsetFrom(server, sentAt, receivedAt);
 }
 
 /** Now, on the server's clock. */

@@ -72,7 +72,7 @@ export const test = base.extend<Fixtures>({
   },
 });
 
-/** A translation with its `{{placeholders}}` filled in, as i18next renders it (for expected texts). */
+/** A translation with its `{{name}}` parts filled in, as i18next renders it (for expected texts). */
 export const interpolate = (template: string, values: Record<string, string | number>) =>
   template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key] ?? ""));
 

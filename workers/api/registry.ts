@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import type { CurrentUser } from "~/.server/auth/current-user";
 import { badRequest } from "~/core/errors";
-import { cleanJsonInput, describeIssue, firstIssue } from "~/core/validation";
+import { cleanJsonInput, describeIssue, fieldLabel, firstIssue } from "~/core/validation";
 import { hasErrorKey } from "~/core/i18n/translator";
 import type { ApiContext, ApiEnv } from "./context";
 import { requireAuth } from "./guard";
@@ -65,9 +65,7 @@ async function readJson(c: ApiContext): Promise<unknown> {
   const cleaned = cleanJsonInput(parsed);
   if ("value" in cleaned) return cleaned.value;
   const t = c.get("t");
-  const key = cleaned.badPath.findLast((segment) => typeof segment === "string");
-  const field = key ? t(`fields.${key}`, { defaultValue: key }) : t("fields.body");
-  throw badRequest("validation.failed", { message: t("validation.bad_characters", { field }) });
+  throw badRequest("validation.failed", { message: t("validation.bad_characters", { field: fieldLabel(cleaned.badPath, t) }) });
 }
 
 /**
@@ -97,8 +95,7 @@ const FILE_HASH = { type: "string", pattern: "^[0-9a-f]{64}$" };
  */
 function pathParamSchema(path: string, name: string): Record<string, unknown> {
   if (name === "userid" || name === "iid" || (name === "id" && path.startsWith("/admin/users/"))) return { type: "string", format: "uuid" };
-  if (name === "id" && path.startsWith("/edit/posts/")) return { type: "string", pattern: "^[0-9a-z]{8}$" };
-  if (name === "id" && path.startsWith("/posts/")) return { type: "string", pattern: "^[0-9a-z]{8}$" };
+  if (name === "id" && /^\/(edit\/)?posts\//.test(path)) return { type: "string", pattern: "^[0-9a-z]{8}$" };
   if (name === "hash") return FILE_HASH;
   if (name === "status") return { type: "string", enum: ["Accepted", "Rejected", "Suspended", "Pending"] };
   if (name === "file") return { type: "string" };

@@ -89,16 +89,19 @@ export async function storeUpload(
   return storeBytes(deps, bytes, { name: opts.name, contentType });
 }
 
-/** Drops one reference; when none remain the row and the blob are removed. Unknown or null hashes are ignored. */
-export async function releaseFile({ db, bucket }: Omit<StorageDeps, "now">, hash: string | null | undefined): Promise<void> {
-  if (!hash) return;
+/**
+ * Drops one reference; when none remain the row and the blob are removed (then it answers true). Unknown
+ * or null hashes are ignored.
+ */
+export async function releaseFile({ db, bucket }: Omit<StorageDeps, "now">, hash: string | null | undefined): Promise<boolean> {
+  if (!hash) return false;
   const row = await db
     .update(files)
     .set({ referenceCount: sql`${files.referenceCount} - 1` })
     .where(eq(files.hash, hash))
     .returning({ referenceCount: files.referenceCount })
     .get();
-  if (!row || row.referenceCount > 0) return;
+  if (!row || row.referenceCount > 0) return false;
   // Another upload may have added a reference in between: delete only while still at zero.
   let gone: { hash: string } | undefined;
   try {
@@ -111,9 +114,11 @@ export async function releaseFile({ db, bucket }: Omit<StorageDeps, "now">, hash
     // A row (attachment, writeup) still refers to the file by foreign key: it stays, with one reference.
     if (!/FOREIGN KEY constraint failed/i.test(String((err as { cause?: unknown })?.cause ?? err))) throw err;
     await db.update(files).set({ referenceCount: 1 }).where(sql`${files.hash} = ${hash} and ${files.referenceCount} <= 0`).run();
-    return;
+    return false;
   }
-  if (gone) await bucket.delete(blobKey(hash));
+  if (!gone) return false;
+  await bucket.delete(blobKey(hash));
+  return true;
 }
 
 /** The stored row of a file, or null. */
@@ -179,8 +184,7 @@ export async function deleteAsset(deps: Omit<StorageDeps, "now">, hash: string):
   const file = isFileHash(hash) ? await getFile(deps.db, hash) : null;
   if (!file) throw notFound("asset.not_found");
   if (file.referenceCount <= (await countFileUses(deps.db, hash))) throw badRequest("asset.in_use");
-  await releaseFile(deps, hash);
-  return { gone: (await getFile(deps.db, hash)) === null };
+  return { gone: await releaseFile(deps, hash) };
 }
 
 /** GET /api/admin/files: `ArrayResponse<LocalFile>`, newest first. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import type { AnswerResult } from "~/core/enums";
@@ -83,12 +83,9 @@ export function VerdictMessage({
   const [polled, setPolled] = useState<AnswerResult>("FlagSubmitted");
   const status: AnswerResult = pushed.get(submissionId) ?? polled;
   const accepted = status === "Accepted";
-  const onAcceptedRef = useRef(onAccepted);
+  const announceAccepted = useEffectEvent(() => onAccepted?.());
   useEffect(() => {
-    onAcceptedRef.current = onAccepted;
-  });
-  useEffect(() => {
-    if (accepted) onAcceptedRef.current?.();
+    if (accepted) announceAccepted();
   }, [accepted]);
   // One random message per wrong verdict, fixed for this submission.
   const [random] = useState(() => Math.random());

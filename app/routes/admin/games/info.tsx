@@ -124,8 +124,10 @@ function ChallengePermissions({
 }) {
   const { t } = useTranslation();
   const own = new Map(division.challengeConfigs.map((c) => [c.challengeId, c.permissions]));
-  const set = (challengeId: number, permissions: number | null) =>
-    onChange(permissions === null ? division.challengeConfigs.filter((c) => c.challengeId !== challengeId) : [...division.challengeConfigs.filter((c) => c.challengeId !== challengeId), { challengeId, permissions }]);
+  const set = (challengeId: number, permissions: number | null) => {
+    const others = division.challengeConfigs.filter((c) => c.challengeId !== challengeId);
+    onChange(permissions === null ? others : [...others, { challengeId, permissions }]);
+  };
   return (
     <details className="rounded-md border border-zinc-200 px-3 py-2 dark:border-zinc-800" data-testid="division-challenge-permissions">
       <summary className="cursor-pointer text-sm font-medium">{t("adminGames.challengePermissions", { n: index + 1, count: own.size })}</summary>
@@ -145,19 +147,7 @@ function ChallengePermissions({
                   onChange={(follow) => set(c.id, follow ? null : division.defaultPermissions)}
                 />
                 {permissions !== undefined ? (
-                  <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
-                    {CHALLENGE_PERMISSIONS.map((p) => {
-                      const bit = GamePermission[p];
-                      return (
-                        <Check
-                          key={p}
-                          label={t(`adminGames.permission.${p}`)}
-                          checked={(permissions & bit) !== 0}
-                          onChange={(on) => set(c.id, on ? permissions | bit : permissions & ~bit)}
-                        />
-                      );
-                    })}
-                  </div>
+                  <PermissionChecks names={CHALLENGE_PERMISSIONS} value={permissions} onChange={(next) => set(c.id, next)} className="lg:grid-cols-3" />
                 ) : null}
               </fieldset>
             );
@@ -174,6 +164,29 @@ function Check({ label, checked, onChange, name }: { label: string; checked: boo
       <input type="checkbox" name={name} checked={checked} onChange={(e) => onChange(e.target.checked)} className="h-4 w-4 accent-primary-600" />
       {label}
     </label>
+  );
+}
+
+/** One checkbox per permission name, each toggling its bit of `value`. */
+function PermissionChecks({
+  names,
+  value,
+  onChange,
+  className,
+}: {
+  names: readonly (keyof typeof GamePermission & (typeof PERMISSIONS)[number])[];
+  value: number;
+  onChange: (value: number) => void;
+  className: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className={`grid gap-2 sm:grid-cols-2 ${className}`}>
+      {names.map((p) => {
+        const bit = GamePermission[p];
+        return <Check key={p} label={t(`adminGames.permission.${p}`)} checked={(value & bit) !== 0} onChange={(on) => onChange(on ? value | bit : value & ~bit)} />;
+      })}
+    </div>
   );
 }
 
@@ -196,19 +209,7 @@ function DivisionsEditor({ value, onChange, challenges }: { value: DivisionDraft
               onChange={(e) => update(d.key, { inviteCode: e.target.value })}
             />
           </div>
-          <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
-            {PERMISSIONS.map((p) => {
-              const bit = GamePermission[p];
-              return (
-                <Check
-                  key={p}
-                  label={t(`adminGames.permission.${p}`)}
-                  checked={(d.defaultPermissions & bit) !== 0}
-                  onChange={(on) => update(d.key, { defaultPermissions: on ? d.defaultPermissions | bit : d.defaultPermissions & ~bit })}
-                />
-              );
-            })}
-          </div>
+          <PermissionChecks names={PERMISSIONS} value={d.defaultPermissions} onChange={(defaultPermissions) => update(d.key, { defaultPermissions })} className="lg:grid-cols-4" />
           <ChallengePermissions division={d} index={index} challenges={challenges} onChange={(challengeConfigs) => update(d.key, { challengeConfigs })} />
           <div className="flex justify-end">
             <Button variant="ghost" className="px-2 py-1 text-red-700 dark:text-red-400" onClick={() => onChange(value.filter((x) => x.key !== d.key))}>
