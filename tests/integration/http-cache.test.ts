@@ -159,3 +159,23 @@ describe("Last-Modified and If-Modified-Since (api.md §1)", () => {
     }
   });
 });
+
+describe("the server's clock on every answer", () => {
+  it("sends X-Server-Time on answers built by the cache (200 and 304) and by the game room, as on the others", async () => {
+    const { client: admin } = await newAdmin();
+    const game = await createGame(admin);
+    const before = Date.now();
+    const fresh = await admin.fetch(`/api/game/${game.id}`);
+    const etag = fresh.headers.get("etag");
+    expect(etag).toBeTruthy();
+    const cached = await admin.fetch(`/api/game/${game.id}`, { headers: { "if-none-match": etag! } });
+    expect(cached.status).toBe(304);
+    const board = await new Client().fetch(`/api/game/${game.id}/scoreboard`);
+    const refused = await new Client().fetch("/api/account/profile");
+    for (const res of [fresh, cached, board, refused]) {
+      const time = Number(res.headers.get("x-server-time"));
+      expect(time).toBeGreaterThanOrEqual(before);
+      expect(time).toBeLessThanOrEqual(Date.now());
+    }
+  });
+});

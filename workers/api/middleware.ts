@@ -18,9 +18,20 @@ export const apiContext: MiddlewareHandler<ApiEnv> = async (c, next) => {
   c.set("now", Date.now());
   c.set("ip", clientIp(c.req.raw));
   c.set("user", undefined);
-  // The server's clock in ms: the browser corrects countdowns and "not scored" with it (app/lib/server-clock.ts).
-  c.header("X-Server-Time", String(c.get("now")));
   await next();
+  // The server's clock in ms: the browser corrects countdowns and "not scored" with it (app/lib/server-clock.ts).
+  // Set on the finished response, whoever made it: the cached answers (ETag, 304) and the room's pass-through
+  // build their own Response, which `c.header` before `next()` does not reach.
+  // A WebSocket upgrade (101) is left as it is: a copy would lose its socket.
+  if (c.res.status === 101) return;
+  const time = String(c.get("now"));
+  try {
+    c.res.headers.set("X-Server-Time", time);
+  } catch {
+    // Headers of a fetched response are immutable: answer with a copy.
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set("X-Server-Time", time);
+  }
 };
 
 /**
