@@ -82,6 +82,15 @@ test("an admin edits a user, resets a password shown once, and deletes a user", 
   const shown = adminPage.getByTestId("new-password");
   await expect(shown).toHaveText(/^.{16}$/);
   const password = (await shown.textContent()) ?? "";
+  // A refused clipboard (plain HTTP, denied permission) says to copy it by hand, and the password stays shown.
+  const dialog = adminPage.getByRole("dialog", { name: en.adminUsers.newPasswordTitle });
+  await adminPage.evaluate(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError"));
+  });
+  await dialog.getByRole("button", { name: en.copy.copy }).click();
+  await expect(dialog.getByText(en.adminUsers.copyFailed)).toBeVisible();
+  await expect(dialog.getByRole("button", { name: en.copy.copy })).toBeVisible();
+  await expect(shown).toHaveText(password);
   await adminPage.getByRole("dialog", { name: en.adminUsers.newPasswordTitle }).getByRole("button", { name: en.adminUsers.close }).click();
   const fresh = await browser.newContext();
   const freshPage = await fresh.newPage();

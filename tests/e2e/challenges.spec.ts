@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, registerUser, test } from "./fixtures";
+import { expect, interpolate, registerUser, test } from "./fixtures";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
@@ -28,6 +28,9 @@ async function createChallenge(page: Page, gameId: number, title: string, type: 
   await dialog.getByRole("button", { name: A.create }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/games/${gameId}/challenges/\\d+$`));
   await expect(page.getByLabel(A.titleLabel)).toHaveValue(title);
+  // The editor names the challenge under the game's title, and so does the browser tab.
+  await expect(page.getByRole("heading", { level: 2, name: title, exact: true })).toBeVisible();
+  await expect(page).toHaveTitle(new RegExp(`^${title} · `));
 }
 
 async function save(page: Page) {
@@ -41,8 +44,12 @@ async function enable(page: Page) {
 }
 
 async function openFlags(page: Page) {
+  const title = await page.getByLabel(A.titleLabel).inputValue();
   await page.getByRole("link", { name: /^(Flags \(\d+\)|Flag template)$/ }).click();
   await expect(page).toHaveURL(/\/flags$/);
+  const heading = interpolate(A.flagsOf, { title });
+  await expect(page.getByRole("heading", { level: 2, name: heading, exact: true })).toBeVisible();
+  await expect(page).toHaveTitle(new RegExp(`^${heading} · `));
 }
 
 async function backToEditor(page: Page, title: string) {
@@ -93,6 +100,7 @@ test("an admin builds one challenge of each type and a player opens and download
   await page.getByLabel(A.fileName).fill("evidence.bin");
   await save(page);
   await openFlags(page);
+  const pairsPage = page.url();
   await expect(page.getByText(/0 teams are accepted now/)).toBeVisible();
   await page.getByLabel(A.pairFiles).setInputFiles([
     { name: "flag{pair_a}", mimeType: "application/octet-stream", buffer: Buffer.from(`pair a ${stamp}`) },
@@ -169,6 +177,22 @@ test("an admin builds one challenge of each type and a player opens and download
   await player.getByRole("button", { name: /Dynamic file/ }).click();
   await expect(player.getByRole("link", { name: C.download })).toHaveAttribute("href", pairHref);
   await context.close();
+
+  // The admin's list tells the pairs apart (size, start of the hash) and names the team given one; deleting
+  // that pair says what happens to the team.
+  await page.goto(pairsPage);
+  const given = page.getByRole("listitem").filter({ has: page.locator(`a[href="${pairHref}"]`) });
+  const hash = /\/assets\/([0-9a-f]{64})\//.exec(pairHref)![1]!;
+  await expect(given.getByRole("link")).toHaveText(`${A.file} · ${`pair a ${stamp}`.length} B · ${hash.slice(0, 8)}`);
+  const teamName = `T${stamp}`.slice(0, 20);
+  await expect(given).toContainText(interpolate(A.flagGivenTo, { team: teamName }));
+  const other = page.getByRole("listitem").filter({ hasText: /flag\{pair_[ab]\}/ }).filter({ hasNot: page.locator(`a[href="${pairHref}"]`) });
+  await expect(other).not.toContainText(interpolate(A.flagGivenTo, { team: teamName }));
+  await given.getByRole("button").click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText(interpolate(A.deleteGivenFlag, { team: teamName }));
+  await dialog.getByRole("button", { name: en.teams.cancel }).click();
+  await expect(given).toBeVisible();
 });
 
 test("a file uploaded for an attachment goes when its attachment is replaced, removed or its flag deleted", async ({ adminPage: page }) => {

@@ -53,8 +53,12 @@ test("a player starts a container from the challenge view, sees its entry and co
   // The entry can be opened and copied.
   await expect(panel.getByRole("link", { name: K.open })).toHaveAttribute("href", `http://${address}`);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await panel.getByRole("button", { name: K.copy }).click();
-  await expect(panel.getByRole("button", { name: K.copied })).toBeVisible();
+  await panel.getByRole("button", { name: en.copy.copy }).click();
+  await expect(panel.getByRole("button", { name: en.copy.copied })).toBeVisible();
+  // Said to screen readers too (a focused button's new name is not read out), then gone with the label.
+  await expect(panel.getByRole("status").filter({ hasText: en.copy.announced })).toHaveCount(1);
+  await expect(panel.getByRole("button", { name: en.copy.copy })).toBeVisible({ timeout: 5_000 });
+  await expect(panel.getByRole("status").filter({ hasText: en.copy.announced })).toHaveCount(0);
   expect(await player.evaluate(() => navigator.clipboard.readText())).toBe(address);
   const env = await player.request.get(`http://${address}/env`);
   expect(env.status()).toBe(200);

@@ -266,7 +266,7 @@ test("two tabs of the game editor: the second save keeps the division the first 
   await tabB.close();
 });
 
-test("by keyboard: a challenge opens into focus, a wrong flag keeps the focus in the flag box, an accepted one counts at once, Escape returns to the card", async ({ adminPage: admin, page }) => {
+test("by keyboard: a challenge opens into focus, a wrong flag stays selected in the focused flag box, an accepted one counts at once, Escape returns to the card", async ({ adminPage: admin, page }) => {
   const stamp = Date.now().toString(36);
   const title = `Keys ${stamp}`;
   const { gameId, challengeIds } = await runningGame(admin.request, stamp, [title]);
@@ -286,6 +286,9 @@ test("by keyboard: a challenge opens into focus, a wrong flag keeps the focus in
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("verdict")).toHaveAttribute("data-status", "WrongAnswer");
   await expect(flag).toBeFocused();
+  // The wrong flag stays, selected: a typo is mended in place, and typing replaces it.
+  await expect(flag).toHaveValue("flag{wrong}");
+  expect(await flag.evaluate((box: HTMLInputElement) => [box.selectionStart, box.selectionEnd])).toEqual([0, "flag{wrong}".length]);
   await page.keyboard.type(FLAG);
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("verdict")).toHaveAttribute("data-status", "Accepted");

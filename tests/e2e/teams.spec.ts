@@ -46,6 +46,10 @@ test("create a team, a second user joins by code, transfer captaincy, kick, disb
   const codeInput = page.getByRole("textbox", { name: en.teams.inviteCode }).first();
   await expect(codeInput).toHaveValue(new RegExp(`^${teamName}:\\d+:[0-9a-f]{32}$`));
   const code = await codeInput.inputValue();
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("button", { name: en.copy.copy }).click();
+  await expect(page.getByRole("button", { name: en.copy.copied })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
 
   // A second user joins with the code.
   const secondContext = await browser.newContext();

@@ -343,6 +343,21 @@ describe("player challenge view (api.md §10)", () => {
     const served = await a.client.fetch(ua!);
     expect(served.status).toBe(200);
     expect(served.headers.get("content-disposition")).toContain("data.bin");
+
+    // The editor's list names the team each handed-out pair went to; the unused one names none.
+    const listed = (await getEdit(admin.client, game.id, c.id)).flags;
+    const holder = (url: string) => listed.find((f) => f.attachment?.url === url)?.team;
+    expect(holder(ua!)).toBe(a.team.name);
+    expect(holder(ub!)).toBe(b.team.name);
+    expect(listed.filter((f) => f.team === null)).toHaveLength(1);
+    // Deleting a handed-out pair frees the team: it gets the unused pair when it opens the challenge again.
+    const given = listed.find((f) => f.attachment?.url === ua)!;
+    expect((await admin.client.json(`/api/edit/games/${game.id}/challenges/${c.id}/flags/${given.id}`, { method: "DELETE" })).status).toBe(200);
+    const unused = listed.find((f) => f.team === null)!;
+    expect((await open(a.client, game.id, c.id)).body.context.url).toBe(unused.attachment?.url);
+    expect((await getEdit(admin.client, game.id, c.id)).flags.map((f) => [f.id, f.team])).toEqual(
+      listed.filter((f) => f.id !== given.id).map((f) => [f.id, f.id === unused.id ? a.team.name : f.team]),
+    );
   });
 
   it("picks a random free pair, not the first one", async () => {

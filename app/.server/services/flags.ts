@@ -4,7 +4,7 @@ import { badRequest, notFound } from "~/core/errors";
 import type { AttachmentInfo, AttachmentInput, FlagCreateInput, FlagInfo } from "~/core/schemas/challenge";
 import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
-import { type Attachment, attachments, type Challenge, challenges, files, flags } from "../db/schema";
+import { type Attachment, attachments, type Challenge, challenges, files, flags, gameInstances, participations, teams } from "../db/schema";
 import { releaseFile } from "../storage/files";
 
 export interface FlagDeps {
@@ -150,19 +150,26 @@ export async function deleteFlag(deps: FlagDeps, challengeId: number, flagId: nu
   await deleteAttachments(deps, [row.attachmentId]);
 }
 
-/** The flags of a challenge with their attachments (dynamic ones under the common file name). */
+/**
+ * The flags of a challenge with their attachments (dynamic ones under the common file name) and, for a
+ * DynamicAttachment pair already handed out, the team holding it (an admin deleting it must know).
+ */
 export async function listFlags(db: Db, challenge: Challenge): Promise<FlagInfo[]> {
   const rows = await db
-    .select({ flag: flags, attachment: attachments })
+    .select({ flag: flags, attachment: attachments, team: teams.name })
     .from(flags)
     .leftJoin(attachments, eq(attachments.id, flags.attachmentId))
+    .leftJoin(gameInstances, eq(gameInstances.flagId, flags.id))
+    .leftJoin(participations, eq(participations.id, gameInstances.participationId))
+    .leftJoin(teams, eq(teams.id, participations.teamId))
     .where(eq(flags.challengeId, challenge.id))
     .orderBy(flags.id)
     .all();
-  return rows.map(({ flag, attachment }) => ({
+  return rows.map(({ flag, attachment, team }) => ({
     id: flag.id,
     flag: flag.flag,
     attachment: attachment ? toAttachmentInfo(attachment, challenge.fileName) : null,
+    team,
   }));
 }
 

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -8,7 +8,9 @@ import { FLAG_PLACEHOLDER_COUNT } from "./placeholders";
 /**
  * The flag box of a challenge. It refuses an empty flag itself and hands anything else to `submit`
  * (POST game/{id}/challenges/{cid} and the verdict live with the submission code); a rejected promise
- * shows its message. The placeholder is one of our playful lines, picked when the box mounts.
+ * shows its message. A sent flag stays in the box, selected: typing replaces it, and a typo is mended with
+ * the arrow keys instead of retyping the whole flag (an accepted one closes the box). The placeholder is one
+ * of our playful lines, picked when the box mounts.
  */
 export function FlagInput({ submit, disabled = false }: { submit: (flag: string) => Promise<void>; disabled?: boolean }) {
   const { t } = useTranslation();
@@ -16,6 +18,7 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
   const [flag, setFlag] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -28,7 +31,7 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
     setError(null);
     try {
       await submit(value);
-      setFlag("");
+      input.current?.select();
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -40,6 +43,7 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
     <form className="space-y-2" noValidate onSubmit={(e) => void onSubmit(e)}>
       <div className="flex gap-2">
         <input
+          ref={input}
           aria-label={t("challenge.flag")}
           name="flag"
           autoComplete="off"

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { formatCountdown, formatDateTime, useNow } from "~/components/games/time";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { CopyButton } from "~/components/ui/copy-button";
 import type { ClientConfig } from "~/core/schemas/config";
 import { api, errorMessage } from "~/lib/api";
 
@@ -72,7 +73,7 @@ export function ContainerPanel({
     setInfo(entry && closeTime ? { entry, expectStopAt: closeTime } : null);
     setError(null);
   }
-  const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
+  const [copyFailed, setCopyFailed] = useState(false);
   const rechecks = useRef<ReturnType<typeof setTimeout>[]>([]);
   useEffect(() => () => rechecks.current.forEach(clearTimeout), []);
   const [policy, setPolicy] = useState<Policy | null>(null);
@@ -119,21 +120,11 @@ export function ContainerPanel({
   const origin = typeof window === "undefined" ? "" : window.location.origin;
   const address = info ? (proxied ? proxyAddress(origin, info.entry) : info.entry) : "";
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(address);
-      setCopied("copied");
-    } catch {
-      setCopied("failed");
-    }
-    setTimeout(() => setCopied(null), 2000);
-  };
-
   return (
     <section aria-label={t("container.heading")} className="space-y-3 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
       <h3 className="text-sm font-semibold">{t("container.heading")}</h3>
       {error ? <Alert tone="error">{error}</Alert> : null}
-      {copied === "failed" ? <Alert tone="error">{t("container.copyFailed")}</Alert> : null}
+      {copyFailed ? <Alert tone="error">{t("container.copyFailed")}</Alert> : null}
       {info ? (
         <>
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
@@ -142,9 +133,7 @@ export function ContainerPanel({
               <code className="font-mono break-all" data-testid="container-entry">
                 {info.entry}
               </code>
-              <button type="button" onClick={() => void copy()} className="text-xs font-medium text-primary-700 hover:underline dark:text-primary-300">
-                {copied === "copied" ? t("container.copied") : t("container.copy")}
-              </button>
+              <CopyButton variant="link" text={address} onFailure={() => setCopyFailed(true)} />
               {proxied ? null : (
                 <a href={`http://${info.entry}`} target="_blank" rel="noopener noreferrer" className="text-xs font-medium text-primary-700 hover:underline dark:text-primary-300">
                   {t("container.open")}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { CopyButton } from "~/components/ui/copy-button";
 import { Card } from "~/components/ui/card";
 import type { MyTeamInfo, TeamMemberInfo } from "~/core/schemas/team";
 import { api, errorMessage } from "~/lib/api";
@@ -24,7 +25,6 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
   const [editing, setEditing] = useState(false);
   const [code, setCode] = useState<string | null>(null);
   const [codeError, setCodeError] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   // "Show invite code" is replaced by the code: the focus goes to the code (selected, ready to copy)
   // instead of falling to the page.
   const codeInput = useRef<HTMLInputElement>(null);
@@ -49,17 +49,6 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
       setCode(shown);
     } catch (err) {
       setCodeError(errorMessage(err));
-    }
-  }
-
-  async function copyCode() {
-    if (!code) return;
-    try {
-      await navigator.clipboard.writeText(code);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 2000);
-    } catch {
-      setCodeError(t("teams.copyFailed"));
     }
   }
 
@@ -203,9 +192,7 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
                   className="block w-full min-w-0 rounded-md border border-zinc-300 bg-zinc-50 px-3 py-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
                   onFocus={(event) => event.currentTarget.select()}
                 />
-                <Button variant="secondary" onClick={() => void copyCode()}>
-                  {copied ? t("teams.copied") : t("teams.copy")}
-                </Button>
+                <CopyButton text={code} onFailure={() => setCodeError(t("teams.copyFailed"))} />
               </div>
             ) : (
               <Button variant="secondary" onClick={() => void showCode()}>

@@ -132,6 +132,8 @@ export interface FlagInfo {
   id: number;
   flag: string;
   attachment: AttachmentInfo | null;
+  /** DynamicAttachment: the team the pair was handed to, null while unused (always null for other types). */
+  team: string | null;
 }
 
 /** ChallengeInfoModel (edit list). */

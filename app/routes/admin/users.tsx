@@ -8,6 +8,7 @@ import { type AdminUserInfo, formatDateTime } from "~/components/admin/user-type
 import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
+import { CopyButton } from "~/components/ui/copy-button";
 import { Card } from "~/components/ui/card";
 import { PastEndNotice } from "~/components/ui/pager";
 import type { ArrayResponse } from "~/core/schemas/team";
@@ -61,7 +62,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [newPassword, setNewPassword] = useState<{ userName: string; password: string } | null>(null);
-  const [copied, setCopied] = useState(false);
+  const [copyFailed, setCopyFailed] = useState(false);
   const [batchOpen, setBatchOpen] = useState(false);
   const [batchBusy, setBatchBusy] = useState(false);
 
@@ -110,7 +111,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
       else if (pending.kind === "reset") {
         const password = await api<string>(`/api/admin/users/${id}/password`, { method: "DELETE" });
         setNewPassword({ userName: pending.user.userName, password });
-        setCopied(false);
+        setCopyFailed(false);
       } else await api(`/api/admin/users/${id}`, { method: "PUT", body: { role: pending.kind === "ban" ? "Banned" : "User" } });
       setPending(null);
       void revalidate();
@@ -283,18 +284,9 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
               {newPassword.password}
             </p>
             <Alert>{t("adminUsers.newPasswordOnce")}</Alert>
+            {copyFailed ? <Alert tone="error">{t("adminUsers.copyFailed")}</Alert> : null}
             <div className="flex justify-end gap-2">
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  void navigator.clipboard.writeText(newPassword.password).then(
-                    () => setCopied(true),
-                    () => setCopied(false),
-                  );
-                }}
-              >
-                {copied ? t("adminUsers.copied") : t("adminUsers.copy")}
-              </Button>
+              <CopyButton text={newPassword.password} onFailure={() => setCopyFailed(true)} />
               <Button onClick={() => setNewPassword(null)}>{t("adminUsers.close")}</Button>
             </div>
           </div>

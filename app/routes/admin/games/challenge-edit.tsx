@@ -356,6 +356,8 @@ function Editor({
           ) : null}
         </nav>
       </div>
+      {/* The stored title (the page's h1 is the game's): the form below edits a draft of it. */}
+      <h2 className="text-xl font-semibold break-words">{challenge.title}</h2>
       <div className="flex flex-wrap gap-2">
         <Button onClick={() => void put({ isEnabled: !challenge.isEnabled }, challenge.isEnabled ? t("adminChallenges.disabledNow") : t("adminChallenges.enabledNow"))} disabled={busy}>
           {challenge.isEnabled ? t("adminChallenges.disable") : t("adminChallenges.enable")}

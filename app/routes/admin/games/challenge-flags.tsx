@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { type FormEvent, useMemo, useState } from "react";
+import i18next from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
+import { formatBytes } from "~/components/challenges/challenge-view";
 import { parseRemotePairs, parseStaticFlags } from "~/components/challenges/flag-lines";
 import { uploadForAttachment } from "~/lib/upload";
 import { ConfirmDialog } from "~/components/teams/dialog";
@@ -34,7 +36,9 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
     orNotFound(api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challengeId}`, { signal })),
     api<ParticipationInfo[]>(`/api/game/${gameId}/participations`, { signal }),
   ]);
-  return { ...server, gameId, challenge, acceptedTeams: participations.filter((p) => p.status === "Accepted").length };
+  // The tab's title names the challenge once it is known (the server's names the page only).
+  const pageTitle = i18next.t("common:adminChallenges.flagsOf", { title: challenge.title });
+  return { ...server, pageTitle, gameId, challenge, acceptedTeams: participations.filter((p) => p.status === "Accepted").length };
 }
 clientLoader.hydrate = true as const;
 
@@ -243,6 +247,15 @@ function TemplateEditor({ gameId, challenge, onDone }: { gameId: number; challen
   );
 }
 
+/**
+ * A local file of a (flag, file) pair: every pair downloads under the challenge's one file name, so the
+ * list tells them apart by size and the start of the content hash (the `/assets/{hash}/…` address).
+ */
+function localFileLabel(url: string, size: number | null, file: string): string {
+  const hash = /^\/assets\/([0-9a-f]{64})\//.exec(url)?.[1];
+  return [file, size != null ? formatBytes(size) : null, hash ? hash.slice(0, 8) : null].filter(Boolean).join(" · ");
+}
+
 function FlagList({ gameId, challenge, onDone }: { gameId: number; challenge: ChallengeEditDetail; onDone: () => void }) {
   const { t } = useTranslation();
   const [deleting, setDeleting] = useState<FlagInfo | null>(null);
@@ -259,9 +272,12 @@ function FlagList({ gameId, challenge, onDone }: { gameId: number; challenge: Ch
               <div className="min-w-0">
                 <code className="font-mono break-all">{f.flag}</code>
                 {f.attachment?.url ? (
-                  <a href={f.attachment.url} className="ms-3 text-xs text-primary-700 underline dark:text-primary-300">
-                    {f.attachment.type === "Remote" ? f.attachment.url : t("adminChallenges.file")}
+                  <a href={f.attachment.url} className="ms-3 text-xs break-all text-primary-700 underline dark:text-primary-300">
+                    {f.attachment.type === "Remote" ? f.attachment.url : localFileLabel(f.attachment.url, f.attachment.fileSize, t("adminChallenges.file"))}
                   </a>
+                ) : null}
+                {f.team !== null ? (
+                  <span className="ms-3 text-xs text-zinc-600 dark:text-zinc-400">{t("adminChallenges.flagGivenTo", { team: f.team })}</span>
                 ) : null}
               </div>
               <Button variant="ghost" className="px-2 py-1 text-red-700 dark:text-red-400" aria-label={t("adminChallenges.deleteFlagNamed", { flag: f.flag })} onClick={() => setDeleting(f)}>
@@ -274,7 +290,12 @@ function FlagList({ gameId, challenge, onDone }: { gameId: number; challenge: Ch
       <ConfirmDialog
         open={deleting !== null}
         title={t("adminChallenges.deleteFlag")}
-        message={<code className="font-mono break-all">{deleting?.flag}</code>}
+        message={
+          <div className="space-y-2">
+            <code className="block font-mono break-all">{deleting?.flag}</code>
+            {deleting?.team != null ? <p>{t("adminChallenges.deleteGivenFlag", { team: deleting.team })}</p> : null}
+          </div>
+        }
         confirmLabel={t("adminChallenges.deleteFlag")}
         busy={action.busy}
         error={action.error}
@@ -306,6 +327,7 @@ export default function AdminChallengeFlagsPage({ loaderData }: Route.ComponentP
         </Link>
         <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs dark:bg-zinc-800">{t(`challenge.type.${challenge.type}`)}</span>
       </div>
+      <h2 className="text-xl font-semibold break-words">{t("adminChallenges.flagsOf", { title: challenge.title })}</h2>
       <Card className="space-y-4">
         {challenge.type === "DynamicContainer" ? <TemplateEditor key={challenge.id} gameId={gameId} challenge={challenge} onDone={done} /> : null}
         {challenge.type === "DynamicAttachment" ? <DynamicAttachmentForms url={url} acceptedTeams={acceptedTeams} onDone={done} flagsKey={flagsKey} /> : null}
