@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import resources from "~/locales";
+
+/**
+ * One word per concept in each language (DECISIONS.md, 2026-11-26 eighteenth session): a new string that
+ * brings back a word the glossary replaced fails here, with the word to use instead.
+ */
+const RETIRED: Record<"ja-JP" | "zh-CN", { word: RegExp; use: string }[]> = {
+  "ja-JP": [
+    { word: /ゲーム/, use: "大会 (a game)" },
+    { word: /競技|コンテスト/, use: "大会 (a game)" },
+    { word: /ライトアップ/, use: "Writeup" },
+    { word: /サインイン/, use: "ログイン" },
+    { word: /BAN/, use: "利用停止" },
+    { word: /解答/, use: "正解 (a solve)" },
+  ],
+  "zh-CN": [
+    { word: /赛事/, use: "比赛" },
+    // "各题解题情况" (each challenge's solves) is not the word.
+    { word: /题解(?!题)/, use: "Writeup" },
+    { word: /容器代理/, use: "容器 Agent (代理 is the platform proxy)" },
+    { word: /账户/, use: "账号" },
+    { word: /玩家/, use: "选手" },
+    { word: /挑战|赛题/, use: "题目" },
+    { word: /战队|团队/, use: "队伍" },
+    { word: /记分板|积分榜/, use: "排行榜" },
+    { word: /标志/, use: "Logo" },
+  ],
+};
+
+const leaves = (value: unknown, prefix = ""): [string, string][] =>
+  typeof value === "string"
+    ? [[prefix, value]]
+    : Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k));
+
+describe("the glossary", () => {
+  it.each(Object.keys(RETIRED) as (keyof typeof RETIRED)[])("%s uses one word per concept", (language) => {
+    const strings = Object.entries(resources[language]).flatMap(([ns, tree]) => leaves(tree, ns));
+    const found = RETIRED[language].flatMap(({ word, use }) =>
+      strings.filter(([, text]) => word.test(text)).map(([key, text]) => `${key}: "${text}" — use ${use}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("would catch a retired word", () => {
+    expect(RETIRED["ja-JP"].some(({ word }) => word.test("ゲームに参加"))).toBe(true);
+    expect(RETIRED["zh-CN"].some(({ word }) => word.test("上传题解"))).toBe(true);
+    expect(RETIRED["zh-CN"].some(({ word }) => word.test("各题解题情况"))).toBe(false);
+  });
+});
