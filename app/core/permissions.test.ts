@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAccess } from "./permissions";
+import { channelsToClose, checkAccess } from "./permissions";
 
 describe("checkAccess", () => {
   it.each([
@@ -14,5 +14,21 @@ describe("checkAccess", () => {
     ["Admin", "Admin", "ok"],
   ] as const)("role %s at level %s → %s", (role, level, expected) => {
     expect(checkAccess(role, level)).toBe(expected);
+  });
+});
+
+describe("channelsToClose", () => {
+  it.each([
+    ["Admin", "Monitor", false, ["admin"]],
+    ["Admin", "User", false, ["admin", "monitor"]],
+    ["Monitor", "User", false, ["monitor"]],
+    ["Monitor", "Admin", false, []],
+    ["User", "Monitor", false, []],
+    ["User", "User", false, []],
+    ["User", "Banned", false, ["admin", "monitor", "game"]],
+    ["Monitor", null, false, ["admin", "monitor", "game"]],
+    ["User", "User", true, ["admin", "monitor", "game"]],
+  ] as const)("%s → %s (sessions revoked: %s) closes %j", (before, after, revoked, expected) => {
+    expect(channelsToClose(before, after, revoked)).toEqual(expected);
   });
 });

@@ -110,10 +110,11 @@ test("the challenge page hears notices, new hints and a closed challenge without
   await context.close();
 });
 
-test("in Japanese at 480 px the flag box's button stays on one line", async ({ adminPage: admin, browser, baseURL }) => {
+test("in Japanese at 480 px the flag box's button and the scoreboard's headings stay on one line", async ({ adminPage: admin, browser, baseURL }) => {
   const stamp = Date.now().toString(36);
   const title = `Narrow ${stamp}`;
-  const { gameId } = await runningGame(admin.request, stamp, [title]);
+  // Eight challenge columns: the scoreboard's table is wider than the screen, as in a real game.
+  const { gameId } = await runningGame(admin.request, stamp, [title, ...[1, 2, 3, 4, 5, 6, 7].map((n) => `Column ${n} ${stamp}`)]);
   const context = await browser.newContext({ viewport: { width: 480, height: 900 } });
   await context.addCookies([{ name: "i18next", value: "ja-JP", url: baseURL! }]);
   const page = await context.newPage();
@@ -129,6 +130,23 @@ test("in Japanese at 480 px the flag box's button stays on one line", async ({ a
     return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
   });
   expect(lines).toBe(1);
+
+  // The scoreboard's column headings too (they stacked one character per line).
+  await page.goto(`/games/${gameId}/scoreboard`);
+  const headings = page.locator("table thead th");
+  await expect(headings.first()).toHaveText(ja.scoreboard.rank);
+  // The four fixed columns (rank, team, score, solves); challenge headings are titles and may wrap.
+  const stacked = await headings.evaluateAll((cells) =>
+    cells
+      .slice(0, 4)
+      .map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return { text: cell.textContent ?? "", lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+      })
+      .filter((cell) => cell.text !== "" && cell.lines > 1),
+  );
+  expect(stacked).toEqual([]);
   await context.close();
 });
 
@@ -238,7 +256,7 @@ test("saving the game editor keeps the exact times of fields left as they were",
   expect(saved).toMatchObject({ summary: `Summary ${stamp}`, start, end, writeupDeadline });
 });
 
-test("two tabs of the game editor: the second save keeps the division the first one added", async ({ adminPage: tabA }) => {
+test("two tabs of the game editor: a later save keeps the division the other tab added, also when it adds one", async ({ adminPage: tabA }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();
   const game = await ok<{ id: number }>(tabA.request.post("/api/edit/games", { data: { title: `Tabs ${stamp}`, start: now + HOUR, end: now + 2 * HOUR } }));
@@ -263,6 +281,24 @@ test("two tabs of the game editor: the second save keeps the division the first 
   const saved = await ok<{ summary: string; divisions: { name: string }[] }>(tabA.request.get(`/api/edit/games/${game.id}`));
   expect(saved.summary).toBe(`From B ${stamp}`);
   expect(saved.divisions.map((d) => d.name)).toEqual(["Students"]);
+  // A tab opened now (showing Students) adds a division after tab A added another: the divisions go as one
+  // list, where a missing one is deleted — C's save must keep A's.
+  const tabC = await tabA.context().newPage();
+  await tabC.goto(`/admin/games/${game.id}/Info`);
+  await expect(tabC.getByLabel(en.adminGames.divisionName.replace("{{n}}", "1"))).toHaveValue("Students");
+  await tabA.getByRole("button", { name: en.adminGames.addDivision }).click();
+  await tabA.getByLabel(en.adminGames.divisionName.replace("{{n}}", "2")).fill("Veterans");
+  await tabA.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect.poll(async () => (await ok<{ divisions: unknown[] }>(tabA.request.get(`/api/edit/games/${game.id}`))).divisions.length).toBe(2);
+  await tabC.getByRole("button", { name: en.adminGames.addDivision }).click();
+  await tabC.getByLabel(en.adminGames.divisionName.replace("{{n}}", "2")).fill("Mentors");
+  await tabC.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect(tabC.getByText(en.adminGames.saved)).toBeVisible();
+  const all = await ok<{ divisions: { name: string }[] }>(tabA.request.get(`/api/edit/games/${game.id}`));
+  expect(all.divisions.map((d) => d.name).sort()).toEqual(["Mentors", "Students", "Veterans"]);
+  // And C now shows all three.
+  await expect(tabC.getByLabel(en.adminGames.divisionName.replace("{{n}}", "3"))).toBeVisible();
+  await tabC.close();
   await tabB.close();
 });
 

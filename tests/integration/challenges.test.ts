@@ -245,6 +245,30 @@ describe("challenge editing (api.md §9)", () => {
     await put(admin.client, future.id, f.id, { hints: ["nothing"] });
     expect(await notices(future.id)).toEqual([]);
   });
+
+  it("announces each challenge once, even under racing saves, and a new one of a deleted one's name too", async () => {
+    const { admin, game } = await setup();
+    const notices = async () => (await admin.client.json<GameNoticeInfo[]>(`/api/edit/games/${game.id}/notices`)).body;
+    const count = async (type: string) => (await notices()).filter((n) => n.type === type).length;
+    const c = await enabledStatic(admin.client, game.id);
+    expect(await count("NewChallenge")).toBe(1);
+    // A double click on Save with new hints: one NewHint; a different hint after: a second.
+    const saves = await Promise.all([1, 2, 3].map(() => put(admin.client, game.id, c.id, { hints: ["look left"] })));
+    expect(saves.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await count("NewHint")).toBe(1);
+    expect((await put(admin.client, game.id, c.id, { hints: ["look left", "then right"] })).status).toBe(200);
+    expect(await count("NewHint")).toBe(2);
+    expect((await getEdit(admin.client, game.id, c.id)).hints).toEqual(["look left", "then right"]);
+
+    // Deleted, and made again under the same title: the new challenge is announced.
+    expect((await admin.client.json(`/api/edit/games/${game.id}/challenges/${c.id}`, { method: "DELETE" })).status).toBe(200);
+    const again = await newChallenge(admin.client, game.id, "StaticAttachment", { title: c.title });
+    expect((await addFlags(admin.client, game.id, again.id, [{ flag: "flag{again}" }])).status).toBe(200);
+    // Two enables racing: one notice.
+    await Promise.all([put(admin.client, game.id, again.id, { isEnabled: true }), put(admin.client, game.id, again.id, { isEnabled: true })]);
+    const announced = (await notices()).filter((n) => n.type === "NewChallenge");
+    expect(announced.map((n) => n.values)).toEqual([[c.title], [c.title]]);
+  });
 });
 
 describe("player challenge view (api.md §10)", () => {

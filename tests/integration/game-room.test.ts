@@ -462,6 +462,39 @@ describe("crash recovery", () => {
 });
 
 describe("the room's journal", () => {
+  it("settledRunsClear: a flush or drain with nothing to do leaves the room free for the next one", async () => {
+    const { admin, gameId } = await setup();
+    await makeChallenge(admin, gameId, { flags: ["f"] });
+    await runInDurableObject(room(gameId), async (instance) => {
+      const r = instance as unknown as { flush(): Promise<void>; drain(): Promise<boolean>; flushing: unknown; draining: unknown };
+      await r.flush();
+      expect(r.flushing).toBeNull();
+      expect(await r.drain()).toBe(true);
+      expect(r.draining).toBeNull();
+    });
+  });
+
+  it("keeps judging while monitors read the lists between submissions (the flush timer fires on an empty queue)", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const players = await seedPlayers(gameId, 4);
+    for (let round = 0; round < 5; round++) {
+      // Each submission arms the room's flush timer; the list flushes the queue before the timer fires.
+      const [sent, listed] = await Promise.all([
+        Promise.all(players.map((p) => submit(p, gameId, cid, `wrong ${round}`))),
+        admin.json<unknown[]>(`/api/game/${gameId}/submissions?count=1`),
+      ]);
+      expect(sent.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      expect(listed.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect((await submit(players[0]!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    const { body } = await admin.json<{ status: string }[]>(`/api/game/${gameId}/submissions?count=50`);
+    expect(body).toHaveLength(21);
+    expect(body.filter((s) => s.status === "Accepted")).toHaveLength(1);
+  });
+
   /** Rows as the room journals them, put straight into its storage (what a restart finds there). */
   async function journal(gameId: number, rows: [id: number, challengeId: number, p: Player, answer: string, time: number][]) {
     await runInDurableObject(room(gameId), (_instance, state) => {
@@ -674,6 +707,22 @@ describe("scoreboard", () => {
     const again = unique("ad").slice(-15);
     expect((await admin.json(`/api/admin/users/${a!.userId}`, { method: "PUT", body: { userName: again } })).status).toBe(200);
     expect((await board(gameId)).items[0]!.solvedChallenges[0]!.userName).toBe(again);
+  });
+
+  it("takes a deleted solver's name off the board at once, as a rebuilt room shows it", async () => {
+    const { admin, gameId } = await setup({ acceptWithoutReview: true });
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const { captain, team, members } = await teamWithMembers(1);
+    const member = members[0]!;
+    for (const client of [captain.client, member.client]) expect((await join(client, gameId, { teamId: team.id })).status).toBe(200);
+    expect((await member.client.json(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "f" } })).status).toBe(200);
+    await settle(gameId);
+    const solver = async () => (await board(gameId)).items.find((i) => i.id === team.id)!.solvedChallenges[0]!.userName;
+    expect(await solver()).toBe(member.userName);
+    expect((await admin.json(`/api/admin/users/${member.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await solver()).toBe("");
+    await room(gameId).reset(gameId);
+    expect(await solver()).toBe("");
   });
 
   it("ranks by division and skips overall ranks without RankOverall", async () => {

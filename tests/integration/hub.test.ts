@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { users } from "~/.server/db/schema";
 import { parseRelayFrames, RELAY_TOKEN_HEADER } from "~/core/protocol";
 import { AdminHub } from "../../workers/admin-hub/admin-hub";
-import { createGame, newAdmin, room, seedPlayers } from "./game-helpers";
+import { createGame, newAdmin, room, seedPlayers, userIdOf } from "./game-helpers";
 import { Client, db, newUser } from "./helpers";
 
 async function openSocket(client: Awaited<ReturnType<typeof newUser>>["client"], path: string) {
@@ -138,6 +138,56 @@ describe("game notices over the game socket", () => {
     expect(playerSocket.status).toBe(101);
     playerSocket.webSocket!.accept();
     playerSocket.webSocket!.close(1000);
+  });
+
+  it("closes a user's open sockets when their role no longer opens them, they are banned, or the game is deleted", async () => {
+    const admin = await newAdminClient();
+    const gameId = await createGameAs(admin, { acceptWithoutReview: true });
+    /** An accepted socket and the close code it gets (null while open). */
+    const watch = async (client: Client, path: string) => {
+      const res = await openSocket(client, path);
+      expect(res.status, path).toBe(101);
+      const ws = res.webSocket!;
+      const state = { code: null as number | null };
+      ws.addEventListener("close", (event) => {
+        state.code = event.code;
+      });
+      ws.accept();
+      return state;
+    };
+    const closeCode = (state: { code: number | null }) => expect.poll(() => state.code, { timeout: 3_000, interval: 20 });
+
+    // An admin with the log feed and a game's monitor feed open is made a monitor, then a user.
+    const staff = await newUser();
+    await db().update(users).set({ role: "Admin" }).where(eq(users.userName, staff.userName));
+    const staffId = await userIdOf(staff.client);
+    const logs = await watch(staff.client, "/hub/admin");
+    const monitor = await watch(staff.client, `/hub/game/${gameId}/monitor`);
+    const otherAdmin = await watch(admin, "/hub/admin");
+    expect((await admin.json(`/api/admin/users/${staffId}`, { method: "PUT", body: { role: "Monitor" } })).status).toBe(200);
+    await closeCode(logs).toBe(4403);
+    // The monitor feed stays: a monitor may read it. So does every other admin's log feed.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(monitor.code).toBeNull();
+    expect(otherAdmin.code).toBeNull();
+    expect((await admin.json(`/api/admin/users/${staffId}`, { method: "PUT", body: { role: "User" } })).status).toBe(200);
+    await closeCode(monitor).toBe(4403);
+    // Reopening is refused with the new role.
+    expect((await openSocket(staff.client, `/hub/game/${gameId}/monitor`)).status).toBe(403);
+
+    // A banned player's game feed closes; another player's stays.
+    const banned = await newUser();
+    const kept = await newUser();
+    const bannedFeed = await watch(banned.client, `/hub/game/${gameId}`);
+    const keptFeed = await watch(kept.client, `/hub/game/${gameId}`);
+    expect((await admin.json(`/api/admin/users/${await userIdOf(banned.client)}`, { method: "PUT", body: { role: "Banned" } })).status).toBe(200);
+    await closeCode(bannedFeed).toBe(4403);
+    expect(keptFeed.code).toBeNull();
+
+    // Deleting the game closes every socket still open on it.
+    expect((await admin.json(`/api/edit/games/${gameId}`, { method: "DELETE" })).status).toBe(200);
+    await closeCode(keptFeed).toBe(4404);
+    expect(otherAdmin.code).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
-import { refreshRooms, refreshRoomsOfTeam, refreshRoomsOfUser } from "~/.server/services/room";
+import { gamesOfUser, refreshRooms, refreshRoomsOfTeam, refreshRoomsOfUser } from "~/.server/services/room";
 import * as teams from "~/.server/services/teams";
+import { disconnectUser } from "~/.server/services/sockets";
 import * as usersAdmin from "~/.server/services/users-admin";
 import { badRequest, notFound } from "~/core/errors";
 import { adminTeamUpdateSchema, pageQuerySchema, searchQuerySchema } from "~/core/schemas/team";
@@ -97,7 +98,8 @@ defineRoute(admin, { method: "GET", path: "/admin/users/:id", auth: "Admin", tag
 
 defineRoute(admin, { method: "PUT", path: "/admin/users/:id", auth: "Admin", tag, summary: "Edit a user (fields, role, activation)", body: usersAdmin.adminUserUpdateSchema }, async (c, { body, user }) => {
   const before = body.userName == null ? null : await usersAdmin.getUserProfile(c.get("db"), adminUserId(c));
-  const info = await usersAdmin.updateUser({ db: c.get("db"), now: c.get("now") }, user!.id, adminUserId(c), body);
+  const { user: info, previousRole } = await usersAdmin.updateUser({ db: c.get("db"), now: c.get("now") }, user!.id, adminUserId(c), body);
+  await disconnectUser(c.env, c.get("db"), adminUserId(c), previousRole, info.role);
   if (before && before.userName !== info.userName) await refreshRoomsOfUser(c.env, c.get("db"), adminUserId(c));
   const fields = Object.entries(body).flatMap(([k, v]) => (v == null ? [] : [k === "role" ? `role=${String(v)}` : k]));
   await logEvent(c, { level: body.role === "Banned" ? "Warning" : "Information", logger: "Admin", message: `User ${info.userName} updated: ${fields.join(", ") || "nothing"}`, status: "Success" });
@@ -106,13 +108,18 @@ defineRoute(admin, { method: "PUT", path: "/admin/users/:id", auth: "Admin", tag
 
 defineRoute(admin, { method: "DELETE", path: "/admin/users/:id", auth: "Admin", tag, summary: "Delete a user" }, async (c, { user }) => {
   const target = await usersAdmin.getUserProfile(c.get("db"), adminUserId(c));
-  await usersAdmin.deleteUser({ db: c.get("db"), bucket: c.env.FILES }, user!.id, adminUserId(c));
+  // The user's name leaves the solves of the games they played (the board and a rebuilt room agree).
+  const played = await gamesOfUser(c.get("db"), adminUserId(c));
+  const role = await usersAdmin.deleteUser({ db: c.get("db"), bucket: c.env.FILES }, user!.id, adminUserId(c));
+  await disconnectUser(c.env, c.get("db"), adminUserId(c), role, null);
+  await refreshRooms(c.env, played, "solves");
   await logEvent(c, { level: "Warning", logger: "Admin", message: `User ${target.userName} (${target.userId}) deleted`, status: "Success" });
   return c.json({ title: c.get("t")("admin.user_deleted"), status: 200 });
 });
 
 defineRoute(admin, { method: "DELETE", path: "/admin/users/:id/password", auth: "Admin", tag, summary: "Reset a user's password to a random one (shown once)" }, async (c) => {
-  const password = await usersAdmin.resetPassword(c.get("db"), adminUserId(c));
+  const { password, role } = await usersAdmin.resetPassword(c.get("db"), adminUserId(c));
+  await disconnectUser(c.env, c.get("db"), adminUserId(c), role, role, true);
   const target = await usersAdmin.getUserProfile(c.get("db"), adminUserId(c));
   await logEvent(c, { level: "Warning", logger: "Admin", message: `Password of user ${target.userName} reset by an admin`, status: "Success" });
   return c.json(password);

@@ -65,6 +65,7 @@ defineRoute(edit, { method: "DELETE", path: "/edit/games/:id", auth: "Admin", ta
   await captureService.deleteCapturesOfGame({ db: c.get("db"), bucket: c.env.FILES }, id);
   await gameService.deleteGame({ db: c.get("db"), bucket: c.env.FILES }, id);
   await refreshRoom(c.env, id, "all");
+  await roomOf(c.env, id).closeAll(4404, "game deleted");
   await logEvent(c, { level: "Warning", logger: "Admin", message: `Game #${id} deleted`, status: "Success" });
   return c.json({ title: c.get("t")("game.deleted"), status: 200 });
 });

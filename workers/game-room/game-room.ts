@@ -291,16 +291,23 @@ export class GameRoom extends SocketHub {
   /** Journals the queued submissions, one batch at a time, until nothing is left. */
   private flush(): Promise<void> {
     if (this.flushing) return this.flushing;
-    this.flushing = (async () => {
-      try {
-        // Back to back: what arrived while a batch was written goes in the next one at once.
-        while (this.state && this.queue.length > 0) await this.flushOnce(this.state);
-      } finally {
-        this.flushing = null;
-      }
-      if (this.queue.length > 0) this.scheduleFlush(true);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    // Back to back: what arrived while a batch was written goes in the next one at once.
+    const run = (async () => {
+      while (this.state && this.queue.length > 0) await this.flushOnce(this.state);
     })();
-    return this.flushing;
+    this.flushing = run;
+    // Cleared once the run has settled, never from inside it: a run with nothing to do settles before it
+    // is stored, and clearing it inside left a settled promise here for good — every later submission
+    // then waited behind it and a monitor list's writeOut spun on it, freezing the runtime (the flush
+    // timer fired after a monitor list had flushed the queue). See settledRunsClear in the tests.
+    const done = () => {
+      if (this.flushing === run) this.flushing = null;
+      if (this.queue.length > 0) this.scheduleFlush(true);
+    };
+    run.then(done, done);
+    return run;
   }
 
   private async flushOnce(state: RoomState): Promise<void> {
@@ -422,19 +429,22 @@ export class GameRoom extends SocketHub {
     if (this.draining) return this.draining;
     if (this.drainTimer) clearTimeout(this.drainTimer);
     this.drainTimer = null;
-    this.draining = (async () => {
+    const run = (async () => {
       try {
         return this.state && hasWrites(this.writes) ? await this.drainOnce(this.state) : true;
       } catch (err) {
         // After D1 took the batch (the journal or a push failed): a restart finds the rows in D1.
         console.error("game room: drain failed after its write", err);
         return false;
-      } finally {
-        this.draining = null;
-        this.scheduleDrain(false);
       }
     })();
-    return this.draining;
+    this.draining = run;
+    // Cleared once settled, as in flush (a drain with nothing to write settles before it is stored).
+    void run.then(() => {
+      if (this.draining === run) this.draining = null;
+      this.scheduleDrain(false);
+    });
+    return run;
   }
 
   private async drainOnce(state: RoomState): Promise<boolean> {

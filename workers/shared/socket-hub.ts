@@ -217,6 +217,47 @@ export abstract class SocketHub extends DurableObject<Env> {
     }
   }
 
+  /**
+   * Closes a user's sockets on the given channels (their role changed, they were banned or deleted): a
+   * socket is authorised once, when it opens. Close code 4403; the page's reconnect is then refused or
+   * let in by the Worker's check of the new role. Returns how many were closed.
+   */
+  async disconnectUser(userId: string, channels: readonly Channel[]): Promise<number> {
+    let closed = 0;
+    for (const channel of channels) {
+      if (!this.allowedChannels.includes(channel)) continue;
+      for (const ws of this.ctx.getWebSockets(`c:${channel}`)) {
+        if (this.identityOf(ws)?.userId !== userId) continue;
+        this.forget(ws);
+        try {
+          ws.close(4403, "access changed");
+          closed++;
+        } catch {
+          // Closed meanwhile.
+        }
+      }
+    }
+    return closed;
+  }
+
+  /**
+   * Closes every socket (the game was deleted): open pages stop receiving, and their reconnects are refused
+   * (404). The `npm start` relay closes the sockets of a lost feed. Returns how many were closed.
+   */
+  async closeAll(code: number, reason: string): Promise<number> {
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets()) {
+      this.forget(ws);
+      try {
+        ws.close(code, reason);
+        closed++;
+      } catch {
+        // Closed meanwhile.
+      }
+    }
+    return closed;
+  }
+
   /** Number of open sockets per channel (for monitoring and tests). */
   async connectionCount(channel: Channel): Promise<number> {
     return this.ctx.getWebSockets(`c:${channel}`).length;

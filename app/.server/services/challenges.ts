@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { isContainerType, type NoticeType } from "~/core/enums";
-import { badRequest, notFound } from "~/core/errors";
+import { badRequest, conflict, notFound } from "~/core/errors";
 import { checkTemplate, TEMPLATE_MAX } from "~/core/flags/template";
 import { computeGamePhase } from "~/core/game/phase";
 import {
@@ -116,12 +116,17 @@ function templateChange(challenge: Challenge, template: string): string | null {
 
 const sameHints = (a: string[], b: string[]) => a.length === b.length && a.every((h, i) => h === b[i]);
 
-async function noticeExists(db: Db, gameId: number, type: NoticeType, title: string): Promise<boolean> {
+/**
+ * Marks the challenge announced and says whether this call did it: one NewChallenge notice per challenge,
+ * whatever its title (a deleted challenge's successor of the same name is new) and however many enable
+ * calls race.
+ */
+async function claimAnnouncement(db: Db, challengeId: number): Promise<boolean> {
   const row = await db
-    .select({ id: gameNotices.id })
-    .from(gameNotices)
-    .where(and(eq(gameNotices.gameId, gameId), eq(gameNotices.type, type), sql`${gameNotices.values} = json_array(${title})`))
-    .limit(1)
+    .update(challenges)
+    .set({ announced: true })
+    .where(and(eq(challenges.id, challengeId), eq(challenges.announced, false)))
+    .returning({ id: challenges.id })
     .get();
   return row !== undefined;
 }
@@ -136,7 +141,7 @@ async function postChallengeNotice({ db, now, publish }: ChallengeDeps, gameId: 
  * DynamicContainer) and, for container types, an image; enabling creates every accepted team's instance.
  * While the game runs, enabling posts NewChallenge and a hint change of an enabled challenge posts NewHint.
  */
-export async function updateChallenge(deps: ChallengeDeps, gameId: number, challengeId: number, input: ChallengeUpdateInput): Promise<ChallengeEditDetail> {
+export async function updateChallenge(deps: ChallengeDeps, gameId: number, challengeId: number, input: ChallengeUpdateInput, attempt = 1): Promise<ChallengeEditDetail> {
   const { db, now } = deps;
   const game = await requireGame(db, gameId);
   const current = await requireChallenge(db, gameId, challengeId);
@@ -170,15 +175,27 @@ export async function updateChallenge(deps: ChallengeDeps, gameId: number, chall
     if (isContainerType(next.type) && !next.containerImage?.trim()) throw badRequest("challenge.no_image");
   }
 
+  // New hints are written only over the hints this call read: of two saves racing (a double click, two
+  // tabs), the second reads again below and, finding its hints already there, posts no second NewHint.
+  const hintsChange = set.hints !== undefined && !sameHints(current.hints, set.hints);
   const updated = Object.keys(set).length
-    ? await db.update(challenges).set(set).where(eq(challenges.id, current.id)).returning().get()
+    ? await db
+        .update(challenges)
+        .set(set)
+        .where(and(eq(challenges.id, current.id), hintsChange ? sql`json(${challenges.hints}) = json(${JSON.stringify(current.hints)})` : undefined))
+        .returning()
+        .get()
     : current;
+  if (!updated) {
+    if (attempt >= 3) throw conflict("challenge.edit_conflict");
+    return updateChallenge(deps, gameId, challengeId, input, attempt + 1);
+  }
   if (enabling) await createInstancesForChallenge(db, updated);
 
   if (computeGamePhase(game, now) === "Running") {
-    // Enabled again after a pause: players were told of it already (the notice names it by title).
-    if (enabling && !(await noticeExists(db, gameId, "NewChallenge", updated.title))) await postChallengeNotice(deps, gameId, "NewChallenge", updated.title);
-    else if (updated.isEnabled && current.isEnabled && !sameHints(current.hints, updated.hints)) {
+    // Enabled again after a pause: players were told of it already.
+    if (enabling && (await claimAnnouncement(db, updated.id))) await postChallengeNotice(deps, gameId, "NewChallenge", updated.title);
+    else if (updated.isEnabled && current.isEnabled && hintsChange) {
       await postChallengeNotice(deps, gameId, "NewHint", updated.title);
     }
   }

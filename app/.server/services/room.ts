@@ -44,8 +44,13 @@ export async function refreshRoomsOfTeam(env: RoomEnv, db: Db, teamId: number): 
  * (renames are rare; the board must not show the old name).
  */
 export async function refreshRoomsOfUser(env: RoomEnv, db: Db, userId: string): Promise<void> {
+  await refreshRooms(env, await gamesOfUser(db, userId), "solves");
+}
+
+/** The games a user plays in (read before deleting the user: the memberships go with them). */
+export async function gamesOfUser(db: Db, userId: string): Promise<number[]> {
   const rows = await db.select({ gameId: participationMembers.gameId }).from(participationMembers).where(eq(participationMembers.userId, userId)).all();
-  await refreshRooms(env, rows.map((r) => r.gameId), "solves");
+  return rows.map((r) => r.gameId);
 }
 
 export async function refreshRooms(env: RoomEnv, gameIds: readonly number[], what: RefreshWhat): Promise<void> {

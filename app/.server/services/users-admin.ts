@@ -1,7 +1,7 @@
 import { type AnyColumn, and, asc, count, desc, eq, ne, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError, badRequest, notFound } from "~/core/errors";
-import { ROLES } from "~/core/enums";
+import { ROLES, type Role } from "~/core/enums";
 import { hasErrorKey, type Translate } from "~/core/i18n/translator";
 import { emailSchema, passwordSchema, profileUpdateSchema, userNameSchema } from "~/core/schemas/account";
 import type { ArrayResponse } from "~/core/schemas/team";
@@ -149,8 +149,11 @@ async function assertFree(db: Db, field: "userName" | "email", value: string, ex
   if (taken) throw badRequest(field === "userName" ? "account.username_taken" : "account.email_taken");
 }
 
-/** Edits a user. Banning rotates the security stamp and revokes every session at once. */
-export async function updateUser({ db }: AdminUserDeps, actorId: string, userId: string, input: AdminUserUpdateInput): Promise<UserInfo> {
+/**
+ * Edits a user. Banning rotates the security stamp and revokes every session at once. Returns the user and
+ * the role they had (the caller closes the live sockets a lower role no longer opens).
+ */
+export async function updateUser({ db }: AdminUserDeps, actorId: string, userId: string, input: AdminUserUpdateInput): Promise<{ user: UserInfo; previousRole: Role }> {
   const user = await requireUser(db, userId);
   const patch: Partial<typeof users.$inferInsert> = {};
   if (input.userName != null && input.userName !== user.userName) {
@@ -184,14 +187,14 @@ export async function updateUser({ db }: AdminUserDeps, actorId: string, userId:
   }
   forgetCachedUser(userId);
   if (banning) await revokeAllSessions(db, userId);
-  return toUserInfo(await requireUser(db, userId));
+  return { user: toUserInfo(await requireUser(db, userId)), previousRole: user.role };
 }
 
-/** Deletes a user (not oneself, not a team captain); memberships and sessions go with them. */
-export async function deleteUser(deps: { db: Db; bucket: R2Bucket }, actorId: string, userId: string): Promise<void> {
+/** Deletes a user (not oneself, not a team captain); memberships and sessions go with them. Returns their role. */
+export async function deleteUser(deps: { db: Db; bucket: R2Bucket }, actorId: string, userId: string): Promise<Role> {
   const { db } = deps;
   if (userId === actorId) throw badRequest("admin.cannot_delete_self");
-  await requireUser(db, userId);
+  const { role } = await requireUser(db, userId);
   const owned = await db.select({ id: teams.id }).from(teams).where(eq(teams.captainId, userId)).get();
   if (owned) throw badRequest("admin.user_is_captain");
   let gone: { avatarHash: string | null } | undefined;
@@ -207,11 +210,12 @@ export async function deleteUser(deps: { db: Db; bucket: R2Bucket }, actorId: st
   }
   if (!gone) throw notFound("admin.user_not_found");
   await releaseFile(deps, gone.avatarHash);
+  return role;
 }
 
-/** Sets a random 16-character password, rotates the security stamp and revokes every session. */
-export async function resetPassword(db: Db, userId: string): Promise<string> {
-  await requireUser(db, userId);
+/** Sets a random 16-character password, rotates the security stamp and revokes every session. Returns it and the user's role. */
+export async function resetPassword(db: Db, userId: string): Promise<{ password: string; role: Role }> {
+  const { role } = await requireUser(db, userId);
   const password = generatePassword(16);
   await db
     .update(users)
@@ -219,7 +223,7 @@ export async function resetPassword(db: Db, userId: string): Promise<string> {
     .where(eq(users.id, userId))
     .run();
   await revokeAllSessions(db, userId);
-  return password;
+  return { password, role };
 }
 
 type BatchRow = z.infer<typeof batchRowSchema>;

@@ -88,10 +88,11 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
           <caption className="sr-only">{t("scoreboard.title")}</caption>
           <thead>
             <tr className="border-b border-zinc-200 text-left dark:border-zinc-800">
-              <th scope="col" className="px-2 py-1">{t("scoreboard.rank")}</th>
-              <th scope="col" className="px-2 py-1">{t("scoreboard.team")}</th>
-              <th scope="col" className="px-2 py-1 text-right">{t("scoreboard.score")}</th>
-              <th scope="col" className="px-2 py-1 text-right">{t("scoreboard.solved")}</th>
+              {/* One line each: at 480 px a CJK heading otherwise stacks one character per line. */}
+              <th scope="col" className="px-2 py-1 whitespace-nowrap">{t("scoreboard.rank")}</th>
+              <th scope="col" className="px-2 py-1 whitespace-nowrap">{t("scoreboard.team")}</th>
+              <th scope="col" className="px-2 py-1 text-right whitespace-nowrap">{t("scoreboard.score")}</th>
+              <th scope="col" className="px-2 py-1 text-right whitespace-nowrap">{t("scoreboard.solved")}</th>
               {challenges.map((c) => (
                 <th
                   key={c.id}

@@ -162,12 +162,12 @@ export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
           <table className="w-full text-left text-sm">
             <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
               <tr>
-                <th scope="col" className="px-4 py-3">{t("adminLogs.time")}</th>
-                <th scope="col" className="px-4 py-3">{t("adminLogs.level")}</th>
-                <th scope="col" className="px-4 py-3">{t("adminLogs.user")}</th>
-                <th scope="col" className="px-4 py-3">{t("adminLogs.ip")}</th>
-                <th scope="col" className="px-4 py-3">{t("adminLogs.message")}</th>
-                <th scope="col" className="px-4 py-3">{t("adminLogs.status")}</th>
+                <th scope="col" className="px-4 py-3 whitespace-nowrap">{t("adminLogs.time")}</th>
+                <th scope="col" className="px-4 py-3 whitespace-nowrap">{t("adminLogs.level")}</th>
+                <th scope="col" className="px-4 py-3 whitespace-nowrap">{t("adminLogs.user")}</th>
+                <th scope="col" className="px-4 py-3 whitespace-nowrap">{t("adminLogs.ip")}</th>
+                <th scope="col" className="px-4 py-3 whitespace-nowrap">{t("adminLogs.message")}</th>
+                <th scope="col" className="px-4 py-3 whitespace-nowrap">{t("adminLogs.status")}</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-200 font-mono text-xs dark:divide-zinc-800">
@@ -175,7 +175,7 @@ export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
                 <tr key={`${log.time}-${i}-${log.msg}`} data-testid="log-row">
                   <td className="whitespace-nowrap px-4 py-2 tabular-nums">{formatDateTime(log.time)}</td>
                   <td className={`whitespace-nowrap px-4 py-2 ${levelTone[log.level]}`}>{t(`adminLogs.levels.${log.level}`)}</td>
-                  <td className="px-4 py-2 wrap-anywhere">{log.name ?? "—"}</td>
+                  <td className="px-4 py-2 whitespace-nowrap">{log.name ?? "—"}</td>
                   <td className="whitespace-nowrap px-4 py-2">{log.ip ?? "—"}</td>
                   <td className="px-4 py-2 break-words">{log.msg}</td>
                   <td className="whitespace-nowrap px-4 py-2">{log.status ? t(`adminLogs.statuses.${log.status}`) : "—"}</td>

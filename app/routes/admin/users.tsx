@@ -170,12 +170,12 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
           <table className="w-full text-left text-sm">
             <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
               <tr>
-                <th scope="col" className="px-4 py-3">{t("adminUsers.userName")}</th>
-                <th scope="col" className="px-4 py-3">{t("adminUsers.email")}</th>
-                <th scope="col" className="px-4 py-3">{t("adminUsers.role")}</th>
-                <th scope="col" className="px-4 py-3">{t("adminUsers.active")}</th>
-                <th scope="col" className="px-4 py-3">{t("adminUsers.lastVisit")}</th>
-                <th scope="col" className="px-4 py-3 text-end">{t("adminUsers.actions")}</th>
+                <th scope="col" className="px-4 py-3 whitespace-nowrap">{t("adminUsers.userName")}</th>
+                <th scope="col" className="px-4 py-3 whitespace-nowrap">{t("adminUsers.email")}</th>
+                <th scope="col" className="px-4 py-3 whitespace-nowrap">{t("adminUsers.role")}</th>
+                <th scope="col" className="px-4 py-3 whitespace-nowrap">{t("adminUsers.active")}</th>
+                <th scope="col" className="px-4 py-3 whitespace-nowrap">{t("adminUsers.lastVisit")}</th>
+                <th scope="col" className="px-4 py-3 text-end whitespace-nowrap">{t("adminUsers.actions")}</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
@@ -191,18 +191,18 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
                         </span>
                       )}
                       <div className="min-w-0">
-                        <p className="font-medium wrap-anywhere">{user.userName}</p>
+                        <p className="font-medium whitespace-nowrap">{user.userName}</p>
                         {user.realName || user.stdNumber ? (
                           <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{[user.realName, user.stdNumber].filter(Boolean).join(" · ")}</p>
                         ) : null}
                       </div>
                     </div>
                   </td>
-                  <td className="px-4 py-3 wrap-anywhere">{user.email}</td>
-                  <td className="px-4 py-3">
+                  <td className="min-w-40 px-4 py-3 wrap-anywhere">{user.email}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">
                     <span className={user.role === "Banned" ? "font-medium text-red-700 dark:text-red-400" : undefined}>{t(`role.${user.role}`)}</span>
                   </td>
-                  <td className="px-4 py-3">{user.emailConfirmed ? t("adminUsers.yes") : t("adminUsers.no")}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{user.emailConfirmed ? t("adminUsers.yes") : t("adminUsers.no")}</td>
                   <td className="px-4 py-3 whitespace-nowrap">
                     {user.lastVisitedUtc > 0 ? (
                       <>

@@ -149,7 +149,8 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
         {shown.map((e, i) => (
           <li key={`${e.time}-${i}`} className="flex gap-3 border-b border-zinc-100 py-1 dark:border-zinc-900">
             <time className="shrink-0 tabular-nums text-zinc-600 dark:text-zinc-400">{formatDateTime(e.time)}</time>
-            <span className={e.type === "CheatDetected" ? "text-red-600 dark:text-red-400" : ""}>{text(e)}</span>
+            {/* A flag of 127 characters has no break point: it wraps anywhere instead of widening the page. */}
+            <span className={`min-w-0 wrap-anywhere ${e.type === "CheatDetected" ? "text-red-600 dark:text-red-400" : ""}`}>{text(e)}</span>
           </li>
         ))}
       </ul>

@@ -73,23 +73,23 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
       <table className="min-w-full text-sm" data-testid="monitor-submissions">
         <thead>
           <tr className="border-b border-zinc-200 text-left dark:border-zinc-800">
-            <th className="px-2 py-1">{t("monitor.time")}</th>
-            <th className="px-2 py-1">{t("monitor.team")}</th>
-            <th className="px-2 py-1">{t("monitor.user")}</th>
-            <th className="px-2 py-1">{t("monitor.challenge")}</th>
-            <th className="px-2 py-1">{t("monitor.answer")}</th>
-            <th className="px-2 py-1">{t("monitor.statusLabel")}</th>
+            <th className="px-2 py-1 whitespace-nowrap">{t("monitor.time")}</th>
+            <th className="px-2 py-1 whitespace-nowrap">{t("monitor.team")}</th>
+            <th className="px-2 py-1 whitespace-nowrap">{t("monitor.user")}</th>
+            <th className="px-2 py-1 whitespace-nowrap">{t("monitor.challenge")}</th>
+            <th className="px-2 py-1 whitespace-nowrap">{t("monitor.answer")}</th>
+            <th className="px-2 py-1 whitespace-nowrap">{t("monitor.statusLabel")}</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.id} className="border-b border-zinc-100 dark:border-zinc-900">
-              <td className="px-2 py-1 tabular-nums">{formatDateTime(r.time)}</td>
+              <td className="px-2 py-1 whitespace-nowrap tabular-nums">{formatDateTime(r.time)}</td>
               <td className="px-2 py-1">{r.team}</td>
               <td className="px-2 py-1">{r.user}</td>
               <td className="px-2 py-1">{r.challenge}</td>
               <td className="px-2 py-1 font-mono break-all">{r.answer}</td>
-              <td className="px-2 py-1">{t(`monitor.status.${r.status}`)}</td>
+              <td className="px-2 py-1 whitespace-nowrap">{t(`monitor.status.${r.status}`)}</td>
             </tr>
           ))}
         </tbody>

@@ -19,6 +19,8 @@ export const challenges = sqliteTable(
     /** DynamicContainer flag template (≤ 120); null = empty template. */
     flagTemplate: text("flag_template"),
     isEnabled: integer("is_enabled", { mode: "boolean" }).notNull().default(false),
+    /** A NewChallenge notice was posted for this challenge (once: re-enabling after a pause posts none). */
+    announced: integer("announced", { mode: "boolean" }).notNull().default(false),
     originalScore: integer("original_score").notNull().default(1000),
     minScoreRate: real("min_score_rate").notNull().default(0.25),
     difficulty: real("difficulty").notNull().default(5),

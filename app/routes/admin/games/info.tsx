@@ -14,6 +14,7 @@ import { TextAreaField, TextField } from "~/components/ui/field";
 import { GamePermission } from "~/core/enums";
 import { packBloodBonus, percentToPerMille, perMilleToPercent, unpackBloodBonus } from "~/core/game/blood-bonus";
 import { changedFields } from "~/core/ui/changed-fields";
+import { mergeList } from "~/core/ui/merge-list";
 import { checkGameNumbers, type GameNumberField, savedGameTimes, writeupHoursShown } from "~/core/game/info-form";
 import type { DivisionInfo, GameInfo } from "~/core/schemas/game";
 import type { ChallengeEditInfo } from "~/core/schemas/challenge";
@@ -370,9 +371,15 @@ function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loade
     setBusy(true);
     setError(null);
     try {
-      // Only what this form changed since it showed `shown`: another tab's saves of other fields (or of the
-      // divisions) stay.
-      const updated = await api<GameInfo>(`/api/edit/games/${game.id}`, { method: "PUT", body: changedFields(shown, body) });
+      // Only what this form changed since it showed `shown`: another tab's saves of other fields stay. The
+      // divisions go as a whole list (a missing one is deleted): this tab's changes are merged onto the list
+      // as it is now, so a division another tab added meanwhile is kept.
+      const changed = changedFields(shown, body);
+      if (changed.divisions) {
+        const current = await api<GameInfo>(`/api/edit/games/${game.id}`);
+        changed.divisions = mergeList(shown.divisions, changed.divisions, current.divisions.map(divisionBody));
+      }
+      const updated = await api<GameInfo>(`/api/edit/games/${game.id}`, { method: "PUT", body: changed });
       setDivisions(updated.divisions.map(toDraft));
       setShown({ ...body, divisions: updated.divisions.map(divisionBody) });
       setSaved(true);
