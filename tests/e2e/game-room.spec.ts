@@ -104,6 +104,17 @@ test("a first blood reaches the other team's open scoreboard, its notices and th
   await expect(playerB.getByRole("link", { name: en.challenge.backToGame })).toHaveAttribute("href", `/games/${gameId}`);
   await expect(rows.first().getByRole("cell").first()).toHaveText("1");
   await expect(rows.nth(1)).toHaveAttribute("data-testid", `board-team-${teamB}`);
+  // Finding a team keeps its rank; case and width do not matter; rank and team stay put when scrolling sideways.
+  const find = playerB.getByRole("searchbox", { name: en.scoreboard.findTeam });
+  await find.fill(`b${stamp}`.toUpperCase().replace("B", "Ｂ"));
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute("data-testid", `board-team-${teamB}`);
+  await expect(rows.first().getByRole("cell").first()).toHaveText("2");
+  await find.fill("no such team");
+  await expect(playerB.getByRole("status").filter({ hasText: fill(en.scoreboard.noMatch, { query: "no such team" }) })).toBeVisible();
+  await find.fill("");
+  await expect(rows).toHaveCount(2);
+  expect(await rows.first().getByRole("cell").nth(1).evaluate((cell) => getComputedStyle(cell).position)).toBe("sticky");
   // The timeline fills its card at any width, its scale label at the page's text size.
   for (const width of [1440, 480]) {
     await playerB.setViewportSize({ width, height: 900 });

@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from "react";
+import { memo, useMemo, useRef, useState } from "react";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/components/games/time";
@@ -13,6 +13,15 @@ const BLOOD_MARK: Record<string, { mark: string; label: string }> = {
   ThirdBlood: { mark: "🥉", label: "scoreboard.thirdBlood" },
 };
 const SOLVED_MARK = { mark: "✓", label: "scoreboard.solvedMark" };
+/**
+ * Rank and team stay in view while the challenge columns scroll sideways (a big game has dozens); opaque, so
+ * the cells scrolling under them do not show through.
+ */
+const STICKY_RANK = "sticky left-0 z-10 min-w-12 bg-white dark:bg-zinc-900";
+const STICKY_TEAM = "sticky left-12 z-10 border-r border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900";
+
+/** A team name as typed in a search: case and width folded (ＡＢＣ finds abc). */
+const searchKey = (text: string) => text.normalize("NFKC").toLocaleLowerCase();
 
 /**
  * A solve's mark (a medal for a blood) with its translated name, for screen readers and on hover. A solve
@@ -45,8 +54,8 @@ const BoardRow = memo(function BoardRow({
   const solved = new Map(item.solvedChallenges.map((s) => [s.id, s]));
   return (
     <tr data-testid={`board-team-${item.id}`} className="border-b border-zinc-100 dark:border-zinc-900">
-      <td className="px-2 py-1 tabular-nums">{rank ? rank : "-"}</td>
-      <td className="px-2 py-1">
+      <td className={`px-2 py-1 tabular-nums ${STICKY_RANK}`}>{rank ? rank : "-"}</td>
+      <td className={`px-2 py-1 ${STICKY_TEAM}`}>
         <button type="button" className="text-left hover:underline" onClick={() => onDetail(item)}>
           {item.name}
         </button>
@@ -70,8 +79,12 @@ const BoardRow = memo(function BoardRow({
 export function BoardTable({ items, challenges, divisionId }: { items: ScoreboardItem[]; challenges: ChallengeInfo[]; divisionId: number | null }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
+  const [query, setQuery] = useState("");
   const [detail, setDetail] = useState<ScoreboardItem | null>(null);
-  const rows = divisionId === null ? items : items.filter((i) => i.divisionId === divisionId);
+  const top = useRef<HTMLDivElement>(null);
+  const inDivision = divisionId === null ? items : items.filter((i) => i.divisionId === divisionId);
+  const needle = searchKey(query.trim());
+  const rows = needle === "" ? inDivision : inDivision.filter((i) => searchKey(i.name).includes(needle));
   const pages = Math.max(1, Math.ceil(rows.length / PAGE));
   const current = Math.min(page, pages - 1);
   const shown = rows.slice(current * PAGE, current * PAGE + PAGE);
@@ -80,17 +93,41 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
   // scores: rows whose team did not change are not drawn again when a delta arrives.
   const columnsKey = JSON.stringify(challenges.map((c) => [c.id, c.title]));
   const columns = useMemo(() => JSON.parse(columnsKey) as [id: number, title: string][], [columnsKey]);
-  if (rows.length === 0) return <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("scoreboard.noTeams")}</p>;
+  if (inDivision.length === 0) return <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("scoreboard.noTeams")}</p>;
+  /** Another page starts at the table's top (the buttons are under 50 rows). */
+  const turnTo = (next: number) => {
+    setPage(next);
+    const box = top.current;
+    if (box && box.getBoundingClientRect().top < 0) box.scrollIntoView({ block: "start" });
+  };
   return (
-    <div className="space-y-3">
-      <div className="overflow-x-auto">
+    <div className="space-y-3" ref={top}>
+      <label className="flex max-w-sm items-center gap-2 text-sm">
+        <span className="shrink-0">{t("scoreboard.findTeam")}</span>
+        <input
+          type="search"
+          value={query}
+          maxLength={40}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setPage(0);
+          }}
+          className="block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        />
+      </label>
+      {rows.length === 0 ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status">
+          {t("scoreboard.noMatch", { query: query.trim() })}
+        </p>
+      ) : null}
+      <div className={rows.length === 0 ? "hidden" : "overflow-x-auto"}>
         <table className="min-w-full text-sm">
           <caption className="sr-only">{t("scoreboard.title")}</caption>
           <thead>
             <tr className="border-b border-zinc-200 text-left dark:border-zinc-800">
               {/* One line each: at 480 px a CJK heading otherwise stacks one character per line. */}
-              <th scope="col" className="px-2 py-1 whitespace-nowrap">{t("scoreboard.rank")}</th>
-              <th scope="col" className="px-2 py-1 whitespace-nowrap">{t("scoreboard.team")}</th>
+              <th scope="col" className={`px-2 py-1 whitespace-nowrap ${STICKY_RANK}`}>{t("scoreboard.rank")}</th>
+              <th scope="col" className={`px-2 py-1 whitespace-nowrap ${STICKY_TEAM}`}>{t("scoreboard.team")}</th>
               <th scope="col" className="px-2 py-1 text-right whitespace-nowrap">{t("scoreboard.score")}</th>
               <th scope="col" className="px-2 py-1 text-right whitespace-nowrap">{t("scoreboard.solved")}</th>
               {challenges.map((c) => (
@@ -118,11 +155,11 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
       </div>
       {pages > 1 ? (
         <div className="flex items-center gap-2 text-sm">
-          <Button variant="secondary" disabled={current === 0} onClick={() => setPage(current - 1)}>
+          <Button variant="secondary" disabled={current === 0} onClick={() => turnTo(current - 1)}>
             {t("scoreboard.previous")}
           </Button>
           <span>{t("scoreboard.page", { page: current + 1, pages })}</span>
-          <Button variant="secondary" disabled={current >= pages - 1} onClick={() => setPage(current + 1)}>
+          <Button variant="secondary" disabled={current >= pages - 1} onClick={() => turnTo(current + 1)}>
             {t("scoreboard.next")}
           </Button>
         </div>
