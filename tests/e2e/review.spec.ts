@@ -113,17 +113,28 @@ test("the review and writeups tabs of a game with 53 teams filter, search and pa
   await search.fill("");
   await expect(rows).toHaveCount(4);
 
-  // Writeups: the 48 accepted teams are listed, one has uploaded.
+  // The pending teams the filters show, on every page, accepted at once (asked first), with the count said.
+  const acceptAll = admin.getByRole("button", { name: fill(en.adminGames.review.acceptAll_other, { count: 4 }) });
+  await acceptAll.click();
+  const dialog = admin.getByRole("dialog", { name: fill(en.adminGames.review.acceptAllTitle_other, { count: 4 }) });
+  await dialog.getByRole("button", { name: fill(en.adminGames.review.acceptAll_other, { count: 4 }) }).click();
+  await expect(admin.getByRole("status").filter({ hasText: fill(en.adminGames.review.acceptedAll_other, { count: 4 }) })).toBeVisible();
+  await expect(admin.getByText(en.adminGames.review.noMatch)).toBeVisible();
+  await expect(status.locator("option", { hasText: fill(en.adminGames.review.statusCount, { status: en.games.status.Accepted, count: 52 }) })).toHaveCount(1);
+  await expect(acceptAll).toHaveCount(0);
+
+  // Writeups: the 52 accepted teams are listed, one has uploaded.
   const pdf = Buffer.from(`%PDF-1.4\n% ${stamp}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
   const writer = players[45]!;
   expect((await writer.api.post(`/api/game/${gameId}/writeup`, { multipart: { file: { name: "w.pdf", mimeType: "application/pdf", buffer: pdf } } })).status()).toBe(200);
   await admin.goto(`/admin/games/${gameId}/Writeups`);
   const writeupRows = admin.locator("tbody tr");
-  await expect(admin.getByTestId("writeup-counts")).toHaveText(fill(en.writeups.admin.counts, { submitted: 1, total: 48 }), FIRST_LOAD);
-  await expect(writeupRows).toHaveCount(48);
+  await expect(admin.getByTestId("writeup-counts")).toHaveText(fill(en.writeups.admin.counts, { submitted: 1, total: 52 }), FIRST_LOAD);
+  // 52 accepted teams: a page holds 50.
+  await expect(writeupRows).toHaveCount(50);
   const shownWriteups = admin.getByLabel(en.writeups.admin.filter);
   await shownWriteups.selectOption("missing");
-  await expect(writeupRows).toHaveCount(47);
+  await expect(writeupRows).toHaveCount(50);
   await shownWriteups.selectOption("submitted");
   await expect(writeupRows).toHaveCount(1);
   await expect(writeupRows.first()).toContainText(writer.teamName);
@@ -135,7 +146,7 @@ test("the review and writeups tabs of a game with 53 teams filter, search and pa
   await admin.getByLabel(en.writeups.admin.search).fill("no such team");
   await expect(admin.getByText(en.writeups.admin.noMatch)).toBeVisible();
   await admin.getByLabel(en.writeups.admin.search).fill("");
-  await expect(writeupRows).toHaveCount(48);
+  await expect(writeupRows).toHaveCount(50);
 
   // The viewer opens under the table and is brought into sight. The PDF is held back meanwhile: once
   // loaded, Chromium's PDF viewer takes the focus and scrolls to it by itself, which other browsers' do not

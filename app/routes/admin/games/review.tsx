@@ -53,6 +53,9 @@ export function HydrateFallback() {
   return <PageLoading />;
 }
 
+/** Accept calls in flight at once during a bulk accept (each refreshes the game's room). */
+const BULK_AT_ONCE = 4;
+
 const ACTIONS: { status: ReviewStatus; variant: "primary" | "secondary" | "danger" }[] = [
   { status: "Accepted", variant: "primary" },
   { status: "Rejected", variant: "secondary" },
@@ -78,7 +81,11 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
   const [params, setFilter] = useAddressFilter();
   const filter = parseReviewFilter(params);
   const counts = reviewCounts(participations);
-  const view = pageOf(reviewRows(participations, filter), Number(params.get("page") ?? 1));
+  const matching = reviewRows(participations, filter);
+  const view = pageOf(matching, Number(params.get("page") ?? 1));
+  // Every pending team the filters show, on all pages: a big game has hundreds to accept.
+  const pending = matching.filter((p) => p.status === "Pending");
+  const [bulk, setBulk] = useState<{ ids: number[]; done: number; failed: string[]; running: boolean } | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   // Suspending a team, or rejecting an accepted one, takes it off the board mid-game: asked first.
@@ -109,6 +116,29 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
     } finally {
       setBusy(null);
     }
+  }
+
+  /** Accepts the listed teams, a few calls at a time, counting progress; a refusal is named, the rest go on. */
+  async function acceptAll(ids: number[]) {
+    setBulk({ ids, done: 0, failed: [], running: true });
+    const queue = [...ids];
+    const failed: string[] = [];
+    let done = 0;
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        try {
+          await api(`/api/admin/participation/${id}/Accepted`, { method: "PUT", body: {} });
+          done++;
+        } catch (err) {
+          const name = participations.find((p) => p.id === id)?.team.name ?? `#${id}`;
+          failed.push(`${name}: ${errorMessage(err)}`);
+        }
+        setBulk({ ids, done, failed: [...failed], running: true });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(BULK_AT_ONCE, ids.length) }, worker));
+    setBulk({ ids, done, failed, running: false });
+    void revalidate();
   }
 
   const act = (participation: ParticipationInfo, status: ReviewStatus) => {
@@ -154,7 +184,25 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
           <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status" data-testid="review-shown">
             {t("adminGames.review.shown", { shown: view.total, total: counts.all })}
           </p>
+          {pending.length > 1 ? (
+            <Button className="ms-auto" disabled={bulk?.running === true} onClick={() => setBulk({ ids: pending.map((p) => p.id), done: 0, failed: [], running: false })}>
+              {t("adminGames.review.acceptAll", { count: pending.length })}
+            </Button>
+          ) : null}
         </div>
+      ) : null}
+      {bulk && (bulk.running || bulk.done > 0 || bulk.failed.length > 0) ? (
+        <Alert tone={bulk.failed.length > 0 ? "error" : bulk.running ? "info" : "success"}>
+          {/* The alert is a live region itself: progress and the result are read out. */}
+          <p>{bulk.running ? t("adminGames.review.accepting", { done: bulk.done + bulk.failed.length, total: bulk.ids.length }) : t("adminGames.review.acceptedAll", { count: bulk.done })}</p>
+          {bulk.failed.length > 0 ? (
+            <ul className="mt-1 list-disc ps-5">
+              {bulk.failed.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          ) : null}
+        </Alert>
       ) : null}
       {participations.length === 0 ? (
         <Card className="text-center">
@@ -250,6 +298,18 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
         </div>
       )}
       <Pager page={view.page} pages={view.pages} label={t("adminGames.review.pages")} onPage={(page) => setFilter({ page: String(page) })} />
+      <ConfirmDialog
+        open={bulk !== null && !bulk.running && bulk.done === 0 && bulk.failed.length === 0}
+        title={t("adminGames.review.acceptAllTitle", { count: bulk?.ids.length ?? 0 })}
+        message={t("adminGames.review.acceptAllConfirm", { count: bulk?.ids.length ?? 0 })}
+        confirmLabel={t("adminGames.review.acceptAll", { count: bulk?.ids.length ?? 0 })}
+        busy={false}
+        error={null}
+        onConfirm={() => {
+          if (bulk) void acceptAll(bulk.ids);
+        }}
+        onCancel={() => setBulk(null)}
+      />
       <ConfirmDialog
         open={confirming !== null}
         title={confirming ? t(`adminGames.review.confirm.${confirming.status === "Suspended" ? "suspendTitle" : "rejectTitle"}`, { team: confirming.participation.team.name }) : ""}
