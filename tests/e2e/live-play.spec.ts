@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, APIResponse, Page } from "@playwright/test";
-import { expect, registerUser, test } from "./fixtures";
+import { expect, interpolate, registerUser, test } from "./fixtures";
 
 // What a player and the organisers see change while their pages stay open: notices, hints and closed
 // challenges on the challenge page, the overview's times, the review's confirmations, the monitor's feed,
@@ -334,6 +334,30 @@ test("by keyboard: a challenge opens into focus, a wrong flag stays selected in 
   await expect(page.locator("#challenge-panel")).toHaveCount(0);
   await expect(card).toBeFocused();
   await expect(card).toHaveAttribute("aria-expanded", "false");
+});
+
+test("a player narrows the board to one category and hides what the team solved", async ({ adminPage: admin, page }) => {
+  const stamp = Date.now().toString(36);
+  const [misc, web] = [`Misc one ${stamp}`, `Web one ${stamp}`];
+  const { gameId, challengeIds } = await runningGame(admin.request, stamp, [misc, web]);
+  await ok(admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeIds[1]}`, { data: { category: "Web" } }));
+  await player(page, gameId, stamp);
+  expect((await page.request.post(`/api/game/${gameId}/challenges/${challengeIds[0]}`, { data: { flag: FLAG } })).status()).toBe(200);
+  await page.goto(`/games/${gameId}/challenges`);
+  const filters = page.getByRole("group", { name: en.challenge.filter.label });
+  const card = (title: string) => page.getByRole("button", { name: new RegExp(title) });
+  await expect(card(misc)).toContainText(en.challenge.solvedMark);
+  await filters.getByRole("button", { name: interpolate(en.challenge.filter.category, { category: "Web", count: 1 }) }).click();
+  await expect(card(misc)).toHaveCount(0);
+  await expect(card(web)).toBeVisible();
+  const all = filters.getByRole("button", { name: interpolate(en.challenge.filter.all, { count: 2 }) });
+  await all.click();
+  await expect(all).toHaveAttribute("aria-pressed", "true");
+  await filters.getByLabel(en.challenge.filter.hideSolved).check();
+  await expect(card(misc)).toHaveCount(0);
+  await expect(card(web)).toBeVisible();
+  await filters.getByRole("button", { name: interpolate(en.challenge.filter.category, { category: "Misc", count: 1 }) }).click();
+  await expect(page.getByText(en.challenge.filter.none)).toBeVisible();
 });
 
 test("an organiser hides one challenge from one division in the game editor, and that division's players no longer see it", async ({ adminPage: admin, browser }) => {
