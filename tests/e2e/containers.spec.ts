@@ -106,6 +106,41 @@ test("a player starts a container from the challenge view, sees its entry and co
   await context.close();
 });
 
+test("a container that fails to start says so, and the message stays while the panel reads the challenge again", async ({ adminPage: admin, browser }) => {
+  const now = Date.now();
+  const stamp = now.toString(36);
+  const game = await admin.request.post("/api/edit/games", { data: { title: `Broken ${stamp}`, start: now - HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
+  const gameId = ((await game.json()) as { id: number }).id;
+  const created = await admin.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Broken box ${stamp}`, category: "Web", type: "DynamicContainer" } });
+  const challengeId = ((await created.json()) as { id: number }).id;
+  const enabled = await admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, {
+    data: { containerImage: "flagstaff-test/broken:latest", exposePort: 80, memoryLimit: 32, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true },
+  });
+  expect(enabled.status(), await enabled.text()).toBe(200);
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = await player.request.post("/api/team", { data: { name: `X${stamp}`.slice(0, 20) } });
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId: ((await team.json()) as { id: number }).id } })).status()).toBe(200);
+  await player.goto(`/games/${gameId}/challenges`);
+  await player.getByRole("button", { name: new RegExp(`Broken box ${stamp}`) }).click();
+  const panel = player.getByRole("region", { name: K.heading });
+  // After a failure the panel reads the challenge again at once and 3 s later: the message outlives both.
+  let rereads = 0;
+  player.on("response", (response) => {
+    if (new URL(response.url()).pathname === `/api/game/${gameId}/challenges/${challengeId}`) rereads++;
+  });
+  await panel.getByRole("button", { name: K.start }).click();
+  const failure = panel.getByRole("alert");
+  await expect(failure).toBeVisible({ timeout: 30_000 });
+  const message = await failure.textContent();
+  const before = rereads;
+  await expect.poll(() => rereads - before, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+  await expect(failure).toHaveText(message!);
+  await expect(panel.getByText(K.none)).toBeVisible();
+  await context.close();
+});
+
 test("an admin runs a test container from the challenge editor and opens the Traffic page", async ({ adminPage: admin }) => {
   test.setTimeout(60_000);
   const now = Date.now();

@@ -336,13 +336,37 @@ test("by keyboard: a challenge opens into focus, a wrong flag stays selected in 
   await expect(card).toHaveAttribute("aria-expanded", "false");
 });
 
+test("on a phone: a long line in the game's code block scrolls inside it, and a verdict comes into sight", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const title = `Phone ${stamp}`;
+  const longLine = `nc challenge.example.com 31337 ${"--with-a-very-long-option=true ".repeat(8)}`;
+  const { gameId } = await runningGame(admin.request, stamp, [title], { content: `Connect with:\n\n\`\`\`\n${longLine}\n\`\`\`\n` });
+  const context = await browser.newContext({ viewport: { width: 360, height: 500 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+  await page.goto(`/games/${gameId}`);
+  await expect(page.locator("pre").first()).toContainText("--with-a-very-long-option");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+
+  await page.goto(`/games/${gameId}/challenges`);
+  await page.getByRole("button", { name: new RegExp(title) }).tap();
+  const flag = page.getByRole("textbox", { name: en.challenge.flag });
+  await flag.fill("flag{not this one}");
+  await flag.press("Enter");
+  await expect(page.getByTestId("verdict")).toHaveAttribute("data-status", "WrongAnswer");
+  await expect(page.getByTestId("verdict")).toBeInViewport();
+  await context.close();
+});
+
 test("a player narrows the board to one category and hides what the team solved", async ({ adminPage: admin, page }) => {
   const stamp = Date.now().toString(36);
   const [misc, web] = [`Misc one ${stamp}`, `Web one ${stamp}`];
   const { gameId, challengeIds } = await runningGame(admin.request, stamp, [misc, web]);
   await ok(admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeIds[1]}`, { data: { category: "Web" } }));
   await player(page, gameId, stamp);
-  expect((await page.request.post(`/api/game/${gameId}/challenges/${challengeIds[0]}`, { data: { flag: FLAG } })).status()).toBe(200);
+  const submission = await ok<number>(page.request.post(`/api/game/${gameId}/challenges/${challengeIds[0]}`, { data: { flag: FLAG } }));
+  // Judged before the page loads (the board marks solved challenges from its first read).
+  await expect.poll(async () => ok<string>(page.request.get(`/api/game/${gameId}/challenges/${challengeIds[0]}/status/${submission}`))).toBe("Accepted");
   await page.goto(`/games/${gameId}/challenges`);
   const filters = page.getByRole("group", { name: en.challenge.filter.label });
   const card = (title: string) => page.getByRole("button", { name: new RegExp(title) });

@@ -66,12 +66,15 @@ export function ContainerPanel({
   const [started, setInfo] = useState<{ entry: string; expectStopAt: number } | null>(entry && closeTime ? { entry, expectStopAt: closeTime } : null);
   const [error, setError] = useState<string | null>(null);
   // A new reading of the challenge (after a failed action, a teammate's start or destroy) replaces what
-  // this panel showed and the failure's message: the panel then shows what the team really has.
+  // this panel showed: it then shows what the team really has. The failure's message stays unless the
+  // reading shows another container than the panel did (the re-read right after a failed start showed
+  // the same "no container" and wiped the message within 0.1 s).
   const [seen, setSeen] = useState(reading);
   if (seen !== reading) {
     setSeen(reading);
-    setInfo(entry && closeTime ? { entry, expectStopAt: closeTime } : null);
-    setError(null);
+    const next = entry && closeTime ? { entry, expectStopAt: closeTime } : null;
+    if ((next?.entry ?? null) !== (started?.entry ?? null)) setError(null);
+    setInfo(next);
   }
   const [copyFailed, setCopyFailed] = useState(false);
   const rechecks = useRef<ReturnType<typeof setTimeout>[]>([]);

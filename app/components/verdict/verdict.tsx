@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import type { AnswerResult } from "~/core/enums";
@@ -93,6 +93,8 @@ export function VerdictMessage({
   const [submittedAt] = useState(() => serverNow());
   // undefined until an accepted verdict has been checked against the end and the deadline.
   const [notScored, setNotScored] = useState<NotScoredReason | null | undefined>(ended ? "ended" : undefined);
+  // Brought into sight when it appears and when it changes: on a phone (the keyboard up) it came below the fold.
+  const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (status !== "Accepted" || notScored !== undefined) return;
@@ -126,9 +128,12 @@ export function VerdictMessage({
       ? ({ key: "verdict.notScoredDeadline", tone: "success" } as const)
       : verdictText(shown, { submissionId, ended: notScored === "ended", random: () => random });
   const tone = text.tone === "success" ? "success" : text.tone === "pending" ? "info" : "error";
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: "nearest" });
+  }, [shown]);
   const title = text.tone === "success" ? t("verdict.correctTitle") : text.tone === "pending" ? t("verdict.pendingTitle") : text.tone === "error" ? t("verdict.wrongTitle") : undefined;
   return (
-    <div data-testid="verdict" data-status={shown === "CheatDetected" ? "WrongAnswer" : shown}>
+    <div ref={box} data-testid="verdict" data-status={shown === "CheatDetected" ? "WrongAnswer" : shown}>
       <Alert tone={tone} {...(title ? { title } : {})}>
         {t(text.key, "params" in text ? text.params : undefined)}
       </Alert>

@@ -197,7 +197,8 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
       {game.status === "Suspended" ? <Alert tone="error">{t("games.suspended")}</Alert> : null}
       {game.status === "Pending" ? <Alert>{t("games.pendingHint")}</Alert> : null}
 
-      <div className="grid gap-6 md:grid-cols-3">
+      {/* grid-cols-1 (minmax(0, 1fr)): a long line in a code block scrolls inside it instead of widening the page. */}
+      <div className="grid grid-cols-1 gap-6 md:grid-cols-3">
         <Card className="space-y-3 md:col-span-1">
           <dl className="space-y-2 text-sm">
             <div>
