@@ -34,4 +34,9 @@ export class FakeSocket extends EventTarget {
     this.readyState = 3;
     this.dispatchEvent(new Event("close"));
   }
+  /** The server closes the socket with a code (a CloseEvent's `code`). */
+  serverClose(code: number) {
+    this.readyState = 3;
+    this.dispatchEvent(Object.assign(new Event("close"), { code }));
+  }
 }

@@ -39,6 +39,29 @@ describe("connectHub", () => {
     vi.unstubAllGlobals();
   });
 
+  it("stops for good when the server closes with 4403 (access changed) or 4404 (game deleted), and retries other closes", () => {
+    for (const code of [4403, 4404]) {
+      FakeSocket.instances = [];
+      const states: string[] = [];
+      const stop = connectHub("/hub/game/1", { onMessage: () => {}, onState: (s) => states.push(s) });
+      FakeSocket.instances[0]!.serverOpen();
+      FakeSocket.instances[0]!.serverClose(code);
+      vi.advanceTimersByTime(120_000);
+      expect(FakeSocket.instances).toHaveLength(1);
+      expect(states).toEqual(["connecting", "open", "ended"]);
+      stop();
+    }
+    FakeSocket.instances = [];
+    const states: string[] = [];
+    const stop = connectHub("/hub/game/1", { onMessage: () => {}, onState: (s) => states.push(s) });
+    FakeSocket.instances[0]!.serverOpen();
+    FakeSocket.instances[0]!.serverClose(1012);
+    vi.advanceTimersByTime(1000);
+    expect(FakeSocket.instances).toHaveLength(2);
+    expect(states).toEqual(["connecting", "open", "closed", "connecting"]);
+    stop();
+  });
+
   it("drops a connection whose ping gets no answer and connects again", () => {
     const states: string[] = [];
     connectHub("/hub/game/1", { onMessage: () => {}, onState: (s) => states.push(s), pingMs: 1000, pongTimeoutMs: 500 });

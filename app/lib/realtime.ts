@@ -2,7 +2,11 @@ import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ServerMessage } from "~/core/protocol";
 import { streamSeqTracker } from "./stream-seq";
 
-export type SocketState = "connecting" | "open" | "closed";
+/** `ended`: the server closed the feed for good (access taken away, game deleted); nothing is retried. */
+export type SocketState = "connecting" | "open" | "closed" | "ended";
+
+/** Close codes after which a reconnect would only be refused (workers/shared/socket-hub.ts). */
+const FINAL_CLOSE_CODES = new Set([4403, 4404]);
 
 export interface SocketOptions {
   /** Called for every server message except hello/pong. */
@@ -53,12 +57,16 @@ export function connectHub(path: string, options: HubOptions): () => void {
   const track = streamSeqTracker();
 
   // The socket is gone (closed, failed, or declared dead): retry later. Frames of a replaced socket are ignored.
-  const lost = (ws: WebSocket) => {
+  const lost = (ws: WebSocket, code?: number) => {
     if (socket !== ws) return;
     socket = null;
     clearInterval(pingTimer);
     clearTimeout(pongTimer);
     if (stopped) return;
+    if (code !== undefined && FINAL_CLOSE_CODES.has(code)) {
+      onState?.("ended");
+      return;
+    }
     onState?.("closed");
     retryTimer = setTimeout(open, backoffDelay(attempt, baseDelayMs, maxDelayMs));
     attempt += 1;
@@ -96,7 +104,7 @@ export function connectHub(path: string, options: HubOptions): () => void {
       if (resync) onResync?.();
       if (deliver) onMessage(message);
     });
-    ws.addEventListener("close", () => lost(ws));
+    ws.addEventListener("close", (event) => lost(ws, event.code));
     ws.addEventListener("error", () => ws.close());
   };
 

@@ -91,6 +91,13 @@ test("an admin edits a user, resets a password shown once, and deletes a user", 
   await expect(dialog.getByText(en.adminUsers.copyFailed)).toBeVisible();
   await expect(dialog.getByRole("button", { name: en.copy.copy })).toBeVisible();
   await expect(shown).toHaveText(password);
+  // Copying then succeeds: the refusal's message goes.
+  await adminPage.evaluate(() => {
+    navigator.clipboard.writeText = () => Promise.resolve();
+  });
+  await dialog.getByRole("button", { name: en.copy.copy }).click();
+  await expect(dialog.getByRole("button", { name: en.copy.copied })).toBeVisible();
+  await expect(dialog.getByText(en.adminUsers.copyFailed)).toHaveCount(0);
   await adminPage.getByRole("dialog", { name: en.adminUsers.newPasswordTitle }).getByRole("button", { name: en.adminUsers.close }).click();
   const fresh = await browser.newContext();
   const freshPage = await fresh.newPage();

@@ -264,13 +264,13 @@ test("the events monitor pages back to older events, for the type filter too", a
   await game.close();
 });
 
-test("an accepted flag reads \"not scored\" when the game ended while the panel was open, or after the deadline", async ({ adminPage: admin, page: player }) => {
+test("an accepted flag reads \"not scored\" when the game ended while the panel was open, or after the deadline", async ({ adminPage: admin, browser }) => {
   test.setTimeout(60_000);
   const stamp = Date.now().toString(36);
   const now = Date.now();
-  // Practice mode is on by default: after the end flags are still judged, for 0 points.
-  const end = now + 6_000;
-  const game = await ok<{ id: number }>(admin.request.post("/api/edit/games", { data: { title: `Late ${stamp}`, start: now - HOUR, end, acceptWithoutReview: true } }));
+  // Practice mode is on by default: after the end flags are still judged, for 0 points. The game ends a few
+  // seconds after the first part (a fixed end set at creation was passed already on a loaded machine).
+  const game = await ok<{ id: number }>(admin.request.post("/api/edit/games", { data: { title: `Late ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
   const addChallenge = async (title: string, fields: Record<string, unknown>) => {
     const c = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } }));
     await ok(admin.request.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
@@ -278,6 +278,9 @@ test("an accepted flag reads \"not scored\" when the game ended while the panel 
   };
   await addChallenge("Too late", { deadlineUtc: now - 60_000 });
   await addChallenge("Game over", {});
+  // Its own browser context: the admin's session stays for moving the end below.
+  const context = await browser.newContext();
+  const player = await context.newPage();
   await playerWithTeam(player, game.id, `L${stamp}`.slice(0, 15));
   await player.goto(`/games/${game.id}/challenges`);
   const flagBox = player.getByRole("textbox", { name: en.challenge.flag });
@@ -289,12 +292,15 @@ test("an accepted flag reads \"not scored\" when the game ended while the panel 
   await expect(player.getByTestId("verdict").filter({ hasText: en.verdict.notScoredDeadline })).toHaveAttribute("data-status", "Accepted");
 
   // The panel opens while the game runs; the game ends; the flag comes in after.
+  const end = Date.now() + 4_000;
+  await ok(admin.request.put(`/api/edit/games/${game.id}`, { data: { end } }));
   await player.getByRole("button", { name: /Game over/ }).click();
   await expect(flagBox).toBeVisible();
   await player.waitForTimeout(Math.max(0, end - Date.now() + 500));
   await flagBox.fill(FLAG);
   await player.getByRole("button", { name: en.challenge.submit }).click();
   await expect(player.getByTestId("verdict").filter({ hasText: en.verdict.notScored })).toHaveAttribute("data-status", "Accepted");
+  await context.close();
 });
 
 test("the scoreboard reaches a browser gzipped, and a client that does not ask for gzip as is", async ({ adminPage: admin, page }) => {

@@ -136,7 +136,7 @@ export function ContainerPanel({
               <code className="font-mono break-all" data-testid="container-entry">
                 {info.entry}
               </code>
-              <CopyButton variant="link" text={address} onFailure={() => setCopyFailed(true)} />
+              <CopyButton variant="link" text={address} onFailure={() => setCopyFailed(true)} onCopied={() => setCopyFailed(false)} />
               {proxied ? null : (
                 <a href={`http://${info.entry}`} target="_blank" rel="noopener noreferrer" className="text-xs font-medium text-primary-700 hover:underline dark:text-primary-300">
                   {t("container.open")}

@@ -18,7 +18,7 @@ const SOLVED_MARK = { mark: "✓", label: "scoreboard.solvedMark" };
  * the cells scrolling under them do not show through.
  */
 const STICKY_RANK = "sticky left-0 z-10 min-w-12 bg-white dark:bg-zinc-900";
-const STICKY_TEAM = "sticky left-12 z-10 border-r border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900";
+const STICKY_TEAM = "sticky left-12 z-10 min-w-32 border-r border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900";
 
 /** A team name as typed in a search: case and width folded (ＡＢＣ finds abc). */
 const searchKey = (text: string) => text.normalize("NFKC").toLocaleLowerCase();
@@ -101,7 +101,8 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
     if (box && box.getBoundingClientRect().top < 0) box.scrollIntoView({ block: "start" });
   };
   return (
-    <div className="space-y-3" ref={top}>
+    // scroll-mt: the top stops under the sticky site header, not behind it.
+    <div className="scroll-mt-16 space-y-3" ref={top}>
       <label className="flex max-w-sm items-center gap-2 text-sm">
         <span className="shrink-0">{t("scoreboard.findTeam")}</span>
         <input

@@ -192,7 +192,7 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
                   className="block w-full min-w-0 rounded-md border border-zinc-300 bg-zinc-50 px-3 py-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
                   onFocus={(event) => event.currentTarget.select()}
                 />
-                <CopyButton text={code} onFailure={() => setCodeError(t("teams.copyFailed"))} />
+                <CopyButton text={code} onFailure={() => setCodeError(t("teams.copyFailed"))} onCopied={() => setCodeError(null)} />
               </div>
             ) : (
               <Button variant="secondary" onClick={() => void showCode()}>

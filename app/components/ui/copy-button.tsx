@@ -13,11 +13,14 @@ const COPIED_MS = 2000;
 export function CopyButton({
   text,
   onFailure,
+  onCopied,
   variant = "secondary",
   className = "",
 }: {
   text: string;
   onFailure: () => void;
+  /** Clears what an earlier refusal said. */
+  onCopied: () => void;
   variant?: ButtonVariant | "link";
   className?: string;
 }) {
@@ -33,6 +36,7 @@ export function CopyButton({
     try {
       await navigator.clipboard.writeText(text);
       setCopied(true);
+      onCopied();
     } catch {
       setCopied(false);
       onFailure();

@@ -6,6 +6,7 @@ const tone: Record<SocketState, string> = {
   connecting: "text-zinc-600 dark:text-zinc-400",
   open: "text-emerald-700 dark:text-emerald-400",
   closed: "text-amber-700 dark:text-amber-300",
+  ended: "text-red-700 dark:text-red-400",
 };
 
 /** Whether a page's live feed is connected: "Connecting…" at first, "● Live", "Reconnecting…" while its socket is down. */

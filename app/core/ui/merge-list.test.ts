@@ -15,6 +15,13 @@ describe("mergeList", () => {
     expect(mergeList(base, [d(1, "A"), d(2, "B"), d(null, "N")], [d(1, "A*"), d(2, "B")])).toEqual([d(1, "A*"), d(2, "B"), d(null, "N")]);
   });
 
+  it("merges an item both tabs changed field by field: this tab's fields, the others' for the rest", () => {
+    const base2 = [{ id: 1, name: "Undergrads", code: "" }];
+    const mine = [{ id: 1, name: "Undergrads", code: "SECRET" }];
+    const theirs = [{ id: 1, name: "Students", code: "" }];
+    expect(mergeList(base2, mine, theirs)).toEqual([{ id: 1, name: "Students", code: "SECRET" }]);
+  });
+
   it("does not bring back an item another tab removed, even one this tab edited", () => {
     expect(mergeList(base, [d(1, "A"), d(2, "B edited")], [d(1, "A")])).toEqual([d(1, "A")]);
   });

@@ -286,7 +286,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
             <Alert>{t("adminUsers.newPasswordOnce")}</Alert>
             {copyFailed ? <Alert tone="error">{t("adminUsers.copyFailed")}</Alert> : null}
             <div className="flex justify-end gap-2">
-              <CopyButton text={newPassword.password} onFailure={() => setCopyFailed(true)} />
+              <CopyButton text={newPassword.password} onFailure={() => setCopyFailed(true)} onCopied={() => setCopyFailed(false)} />
               <Button onClick={() => setNewPassword(null)}>{t("adminUsers.close")}</Button>
             </div>
           </div>

@@ -293,7 +293,14 @@ function FlagList({ gameId, challenge, onDone }: { gameId: number; challenge: Ch
         message={
           <div className="space-y-2">
             <code className="block font-mono break-all">{deleting?.flag}</code>
-            {deleting?.team != null ? <p>{t("adminChallenges.deleteGivenFlag", { team: deleting.team })}</p> : null}
+            {deleting?.team != null ? (
+              <p>
+                {/* The team gets another pair on its next open only if an unused one is left. */}
+                {challenge.flags.some((f) => f.team === null && f.id !== deleting.id)
+                  ? t("adminChallenges.deleteGivenFlag", { team: deleting.team })
+                  : t("adminChallenges.deleteGivenFlagNoSpare", { team: deleting.team })}
+              </p>
+            ) : null}
           </div>
         }
         confirmLabel={t("adminChallenges.deleteFlag")}

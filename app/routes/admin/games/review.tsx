@@ -121,8 +121,23 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
   /** Accepts the listed teams, a few calls at a time, counting progress; a refusal is named, the rest go on. */
   async function acceptAll(ids: number[]) {
     setBulk({ ids, done: 0, failed: [], running: true });
-    const queue = [...ids];
     const failed: string[] = [];
+    // Read again first: a team another admin rejected or suspended meanwhile, or that left, is not accepted
+    // over their decision; it is named instead.
+    let queue: number[];
+    try {
+      const now = new Map((await api<ParticipationInfo[]>(`/api/game/${gameId}/participations`)).map((p) => [p.id, p]));
+      queue = ids.filter((id) => now.get(id)?.status === "Pending");
+      for (const id of ids) {
+        const p = now.get(id);
+        if (p?.status === "Pending") continue;
+        const name = p?.team.name ?? participations.find((x) => x.id === id)?.team.name ?? `#${id}`;
+        failed.push(p ? t("adminGames.review.skippedStatus", { team: name, status: t(`games.status.${p.status}`) }) : t("adminGames.review.skippedGone", { team: name }));
+      }
+    } catch (err) {
+      setBulk({ ids, done: 0, failed: [errorMessage(err)], running: false });
+      return;
+    }
     let done = 0;
     const worker = async () => {
       for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
