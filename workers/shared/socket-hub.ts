@@ -223,21 +223,11 @@ export abstract class SocketHub extends DurableObject<Env> {
    * let in by the Worker's check of the new role. Returns how many were closed.
    */
   async disconnectUser(userId: string, channels: readonly Channel[]): Promise<number> {
-    let closed = 0;
-    for (const channel of channels) {
-      if (!this.allowedChannels.includes(channel)) continue;
-      for (const ws of this.ctx.getWebSockets(`c:${channel}`)) {
-        if (this.identityOf(ws)?.userId !== userId) continue;
-        this.forget(ws);
-        try {
-          ws.close(4403, "access changed");
-          closed++;
-        } catch {
-          // Closed meanwhile.
-        }
-      }
-    }
-    return closed;
+    const owned = channels
+      .filter((channel) => this.allowedChannels.includes(channel))
+      .flatMap((channel) => this.ctx.getWebSockets(`c:${channel}`))
+      .filter((ws) => this.identityOf(ws)?.userId === userId);
+    return this.closeSockets(owned, 4403, "access changed");
   }
 
   /**
@@ -245,8 +235,12 @@ export abstract class SocketHub extends DurableObject<Env> {
    * (404). The `npm start` relay closes the sockets of a lost feed. Returns how many were closed.
    */
   async closeAll(code: number, reason: string): Promise<number> {
+    return this.closeSockets(this.ctx.getWebSockets(), code, reason);
+  }
+
+  private closeSockets(sockets: WebSocket[], code: number, reason: string): number {
     let closed = 0;
-    for (const ws of this.ctx.getWebSockets()) {
+    for (const ws of sockets) {
       this.forget(ws);
       try {
         ws.close(code, reason);

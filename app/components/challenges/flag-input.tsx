@@ -9,8 +9,8 @@ import { FLAG_PLACEHOLDER_COUNT } from "./placeholders";
  * The flag box of a challenge. It refuses an empty flag itself and hands anything else to `submit`
  * (POST game/{id}/challenges/{cid} and the verdict live with the submission code); a rejected promise
  * shows its message. A sent flag stays in the box, selected: typing replaces it, and a typo is mended with
- * the arrow keys instead of retyping the whole flag (an accepted one closes the box). The placeholder is one
- * of our playful lines, picked when the box mounts.
+ * the arrow keys instead of retyping the whole flag (an accepted one closes the box). The empty box shows
+ * one of our playful lines, picked when it mounts.
  */
 export function FlagInput({ submit, disabled = false }: { submit: (flag: string) => Promise<void>; disabled?: boolean }) {
   const { t } = useTranslation();
@@ -56,7 +56,7 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
           aria-busy={busy || undefined}
           placeholder={t(`challenge.placeholders.${placeholder}`)}
           onChange={(e) => setFlag(e.target.value)}
-          className="block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-base text-zinc-900 sm:text-sm placeholder:font-sans placeholder:text-zinc-400 focus:border-primary-500 focus:outline-2 focus:outline-primary-500/40 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+          className="block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-sm text-zinc-900 placeholder:font-sans placeholder:text-zinc-400 focus:border-primary-500 focus:outline-2 focus:outline-primary-500/40 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
         />
         <Button type="submit" className="shrink-0 whitespace-nowrap" disabled={disabled || busy}>
           {busy ? t("teams.working") : t("challenge.submit")}

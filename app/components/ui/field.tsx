@@ -1,8 +1,7 @@
 import { type ComponentProps, type ReactNode, useId } from "react";
 
-// 16 px text below 640 px wide: iOS Safari zooms the page into any field under 16 px when it takes the focus.
 const controlClass =
-  "block w-full rounded-md border bg-white px-3 py-2 text-base text-zinc-900 sm:text-sm shadow-xs placeholder:text-zinc-400 focus:border-primary-500 focus:outline-2 focus:outline-offset-0 focus:outline-primary-500/40 disabled:opacity-60 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-500";
+  "block w-full rounded-md border bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs placeholder:text-zinc-400 focus:border-primary-500 focus:outline-2 focus:outline-offset-0 focus:outline-primary-500/40 disabled:opacity-60 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-500";
 
 interface FieldChrome {
   label: string;

@@ -85,7 +85,8 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
   const view = pageOf(matching, Number(params.get("page") ?? 1));
   // Every pending team the filters show, on all pages: a big game has hundreds to accept.
   const pending = matching.filter((p) => p.status === "Pending");
-  const [bulk, setBulk] = useState<{ ids: number[]; done: number; failed: string[]; running: boolean } | null>(null);
+  // A bulk accept: asked first ("confirm"), then under way, then its result until the next one.
+  const [bulk, setBulk] = useState<{ ids: number[]; phase: "confirm" | "running" | "done"; done: number; failed: string[] } | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   // Suspending a team, or rejecting an accepted one, takes it off the board mid-game: asked first.
@@ -120,23 +121,24 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
 
   /** Accepts the listed teams, a few calls at a time, counting progress; a refusal is named, the rest go on. */
   async function acceptAll(ids: number[]) {
-    setBulk({ ids, done: 0, failed: [], running: true });
-    const failed: string[] = [];
+    setBulk({ ids, phase: "running", done: 0, failed: [] });
     // Read again first: a team another admin rejected or suspended meanwhile, or that left, is not accepted
     // over their decision; it is named instead.
-    let queue: number[];
+    let current: Map<number, ParticipationInfo>;
     try {
-      const now = new Map((await api<ParticipationInfo[]>(`/api/game/${gameId}/participations`)).map((p) => [p.id, p]));
-      queue = ids.filter((id) => now.get(id)?.status === "Pending");
-      for (const id of ids) {
-        const p = now.get(id);
-        if (p?.status === "Pending") continue;
-        const name = p?.team.name ?? participations.find((x) => x.id === id)?.team.name ?? `#${id}`;
-        failed.push(p ? t("adminGames.review.skippedStatus", { team: name, status: t(`games.status.${p.status}`) }) : t("adminGames.review.skippedGone", { team: name }));
-      }
+      current = new Map((await api<ParticipationInfo[]>(`/api/game/${gameId}/participations`)).map((p) => [p.id, p]));
     } catch (err) {
-      setBulk({ ids, done: 0, failed: [errorMessage(err)], running: false });
+      setBulk({ ids, phase: "done", done: 0, failed: [errorMessage(err)] });
       return;
+    }
+    const nameOf = (id: number) => current.get(id)?.team.name ?? participations.find((p) => p.id === id)?.team.name ?? `#${id}`;
+    const failed: string[] = [];
+    const queue: number[] = [];
+    for (const id of ids) {
+      const status = current.get(id)?.status;
+      if (status === "Pending") queue.push(id);
+      else if (status) failed.push(t("adminGames.review.skippedStatus", { team: nameOf(id), status: t(`games.status.${status}`) }));
+      else failed.push(t("adminGames.review.skippedGone", { team: nameOf(id) }));
     }
     let done = 0;
     const worker = async () => {
@@ -145,14 +147,13 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
           await api(`/api/admin/participation/${id}/Accepted`, { method: "PUT", body: {} });
           done++;
         } catch (err) {
-          const name = participations.find((p) => p.id === id)?.team.name ?? `#${id}`;
-          failed.push(`${name}: ${errorMessage(err)}`);
+          failed.push(`${nameOf(id)}: ${errorMessage(err)}`);
         }
-        setBulk({ ids, done, failed: [...failed], running: true });
+        setBulk({ ids, phase: "running", done, failed: [...failed] });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(BULK_AT_ONCE, ids.length) }, worker));
-    setBulk({ ids, done, failed, running: false });
+    await Promise.all(Array.from({ length: Math.min(BULK_AT_ONCE, queue.length) }, worker));
+    setBulk({ ids, phase: "done", done, failed });
     void revalidate();
   }
 
@@ -200,16 +201,16 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
             {t("adminGames.review.shown", { shown: view.total, total: counts.all })}
           </p>
           {pending.length > 1 ? (
-            <Button className="ms-auto" disabled={bulk?.running === true} onClick={() => setBulk({ ids: pending.map((p) => p.id), done: 0, failed: [], running: false })}>
+            <Button className="ms-auto" disabled={bulk?.phase === "running"} onClick={() => setBulk({ ids: pending.map((p) => p.id), phase: "confirm", done: 0, failed: [] })}>
               {t("adminGames.review.acceptAll", { count: pending.length })}
             </Button>
           ) : null}
         </div>
       ) : null}
-      {bulk && (bulk.running || bulk.done > 0 || bulk.failed.length > 0) ? (
-        <Alert tone={bulk.failed.length > 0 ? "error" : bulk.running ? "info" : "success"}>
+      {bulk && bulk.phase !== "confirm" ? (
+        <Alert tone={bulk.failed.length > 0 ? "error" : bulk.phase === "running" ? "info" : "success"}>
           {/* The alert is a live region itself: progress and the result are read out. */}
-          <p>{bulk.running ? t("adminGames.review.accepting", { done: bulk.done + bulk.failed.length, total: bulk.ids.length }) : t("adminGames.review.acceptedAll", { count: bulk.done })}</p>
+          <p>{bulk.phase === "running" ? t("adminGames.review.accepting", { done: bulk.done + bulk.failed.length, total: bulk.ids.length }) : t("adminGames.review.acceptedAll", { count: bulk.done })}</p>
           {bulk.failed.length > 0 ? (
             <ul className="mt-1 list-disc ps-5">
               {bulk.failed.map((line) => (
@@ -314,7 +315,7 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
       )}
       <Pager page={view.page} pages={view.pages} label={t("adminGames.review.pages")} onPage={(page) => setFilter({ page: String(page) })} />
       <ConfirmDialog
-        open={bulk !== null && !bulk.running && bulk.done === 0 && bulk.failed.length === 0}
+        open={bulk?.phase === "confirm"}
         title={t("adminGames.review.acceptAllTitle", { count: bulk?.ids.length ?? 0 })}
         message={t("adminGames.review.acceptAllConfirm", { count: bulk?.ids.length ?? 0 })}
         confirmLabel={t("adminGames.review.acceptAll", { count: bulk?.ids.length ?? 0 })}
