@@ -6,6 +6,7 @@ import { HydratedRouter } from "react-router/dom";
 import { DEFAULT_LANGUAGE, matchLanguage } from "~/core/i18n/languages";
 import { isAdminPath } from "~/core/i18n/locale-parts";
 import { i18nextOptions } from "~/lib/i18n";
+import { captureEarlyLanguageChoice } from "~/lib/language";
 import { includeAdminTranslations, localeBackend } from "~/locales/browser";
 
 async function main() {
@@ -13,6 +14,7 @@ async function main() {
   // hydrating in the same language avoids a mismatch. A choice kept only in localStorage is applied
   // after hydration by the root route. init resolves once that language's chunks (preloaded by the
   // root route; admin pages add the admin part) are in; other languages load when changeLanguage asks.
+  captureEarlyLanguageChoice();
   if (isAdminPath(window.location.pathname)) includeAdminTranslations();
   await i18next
     .use(initReactI18next)

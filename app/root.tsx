@@ -28,7 +28,7 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { onlyParamChanged } from "~/lib/address-filter";
 import { isNetworkError } from "~/lib/api";
 import { clearCacheAndReload } from "~/lib/cache";
-import { languageOnlyInStorage, persistLanguage } from "~/lib/language";
+import { languageOnlyInStorage, persistLanguage, takeEarlyLanguageChoice } from "~/lib/language";
 import { useNonce, ZOD_JITLESS_SCRIPT } from "~/lib/nonce";
 import { themeFromCookieHeader, themeInitScript, useTheme } from "~/lib/theme";
 import { loadAdminTranslations } from "~/locales/browser";
@@ -162,10 +162,11 @@ export default function App({ loaderData: { locale } }: Route.ComponentProps) {
     if (i18n.language !== locale) void i18n.changeLanguage(locale);
   }, [locale, i18n]);
 
-  // Once per page load: a language kept only in localStorage wins over Accept-Language (the server
-  // cannot see it); otherwise the page's language is written back so cookie and storage agree.
+  // Once per page load: a language picked in the switch before hydration (which put the select back),
+  // else one kept only in localStorage, wins over the page's (the server cannot see either); otherwise
+  // the page's language is written back so cookie and storage agree.
   useEffect(() => {
-    const stored = languageOnlyInStorage();
+    const stored = takeEarlyLanguageChoice() ?? languageOnlyInStorage();
     if (stored && stored !== locale) {
       persistLanguage(stored);
       void revalidator.revalidate();

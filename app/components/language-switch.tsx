@@ -3,7 +3,7 @@ import { useContext, useLayoutEffect, useRef } from "react";
 import { UNSAFE_DataRouterStateContext, useRevalidator } from "react-router";
 import { selectClass } from "~/components/ui/select";
 import { matchLanguage } from "~/core/i18n/languages";
-import { LANGUAGE_NAMES, LANGUAGES, persistLanguage } from "~/lib/language";
+import { LANGUAGE_NAMES, LANGUAGE_SWITCH_ID, LANGUAGES, persistLanguage } from "~/lib/language";
 
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
@@ -35,12 +35,14 @@ export function LanguageSwitch() {
 
   return (
     <div className="flex items-center">
-      <label htmlFor="language-switch" className="sr-only">
+      <label htmlFor={LANGUAGE_SWITCH_ID} className="sr-only">
         {t("language.label")}
       </label>
       <select
-        id="language-switch"
+        id={LANGUAGE_SWITCH_ID}
         className={selectClass}
+        // A value the browser restores on reload would pass for a choice made before hydration (root.tsx).
+        autoComplete="off"
         value={current}
         onChange={(e) => void choose(e.currentTarget.value)}
       >

@@ -55,3 +55,36 @@ export function languageOnlyInStorage(): Language | null {
   if (matchLanguage(readDocumentCookie(LANGUAGE_COOKIE))) return null;
   return matchLanguage(readStorage(LANGUAGE_STORAGE_KEY));
 }
+
+/** The header's language select (app/components/language-switch.tsx). */
+export const LANGUAGE_SWITCH_ID = "language-switch";
+
+/**
+ * A language picked in the switch before the page hydrated: hydration puts the select back to the page's
+ * language and React never hears the change, so the entry records it and the switch applies it once mounted.
+ */
+let earlyChoice: string | null = null;
+let stopCapture: (() => void) | null = null;
+
+/** From the browser entry, before hydration: records the switch's value now and on each change until taken. */
+export function captureEarlyLanguageChoice(): void {
+  const read = (target: EventTarget | null) => {
+    if (!(target instanceof HTMLSelectElement) || target.id !== LANGUAGE_SWITCH_ID) return;
+    // The option the server marked is the page's own language: not a choice.
+    const served = [...target.options].find((option) => option.defaultSelected)?.value;
+    earlyChoice = target.value === served ? null : target.value;
+  };
+  read(document.getElementById(LANGUAGE_SWITCH_ID));
+  const onChange = (event: Event) => read(event.target);
+  document.addEventListener("change", onChange, true);
+  stopCapture = () => document.removeEventListener("change", onChange, true);
+}
+
+/** The language picked before hydration (null when none, or when it is the page's), once; recording stops. */
+export function takeEarlyLanguageChoice(): Language | null {
+  stopCapture?.();
+  stopCapture = null;
+  const choice = matchLanguage(earlyChoice);
+  earlyChoice = null;
+  return choice;
+}

@@ -72,6 +72,24 @@ test("the home page loads only its language, all of it named in the HTML; switch
   expect(seen.errors).toEqual([]);
 });
 
+test("a language picked before the page has hydrated is applied once it has", async ({ page }) => {
+  // The browser entry is held back, so the choice is made on the server-rendered select.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/entry\.client-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/", { waitUntil: "domcontentloaded" });
+  await page.getByLabel(en.language.label, { exact: true }).selectOption("ja-JP");
+  release();
+  await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja-JP");
+  await expect(page.getByLabel(ja.language.label, { exact: true })).toHaveValue("ja-JP");
+  await page.reload();
+  await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible();
+});
+
 test("a language kept only in localStorage is applied after hydration", async ({ page }) => {
   await page.addInitScript(() => {
     if (!document.cookie.includes("i18next=")) localStorage.setItem("i18nextLng", "zh-CN");

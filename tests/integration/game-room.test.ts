@@ -725,6 +725,40 @@ describe("scoreboard", () => {
     expect(await solver()).toBe("");
   });
 
+  it("a player's view read right after an Accepted verdict shows the solve the board has not batched yet", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await board(gameId);
+    expect((await submit(b!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await runInDurableObject(room(gameId), async (instance) => {
+      const r = instance as unknown as {
+        pendingSolves: unknown[];
+        details(gameId: number, userId: string): Promise<{ ok: true; body: string } | { ok: false }>;
+      };
+      // Judged, its solve waiting for the board's 30 ms batch.
+      for (let i = 0; i < 200 && r.pendingSolves.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(r.pendingSolves).toHaveLength(1);
+      const read = await r.details(gameId, a!.userId);
+      expect(read.ok).toBe(true);
+      const details = JSON.parse((read as { body: string }).body) as { rank: { solvedChallenges: { id: number }[] }; challenges: Record<string, { id: number; solved: number }[]> };
+      expect(details.rank.solvedChallenges.map((s) => s.id)).toEqual([cid]);
+      expect(Object.values(details.challenges).flat().find((c) => c.id === cid)?.solved).toBe(2);
+    });
+    // Another team's pending solve is left to its batch.
+    const [c] = await seedPlayers(gameId, 1);
+    expect((await submit(c!, gameId, cid, "f")).status).toBe(200);
+    await runInDurableObject(room(gameId), async (instance) => {
+      const r = instance as unknown as { pendingSolves: unknown[]; details(gameId: number, userId: string): Promise<unknown> };
+      for (let i = 0; i < 200 && r.pendingSolves.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(r.pendingSolves).toHaveLength(1);
+      await r.details(gameId, a!.userId);
+      expect(r.pendingSolves).toHaveLength(1);
+    });
+  });
+
   it("ranks by division and skips overall ranks without RankOverall", async () => {
     const { admin, gameId } = await setup();
     const edit = await updateGame(admin, gameId, {

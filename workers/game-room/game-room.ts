@@ -729,6 +729,12 @@ export class GameRoom extends SocketHub {
     const phase = computeGamePhase({ startTime: state.game.start, endTime: state.game.end }, Date.now());
     if (phase === "NotStarted") return refusal(10001, "game.not_started");
     if (phase === "Ended" && !state.game.practiceMode) return refusal(10002, "game.ended");
+    // The team's own solve still waiting for the board's next batch goes in now: a page loaded right after
+    // an Accepted verdict shows the challenge solved (other teams' solves keep their batch).
+    if (this.pendingSolves.some((s) => s.participationId === p.id)) {
+      this.addPendingSolves();
+      void this.pushOut();
+    }
     if (!this.board) this.recomputeBoard(false);
     const model = this.board!.model;
     const challenges: Record<string, ChallengeInfo[]> = {};
