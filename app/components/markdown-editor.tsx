@@ -24,7 +24,7 @@ export function MarkdownEditor({
   const id = useId();
   const [preview, setPreview] = useState(false);
   const tab = (active: boolean) =>
-    `rounded-t-md px-3 py-1.5 text-sm font-medium ${
+    `touch-target rounded-t-md px-3 py-1.5 text-sm font-medium ${
       active
         ? "border border-b-0 border-zinc-300 bg-white text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
         : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"

@@ -16,7 +16,7 @@ export interface ShellUser {
 }
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-3 py-2 text-sm font-medium transition-colors ${
+  `touch-target flex items-center rounded-md px-3 py-2 text-sm font-medium transition-colors ${
     isActive
       ? "bg-primary-50 text-primary-800 dark:bg-primary-950 dark:text-primary-200"
       : "text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-white"
@@ -68,7 +68,7 @@ export function SiteHeader({
   return (
     <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/90">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
-        <Link to="/" className="flex items-center gap-2 rounded-md py-1 text-lg font-semibold tracking-tight">
+        <Link to="/" className="touch-target flex items-center gap-2 rounded-md py-1 text-lg font-semibold tracking-tight">
           {logoUrl ? (
             <img src={logoUrl} alt="" className="size-7 rounded" />
           ) : (

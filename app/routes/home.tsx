@@ -53,7 +53,7 @@ function GameCard({ game }: { game: BasicGame }) {
       {game.poster ? <img src={game.poster} alt="" className="aspect-video w-full object-cover" /> : null}
       <div className="space-y-1 p-4">
         <h3 className="font-semibold wrap-anywhere">
-          <Link to={`/games/${game.id}`} className="hover:text-primary-700 hover:underline dark:hover:text-primary-300">
+          <Link to={`/games/${game.id}`} className="touch-target inline-flex items-center hover:text-primary-700 hover:underline dark:hover:text-primary-300">
             {game.title}
           </Link>
         </h3>
@@ -93,7 +93,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="home-games" className="text-xl font-semibold tracking-tight">
             {t("home.recentGames")}
           </h2>
-          <Link to="/games" className="text-sm text-primary-700 hover:underline dark:text-primary-300">
+          <Link to="/games" className="touch-target inline-flex items-center text-sm text-primary-700 hover:underline dark:text-primary-300">
             {t("home.allGames")}
           </Link>
         </div>
@@ -117,7 +117,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="home-posts" className="text-xl font-semibold tracking-tight">
             {t("home.latestPosts")}
           </h2>
-          <Link to="/posts" className="text-sm text-primary-700 hover:underline dark:text-primary-300">
+          <Link to="/posts" className="touch-target inline-flex items-center text-sm text-primary-700 hover:underline dark:text-primary-300">
             {t("home.allPosts")}
           </Link>
         </div>

@@ -358,6 +358,58 @@ test("on a phone: a long line in the game's code block scrolls inside it, and a 
   await context.close();
 });
 
+/** Visible controls smaller than 44 × 44 px (links inside running text and visually hidden ones are exempt). */
+async function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, summary, [role=button]")) {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1 || el.closest(".sr-only")) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden") continue;
+      if (el instanceof HTMLInputElement && el.type === "checkbox" && (el.closest("label")?.getBoundingClientRect().height ?? 0) >= 44) continue;
+      const parent = el.parentElement;
+      if (el.tagName === "A" && style.display === "inline" && parent && (parent.textContent ?? "").trim().length > (el.textContent ?? "").trim().length + 10) continue;
+      if (r.height < 43.5 || r.width < 43.5) out.push(`${Math.round(r.width)}×${Math.round(r.height)} ${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}"`);
+    }
+    return out;
+  });
+}
+
+test("on a touch screen every control of the player's pages is at least 44 px; under a mouse they stay compact", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const [misc, web] = [`Touch misc ${stamp}`, `Touch web ${stamp}`];
+  const { gameId, challengeIds } = await runningGame(admin.request, stamp, [misc, web]);
+  await ok(admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeIds[1]}`, { data: { category: "Web" } }));
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+  const submission = await ok<number>(page.request.post(`/api/game/${gameId}/challenges/${challengeIds[0]}`, { data: { flag: FLAG } }));
+  await expect.poll(async () => ok<string>(page.request.get(`/api/game/${gameId}/challenges/${challengeIds[0]}/status/${submission}`))).toBe("Accepted");
+
+  await page.goto(`/games/${gameId}`);
+  await expect(page.getByRole("group", { name: en.notices.filter })).toBeVisible();
+  await page.getByRole("button", { name: en.nav.menu }).tap();
+  await expect(page.getByLabel(en.language.label, { exact: true })).toBeVisible();
+  expect(await smallTargets(page)).toEqual([]);
+  await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByLabel(en.challenge.filter.hideSolved)).toBeVisible();
+  expect(await smallTargets(page)).toEqual([]);
+  await page.goto(`/games/${gameId}/scoreboard`);
+  await expect(page.getByRole("button", { name: `P${stamp}`.slice(0, 20) })).toBeVisible();
+  expect(await smallTargets(page)).toEqual([]);
+  await context.close();
+
+  // A mouse keeps the compact filters.
+  const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const mouse = await desktop.newPage();
+  await player(mouse, gameId, `${stamp}m`);
+  await mouse.goto(`/games/${gameId}`);
+  const filter = mouse.getByRole("group", { name: en.notices.filter }).getByRole("button").first();
+  expect((await filter.boundingBox())!.height).toBeLessThan(32);
+  await desktop.close();
+});
+
 test("a player narrows the board to one category and hides what the team solved", async ({ adminPage: admin, page }) => {
   const stamp = Date.now().toString(36);
   const [misc, web] = [`Misc one ${stamp}`, `Web one ${stamp}`];

@@ -22,7 +22,7 @@ export function filterChallenges<T extends { category: ChallengeCategory; solved
 }
 
 const chipClass = (pressed: boolean) =>
-  `rounded-full border px-3 py-1 text-xs font-medium transition-colors ${
+  `touch-target rounded-full border px-3 py-1 text-xs font-medium transition-colors ${
     pressed
       ? "border-primary-600 bg-primary-600 text-on-primary-600 dark:border-primary-500 dark:bg-primary-500 dark:text-on-primary-500"
       : "border-zinc-300 bg-white text-zinc-800 hover:border-primary-400 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200"
@@ -58,7 +58,7 @@ export function ChallengeBoard({ challenges, selectedId, onSelect }: { challenge
             </>
           ) : null}
           {anySolved ? (
-            <label className="ms-1 flex items-center gap-1.5 text-sm">
+            <label className="touch-target ms-1 flex items-center gap-1.5 text-sm">
               <input type="checkbox" checked={filter.hideSolved} onChange={(e) => setFilter({ ...filter, hideSolved: e.target.checked })} className="accent-primary-600" />
               {t("challenge.filter.hideSolved")}
             </label>

@@ -4,7 +4,7 @@ import { roleRank } from "~/core/enums";
 import type { loader as rootLoader } from "~/root";
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
-  `shrink-0 rounded-md px-3 py-1.5 text-sm font-medium ${
+  `touch-target flex shrink-0 items-center rounded-md px-3 py-1.5 text-sm font-medium ${
     isActive ? "bg-primary-600 text-on-primary-600 dark:bg-primary-500 dark:text-on-primary-500" : "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
   }`;
 

@@ -125,7 +125,7 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
                 type="button"
                 aria-pressed={filter === f}
                 onClick={() => setFilter(f)}
-                className={`rounded-md px-2.5 py-1 text-xs font-medium ${
+                className={`touch-target rounded-md px-2.5 py-1 text-xs font-medium ${
                   filter === f
                     ? "bg-primary-600 text-on-primary-600 dark:bg-primary-500 dark:text-on-primary-500"
                     : "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"

@@ -56,7 +56,7 @@ const BoardRow = memo(function BoardRow({
     <tr data-testid={`board-team-${item.id}`} className="border-b border-zinc-100 dark:border-zinc-900">
       <td className={`px-2 py-1 tabular-nums ${STICKY_RANK}`}>{rank ? rank : "-"}</td>
       <td className={`px-2 py-1 ${STICKY_TEAM}`}>
-        <button type="button" className="text-left hover:underline" onClick={() => onDetail(item)}>
+        <button type="button" className="touch-target text-left hover:underline" onClick={() => onDetail(item)}>
           {item.name}
         </button>
       </td>
@@ -113,7 +113,7 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
             setQuery(e.target.value);
             setPage(0);
           }}
-          className="block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          className="touch-target block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         />
       </label>
       {rows.length === 0 ? (

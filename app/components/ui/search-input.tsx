@@ -6,7 +6,7 @@ export function SearchInput(props: Omit<ComponentProps<"input">, "type" | "class
     <input
       type="search"
       maxLength={64}
-      className="block w-64 rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+      className="touch-target block w-64 rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
       {...props}
     />
   );

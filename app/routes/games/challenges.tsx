@@ -243,7 +243,7 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
   const [selected, setSelected] = useSelectedChallenge();
   const data = loaderData;
   const back = (
-    <Link to={`/games/${data.gameId}`} className="text-sm text-primary-700 hover:underline dark:text-primary-300">
+    <Link to={`/games/${data.gameId}`} className="touch-target inline-flex items-center text-sm text-primary-700 hover:underline dark:text-primary-300">
       ← {data.gameTitle || t("challenge.backToGame")}
     </Link>
   );

@@ -72,7 +72,7 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
         <div className="flex items-center gap-3 text-sm">
           {monitor ? <SheetDownloads gameId={loaderData.gameId} /> : null}
           {denied ? null : <LiveState state={socket} testId="board-socket" />}
-          <Link to={`/games/${loaderData.gameId}`} className="text-primary-700 hover:underline dark:text-primary-300" aria-label={t("challenge.backToGame")} title={t("challenge.backToGame")}>
+          <Link to={`/games/${loaderData.gameId}`} className="touch-target inline-flex items-center justify-center text-primary-700 hover:underline dark:text-primary-300" aria-label={t("challenge.backToGame")} title={t("challenge.backToGame")}>
             ←
           </Link>
         </div>
