@@ -28,6 +28,9 @@ export interface SubmissionRecord {
   user: string;
   team: string;
   challenge: string;
+  /** The challenge's and the team's ids (added to api.md's Submission: the monitor's filters match on them). */
+  challengeId: number;
+  teamId: number | null;
 }
 
 export interface Verdict {

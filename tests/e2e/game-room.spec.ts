@@ -208,6 +208,59 @@ test("the cheat info monitor lists a stolen flag without a reload", async ({ adm
   await game.close();
 });
 
+test("the submissions monitor narrows to a team and a challenge, keeps the filter in its address and adds only matching live submissions", async ({ adminPage: admin, browser }) => {
+  test.setTimeout(60_000);
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await createGame(admin.request, stamp);
+  const other = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Second course", category: "Misc", type: "StaticAttachment" } }));
+  await ok(admin.request.post(`/api/edit/games/${gameId}/challenges/${other.id}/flags`, { data: [{ flag: FLAG }] }));
+  await ok(admin.request.put(`/api/edit/games/${gameId}/challenges/${other.id}`, { data: { isEnabled: true } }));
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  const [playerA, playerB] = [await contextA.newPage(), await contextB.newPage()];
+  const [nameA, nameB] = [`SA${stamp}`.slice(0, 20), `SB${stamp}`.slice(0, 20)];
+  await playerWithTeam(playerA, gameId, nameA);
+  const teamB = await playerWithTeam(playerB, gameId, nameB);
+  for (const p of await ok<{ id: number }[]>(admin.request.get(`/api/game/${gameId}/participations`))) await ok(admin.request.put(`/api/admin/participation/${p.id}/Accepted`));
+  const send = (page: Page, cid: number, flag: string) => ok<number>(page.request.post(`/api/game/${gameId}/challenges/${cid}`, { data: { flag } }));
+  await send(playerA, challengeId, "flag{a one}");
+  await send(playerB, challengeId, "flag{b one}");
+
+  const greeted = new Promise<void>((resolve) => {
+    admin.on("websocket", (ws) => {
+      if (ws.url().endsWith(`/hub/game/${gameId}/monitor`)) ws.on("framereceived", (f) => String(f.payload).includes('"hello"') && resolve());
+    });
+  });
+  await admin.goto(`/games/${gameId}/monitor/submissions`);
+  const rows = admin.getByTestId("monitor-submissions").locator("tbody tr");
+  await expect(rows).toHaveCount(2);
+  await admin.getByLabel(en.monitor.team, { exact: true }).selectOption({ label: nameB });
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("flag{b one}");
+  await expect(admin).toHaveURL(new RegExp(`\\?team=${teamB}$`));
+  await greeted;
+
+  // Live: the other team's submission stays out, this team's comes in.
+  await send(playerA, other.id, "flag{a two}");
+  await send(playerB, other.id, "flag{b two}");
+  await expect(rows.first()).toContainText("flag{b two}");
+  await expect(rows).toHaveCount(2);
+  await expect(admin.getByTestId("monitor-submissions")).not.toContainText("flag{a two}");
+
+  // One challenge too; a reload keeps both.
+  await admin.getByLabel(en.monitor.challenge, { exact: true }).selectOption({ label: fill(en.monitor.challengeOption, { title: "Second course", category: en.challenge.category.Misc }) });
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("flag{b two}");
+  await admin.reload();
+  await expect(rows).toHaveCount(1);
+  await expect(admin.getByLabel(en.monitor.team, { exact: true })).toHaveValue(String(teamB));
+  await expect(admin.getByLabel(en.monitor.challenge, { exact: true })).toHaveValue(String(other.id));
+  await admin.getByLabel(en.monitor.team, { exact: true }).selectOption("");
+  await expect(rows).toHaveCount(2);
+  await contextA.close();
+  await contextB.close();
+});
+
 test("the events monitor pages back to older events, for the type filter too", async ({ adminPage: admin, browser }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);

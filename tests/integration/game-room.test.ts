@@ -391,6 +391,31 @@ describe("cheat detection", () => {
   });
 });
 
+describe("the monitor's submission list", () => {
+  it("narrows to one challenge, one team and one status, together, and refuses a bad filter in the caller's language", async () => {
+    const { admin, gameId } = await setup();
+    const one = await makeChallenge(admin, gameId, { flags: ["f1"] });
+    const two = await makeChallenge(admin, gameId, { flags: ["f2"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    for (const [p, cid, flag] of [[a!, one, "f1"], [a!, two, "x"], [b!, one, "x"], [b!, two, "f2"], [b!, one, "f1"]] as const) expect((await submit(p, gameId, cid, flag)).status).toBe(200);
+    await settle(gameId);
+    const list = async (query: string) => {
+      const r = await admin.json<{ team: string; challengeId: number; teamId: number; status: string }[]>(`/api/game/${gameId}/submissions?${query}`);
+      expect(r.status).toBe(200);
+      return r.body.map((s) => [s.teamId === a!.teamId ? "a" : "b", s.challengeId === one ? 1 : 2, s.status]);
+    };
+    expect(await list(`challenge=${one}`)).toEqual([["b", 1, "Accepted"], ["b", 1, "WrongAnswer"], ["a", 1, "Accepted"]]);
+    expect(await list(`team=${b!.teamId}`)).toEqual([["b", 1, "Accepted"], ["b", 2, "Accepted"], ["b", 1, "WrongAnswer"]]);
+    expect(await list(`team=${b!.teamId}&challenge=${one}&type=WrongAnswer`)).toEqual([["b", 1, "WrongAnswer"]]);
+    expect(await list(`team=${a!.teamId}&challenge=${two}&type=Accepted`)).toEqual([]);
+    // Another game's challenge filters to nothing, not to that game's rows.
+    expect(await list(`challenge=${one + 1000}`)).toEqual([]);
+    const bad = await admin.json<ErrorBody>(`/api/game/${gameId}/submissions?challenge=abc`, { headers: { "Accept-Language": "ja-JP" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.title).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
+  });
+});
+
 describe("practice mode and the end of the game", () => {
   it("judges solves after the end as accepted with 0 points, no blood and no notice", async () => {
     const { admin, gameId } = await setup({ start: Date.now() - 2 * HOUR, end: Date.now() - HOUR });
@@ -843,7 +868,7 @@ describe("pushes", () => {
     const verdict = await waitFor(() => mine.messages.find((m) => m.type === "verdict"));
     expect(verdict.data).toEqual({ submissionId: id, challengeId: cid, status: "Accepted" });
     const sub = await waitFor(() => monitor.messages.find((m) => m.type === "submission"));
-    expect(sub.data).toMatchObject({ id, status: "Accepted", team: a!.teamName, user: a!.userName });
+    expect(sub.data).toMatchObject({ id, status: "Accepted", team: a!.teamName, user: a!.userName, challengeId: cid, teamId: a!.teamId });
     expect((await waitFor(() => monitor.messages.find((m) => m.type === "event"))).data).toMatchObject({ type: "FlagSubmit" });
     const delta = await waitFor(() => theirs.messages.find((m) => m.type === "scoreboard"));
     // The delta carries the solve itself (first blood: 1,000 + 5 %), from which clients derive the item.

@@ -534,7 +534,17 @@ export class GameRoom extends SocketHub {
       w.events.push([e.type, e.values, e.time, rec.userId, p?.teamId ?? null]);
       this.outgoing.push({ channel: "monitor", type: "event", data: e });
     }
-    const record: SubmissionRecord = { id: rec.id, answer: rec.answer, status, time: rec.time, user: rec.userName, team: teamName, challenge: title };
+    const record: SubmissionRecord = {
+      id: rec.id,
+      answer: rec.answer,
+      status,
+      time: rec.time,
+      user: rec.userName,
+      team: teamName,
+      challenge: title,
+      challengeId: rec.challengeId,
+      teamId: p?.teamId ?? null,
+    };
     this.outgoing.push({ channel: "monitor", type: "submission", data: record });
     if (p) this.outgoing.push({ channel: "game", type: "verdict", data: { submissionId: rec.id, challengeId: rec.challengeId, status: playerStatus(status) }, teamId: p.teamId });
   }

@@ -43,7 +43,9 @@ function submissionQuery(db: Db) {
       user: users.userName,
       email: users.email,
       team: teams.name,
+      teamId: teams.id,
       challenge: challenges.title,
+      challengeId: submissions.challengeId,
     })
     .from(submissions)
     .innerJoin(participations, eq(participations.id, submissions.participationId))
@@ -52,17 +54,51 @@ function submissionQuery(db: Db) {
     .leftJoin(users, eq(users.id, submissions.userId));
 }
 
-/** GET game/{id}/submissions: newest first, true statuses, optionally one status. */
-export async function listSubmissions(db: Db, gameId: number, query: Page & { type?: AnswerResult | undefined }): Promise<SubmissionRecord[]> {
+type SubmissionRow = { id: number; answer: string; status: AnswerResult; time: number; user: string | null; team: string; teamId: number; challenge: string; challengeId: number };
+
+const submissionRecord = (r: SubmissionRow): SubmissionRecord => ({
+  id: r.id,
+  answer: r.answer,
+  status: r.status,
+  time: r.time,
+  user: r.user ?? "",
+  team: r.team,
+  challenge: r.challenge,
+  challengeId: r.challengeId,
+  teamId: r.teamId,
+});
+
+export interface SubmissionFilter extends Page {
+  type?: AnswerResult | undefined;
+  challenge?: number | undefined;
+  team?: number | undefined;
+}
+
+/** GET game/{id}/submissions: newest first, true statuses, optionally of one status, challenge or team. */
+export async function listSubmissions(db: Db, gameId: number, query: SubmissionFilter): Promise<SubmissionRecord[]> {
   await requireGame(db, gameId);
-  const where = query.type ? and(eq(submissions.gameId, gameId), eq(submissions.status, query.type)) : eq(submissions.gameId, gameId);
+  const where = and(
+    eq(submissions.gameId, gameId),
+    query.type ? eq(submissions.status, query.type) : undefined,
+    query.challenge ? eq(submissions.challengeId, query.challenge) : undefined,
+    query.team ? eq(participations.teamId, query.team) : undefined,
+  );
   const rows = await submissionQuery(db)
     .where(where)
     .orderBy(desc(submissions.id))
     .limit(query.count)
     .offset(query.skip)
     .all();
-  return rows.map((r) => ({ id: r.id, answer: r.answer, status: r.status, time: r.time, user: r.user ?? "", team: r.team, challenge: r.challenge }));
+  return rows.map(submissionRecord);
+}
+
+/** What the monitor's submission filters offer: the game's challenges and the teams that joined it. */
+export async function submissionFilters(db: Db, gameId: number) {
+  const [challengeRows, teamRows] = await Promise.all([
+    db.select({ id: challenges.id, title: challenges.title, category: challenges.category }).from(challenges).where(eq(challenges.gameId, gameId)).orderBy(challenges.category, challenges.title, challenges.id).all(),
+    db.select({ id: teams.id, name: teams.name }).from(participations).innerJoin(teams, eq(teams.id, participations.teamId)).where(eq(participations.gameId, gameId)).orderBy(teams.name, teams.id).all(),
+  ]);
+  return { challenges: challengeRows, teams: teamRows };
 }
 
 /** Every submission of a game, newest first, with the user's email (the submission sheet). */
@@ -111,7 +147,7 @@ export async function listCheatInfo(db: Db, gameId: number): Promise<CheatInfoMo
     parts.set(p.id, { id: p.id, team: { id: team.id, name: team.name, avatar: avatarUrl(team.avatarHash) }, status: p.status, division: division ?? null, divisionId: p.divisionId });
   const subs = new Map<number, SubmissionRecord>();
   for (const r of await inChunks(sids, (part) => submissionQuery(db).where(inArray(submissions.id, part)).all()))
-    subs.set(r.id, { id: r.id, answer: r.answer, status: r.status, time: r.time, user: r.user ?? "", team: r.team, challenge: r.challenge });
+    subs.set(r.id, submissionRecord(r));
   return rows
     .filter((r) => parts.has(r.owned) && parts.has(r.submit) && subs.has(r.submissionId))
     .map((r) => ({ ownedTeam: parts.get(r.owned)!, submitTeam: parts.get(r.submit)!, submission: subs.get(r.submissionId)! }));

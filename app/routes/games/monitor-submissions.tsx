@@ -1,9 +1,13 @@
 import { env } from "cloudflare:workers";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { type ShouldRevalidateFunctionArgs, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
+import { createDb } from "~/.server/db/client";
+import { submissionFilters } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
+import { matchesSubmissionFilter, type SubmissionFilter, submissionFilterFrom, submissionFilterParams, submissionsQuery } from "~/components/monitor/submission-filter";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { selectClass } from "~/components/ui/select";
@@ -15,10 +19,20 @@ import { useHubSocket } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/monitor-submissions";
 
-/** /games/{id}/monitor/submissions (Monitor): live submissions with true statuses, filter by status. */
+/**
+ * /games/{id}/monitor/submissions (Monitor): live submissions with true statuses, filtered by status,
+ * challenge and team (a big game takes thousands a minute); the filter lives in the address.
+ */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
-  return { pageTitle: getInstance(context).t("monitor.submissions"), gameId: Number(params.id) };
+  const gameId = Number(params.id);
+  const options = Number.isSafeInteger(gameId) && gameId > 0 ? await submissionFilters(createDb(env.DB), gameId) : { challenges: [], teams: [] };
+  return { pageTitle: getInstance(context).t("monitor.submissions"), gameId, ...options };
+}
+
+/** A new filter is a new address, not a reason to read the filters' options again. */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search ? false : defaultShouldRevalidate;
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -31,10 +45,13 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   const { t } = useTranslation();
   const { gameId } = loaderData;
   const [rows, setRows] = useState<SubmissionRecord[]>([]);
-  const [status, setStatus] = useState<AnswerResult | "">("");
+  const [searchParams, setSearchParams] = useSearchParams();
+  const search = searchParams.toString();
+  const filter = useMemo(() => submissionFilterFrom(new URLSearchParams(search)), [search]);
+  const setFilter = (next: Partial<SubmissionFilter>) => setSearchParams(submissionFilterParams({ ...filter, ...next }), { replace: true, preventScrollReset: true });
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const query = useCallback((skip: number) => api<SubmissionRecord[]>(`/api/game/${gameId}/submissions?count=${PAGE}&skip=${skip}${status ? `&type=${status}` : ""}`), [gameId, status]);
+  const query = useCallback((skip: number) => api<SubmissionRecord[]>(`/api/game/${gameId}/submissions?${submissionsQuery(filter, PAGE, skip)}`), [gameId, filter]);
   // Rows the pages returned so far: the next page starts there. Live rows on top shift the server's
   // offsets, so a page may repeat rows already held; those are dropped by id.
   const fetched = useRef(0);
@@ -52,19 +69,39 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   useHubSocket(`/hub/game/${gameId}/monitor`, {
     onResync: load,
     onMessage: (m) => {
-      if (m.type !== "submission") return;
-      if (status && m.data.status !== status) return;
+      if (m.type !== "submission" || !matchesSubmissionFilter(m.data, filter)) return;
       setRows((prev) => [m.data, ...prev.filter((r) => r.id !== m.data.id)]);
     },
   });
   return (
     <MonitorShell gameId={gameId} live>
-      <div className="mb-3 text-sm">
-        <select aria-label={t("monitor.statusLabel")} className={selectClass} value={status} onChange={(e) => setStatus(e.target.value as AnswerResult | "")}>
+      <div role="group" aria-label={t("monitor.filterSubmissions")} className="mb-3 flex flex-wrap gap-2 text-sm">
+        <select aria-label={t("monitor.statusLabel")} className={selectClass} value={filter.status} onChange={(e) => setFilter({ status: e.target.value as AnswerResult | "" })}>
           <option value="">{t("monitor.allStatuses")}</option>
           {ANSWER_RESULTS.map((s) => (
             <option key={s} value={s}>
               {t(`monitor.status.${s}`)}
+            </option>
+          ))}
+        </select>
+        <select
+          aria-label={t("monitor.challenge")}
+          className={`${selectClass} max-w-64`}
+          value={filter.challenge ?? ""}
+          onChange={(e) => setFilter({ challenge: e.target.value ? Number(e.target.value) : null })}
+        >
+          <option value="">{t("monitor.allChallenges")}</option>
+          {loaderData.challenges.map((c) => (
+            <option key={c.id} value={c.id}>
+              {t("monitor.challengeOption", { title: c.title, category: t(`challenge.category.${c.category}`) })}
+            </option>
+          ))}
+        </select>
+        <select aria-label={t("monitor.team")} className={`${selectClass} max-w-64`} value={filter.team ?? ""} onChange={(e) => setFilter({ team: e.target.value ? Number(e.target.value) : null })}>
+          <option value="">{t("monitor.allTeams")}</option>
+          {loaderData.teams.map((team) => (
+            <option key={team.id} value={team.id}>
+              {team.name}
             </option>
           ))}
         </select>

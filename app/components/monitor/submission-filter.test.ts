@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import type { SubmissionRecord } from "~/core/protocol";
+import { matchesSubmissionFilter, submissionFilterFrom, submissionFilterParams, submissionsQuery } from "./submission-filter";
+
+const record: SubmissionRecord = { id: 9, answer: "flag{x}", status: "WrongAnswer", time: 1, user: "u", team: "T", challenge: "C", challengeId: 4, teamId: 7 };
+
+describe("the monitor's submission filter", () => {
+  it("reads the address, ignoring what it cannot read", () => {
+    expect(submissionFilterFrom(new URLSearchParams("status=Accepted&challenge=4&team=7"))).toEqual({ status: "Accepted", challenge: 4, team: 7 });
+    expect(submissionFilterFrom(new URLSearchParams("status=Bogus&challenge=0&team=1.5"))).toEqual({ status: "", challenge: null, team: null });
+    expect(submissionFilterFrom(new URLSearchParams("challenge=-3&team=abc"))).toEqual({ status: "", challenge: null, team: null });
+  });
+
+  it("writes only what filters, and round-trips", () => {
+    expect(submissionFilterParams({ status: "", challenge: null, team: null }).toString()).toBe("");
+    const filter = { status: "CheatDetected", challenge: 4, team: 7 } as const;
+    expect(submissionFilterFrom(submissionFilterParams(filter))).toEqual(filter);
+    expect(submissionsQuery(filter, 100, 200)).toBe("count=100&skip=200&type=CheatDetected&challenge=4&team=7");
+    expect(submissionsQuery({ status: "", challenge: null, team: null }, 100, 0)).toBe("count=100&skip=0");
+  });
+
+  it("matches pushed submissions on status, challenge id and team id together", () => {
+    expect(matchesSubmissionFilter(record, { status: "", challenge: null, team: null })).toBe(true);
+    expect(matchesSubmissionFilter(record, { status: "WrongAnswer", challenge: 4, team: 7 })).toBe(true);
+    expect(matchesSubmissionFilter(record, { status: "Accepted", challenge: null, team: null })).toBe(false);
+    expect(matchesSubmissionFilter(record, { status: "", challenge: 5, team: null })).toBe(false);
+    expect(matchesSubmissionFilter(record, { status: "", challenge: null, team: 8 })).toBe(false);
+    expect(matchesSubmissionFilter({ ...record, teamId: null }, { status: "", challenge: null, team: 7 })).toBe(false);
+  });
+});
