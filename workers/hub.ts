@@ -68,7 +68,7 @@ hub.get("/hub/game/:id{[0-9]+}", async (c) => {
   const access = await getGameAccess(c.get("db"), gameId, user);
   if (!access.exists) throw notFound("game.not_found");
   if (!access.canView) throw user ? forbidden() : notFound("game.not_found");
-  if (relayed) return c.json({ teamId: access.teamId, boardReader: access.canReadBoard }, 200, { "cache-control": "no-store" });
+  if (relayed) return c.json({ userId: user?.id ?? null, teamId: access.teamId, boardReader: access.canReadBoard }, 200, { "cache-control": "no-store" });
   const stub = roomOf(c.env, gameId);
   const headers: Record<string, string> = { [HUB_HEADERS.channel]: "game" };
   if (user) headers[HUB_HEADERS.userId] = user.id;

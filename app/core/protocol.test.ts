@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRelayFrames, relayFrame, relayFrames } from "./protocol";
+import { parseRelayFrames, relayCloseUser, relayFrame, relayFrames } from "./protocol";
 
 describe("relay feed messages", () => {
   const notice = JSON.stringify({ type: "notice", seq: 8, data: { content: "line one\nline two" } });
@@ -16,7 +16,20 @@ describe("relay feed messages", () => {
     ]);
   });
 
+  it("carry an order to close one user's sockets, among routed frames", () => {
+    const close = relayCloseUser("5b1c0a6e-0000-4000-8000-000000000001", 4403);
+    expect(close).toBe('x 4403\n"5b1c0a6e-0000-4000-8000-000000000001"');
+    expect(parseRelayFrames(relayFrames([relayFrame({ seq: 8, teamId: null, boardReadersOnly: false }, notice), close]))).toEqual([
+      { route: { seq: 8, teamId: null, boardReadersOnly: false }, frame: notice },
+      { closeUser: "5b1c0a6e-0000-4000-8000-000000000001", code: 4403 },
+    ]);
+  });
+
   it.each([
+    ["a close order without a user", "x 4403"],
+    ["a close order whose user is not a JSON string", "x 4403\nabc"],
+    ["a close order with an empty user", 'x 4403\n""'],
+    ["a close order with a bad code", 'x 44\n"u"'],
     ["no header", notice],
     ["a header without a frame", "8 - 0"],
     ["a second header without its frame", `8 - 0\n${notice}\n9 - 0`],

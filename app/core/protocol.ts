@@ -111,12 +111,36 @@ export function relayFrames(messages: string[]): string {
   return messages.join("\n");
 }
 
-/** The routes and frames of a relay feed send (one message or several), or null when it is not one. */
-export function parseRelayFrames(text: string): { route: RelayRoute; frame: string }[] | null {
+/**
+ * A relay feed's order to close one user's sockets (their access changed: role, ban, deletion): a header
+ * `x <close code>`, then the user's id as a JSON string. The relay knows each socket's owner from the
+ * Worker's identity answer.
+ */
+export function relayCloseUser(userId: string, code: number): string {
+  return `x ${code}\n${JSON.stringify(userId)}`;
+}
+
+/** One item of a relay feed send: a routed frame, or an order to close a user's sockets. */
+export type RelayItem = { route: RelayRoute; frame: string } | { closeUser: string; code: number };
+
+/** The items of a relay feed send (one or several), or null when it is not one. */
+export function parseRelayFrames(text: string): RelayItem[] | null {
   const lines = text.split("\n");
   if (lines.length % 2 !== 0) return null;
-  const out: { route: RelayRoute; frame: string }[] = [];
+  const out: RelayItem[] = [];
   for (let i = 0; i < lines.length; i += 2) {
+    const close = /^x (\d{4})$/.exec(lines[i]!);
+    if (close) {
+      let userId: unknown;
+      try {
+        userId = JSON.parse(lines[i + 1]!);
+      } catch {
+        return null;
+      }
+      if (typeof userId !== "string" || userId === "") return null;
+      out.push({ closeUser: userId, code: Number(close[1]) });
+      continue;
+    }
     const [seq, team, readers, extra] = lines[i]!.split(" ");
     if (extra !== undefined || !/^\d+$/.test(seq ?? "") || !/^(-|\d+)$/.test(team ?? "") || (readers !== "0" && readers !== "1")) return null;
     out.push({ route: { seq: Number(seq), teamId: team === "-" ? null : Number(team), boardReadersOnly: readers === "1" }, frame: lines[i + 1]! });

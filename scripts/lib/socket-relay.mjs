@@ -145,7 +145,11 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
     let identity;
     try {
       const parsed = JSON.parse(answer.body);
-      identity = { teamId: typeof parsed.teamId === "number" ? parsed.teamId : null, boardReader: parsed.boardReader === true };
+      identity = {
+        userId: typeof parsed.userId === "string" ? parsed.userId : null,
+        teamId: typeof parsed.teamId === "number" ? parsed.teamId : null,
+        boardReader: parsed.boardReader === true,
+      };
     } catch {
       return refuse(socket, 502, { "content-type": "text/plain; charset=utf-8" }, "Bad gateway");
     }
@@ -201,7 +205,7 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
     }
     // `seq`: the channel number of the last message this socket was sent (its pong repeats it);
     // `pending`: frames queued for it and not written yet; `pendingSeq`: the number of the last of them.
-    const client = { ws, socket, teamId: identity.teamId, boardReader: identity.boardReader, seq: 0, pending: [], pendingSeq: 0 };
+    const client = { ws, socket, userId: identity.userId, teamId: identity.teamId, boardReader: identity.boardReader, seq: 0, pending: [], pendingSeq: 0 };
     ws.on("error", () => ws.terminate());
     ws.on("close", () => leave(feed, client));
     ws.on("message", (data, isBinary) => {
@@ -267,6 +271,10 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
       const messages = parseRelayFrames(text);
       if (!messages) return;
       for (const message of messages) {
+        if ("closeUser" in message) {
+          closeUser(feed, message.closeUser, message.code);
+          continue;
+        }
         route(feed, message);
         if (feed.queued.size > 0 && !feed.sending) sendSome(feed);
       }
@@ -275,6 +283,11 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
     upstream.on("error", () => closeFeed(feed, 1012));
     upstream.on("close", () => closeFeed(feed, 1012));
     return feed;
+  }
+
+  /** The room's order: the user's access changed (role, ban, deletion), their sockets of this game close. */
+  function closeUser(feed, userId, code) {
+    for (const client of [...feed.clients, ...feed.waiting]) if (client.userId === userId) client.ws.close(code, "access changed");
   }
 
   /** Queues one room message for its audience among this feed's sockets (as they are now). */

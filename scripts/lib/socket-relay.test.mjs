@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
-import { relayFrame, relayFrames } from "../../app/core/protocol.ts";
+import { relayCloseUser, relayFrame, relayFrames } from "../../app/core/protocol.ts";
 import { freePort } from "./free-port.mjs";
 import { startFront, textFrame } from "./socket-relay.mjs";
 
@@ -28,7 +28,10 @@ async function fakeRuntime() {
         return;
       }
       const team = /team=(\d+)/.exec(cookie);
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ teamId: team ? Number(team[1]) : null, boardReader: cookie.includes("reader") }));
+      const user = /user=(\w+)/.exec(cookie);
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ userId: user ? user[1] : null, teamId: team ? Number(team[1]) : null, boardReader: cookie.includes("reader") }));
       return;
     }
     let body = "";
@@ -247,6 +250,21 @@ describe("the npm start front (socket relay)", () => {
     const after = front.stats();
     expect(after.frames - before.frames).toBe(150 * 20);
     expect(after.writes - before.writes).toBeLessThan(150 * 20 / 2);
+  });
+
+  it("closes one user's sockets when the room says their access changed, and keeps the others", async () => {
+    const a = player(port, "user=alice; team=5");
+    const a2 = player(port, "user=alice; team=5");
+    const b = player(port, "user=bob; team=5");
+    await Promise.all([a.next(1), a2.next(1), b.next(1)]);
+    const feed = runtime.seen.feeds[0].ws;
+    feed.send(relayCloseUser("alice", 4403));
+    expect(await a.closed).toBe(4403);
+    expect(await a2.closed).toBe(4403);
+    feed.send(relayFrame({ seq: 8, teamId: 5, boardReadersOnly: false }, JSON.stringify({ type: "verdict", seq: 8, data: { submissionId: 1 } })));
+    expect((await b.next(2))[1]).toMatchObject({ type: "verdict" });
+    expect(b.ws.readyState).toBe(WebSocket.OPEN);
+    expect(front.stats()).toMatchObject({ sockets: 1 });
   });
 
   it("answers a refused socket with the runtime's own status and body", async () => {

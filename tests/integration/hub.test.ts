@@ -200,11 +200,11 @@ describe("the npm start socket relay's calls (workers/hub.ts)", () => {
     const game = await createGame(admin, { hidden: true, acceptWithoutReview: true });
     const [player] = await seedPlayers(game.id, 1);
     // A hidden game's board is for admins and monitors only.
-    const asked = await player!.client.json<{ teamId: number | null; boardReader: boolean }>(`/hub/game/${game.id}`, { headers: relayHeaders() });
+    const asked = await player!.client.json<{ userId: string | null; teamId: number | null; boardReader: boolean }>(`/hub/game/${game.id}`, { headers: relayHeaders() });
     expect(asked.status).toBe(200);
-    expect(asked.body).toEqual({ teamId: player!.teamId, boardReader: false });
+    expect(asked.body).toEqual({ userId: player!.userId, teamId: player!.teamId, boardReader: false });
     expect(asked.res.headers.get("cache-control")).toBe("no-store");
-    expect((await admin.json(`/hub/game/${game.id}`, { headers: relayHeaders() })).body).toEqual({ teamId: null, boardReader: true });
+    expect((await admin.json(`/hub/game/${game.id}`, { headers: relayHeaders() })).body).toEqual({ userId: await userIdOf(admin), teamId: null, boardReader: true });
     // A wrong or missing token is a plain request without an upgrade: not found.
     expect((await player!.client.fetch(`/hub/game/${game.id}`, { headers: { [RELAY_TOKEN_HEADER]: `${TOKEN}x` } })).status).toBe(404);
     expect((await player!.client.fetch(`/hub/game/${game.id}`)).status).toBe(404);
@@ -244,7 +244,10 @@ describe("the npm start socket relay's calls (workers/hub.ts)", () => {
     });
     // The three game messages of the call in one send.
     await expect.poll(() => texts.length, { timeout: 2000, interval: 20 }).toBe(2);
-    const routed = parseRelayFrames(texts[1]!)!;
+    const routed = parseRelayFrames(texts[1]!)!.map((item) => {
+      if (!("route" in item)) throw new Error("not a routed frame");
+      return item;
+    });
     const seq = hello.seq + 1;
     expect(routed.map((r) => r.route)).toEqual([
       { seq, teamId: null, boardReadersOnly: false },
@@ -258,6 +261,14 @@ describe("the npm start socket relay's calls (workers/hub.ts)", () => {
     ]);
     // Team b's direct socket: hello, the notice and the board delta (a board reader), not team a's verdict.
     await expect.poll(() => directFrames.map((f) => f.type), { timeout: 2000, interval: 20 }).toEqual(["hello", "notice", "scoreboard"]);
+    // A user whose access changed: the relay is told to close that user's sockets, the direct one closes.
+    const directClosed = new Promise<number>((resolve) => direct.webSocket!.addEventListener("close", (e) => resolve(e.code)));
+    await runInDurableObject(room(game.id), async (instance) => {
+      await (instance as unknown as { disconnectUser(userId: string, channels: string[]): Promise<number> }).disconnectUser(b!.userId, ["game"]);
+    });
+    await expect.poll(() => texts.length, { timeout: 2000, interval: 20 }).toBe(3);
+    expect(parseRelayFrames(texts[2]!)).toEqual([{ closeUser: b!.userId, code: 4403 }]);
+    expect(await directClosed).toBe(4403);
     ws.close(1000);
     direct.webSocket!.close(1000);
   });

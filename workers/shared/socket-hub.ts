@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { type Channel, HUB_HEADERS, type PayloadOf, relayFrame, relayFrames, type ServerMessageType, safeCloseCode } from "~/core/protocol";
+import { type Channel, HUB_HEADERS, type PayloadOf, relayCloseUser, relayFrame, relayFrames, type ServerMessageType, safeCloseCode } from "~/core/protocol";
 
 /** What a hibernating socket remembers about its owner (kept with serializeAttachment). */
 export interface SocketIdentity {
@@ -223,10 +223,10 @@ export abstract class SocketHub extends DurableObject<Env> {
    * let in by the Worker's check of the new role. Returns how many were closed.
    */
   async disconnectUser(userId: string, channels: readonly Channel[]): Promise<number> {
-    const owned = channels
-      .filter((channel) => this.allowedChannels.includes(channel))
-      .flatMap((channel) => this.ctx.getWebSockets(`c:${channel}`))
-      .filter((ws) => this.identityOf(ws)?.userId === userId);
+    const mine = channels.filter((channel) => this.allowedChannels.includes(channel));
+    const owned = mine.flatMap((channel) => this.ctx.getWebSockets(`c:${channel}`)).filter((ws) => this.identityOf(ws)?.userId === userId);
+    // The `npm start` relay holds its sockets itself: it closes the user's on this order.
+    for (const channel of mine) for (const feed of this.socketsOf(`r:${channel}`)) this.sendTo(feed, relayCloseUser(userId, 4403));
     return this.closeSockets(owned, 4403, "access changed");
   }
 
