@@ -206,3 +206,21 @@ test("account screens: forgot-password link, bad activation link, avatar and ema
   await page.goto("/account/confirm?token=bm9wZQ&email=bm9wZQ");
   await expect(page.getByText(en.confirmEmail.failedTitle)).toBeVisible();
 });
+
+test("the user search box shows its whole hint in every language at 1024 px", async ({ adminPage }) => {
+  await adminPage.setViewportSize({ width: 1024, height: 800 });
+  for (const language of ["en-US", "ja-JP", "zh-CN"]) {
+    await adminPage.goto(`/admin/users?lng=${language}`);
+    const box = adminPage.getByRole("search").getByRole("searchbox");
+    await expect(box).toBeVisible(FIRST_LOAD);
+    // The hint's width in the box's own font against the box's text area.
+    const room = await box.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement("canvas").getContext("2d")!;
+      context.font = style.font;
+      const text = context.measureText(input.placeholder).width;
+      return input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - text;
+    });
+    expect(room, language).toBeGreaterThanOrEqual(0);
+  }
+});
