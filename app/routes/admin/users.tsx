@@ -17,6 +17,7 @@ import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/users";
+import { AddressText } from "~/components/ui/address-text";
 
 const PAGE_SIZE = 20;
 
@@ -199,7 +200,9 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
                       </div>
                     </div>
                   </td>
-                  <td className="min-w-40 px-4 py-3 wrap-anywhere">{user.email}</td>
+                  <td className="min-w-40 px-4 py-3 wrap-anywhere">
+                    <AddressText text={user.email} />
+                  </td>
                   <td className="px-4 py-3 whitespace-nowrap">
                     <span className={user.role === "Banned" ? "font-medium text-red-700 dark:text-red-400" : undefined}>{t(`role.${user.role}`)}</span>
                   </td>
