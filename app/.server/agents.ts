@@ -20,6 +20,7 @@ import {
   verifyRequest,
 } from "~/core/agent-protocol";
 import { AppError } from "~/core/errors";
+import type { AgentFailure } from "~/core/log-messages";
 
 export interface AgentsEnv {
   /** Comma-separated agent base URLs, e.g. `http://127.0.0.1:8788,https://docker-2.example.org:8788`. */
@@ -95,9 +96,16 @@ export function isAgentFailure(error: unknown): error is AgentUnavailableError |
   return error instanceof AgentUnavailableError || error instanceof AgentCallError;
 }
 
-/** A short reason for the admin log. */
+/** A short English reason (the admin's test-container error says it). */
 export function describeAgentFailure(error: AgentUnavailableError | AgentCallError): string {
   return error instanceof AgentCallError ? `the agent answered ${error.status} ${error.code}: ${error.message}` : "the agent could not be reached";
+}
+
+/** The failure as a log message parameter (app/core/log-messages.ts), naming the agent when given. */
+export function agentFailureOf(error: AgentUnavailableError | AgentCallError, agent?: string): AgentFailure {
+  return error instanceof AgentCallError
+    ? { kind: "answered", agent, status: error.status, code: error.code, message: error.message }
+    : { kind: "unreachable", agent };
 }
 
 function markUnreachable(url: string, error: string, now = Date.now()) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REDACTED, redactField, redactSecrets } from "./log-redact";
+import { REDACTED, redactField, redactParams, redactSecrets } from "./log-redact";
 
 describe("redactSecrets", () => {
   it("keeps ordinary log text untouched", () => {
@@ -67,5 +67,27 @@ describe("redactField", () => {
     expect(redactField(undefined)).toBeNull();
     expect(redactField("a".repeat(50), 10)).toBe(`${"a".repeat(10)}…`);
     expect(redactField("password=x")).toBe(`password=${REDACTED}`);
+  });
+});
+
+describe("redactParams", () => {
+  it("masks every string of a message's parameters, however deep, and keeps the rest", () => {
+    const params = {
+      team: "flag{stolen_one}",
+      id: 3,
+      fields: ["role", "password=Hunter2!"],
+      failure: { kind: "answered", status: 500, message: "token: abc123secret" },
+      none: null,
+    };
+    const out = redactParams(params);
+    expect(JSON.stringify(out)).not.toMatch(/stolen_one|Hunter2!|abc123secret/);
+    expect(out).toEqual({
+      team: REDACTED,
+      id: 3,
+      fields: ["role", `password=${REDACTED}`],
+      failure: { kind: "answered", status: 500, message: `token: ${REDACTED}` },
+      none: null,
+    });
+    expect(redactParams({ title: "x".repeat(2000) }).title).toHaveLength(1001);
   });
 });

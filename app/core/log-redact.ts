@@ -78,3 +78,15 @@ export function redactField(value: string | null | undefined, max = 4000): strin
   const clean = redactSecrets(value);
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
+
+/**
+ * A log message's parameters (app/core/log-messages.ts) with `redactSecrets` applied to every string in
+ * them, however deep, each capped like a field: the reader's text is made from these, so they are masked
+ * as the stored English text is.
+ */
+export function redactParams<T>(value: T, max = 1000): T {
+  if (typeof value === "string") return redactField(value, max) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => redactParams(v, max)) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactParams(v, max)])) as T;
+  return value;
+}

@@ -40,6 +40,7 @@ export interface Verdict {
   status: Exclude<AnswerResult, "CheatDetected">;
 }
 
+/** api.md LogMessageModel; `msg` is the English text. */
 export interface LogMessage {
   time: number;
   name: string | null;
@@ -47,6 +48,12 @@ export interface LogMessage {
   ip: string | null;
   msg: string;
   status: TaskStatus | null;
+  /**
+   * Added properties: the message's key and parameters (app/core/log-messages.ts), from which the page
+   * writes the text in the reader's language. Absent on records written before them.
+   */
+  key?: string;
+  params?: Record<string, unknown>;
 }
 
 /** A scoreboard change since the previous version (the changed challenges and items only); see game-room/delta. */

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import { expect, test, uniqueUserName } from "./fixtures";
+import { expect, interpolate, registerUser, test, uniqueUserName } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
-const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
+const locale = (lang: string) => JSON.parse(readFileSync(new URL(`../../app/locales/${lang}/common.json`, import.meta.url), "utf8")) as Strings;
+const en = locale("en-US");
 // The first screen of a freshly started server may take longer to compile and hydrate.
 const FIRST_LOAD = { timeout: 15_000 };
 
@@ -44,4 +45,30 @@ test("a failed sign-in elsewhere appears on the admin logs screen without a relo
   const jaRow = adminPage.getByTestId("log-row").filter({ hasText: tried });
   await expect(jaRow.getByRole("cell").last()).toHaveText(ja.adminLogs.statuses.Failed, FIRST_LOAD);
   await expect(jaRow.getByRole("cell").nth(1)).toHaveText(ja.adminLogs.levels.Warning);
+});
+
+test("log messages read in the admin's language, from the list and as they arrive", async ({ adminPage, browser }) => {
+  // An admin action with an identifier in it (a role), logged before the page opens.
+  const other = await browser.newContext();
+  const { userName } = await registerUser(other.request);
+  const found = await adminPage.request.post(`/api/admin/users/search?hint=${encodeURIComponent(userName)}`);
+  const user = ((await found.json()) as { data: { id: string; userName: string }[] }).data.find((u) => u.userName === userName)!;
+  expect((await adminPage.request.put(`/api/admin/users/${user.id}`, { data: { role: "Monitor" } })).status()).toBe(200);
+
+  for (const lang of ["ja-JP", "zh-CN"] as const) {
+    const text = locale(lang);
+    const { messages, values } = text.adminLogs;
+    await adminPage.goto(`/admin/logs?lng=${lang}`);
+    await expect(adminPage.getByTestId("log-socket-state")).toHaveText(text.adminLogs.socket.open, FIRST_LOAD);
+    const role = interpolate(values.fieldSet, { field: text.adminUsers.role, value: text.role.Monitor });
+    const listed = adminPage.getByTestId("log-row").filter({ hasText: userName }).first();
+    await expect(listed.getByRole("cell").nth(4)).toHaveText(interpolate(messages.userUpdated, { user: userName, fields: role }));
+
+    // Pushed live while the page is open.
+    const tried = uniqueUserName("nobody");
+    expect((await other.request.post("/api/account/login", { data: { userName: tried, password: "Wrong!pass123" } })).status()).toBe(401);
+    const pushed = adminPage.getByTestId("log-row").filter({ hasText: tried });
+    await expect(pushed.getByRole("cell").nth(4)).toHaveText(interpolate(messages.signInFailed, { reason: values.signInFailure.account.wrong_credentials }));
+  }
+  await other.close();
 });

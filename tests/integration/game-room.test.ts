@@ -883,7 +883,12 @@ describe("pushes", () => {
     expect(seqs).toEqual(seqs.map((_, i) => hello + i + 1));
     // The solve's log record reaches admins' log stream once stored.
     const log = await waitFor(() => logs.messages.find((m) => m.type === "log" && String(m.data.msg).includes(a!.teamName)));
-    expect(log.data).toMatchObject({ level: "Information", name: a!.userName, msg: expect.stringContaining("solved challenge") });
+    expect(log.data).toMatchObject({ level: "Information", name: a!.userName, key: "solvedBlood", params: { team: a!.teamName, id: cid, type: "FirstBlood", title: expect.any(String) } });
+    const title = String((log.data.params as { title: string }).title);
+    expect(log.data.msg).toBe(`Team ${a!.teamName} solved challenge ${title} (#${cid}) — FirstBlood`);
+    // Stored with its key and parameters (the room's batched insert), so the list reads as the push did.
+    const listed = await admin.json<{ msg: string; key?: string; params?: unknown }[]>("/api/admin/logs?count=100");
+    expect(listed.body.find((l) => l.msg === log.data.msg)).toEqual(expect.objectContaining({ key: "solvedBlood", params: log.data.params }));
     for (const s of [mine, theirs, monitor, logs]) s.ws.close(1000);
   });
 

@@ -164,6 +164,52 @@ describe("log records for security-relevant actions", () => {
   });
 });
 
+describe("message keys", () => {
+  it("stores the English text as before and returns the message's key and parameters from GET admin/logs", async () => {
+    const since = Date.now();
+    const admin = await newUser();
+    await makeAdmin(admin.userName);
+    const target = await newUser();
+    const id = await userId(target.userName);
+    expect((await admin.client.json(`/api/admin/users/${id}`, { method: "PUT", body: { bio: "hi", role: "Monitor" } })).status).toBe(200);
+    const english = `User ${target.userName} updated: bio, role=Monitor`;
+    const stored = await waitForLog((r) => r.message === english, since);
+    expect(stored).toMatchObject({ messageKey: "userUpdated", messageParams: { user: target.userName, fields: ["bio", "role"], role: "Monitor" } });
+
+    const listed = await admin.client.json<LogMessage[]>("/api/admin/logs?count=50");
+    expect(listed.body.find((r) => r.msg === english)).toEqual({
+      time: stored.time,
+      name: admin.userName,
+      level: "Information",
+      ip: stored.ip,
+      msg: english,
+      status: "Success",
+      key: "userUpdated",
+      params: { user: target.userName, fields: ["bio", "role"], role: "Monitor" },
+    });
+    // Records written before keys existed have only their text.
+    await db().insert(logs).values({ time: since, level: "Information", logger: "Test", message: `older ${id}` });
+    const older = (await admin.client.json<LogMessage[]>("/api/admin/logs?count=100")).body.find((r) => r.msg === `older ${id}`);
+    expect(older && Object.keys(older).sort()).toEqual(["ip", "level", "msg", "name", "status", "time"]);
+  });
+
+  it("masks secrets in the parameters as in the text", async () => {
+    const since = Date.now();
+    const admin = await newUser();
+    await makeAdmin(admin.userName);
+    const captain = await newUser();
+    const secret = `ctf{${unique("s")}}`;
+    const created = await captain.client.json<{ id: number }>("/api/team", { method: "POST", body: { name: secret } });
+    expect(created.status).toBe(200);
+    await admin.client.json(`/api/admin/teams/${created.body.id}`, { method: "PUT", body: { locked: true } });
+    const record = await waitForLog((r) => r.messageKey === "teamLocked" && r.userName === admin.userName, since);
+    expect(record.message).toBe(`Team [redacted] (#${created.body.id}) locked`);
+    expect(record.messageParams).toEqual({ team: "[redacted]", id: created.body.id });
+    const listed = await admin.client.json<LogMessage[]>("/api/admin/logs?count=50");
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+  });
+});
+
 describe("live delivery on /hub/admin", () => {
   it("pushes a new record to an admin socket as it is written", async () => {
     const admin = await newUser();
@@ -187,7 +233,9 @@ describe("live delivery on /hub/admin", () => {
     await new Client({ ip: "198.51.100.9" }).json("/api/account/login", { method: "POST", body: { userName: tried, password: "Nope1234!" } });
     const live = await got;
     expect(live).toMatchObject({ level: "Warning", ip: "198.51.100.9", status: "Failed" });
-    expect(live.msg).toMatch(/^Failed sign-in/);
+    expect(live.msg).toBe("Failed sign-in: Wrong username or password");
+    // The page writes the reader's text from these (the stored English text stays in `msg`).
+    expect(live).toMatchObject({ key: "signInFailed", params: { reason: "account.wrong_credentials" } });
     expect(live.msg).not.toContain("Nope1234!");
     ws.close(1000);
   });
@@ -211,23 +259,24 @@ describe("GET admin/logs", () => {
     const base = Date.now() + 10 * 365 * 86_400_000;
     const levels = ["Information", "Error", "Warning", "Error", "Information"] as const;
     for (const [i, level] of levels.entries()) {
-      await writeLog({ db: db(), now: base + i }, { level, logger: "Test", message: `${tag} #${i}` });
+      await writeLog({ db: db(), now: base + i }, { level, logger: "Test", text: { key: "gameCreated", params: { title: `${tag} #${i}`, id: i } } });
     }
     try {
       const first = await admin.client.json<LogMessage[]>("/api/admin/logs?level=All&count=2&skip=0");
       expect(first.status).toBe(200);
-      expect(first.body.map((r) => r.msg)).toEqual([`${tag} #4`, `${tag} #3`]);
-      expect(Object.keys(first.body[0]!).sort()).toEqual(["ip", "level", "msg", "name", "status", "time"]);
+      const game = (i: number) => `Game ${tag} #${i} (#${i}) created`;
+      expect(first.body.map((r) => r.msg)).toEqual([game(4), game(3)]);
+      expect(Object.keys(first.body[0]!).sort()).toEqual(["ip", "key", "level", "msg", "name", "params", "status", "time"]);
       const second = await admin.client.json<LogMessage[]>("/api/admin/logs?count=2&skip=2");
-      expect(second.body.map((r) => r.msg)).toEqual([`${tag} #2`, `${tag} #1`]);
+      expect(second.body.map((r) => r.msg)).toEqual([game(2), game(1)]);
       const errors = await admin.client.json<LogMessage[]>("/api/admin/logs?level=Error&count=2");
-      expect(errors.body.map((r) => r.msg)).toEqual([`${tag} #3`, `${tag} #1`]);
+      expect(errors.body.map((r) => r.msg)).toEqual([game(3), game(1)]);
       expect(errors.body.every((r) => r.level === "Error")).toBe(true);
       expect((await admin.client.json("/api/admin/logs?count=1001")).status).toBe(400);
       expect((await admin.client.json("/api/admin/logs?level=Loud")).status).toBe(400);
       expect((await admin.client.json<LogMessage[]>("/api/admin/logs?count=1000")).body.length).toBeLessThanOrEqual(1000);
     } finally {
-      await db().delete(logs).where(like(logs.message, `${tag} #%`));
+      await db().delete(logs).where(like(logs.message, `Game ${tag} #%`));
     }
   });
 });
@@ -236,15 +285,16 @@ describe("retention", () => {
   it("arms the AdminHub alarm on publish and purges records older than the retention period", async () => {
     const now = Date.now();
     const tag = unique("old");
-    await writeLog({ db: db(), now: now - 31 * 86_400_000 }, { level: "Information", logger: "Test", message: `${tag} old` });
-    await writeLog({ db: db(), now: now - 29 * 86_400_000 }, { level: "Information", logger: "Test", message: `${tag} recent` });
-    await writeLog({ db: db(), adminHub: env.ADMIN_HUB }, { level: "Information", logger: "Test", message: `${tag} arm` });
+    const text = (title: string) => ({ key: "gameCreated", params: { title: `${tag} ${title}`, id: 1 } }) as const;
+    await writeLog({ db: db(), now: now - 31 * 86_400_000 }, { level: "Information", logger: "Test", text: text("old") });
+    await writeLog({ db: db(), now: now - 29 * 86_400_000 }, { level: "Information", logger: "Test", text: text("recent") });
+    await writeLog({ db: db(), adminHub: env.ADMIN_HUB }, { level: "Information", logger: "Test", text: text("arm") });
     const stub = hub();
     const alarm = await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
     expect(alarm).not.toBeNull();
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    const left = await db().select({ message: logs.message }).from(logs).where(like(logs.message, `${tag} %`)).all();
-    expect(left.map((r) => r.message).sort()).toEqual([`${tag} arm`, `${tag} recent`]);
-    await db().delete(logs).where(and(like(logs.message, `${tag} %`), inArray(logs.logger, ["Test"])));
+    const left = await db().select({ message: logs.message }).from(logs).where(like(logs.message, `Game ${tag} %`)).all();
+    expect(left.map((r) => r.message).sort()).toEqual([`Game ${tag} arm (#1) created`, `Game ${tag} recent (#1) created`]);
+    await db().delete(logs).where(and(like(logs.message, `Game ${tag} %`), inArray(logs.logger, ["Test"])));
   });
 });

@@ -7,7 +7,6 @@ import { smtpConfigFromEnv } from "~/.server/mail/config";
 import { getPlatformConfig } from "~/.server/services/config";
 import { refreshRoomsOfUser } from "~/.server/services/room";
 import { AppError, badRequest } from "~/core/errors";
-import { getTranslator } from "~/core/i18n/translator";
 import { emailSchema, passwordSchema } from "~/core/schemas/account";
 import { z } from "zod";
 import { checkCaptcha } from "./captcha-check";
@@ -36,24 +35,21 @@ defineRoute(account, { method: "POST", path: "/account/register", auth: "Public"
     });
   }
   if (outcome.sessionId) c.header("Set-Cookie", sessionCookie(c.req.raw, outcome.sessionId));
-  await logEvent(c, { level: "Information", logger: "Account", userName: body.userName, message: `User registered (${outcome.status})`, status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Account", userName: body.userName, text: { key: "registered", params: { status: outcome.status } }, status: "Success" });
   return c.json({ title: c.get("t")(`account.register_${outcome.status}`), data: outcome.status, status: 200 });
 });
-
-/** The English sentence of an error code, for log records (they are kept in English, not in the caller's language). */
-const logText = (code: string, params?: Record<string, unknown>) => getTranslator("en-US")(code, params);
 
 defineRoute(account, { method: "POST", path: "/account/login", auth: "Public", tag, summary: "Sign in", body: loginSchema }, async (c, { body }) => {
   enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.userName.toLowerCase()}`]);
   await checkCaptcha(c, body.challenge);
   const { userName, sessionId } = await accounts.login(deps(c), body).catch(async (err: unknown) => {
     if (err instanceof AppError) {
-      await logEvent(c, { level: "Warning", logger: "Account", userName: body.userName, message: `Failed sign-in: ${logText(err.code, err.params)}`, status: "Failed" });
+      await logEvent(c, { level: "Warning", logger: "Account", userName: body.userName, text: { key: "signInFailed", params: { reason: err.code } }, status: "Failed" });
     }
     throw err;
   });
   c.header("Set-Cookie", sessionCookie(c.req.raw, sessionId));
-  await logEvent(c, { level: "Information", logger: "Account", userName, message: "Signed in", status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Account", userName, text: { key: "signedIn", params: {} }, status: "Success" });
   return ok(c, "account.logged_in");
 });
 
@@ -75,7 +71,7 @@ defineRoute(account, { method: "PUT", path: "/account/update", auth: "User", tag
 
 defineRoute(account, { method: "PUT", path: "/account/changepassword", auth: "User", tag, summary: "Change password (signs out everywhere)", body: changePasswordSchema }, async (c, { body, user }) => {
   await accounts.changePassword(deps(c), user!.id, body);
-  await logEvent(c, { level: "Information", logger: "Account", message: "Password changed", status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Account", text: { key: "passwordChanged", params: {} }, status: "Success" });
   c.header("Set-Cookie", clearedSessionCookie(c.req.raw));
   return ok(c, "account.password_changed");
 });
@@ -104,7 +100,7 @@ defineRoute(account, { method: "POST", path: "/account/recovery", auth: "Public"
 defineRoute(account, { method: "POST", path: "/account/passwordreset", auth: "Public", tag, summary: "Set a new password from a reset link (signs out everywhere)", body: z.object({ password: passwordSchema, email: z.string().min(1).max(1024), rToken: z.string().min(1).max(1024) }) }, async (c, { body }) => {
   enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.email}`]);
   const { userName } = await accountMail.resetPassword(deps(c), body);
-  await logEvent(c, { level: "Information", logger: "Account", userName, message: "Password reset from a mail link", status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Account", userName, text: { key: "passwordResetByMail", params: {} }, status: "Success" });
   return ok(c, "account.password_reset");
 });
 

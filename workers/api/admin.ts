@@ -33,7 +33,7 @@ defineRoute(admin, { method: "PUT", path: "/admin/config", auth: "Admin", tag, s
   const changed = (["accountPolicy", "globalConfig", "containerPolicy"] as const).flatMap((section) =>
     Object.keys(after[section]).filter((k) => JSON.stringify((before[section] as Record<string, unknown>)[k]) !== JSON.stringify((after[section] as Record<string, unknown>)[k])).map((k) => `${section}.${k}`),
   );
-  await logEvent(c, { level: "Information", logger: "Admin", message: `Platform settings changed: ${changed.join(", ") || "nothing"}`, status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "settingsChanged", params: { fields: changed } }, status: "Success" });
   return c.json({ title: c.get("t")("admin.config_saved"), status: 200 });
 });
 
@@ -57,8 +57,8 @@ defineRoute(admin, { method: "POST", path: "/admin/teams/search", auth: "Admin",
 defineRoute(admin, { method: "PUT", path: "/admin/teams/:id", auth: "Admin", tag, summary: "Edit a team (name, bio, lock)", body: adminTeamUpdateSchema }, async (c, { body }) => {
   const info = await teams.adminUpdateTeam(c.get("db"), adminTeamId(c), body);
   await refreshRoomsOfTeam(c.env, c.get("db"), info.id);
-  const action = body.locked == null ? "edited" : body.locked ? "locked" : "unlocked";
-  await logEvent(c, { level: "Information", logger: "Admin", message: `Team ${info.name} (#${info.id}) ${action}`, status: "Success" });
+  const key = body.locked == null ? "teamEdited" : body.locked ? "teamLocked" : "teamUnlocked";
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key, params: { team: info.name, id: info.id } }, status: "Success" });
   return c.json(info);
 });
 
@@ -66,7 +66,7 @@ defineRoute(admin, { method: "DELETE", path: "/admin/teams/:id", auth: "Admin", 
   const games = await teams.adminDeleteTeam({ db: c.get("db"), bucket: c.env.FILES }, adminTeamId(c));
   // Its participations and submissions went with it: those boards rebuild.
   await refreshRooms(c.env, games, "solves");
-  await logEvent(c, { level: "Warning", logger: "Admin", message: `Team #${adminTeamId(c)} deleted`, status: "Success" });
+  await logEvent(c, { level: "Warning", logger: "Admin", text: { key: "teamDeleted", params: { id: adminTeamId(c) } }, status: "Success" });
   return c.json({ title: c.get("t")("team.deleted"), status: 200 });
 });
 
@@ -88,7 +88,7 @@ defineRoute(admin, { method: "POST", path: "/admin/users/search", auth: "Admin",
 
 defineRoute(admin, { method: "POST", path: "/admin/users", auth: "Admin", tag, summary: "Create or update users in batch", body: usersAdmin.batchCreateSchema }, async (c, { body }) => {
   const results = await usersAdmin.batchCreateUsers({ db: c.get("db"), now: c.get("now") }, body, c.get("t"));
-  await logEvent(c, { level: "Information", logger: "Admin", message: `Batch user import: ${body.length} rows`, status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "usersImported", params: { rows: body.length } }, status: "Success" });
   return c.json(results);
 });
 
@@ -101,8 +101,8 @@ defineRoute(admin, { method: "PUT", path: "/admin/users/:id", auth: "Admin", tag
   const { user: info, previousRole } = await usersAdmin.updateUser({ db: c.get("db"), now: c.get("now") }, user!.id, adminUserId(c), body);
   await disconnectUser(c.env, c.get("db"), adminUserId(c), previousRole, info.role);
   if (before && before.userName !== info.userName) await refreshRoomsOfUser(c.env, c.get("db"), adminUserId(c));
-  const fields = Object.entries(body).flatMap(([k, v]) => (v == null ? [] : [k === "role" ? `role=${String(v)}` : k]));
-  await logEvent(c, { level: body.role === "Banned" ? "Warning" : "Information", logger: "Admin", message: `User ${info.userName} updated: ${fields.join(", ") || "nothing"}`, status: "Success" });
+  const fields = Object.entries(body).flatMap(([k, v]) => (v == null ? [] : [k]));
+  await logEvent(c, { level: body.role === "Banned" ? "Warning" : "Information", logger: "Admin", text: { key: "userUpdated", params: { user: info.userName, fields, role: body.role ?? null } }, status: "Success" });
   return c.json({ title: c.get("t")("admin.user_updated"), status: 200 });
 });
 
@@ -113,7 +113,7 @@ defineRoute(admin, { method: "DELETE", path: "/admin/users/:id", auth: "Admin", 
   const role = await usersAdmin.deleteUser({ db: c.get("db"), bucket: c.env.FILES }, user!.id, adminUserId(c));
   await disconnectUser(c.env, c.get("db"), adminUserId(c), role, null);
   await refreshRooms(c.env, played, "solves");
-  await logEvent(c, { level: "Warning", logger: "Admin", message: `User ${target.userName} (${target.userId}) deleted`, status: "Success" });
+  await logEvent(c, { level: "Warning", logger: "Admin", text: { key: "userDeleted", params: { user: target.userName, id: target.userId } }, status: "Success" });
   return c.json({ title: c.get("t")("admin.user_deleted"), status: 200 });
 });
 
@@ -121,7 +121,7 @@ defineRoute(admin, { method: "DELETE", path: "/admin/users/:id/password", auth: 
   const { password, role } = await usersAdmin.resetPassword(c.get("db"), adminUserId(c));
   await disconnectUser(c.env, c.get("db"), adminUserId(c), role, role, true);
   const target = await usersAdmin.getUserProfile(c.get("db"), adminUserId(c));
-  await logEvent(c, { level: "Warning", logger: "Admin", message: `Password of user ${target.userName} reset by an admin`, status: "Success" });
+  await logEvent(c, { level: "Warning", logger: "Admin", text: { key: "userPasswordReset", params: { user: target.userName } }, status: "Success" });
   return c.json(password);
 });
 
@@ -173,7 +173,7 @@ defineRoute(admin, { method: "PUT", path: "/admin/participation/:id/:status", au
   const status = reviewStatus(c.req.param("status"));
   await participations.reviewParticipation({ db: c.get("db"), now: c.get("now") }, id, { status, divisionId: body?.divisionId });
   await refreshRoomOfParticipation(c.env, c.get("db"), id);
-  await logEvent(c, { level: "Information", logger: "Admin", message: `Participation #${id} set to ${status}`, status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "participationStatus", params: { id, status } }, status: "Success" });
   return c.json({ title: c.get("t")("participation.updated"), status: 200 });
 });
 
@@ -182,6 +182,6 @@ defineRoute(admin, { method: "PUT", path: "/admin/participation/:id", auth: "Adm
   const status = body.status != null ? reviewStatus(body.status) : null;
   await participations.reviewParticipation({ db: c.get("db"), now: c.get("now") }, id, { status, divisionId: body.divisionId });
   await refreshRoomOfParticipation(c.env, c.get("db"), id);
-  await logEvent(c, { level: "Information", logger: "Admin", message: `Participation #${id} updated`, status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "participationUpdated", params: { id } }, status: "Success" });
   return c.json({ title: c.get("t")("participation.updated"), status: 200 });
 });

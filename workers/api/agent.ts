@@ -23,7 +23,7 @@ async function signedJson(c: ApiContext): Promise<unknown> {
   if (!(await verifyAgentCallback(c.env, c.req.raw, body))) {
     if (c.get("now") - lastRefusalLog > 60_000) {
       lastRefusalLog = c.get("now");
-      await logEvent(c, { level: "Warning", logger: "Container", message: `Refused an unsigned, forged or replayed agent callback ${c.req.method} ${new URL(c.req.url).pathname}`, status: "Failed" });
+      await logEvent(c, { level: "Warning", logger: "Container", text: { key: "agentCallbackRefused", params: { method: c.req.method, path: new URL(c.req.url).pathname } }, status: "Failed" });
     }
     throw unauthorized("agent.signature_refused");
   }
@@ -50,7 +50,7 @@ defineRoute(agentApi, { method: "POST", path: "/agent/events", auth: "Public", i
       break;
     case "container.destroyed":
       if (await containerGone(deps, event.agentId, event.instanceId)) {
-        await logEvent(c, { level: "Information", logger: "Container", message: `Container ${event.instanceId} removed by agent ${event.agentId} (${event.reason})`, status: "Success", userName: null });
+        await logEvent(c, { level: "Information", logger: "Container", text: { key: "containerRemovedByAgent", params: { id: event.instanceId, agent: event.agentId, reason: event.reason } }, status: "Success", userName: null });
       }
       break;
     case "capture.ready":

@@ -40,7 +40,7 @@ defineRoute(capturesApi, { method: "GET", path: "/game/captures/:cid/:tid/all", 
 
 defineRoute(capturesApi, { method: "DELETE", path: "/game/captures/:cid/:tid/all", auth: "Monitor", tag, summary: "Delete every capture file of a team" }, async (c) => {
   const count = await captureService.deleteAllCaptures(deps(c), cid(c), pid(c));
-  await logEvent(c, { level: "Warning", logger: "Game", message: `${count} capture files of participation #${pid(c)} (challenge #${cid(c)}) deleted`, status: "Success" });
+  await logEvent(c, { level: "Warning", logger: "Game", text: { key: "capturesDeleted", params: { deleted: count, participation: pid(c), challenge: cid(c) } }, status: "Success" });
   return c.json({ title: c.get("t")("capture.deleted"), status: 200 });
 });
 

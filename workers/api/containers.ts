@@ -53,11 +53,12 @@ defineRoute(containersApi, { method: "POST", path: "/edit/games/:id/challenges/:
 
 defineRoute(containersApi, { method: "DELETE", path: "/edit/games/:id/challenges/:cid/container", auth: "Admin", tag: "Edit", summary: "Stop the challenge's admin test container" }, async (c) => {
   const challenge = await challengeService.requireChallenge(c.get("db"), editGameId(c), challengeId(c));
-  const { id, reached, problem } = await containerService.stopTestContainer(containerDeps(c), challenge);
+  const { id, reached, failure } = await containerService.stopTestContainer(containerDeps(c), challenge);
+  const stopped = { id, title: challenge.title, challenge: challenge.id };
   await logEvent(c, {
     level: reached ? "Information" : "Warning",
     logger: "Container",
-    message: `Test container ${id} of ${challenge.title} (#${challenge.id}) stopped${reached ? "" : ` (released without its agent: ${problem})`}`,
+    text: failure ? { key: "testContainerReleased", params: { ...stopped, failure } } : { key: "testContainerStopped", params: stopped },
     status: "Success",
   });
   return c.json({ title: c.get("t")(reached ? "container.destroyed" : "container.released"), status: 200 });
@@ -76,7 +77,12 @@ defineRoute(containersApi, { method: "GET", path: "/admin/agents", auth: "Admin"
 
 defineRoute(containersApi, { method: "DELETE", path: "/admin/instances/:iid", auth: "Admin", tag: "Admin", summary: "Destroy a team container" }, async (c) => {
   const id = c.req.param("iid") ?? "";
-  const { reached, problem } = await containerService.destroyAdminInstance(containerDeps(c), id);
-  await logEvent(c, { level: "Warning", logger: "Container", message: `Container ${id} destroyed by an admin${reached ? "" : ` (released without its agent: ${problem})`}`, status: "Success" });
+  const { reached, failure } = await containerService.destroyAdminInstance(containerDeps(c), id);
+  await logEvent(c, {
+    level: "Warning",
+    logger: "Container",
+    text: failure ? { key: "containerReleasedByAdmin", params: { id, failure } } : { key: "containerDestroyedByAdmin", params: { id } },
+    status: "Success",
+  });
   return c.json({ title: c.get("t")(reached ? "container.destroyed" : "container.released"), status: 200 });
 });

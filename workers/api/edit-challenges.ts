@@ -29,7 +29,7 @@ defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges"
   const id = editGameId(c);
   const created = await challengeService.createChallenge(c.get("db"), id, body);
   await refreshRoom(c.env, id, { challengeId: created.id });
-  await logEvent(c, { level: "Information", logger: "Admin", message: `Challenge ${created.title} (#${created.id}, ${created.type}) created in game #${id}`, status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "challengeCreated", params: { title: created.title, id: created.id, type: created.type, game: id } }, status: "Success" });
   return c.json(created);
 });
 
@@ -38,7 +38,7 @@ defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges/
   const id = editGameId(c);
   await challengeService.updateAcceptedCounts(c.get("db"), id);
   await refreshRoom(c.env, id, "challenges");
-  await logEvent(c, { level: "Information", logger: "Admin", message: `Accepted counts recomputed for game #${id}`, status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "acceptedCountsRecomputed", params: { game: id } }, status: "Success" });
   return ok(c, "challenge.accepted_updated");
 });
 
@@ -54,7 +54,7 @@ defineRoute(editChallenges, { method: "PUT", path: "/edit/games/:id/challenges/:
   // A disabled challenge keeps no team containers (rules.md §8).
   if (body.isEnabled === false) await containerService.destroyContainersOfChallenges(containerDeps(c), [updated.id], false);
   if (body.isEnabled != null) {
-    await logEvent(c, { level: "Information", logger: "Admin", message: `Challenge ${updated.title} (#${updated.id}) ${updated.isEnabled ? "enabled" : "disabled"} in game #${id}`, status: "Success" });
+    await logEvent(c, { level: "Information", logger: "Admin", text: { key: updated.isEnabled ? "challengeEnabled" : "challengeDisabled", params: { title: updated.title, id: updated.id, game: id } }, status: "Success" });
   }
   return c.json(updated);
 });
@@ -66,7 +66,7 @@ defineRoute(editChallenges, { method: "DELETE", path: "/edit/games/:id/challenge
   await captureService.deleteCapturesOfChallenges({ db: c.get("db"), bucket: c.env.FILES }, [existing.id]);
   const gone = await challengeService.deleteChallenge(flagDeps(c), id, existing.id);
   await refreshRoom(c.env, id, { challengeId: gone.id });
-  await logEvent(c, { level: "Warning", logger: "Admin", message: `Challenge ${gone.title} (#${gone.id}) deleted from game #${id}`, status: "Success" });
+  await logEvent(c, { level: "Warning", logger: "Admin", text: { key: "challengeDeleted", params: { title: gone.title, id: gone.id, game: id } }, status: "Success" });
   return ok(c, "challenge.deleted");
 });
 
@@ -74,7 +74,7 @@ defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges/
   const challenge = await challengeService.requireChallenge(c.get("db"), editGameId(c), challengeId(c));
   await flagService.addFlags(flagDeps(c), challenge, body);
   await refreshRoom(c.env, challenge.gameId, { challengeId: challenge.id });
-  await logEvent(c, { level: "Information", logger: "Admin", message: `${body.length} flag(s) added to challenge ${challenge.title} (#${challenge.id})`, status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "flagsAdded", params: { added: body.length, title: challenge.title, id: challenge.id } }, status: "Success" });
   return ok(c, "challenge.flags_added");
 });
 

@@ -38,7 +38,7 @@ export function noticeDeps(c: ApiContext): noticeService.NoticeDeps {
 
 defineRoute(edit, { method: "POST", path: "/edit/games", auth: "Admin", tag, summary: "Create a game (an Ed25519 key pair is made for it)", body: gameCreateSchema }, async (c, { body }) => {
   const game = await gameService.createGame(deps(c), body);
-  await logEvent(c, { level: "Information", logger: "Admin", message: `Game ${game.title} (#${game.id}) created`, status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "gameCreated", params: { title: game.title, id: game.id } }, status: "Success" });
   return c.json(game);
 });
 
@@ -66,7 +66,7 @@ defineRoute(edit, { method: "DELETE", path: "/edit/games/:id", auth: "Admin", ta
   await gameService.deleteGame({ db: c.get("db"), bucket: c.env.FILES }, id);
   await refreshRoom(c.env, id, "all");
   await roomOf(c.env, id).closeAll(4404, "game deleted");
-  await logEvent(c, { level: "Warning", logger: "Admin", message: `Game #${id} deleted`, status: "Success" });
+  await logEvent(c, { level: "Warning", logger: "Admin", text: { key: "gameDeleted", params: { id } }, status: "Success" });
   return c.json({ title: c.get("t")("game.deleted"), status: 200 });
 });
 

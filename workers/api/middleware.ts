@@ -111,7 +111,7 @@ export function errorResponse(c: Context<ApiEnv>, err: unknown): Response {
   void logEvent(c, {
     level: "Error",
     logger: "Api",
-    message: `Unexpected error ${reference} on ${c.req.method} ${new URL(c.req.url).pathname}`,
+    text: { key: "unexpectedError", params: { reference, method: c.req.method, path: new URL(c.req.url).pathname } },
     exception: err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err),
     status: "Failed",
   });

@@ -30,7 +30,7 @@ defineRoute(writeups, { method: "POST", path: "/game/:id/writeup", auth: "User",
   await logEvent(c, {
     level: "Information",
     logger: "Writeup",
-    message: `Team #${saved.teamId} ${saved.replaced ? "replaced" : "uploaded"} the writeup of game #${id}: ${saved.fileName} (${saved.size} bytes)`,
+    text: { key: saved.replaced ? "writeupReplaced" : "writeupUploaded", params: { team: saved.teamId, game: id, file: saved.fileName, size: saved.size } },
     status: "Success",
   });
   return c.json({ title: c.get("t")("writeup.uploaded"), status: 200 });
@@ -48,6 +48,6 @@ defineRoute(writeups, { method: "GET", path: "/admin/writeups/:gameId/all", auth
 defineRoute(writeups, { method: "DELETE", path: "/edit/games/:id/writeups", auth: "Admin", tag: "Edit", summary: "Delete every writeup of a game" }, async (c) => {
   const id = editGameId(c);
   const count = await writeupService.deleteAllWriteups({ db: c.get("db"), bucket: c.env.FILES }, id);
-  await logEvent(c, { level: "Warning", logger: "Admin", message: `${count} writeups of game #${id} deleted`, status: "Success" });
+  await logEvent(c, { level: "Warning", logger: "Admin", text: { key: "writeupsDeleted", params: { deleted: count, game: id } }, status: "Success" });
   return c.json({ title: c.get("t")("writeup.deleted_all", { count }), status: 200 });
 });

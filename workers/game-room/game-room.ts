@@ -1,3 +1,4 @@
+import { composeLogText } from "~/.server/services/logs";
 import type { AnswerResult } from "~/core/enums";
 import { type BoardDelta, type BoardIndex, indexBoard, refetchDelta, solveDelta } from "~/core/game-room/delta";
 import { type ChallengeFlagCache, judge, playerStatus, setInstance } from "~/core/game-room/judge";
@@ -5,6 +6,7 @@ import { addSolve, boardInput, canViewChallenge, checkSubmission, hasSolved, pai
 import { computeGamePhase } from "~/core/game/phase";
 import { etagMatches } from "~/core/http/conditional";
 import { type BodyCoding, gzipBytes } from "~/core/http/encoding";
+import { redactField } from "~/core/log-redact";
 import type { Channel, GameEvent, LogMessage, SubmissionRecord } from "~/core/protocol";
 import { TokenBucketLimiter } from "~/core/rate-limit";
 import { type BoardSolve, type ChallengeInfo, computeScoreboard, type ScoreboardItem, type ScoreboardModel } from "~/core/scoring/scoreboard";
@@ -522,7 +524,9 @@ export class GameRoom extends SocketHub {
       w.firstSolves.push([p.id, challenge.id, rec.id, rec.userId, rec.time, type]);
       w.acceptedChallenges.add(challenge.id);
       if (type === "FirstBlood" || type === "SecondBlood" || type === "ThirdBlood") w.notices.push([type, [p.name, challenge.title], rec.time]);
-      w.logs.push([rec.time, rec.userName || null, rec.ip || null, `Team ${p.name} solved challenge ${challenge.title} (#${challenge.id})${type === "Normal" ? "" : ` — ${type}`}`]);
+      const solved = { team: p.name, title: challenge.title, id: challenge.id };
+      const log = composeLogText(type === "Normal" || type === "Unaccepted" ? { key: "solved", params: solved } : { key: "solvedBlood", params: { ...solved, type } });
+      w.logs.push([rec.time, redactField(rec.userName || null, 64), rec.ip || null, log.message, log.key, log.params]);
       this.markBoardDirty(solve);
     }
     if (status === "CheatDetected" && owner !== null && p) {
@@ -555,7 +559,7 @@ export class GameRoom extends SocketHub {
    */
   private queueLogs(logs: PendingWrites["logs"]) {
     if (logs.length === 0) return;
-    for (const [time, name, ip, msg] of logs) this.logsOut.push({ time, name, level: "Information", ip, msg, status: "Success" });
+    for (const [time, name, ip, msg, key, params] of logs) this.logsOut.push({ time, name, level: "Information", ip, msg, status: "Success", key, params });
     this.logTimer ??= setTimeout(() => {
       this.logTimer = null;
       const out = this.logsOut;

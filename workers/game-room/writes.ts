@@ -32,8 +32,8 @@ export interface PendingWrites {
   /** [type, values, time] — pushed once stored (they need their ids). */
   notices: [NoticeType, string[], number][];
   acceptedChallenges: Set<number>;
-  /** [time, userName, ip, message] — Information records of the Game logger. */
-  logs: [number, string | null, string | null, string][];
+  /** [time, userName, ip, message, key, params] — Information records of the Game logger (services/logs composeLogText). */
+  logs: [number, string | null, string | null, string, string, Record<string, unknown>][];
 }
 
 export const emptyWrites = (): PendingWrites => ({
@@ -208,8 +208,8 @@ export function drainStatements(db: D1Database, gameId: number, w: PendingWrites
     statements.push(
       db
         .prepare(
-          `INSERT INTO logs (time, level, logger, user_name, ip, message, status)
-           SELECT ${j(0)}, 'Information', 'Game', ${j(1)}, ${j(2)}, ${j(3)}, 'Success' FROM json_each(?1) j ORDER BY j.key`,
+          `INSERT INTO logs (time, level, logger, user_name, ip, message, status, msg_key, msg_params)
+           SELECT ${j(0)}, 'Information', 'Game', ${j(1)}, ${j(2)}, ${j(3)}, 'Success', ${j(4)}, ${j(5)} FROM json_each(?1) j ORDER BY j.key`,
         )
         .bind(JSON.stringify(w.logs)),
     );

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { AgentContainer, CreateContainerRequest } from "~/core/agent-protocol";
 import { GamePermission, isContainerType, type PortMappingType } from "~/core/enums";
+import type { AgentFailure, ReleasedContainer } from "~/core/log-messages";
 import { AppError, badRequest, notFound } from "~/core/errors";
 import { generateTestFlag, type Randomness } from "~/core/flags/template";
 import { computeGamePhase } from "~/core/game/phase";
@@ -11,6 +12,7 @@ import {
   type AgentsEnv,
   type AgentStatus,
   agentStatuses,
+  agentFailureOf,
   agentUnreachable,
   createOnAgent,
   describeAgentFailure,
@@ -231,11 +233,11 @@ async function markDestroyed(deps: Pick<ContainerDeps, "db" | "now" | "env">, co
   return true;
 }
 
-/** What became of a container's removal: `problem` says why its agent did not remove it. */
+/** What became of a container's removal: `failure` says why its agent did not remove it. */
 export interface DestroyOutcome {
   id: string;
   reached: boolean;
-  problem: string | null;
+  failure: AgentFailure | null;
 }
 
 /**
@@ -244,24 +246,22 @@ export interface DestroyOutcome {
  * start as unknown) and the outcome says why; callers log it. Cleanup never fails because of an agent.
  */
 async function destroyContainer(deps: ContainerDeps, container: Container): Promise<DestroyOutcome> {
-  let problem: string | null = null;
+  let failure: AgentFailure | null = null;
   if (container.agentId != null) {
     const agent = await reachableAgent(deps.env, container.agentId, deps.now);
-    if (!agent) problem = `agent ${container.agentId} could not be reached`;
+    if (!agent) failure = { kind: "unavailable", agent: container.agentId };
     else {
       try {
         await destroyOnAgent(deps.env, agent, container.id);
       } catch (error) {
         if (!isAgentFailure(error)) throw error;
-        problem = `agent ${container.agentId}: ${describeAgentFailure(error)}`;
+        failure = agentFailureOf(error, container.agentId);
       }
     }
   }
   await markDestroyed(deps, container);
-  return { id: container.id, reached: problem == null, problem };
+  return { id: container.id, reached: failure == null, failure };
 }
-
-const releasedNote = (outcome: DestroyOutcome) => (outcome.reached ? "" : ` (released without its agent: ${outcome.problem}; the agent removes it at expiry or at its next start)`);
 
 // ── Player containers ────────────────────────────────────────────────────────────────────────────────
 
@@ -278,7 +278,7 @@ async function startOnAgent(deps: ContainerDeps, row: Container, request: Create
     await db.delete(containers).where(eq(containers.id, row.id)).run();
     if (!isAgentFailure(error)) throw error;
     // api.md §9/§10: a start that cannot happen is a 400 "could not be started"; the admin log says why.
-    await deps.log({ level: "Warning", logger: "Container", message: `Container of challenge #${request.challengeId} (${request.image}) not started: no container agent is reachable with room`, status: "Failed" });
+    await deps.log({ level: "Warning", logger: "Container", text: { key: "containerNoAgent", params: { challenge: request.challengeId, image: request.image } }, status: "Failed" });
     // An admin's test start says why (players get the plain "could not be started").
     throw badRequest(failureCode === "container.test_failed" ? "container.test_no_agent" : failureCode);
   }
@@ -291,7 +291,12 @@ async function startOnAgent(deps: ContainerDeps, row: Container, request: Create
     if (!(error instanceof AgentCallError && error.status < 500)) await destroyOnAgent(env, agent, row.id).catch(() => undefined);
     if (!isAgentFailure(error)) throw error;
     const reason = describeAgentFailure(error);
-    await deps.log({ level: "Warning", logger: "Container", message: `Container of challenge #${request.challengeId} (${request.image}) failed to start on ${agent.url}: ${reason}`, status: "Failed" });
+    await deps.log({
+      level: "Warning",
+      logger: "Container",
+      text: { key: "containerStartFailed", params: { challenge: request.challengeId, image: request.image, agentUrl: agent.url, failure: agentFailureOf(error) } },
+      status: "Failed",
+    });
     throw failureCode === "container.test_failed" ? badRequest("container.test_failed_reason", { reason }) : badRequest(failureCode);
   }
   const updated = await db
@@ -360,7 +365,9 @@ export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: I
         await deps.log({
           level: outcome.reached ? "Information" : "Warning",
           logger: "Container",
-          message: `Container ${old.id} of team ${player.teamName} destroyed: team limit ${limit} reached${releasedNote(outcome)}`,
+          text: outcome.failure
+            ? { key: "containerLimitReleased", params: { id: old.id, team: player.teamName, limit, failure: outcome.failure } }
+            : { key: "containerLimitDestroyed", params: { id: old.id, team: player.teamName, limit } },
           status: "Success",
         });
       }
@@ -424,7 +431,10 @@ export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: I
   await deps.log({
     level: "Information",
     logger: "Container",
-    message: `Team ${player.teamName} started container ${started.id} of ${challenge.title} (#${challenge.id}) on agent ${started.agentId}: ${started.entry}`,
+    text: {
+      key: "containerStarted",
+      params: { team: player.teamName, id: started.id, title: challenge.title, challenge: challenge.id, agent: started.agentId ?? "", entry: started.entry },
+    },
     status: "Success",
   });
   return toContainerInfo(started);
@@ -465,11 +475,11 @@ export async function extendPlayerContainer(deps: ContainerDeps, player: Player,
       throw badRequest("container.not_running");
     }
     if (!isAgentFailure(error)) throw error;
-    await deps.log({ level: "Warning", logger: "Container", message: `Container ${container.id} of team ${player.teamName} not extended: ${describeAgentFailure(error)}`, status: "Failed" });
+    await deps.log({ level: "Warning", logger: "Container", text: { key: "containerNotExtended", params: { id: container.id, team: player.teamName, failure: agentFailureOf(error) } }, status: "Failed" });
     throw error instanceof AgentCallError ? badRequest("container.extend_failed") : error;
   }
   const updated = (await db.update(containers).set({ expectStopAt }).where(eq(containers.id, container.id)).returning().get())!;
-  await deps.log({ level: "Information", logger: "Container", message: `Team ${player.teamName} extended container ${container.id} until ${new Date(expectStopAt).toISOString()}`, status: "Success" });
+  await deps.log({ level: "Information", logger: "Container", text: { key: "containerExtended", params: { team: player.teamName, id: container.id, until: expectStopAt } }, status: "Success" });
   return toContainerInfo(updated);
 }
 
@@ -486,7 +496,9 @@ export async function destroyPlayerContainer(deps: ContainerDeps, player: Player
   await deps.log({
     level: outcome.reached ? "Information" : "Warning",
     logger: "Container",
-    message: `Team ${player.teamName} destroyed container ${container.id}${releasedNote(outcome)}`,
+    text: outcome.failure
+      ? { key: "containerReleasedByTeam", params: { team: player.teamName, id: container.id, failure: outcome.failure } }
+      : { key: "containerDestroyedByTeam", params: { team: player.teamName, id: container.id } },
     status: "Success",
   });
   return outcome;
@@ -575,7 +587,7 @@ export async function startTestContainer(deps: ContainerDeps, challenge: Challen
     ...(policy.extraFlagEnvNames.length > 0 ? { extraFlagEnvNames: policy.extraFlagEnvNames } : {}),
   };
   const started = await startOnAgent(deps, row, request, "container.test_failed");
-  await deps.log({ level: "Information", logger: "Container", message: `Test container ${started.id} of ${challenge.title} (#${challenge.id}) started: ${started.entry}`, status: "Success" });
+  await deps.log({ level: "Information", logger: "Container", text: { key: "testContainerStarted", params: { id: started.id, title: challenge.title, challenge: challenge.id, entry: started.entry } }, status: "Success" });
   return { ...toContainerInfo(started), testFlag: flag };
 }
 
@@ -664,7 +676,8 @@ export async function destroyContainersOfChallenges(
   deps: ContainerDeps,
   challengeIds: number[],
   includeTest: boolean,
-  what = `challenge(s) #${challengeIds.join(", #")}`,
+  /** The game whose containers these are all (the log names it instead of the challenges). */
+  gameId?: number,
 ): Promise<number> {
   const rows = await inChunks(challengeIds, (part) =>
     deps.db
@@ -673,17 +686,20 @@ export async function destroyContainersOfChallenges(
       .where(and(inArray(containers.challengeId, part), live, includeTest ? undefined : isNotNull(containers.instanceId)))
       .all(),
   );
-  const released: string[] = [];
+  const released: ReleasedContainer[] = [];
   for (const row of rows) {
     const outcome = await destroyContainer(deps, row);
-    if (!outcome.reached) released.push(`${row.id} (${outcome.problem})`);
+    if (outcome.failure) released.push({ id: row.id, failure: outcome.failure });
   }
   if (released.length > 0) {
-    const shown = released.slice(0, 20).join(", ") + (released.length > 20 ? `, and ${released.length - 20} more` : "");
+    const counts = { released: released.length, total: rows.length, containers: released.slice(0, 20), more: Math.max(0, released.length - 20) };
     await deps.log({
       level: "Warning",
       logger: "Container",
-      message: `${released.length} of ${rows.length} containers of ${what} were released without their agent: ${shown}; each agent removes them at expiry or at its next start`,
+      text:
+        gameId != null
+          ? { key: "containersReleasedOfGame", params: { ...counts, game: gameId } }
+          : { key: "containersReleasedOfChallenges", params: { ...counts, challenges: challengeIds } },
       status: "Success",
     });
   }
@@ -692,7 +708,7 @@ export async function destroyContainersOfChallenges(
 
 export async function destroyContainersOfGame(deps: ContainerDeps, gameId: number): Promise<number> {
   const ids = (await deps.db.select({ id: challenges.id }).from(challenges).where(eq(challenges.gameId, gameId)).all()).map((r) => r.id);
-  return destroyContainersOfChallenges(deps, ids, true, `game #${gameId}`);
+  return destroyContainersOfChallenges(deps, ids, true, gameId);
 }
 
 // ── Agent callbacks ──────────────────────────────────────────────────────────────────────────────────

@@ -95,7 +95,7 @@ export async function openInstance(
       await deps.log({
         level: "Warning",
         logger: "Game",
-        message: `Not enough dynamic attachments for challenge ${challenge.title} (#${challenge.id}): team ${ctx.teamName} got none`,
+        text: { key: "noDynamicAttachment", params: { title: challenge.title, id: challenge.id, team: ctx.teamName } },
         status: "Failed",
       });
       throw badRequest("challenge.no_dynamic_attachment");

@@ -26,9 +26,14 @@ function getInstance(): i18n {
 export type Translate = (key: string, params?: Record<string, unknown>) => string;
 
 /** A translator for server messages (namespace `errors` by default) in the given language. */
-export function getTranslator(lang: Language): Translate {
-  const t = getInstance().getFixedT(lang, "errors");
+export function getTranslator(lang: Language, ns: "errors" | "common" = "errors"): Translate {
+  const t = getInstance().getFixedT(lang, ns);
   return (key, params) => t(key, params ?? {}) as string;
+}
+
+/** Whether a key exists in namespace `ns` of a language (fallbacks not counted). */
+export function hasKey(lang: Language, ns: "errors" | "common", key: string): boolean {
+  return getInstance().exists(key, { ns, lng: lang, fallbackLng: false });
 }
 
 /** Whether a key exists in the `errors` namespace of the default language. */

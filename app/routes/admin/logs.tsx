@@ -8,6 +8,7 @@ import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { selectClass } from "~/components/ui/select";
 import { LOG_LEVELS, type LogLevel } from "~/core/enums";
+import { type LogRenderOptions, renderLogText } from "~/core/log-messages";
 import type { LogMessage } from "~/core/protocol";
 import { type SocketState, connectAdminLogs } from "~/lib/admin-log-socket";
 import { api } from "~/lib/api";
@@ -62,7 +63,10 @@ const levelTone: Record<LogMessage["level"], string> = {
 };
 
 export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // A record with a message key reads in the admin's language; older records show their stored text.
+  const reader: LogRenderOptions = { t: (key, options) => t(key, options), exists: (key) => i18n.exists(key), mode: "reader", formatTime: formatDateTime };
+  const messageOf = (log: LogMessage) => renderLogText(log.key, log.params, reader) ?? log.msg;
   const [searchParams, setSearchParams] = useSearchParams();
   const loaded = "logs" in loaderData ? loaderData : null;
   // A first page from the cache is read again once (the socket only brings records from now on).
@@ -177,7 +181,7 @@ export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
                   <td className={`whitespace-nowrap px-4 py-2 ${levelTone[log.level]}`}>{t(`adminLogs.levels.${log.level}`)}</td>
                   <td className="px-4 py-2 whitespace-nowrap">{log.name ?? "—"}</td>
                   <td className="whitespace-nowrap px-4 py-2">{log.ip ?? "—"}</td>
-                  <td className="px-4 py-2 break-words">{log.msg}</td>
+                  <td className="px-4 py-2 break-words">{messageOf(log)}</td>
                   <td className="whitespace-nowrap px-4 py-2">{log.status ? t(`adminLogs.statuses.${log.status}`) : "—"}</td>
                 </tr>
               ))}

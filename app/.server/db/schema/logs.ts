@@ -14,6 +14,9 @@ export const logs = sqliteTable(
     message: text("message").notNull(),
     exception: text("exception"),
     status: text("status", { enum: TASK_STATUSES }),
+    /** The message's key (app/core/log-messages.ts) and its parameters as JSON; null on records older than them. */
+    messageKey: text("msg_key"),
+    messageParams: text("msg_params", { mode: "json" }).$type<Record<string, unknown>>(),
   },
   (t) => [index("logs_time_idx").on(t.time), index("logs_level_time_idx").on(t.level, t.time)],
 );
