@@ -96,11 +96,6 @@ export function isAgentFailure(error: unknown): error is AgentUnavailableError |
   return error instanceof AgentUnavailableError || error instanceof AgentCallError;
 }
 
-/** A short English reason (the admin's test-container error says it). */
-export function describeAgentFailure(error: AgentUnavailableError | AgentCallError): string {
-  return error instanceof AgentCallError ? `the agent answered ${error.status} ${error.code}: ${error.message}` : "the agent could not be reached";
-}
-
 /** The failure as a log message parameter (app/core/log-messages.ts), naming the agent when given. */
 export function agentFailureOf(error: AgentUnavailableError | AgentCallError, agent?: string): AgentFailure {
   return error instanceof AgentCallError

@@ -542,7 +542,9 @@ describe("admin containers", () => {
     const failed = await admin.client.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${broken.id}/container`, { method: "POST" });
     expect(failed.status).toBe(400);
     // An admin's test start says why, in the agent's words (players get the plain "could not be started").
-    expect(failed.body.title).toMatch(/^The container host could not start it: the agent answered \d{3} /);
+    expect(failed.body.title).toMatch(/^The container host refused to start it \(\d{3} [\w.]+\): \S/);
+    const inJapanese = await admin.client.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${broken.id}/container`, { method: "POST", headers: { "accept-language": "ja-JP" } });
+    expect(inJapanese.body.title).toMatch(/^コンテナホストが起動を拒否しました（\d{3} [\w.]+）：\S/);
     expect(await db().select().from(containers).where(and(eq(containers.challengeId, broken.id), isNull(containers.instanceId))).all()).toEqual([]);
   });
 

@@ -15,7 +15,6 @@ import {
   agentFailureOf,
   agentUnreachable,
   createOnAgent,
-  describeAgentFailure,
   destroyOnAgent,
   extendOnAgent,
   isAgentFailure,
@@ -290,14 +289,17 @@ async function startOnAgent(deps: ContainerDeps, row: Container, request: Create
     await db.delete(containers).where(eq(containers.id, row.id)).run();
     if (!(error instanceof AgentCallError && error.status < 500)) await destroyOnAgent(env, agent, row.id).catch(() => undefined);
     if (!isAgentFailure(error)) throw error;
-    const reason = describeAgentFailure(error);
     await deps.log({
       level: "Warning",
       logger: "Container",
       text: { key: "containerStartFailed", params: { challenge: request.challengeId, image: request.image, agentUrl: agent.url, failure: agentFailureOf(error) } },
       status: "Failed",
     });
-    throw failureCode === "container.test_failed" ? badRequest("container.test_failed_reason", { reason }) : badRequest(failureCode);
+    if (failureCode !== "container.test_failed") throw badRequest(failureCode);
+    // The agent's own words (Docker's, usually) are shown as it wrote them.
+    throw error instanceof AgentCallError
+      ? badRequest("container.test_failed_answered", { status: error.status, code: error.code, message: error.message })
+      : badRequest("container.test_failed_unreachable");
   }
   const updated = await db
     .update(containers)
