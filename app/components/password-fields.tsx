@@ -35,16 +35,19 @@ function HintList({ password }: { password: string }) {
 
 /**
  * A new password with live policy hints and its retyped copy. The mismatch message appears as soon
- * as the retyped copy is filled in; `problem` is the form's verdict on submit.
+ * as the retyped copy is filled in; `problem` is the form's verdict on submit, `refusal` the server's
+ * message about the password.
  */
 export function NewPasswordFields({
   name,
   label,
   problem,
+  refusal,
 }: {
   name: string;
   label: string;
   problem?: NewPasswordProblem | null;
+  refusal?: string | null;
 }) {
   const { t } = useTranslation();
   const [password, setPassword] = useState("");
@@ -61,7 +64,7 @@ export function NewPasswordFields({
         required
         value={password}
         onChange={(e) => setPassword(e.currentTarget.value)}
-        error={problem && problem !== "password.mismatch" ? t(problem) : null}
+        error={problem && problem !== "password.mismatch" ? t(problem) : (refusal ?? null)}
         description={<HintList password={password} />}
       />
       <TextField

@@ -10,14 +10,17 @@ export class AppError extends Error {
   readonly params: ErrorParams | undefined;
   /** Extra response headers (e.g. Retry-After). */
   readonly headers: Record<string, string> | undefined;
+  /** The request field the refusal is about, when it is about one (see errorField). */
+  readonly field: string | null;
 
-  constructor(status: number, code: string, params?: ErrorParams, headers?: Record<string, string>) {
+  constructor(status: number, code: string, params?: ErrorParams, headers?: Record<string, string>, field?: string | null) {
     super(code);
     this.name = "AppError";
     this.status = status;
     this.code = code;
     this.params = params;
     this.headers = headers;
+    this.field = field ?? errorField(code);
   }
 
   /** HTTP status to send: the body status, except game-state codes which are sent as 400. */
@@ -25,6 +28,32 @@ export class AppError extends Error {
     return this.status >= 10000 ? 400 : this.status;
   }
 }
+
+/**
+ * The request field each refusal about one field concerns, by code (api.md's field names; POST
+ * team/accept, whose body is the invite code alone, calls it `inviteCode`). The API names it in the
+ * `X-Error-Field` header, so a form shows the message at that field rather than above the form.
+ * Validation failures name the field of their first failing rule instead (workers/api/registry.ts).
+ */
+const FIELD_OF_CODE: Readonly<Record<string, string>> = {
+  "account.username_taken": "userName",
+  "account.email_taken": "email",
+  "account.email_domain_not_allowed": "email",
+  "team.invite_malformed": "inviteCode",
+  "team.invite_incorrect": "inviteCode",
+  "game.division_required": "divisionId",
+  "game.division_unknown": "divisionId",
+  "game.invite_code_required": "inviteCode",
+  "game.invite_code_incorrect": "inviteCode",
+};
+
+/** The request field a refusal's code is about, or null when it concerns the request as a whole. */
+export function errorField(code: string): string | null {
+  return Object.hasOwn(FIELD_OF_CODE, code) ? FIELD_OF_CODE[code]! : null;
+}
+
+/** The response header naming the request field a refusal is about. */
+export const ERROR_FIELD_HEADER = "X-Error-Field";
 
 export const badRequest = (code: string, params?: ErrorParams) => new AppError(400, code, params);
 export const unauthorized = (code = "auth.login_required", params?: ErrorParams) => new AppError(401, code, params);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { typeMessage } from "./schemas/messages";
-import { cleanJsonInput, describeIssue, firstIssue } from "./validation";
+import { registerSchema } from "./schemas/account";
+import { inviteCodeSchema } from "./schemas/team";
+import { cleanJsonInput, describeIssue, firstIssue, issueField } from "./validation";
 
 const t = (key: string, params?: Record<string, unknown>) => (key.startsWith("fields.") ? key : `${key}${params ? JSON.stringify(params) : ""}`);
 const isKey = (key: string) => key.startsWith("validation.");
@@ -78,6 +80,25 @@ describe("firstIssue", () => {
   it("keeps the first issue otherwise", () => {
     expect(describe1({ exposePort: 0, teamId: 1 })).toBe('validation.too_small_number{"field":"fields.exposePort","min":1}');
     expect(firstIssue([])).toBeUndefined();
+  });
+});
+
+describe("issueField", () => {
+  const fieldOf = (schema: z.ZodType, input: unknown) => {
+    const r = schema.safeParse(input);
+    if (r.success) throw new Error("expected a failure");
+    return issueField(firstIssue(r.error.issues)!);
+  };
+
+  it("names the form field of the failing rule, also of a nested one", () => {
+    expect(fieldOf(registerSchema, { userName: "a b", password: "Passw0rd", email: "a@example.com" })).toBe("userName");
+    expect(fieldOf(registerSchema, { userName: "alice", password: "Passw0rd", email: "not an email" })).toBe("email");
+    expect(fieldOf(z.object({ divisions: z.array(z.object({ name: z.string().min(1) })) }), { divisions: [{ name: "" }] })).toBe("divisions");
+  });
+
+  it("names a one-value body by the field its message is about, else none", () => {
+    expect(fieldOf(inviteCodeSchema, "x".repeat(300))).toBe("inviteCode");
+    expect(fieldOf(z.string().max(1), "ab")).toBeNull();
   });
 });
 

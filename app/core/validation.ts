@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { errorField } from "./errors";
 import type { Translate } from "./i18n/translator";
 
 /**
@@ -25,6 +26,16 @@ export function firstIssue(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssu
 
 /** The nearest named key of a path: an item of a list (`tags.1`) is named by its list; "" for the body. */
 const fieldKey = (path: readonly PropertyKey[]) => String(path.findLast((segment) => typeof segment === "string") ?? "");
+
+/**
+ * The request field a failing rule is about: the top-level key of its path (a form's field), or for a body
+ * that is one value (POST team/accept) the field its message names (errorField); null when neither.
+ */
+export function issueField(issue: z.core.$ZodIssue): string | null {
+  const top = issue.path[0];
+  if (typeof top === "string") return top;
+  return issue.path.length === 0 && issue.message ? errorField(issue.message) : null;
+}
 
 /** The localised name of the field at `path` (its key when it has no name; "Request body" at the top). */
 export function fieldLabel(path: readonly PropertyKey[], t: Translate): string {

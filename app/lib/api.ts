@@ -1,16 +1,20 @@
 import i18next from "i18next";
+import { ERROR_FIELD_HEADER } from "~/core/errors";
 import { noteServerTime } from "./server-clock";
 
 /** The API's error body (api.md §1): a localised title and a status. */
 export class ApiError extends Error {
   readonly title: string;
   readonly status: number;
+  /** The request field the refusal is about (the `X-Error-Field` header), for a form to show it there. */
+  readonly field: string | null;
 
-  constructor(title: string, status: number) {
+  constructor(title: string, status: number, field: string | null = null) {
     super(title);
     this.name = "ApiError";
     this.title = title;
     this.status = status;
+    this.field = field;
   }
 }
 
@@ -69,10 +73,20 @@ export async function api<T = unknown>(path: string, { method = "GET", body, sig
   noteServerTime(response.headers, sentAt, Date.now());
   const data = await readBody(response);
   if (!response.ok) {
-    if (isErrorBody(data)) throw new ApiError(data.title, typeof data.status === "number" ? data.status : response.status);
+    if (isErrorBody(data)) throw new ApiError(data.title, typeof data.status === "number" ? data.status : response.status, response.headers.get(ERROR_FIELD_HEADER));
     throw new ApiError(i18next.t("common:error.unknown"), response.status);
   }
   return data as T;
+}
+
+/**
+ * A refusal about one of `fields` (the request fields a form shows): that field and the message, for the
+ * form to show at the field; null for any other failure (shown for the form as a whole).
+ */
+export function fieldError<F extends string>(error: unknown, fields: readonly F[]): { field: F; message: string } | null {
+  if (!isApiError(error) || error.field === null) return null;
+  const field = fields.find((f) => f === error.field);
+  return field === undefined ? null : { field, message: error.title };
 }
 
 /** The message to show for a failed call: the server's localised title, else a generic sentence. */

@@ -13,8 +13,9 @@ import { Card } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import type { MyTeamInfo } from "~/core/schemas/team";
 import { loginPath } from "~/lib/account";
-import { api, errorMessage, isApiError } from "~/lib/api";
+import { api, errorMessage, fieldError, isApiError } from "~/lib/api";
 import { useErrorFor } from "~/lib/error-for";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -62,8 +63,11 @@ export function HydrateFallback() {
 function JoinForm({ onJoined, teamsKey }: { onJoined: () => void; teamsKey: string }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useErrorFor(teamsKey);
+  // A refusal of the code is shown at the field, which takes the focus; any other above the form.
+  const [error, setError] = useErrorFor<{ message: string; atCode: boolean }>(teamsKey);
   const [joined, setJoined] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, error);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -71,7 +75,7 @@ function JoinForm({ onJoined, teamsKey }: { onJoined: () => void; teamsKey: stri
     const code = String(new FormData(form).get("code") ?? "").trim();
     setJoined(false);
     if (!code) {
-      setError(t("teams.codeRequired"));
+      setError({ message: t("teams.codeRequired"), atCode: true });
       return;
     }
     setBusy(true);
@@ -82,19 +86,21 @@ function JoinForm({ onJoined, teamsKey }: { onJoined: () => void; teamsKey: stri
       setJoined(true);
       onJoined();
     } catch (err) {
-      setError(errorMessage(err));
+      const refused = fieldError(err, ["inviteCode"]);
+      setError({ message: refused ? refused.message : errorMessage(err), atCode: refused !== null });
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <form className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
-      {error ? <Alert tone="error">{error}</Alert> : null}
+    <form ref={formRef} className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
+      {error && !error.atCode ? <Alert tone="error">{error.message}</Alert> : null}
       {joined ? <Alert tone="success">{t("teams.joined")}</Alert> : null}
       <TextField
         label={t("teams.inviteCode")}
         name="code"
+        error={error?.atCode ? error.message : null}
         autoComplete="off"
         spellCheck={false}
         placeholder={t("teams.codePlaceholder")}

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, registerUser, test, uniqueUserName } from "./fixtures";
+import { expect, expectRefusedAt, registerUser, test, uniqueUserName } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -8,6 +8,9 @@ const strings = (language: string): Strings =>
   JSON.parse(readFileSync(new URL(`../../app/locales/${language}/common.json`, import.meta.url), "utf8")) as Strings;
 const en = strings("en-US");
 const ja = strings("ja-JP");
+// The server's messages, in the language the browser asks for.
+type Errors = typeof import("../../app/locales/en-US/errors.json");
+const jaErrors = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/errors.json", import.meta.url), "utf8")) as Errors;
 
 async function logIn(page: Page, strings: typeof en, login: string, password: string) {
   await page.getByLabel(strings.login.userName, { exact: true }).fill(login);
@@ -112,6 +115,37 @@ test("register, log out, log in, edit the profile, keep language and theme, chan
   await nav.getByRole("button", { name: ja.nav.logout, exact: true }).click();
   await expect(nav.getByRole("link", { name: ja.nav.login, exact: true })).toBeVisible();
   await expect(nav.getByRole("link", { name: userName })).toHaveCount(0);
+});
+
+test("register: a taken user name or email is shown at its field, which takes the focus (ja-JP)", async ({ page, browser, baseURL }) => {
+  const other = await browser.newContext();
+  const taken = await registerUser(other.request);
+  await other.close();
+  await page.context().addCookies([{ name: "i18next", value: "ja-JP", url: baseURL! }]);
+  await page.goto("/account/register");
+  await expect(page.getByRole("heading", { name: ja.register.title, level: 1 })).toBeVisible();
+  const userName = page.getByLabel(ja.register.userName, { exact: true });
+  const email = page.getByLabel(ja.register.email, { exact: true });
+  const submit = page.getByRole("button", { name: ja.register.submit, exact: true });
+  await userName.fill(taken.userName.toUpperCase());
+  await email.fill(`${uniqueUserName()}@example.com`);
+  await page.getByLabel(ja.register.password, { exact: true }).fill("Start1234!");
+  await page.getByLabel(ja.password.retype, { exact: true }).fill("Start1234!");
+  await submit.click();
+  await expectRefusedAt(userName, jaErrors.account.username_taken);
+  await expect(email).not.toHaveAttribute("aria-invalid", "true");
+
+  const fresh = uniqueUserName();
+  await userName.fill(fresh);
+  await email.fill(taken.email);
+  await submit.click();
+  await expectRefusedAt(email, jaErrors.account.email_taken);
+  await expect(userName).not.toHaveAttribute("aria-invalid", "true");
+
+  await email.fill(`${fresh}@example.com`);
+  await submit.click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("banner").getByRole("link", { name: fresh })).toBeVisible();
 });
 
 test("paths are case-insensitive, unknown paths show the 404 page, and the profile needs a session", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { type APIRequestContext, type APIResponse, test as base, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type APIResponse, test as base, expect, type Locator, type Page } from "@playwright/test";
 import { ADMIN_PASSWORD, ADMIN_USER } from "../../playwright.config";
 
 /** The first admin, created by scripts/start.mjs from FLAGSTAFF_ADMIN_USER / FLAGSTAFF_ADMIN_PASSWORD. */
@@ -71,6 +71,19 @@ export const test = base.extend<Fixtures>({
     await use(page);
   },
 });
+
+/**
+ * A refusal shown at its field: the field is invalid, has the focus, and is described by the message, which
+ * stands next to it (in the field's own frame), not in an alert for the whole form.
+ */
+export async function expectRefusedAt(field: Locator, message: string): Promise<void> {
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toBeFocused();
+  const errorId = (await field.getAttribute("aria-describedby"))?.split(" ").find((id) => id.endsWith("-error"));
+  expect(errorId, "the field is described by its error").toBeTruthy();
+  await expect(field.locator("xpath=..").locator(`[id="${errorId}"]`)).toHaveText(message);
+  await expect(field.page().getByRole("alert").filter({ hasText: message })).toHaveCount(0);
+}
 
 /** A translation with its `{{name}}` parts filled in, as i18next renders it (for expected texts). */
 export const interpolate = (template: string, values: Record<string, string | number>) =>

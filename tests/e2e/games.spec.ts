@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, interpolate as fill, registerUser, test } from "./fixtures";
+import { expect, expectRefusedAt, interpolate as fill, registerUser, test } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -51,13 +51,31 @@ test("admin creates a game with a division and code, a captain joins, admin acce
   await join.getByLabel(en.games.join.division).selectOption({ label: "Students" });
   await join.getByLabel(en.games.join.inviteCode).fill("wrong");
   await join.getByRole("button", { name: en.games.join.submit, exact: true }).click();
-  await expect(join.getByRole("alert")).toHaveText("Incorrect team invitation code");
+  // The server's refusal of the code stands at the code field, which takes the focus.
+  await expectRefusedAt(join.getByLabel(en.games.join.inviteCode), "Incorrect team invitation code");
   await join.getByLabel(en.games.join.inviteCode).fill("letmein");
   await join.getByRole("button", { name: en.games.join.submit, exact: true }).click();
   await expect(join).toBeHidden();
   await expect(player.locator("[data-status]")).toHaveText(en.games.status.Pending);
   // The join button is gone: the focus is on the result instead of the page.
   await expect(player.getByTestId("game-message")).toBeFocused();
+
+  // The other member joins later: the team's division is fixed (no choice of division), and its code is
+  // asked, as the server asks it of every member.
+  const member = memberContext.pages()[0]!;
+  await member.goto(`/games/${gameId}`);
+  await member.getByRole("button", { name: en.games.join.open }).click(FIRST_LOAD);
+  const memberJoin = member.getByRole("dialog");
+  await expect(memberJoin.getByTestId("join-team-division")).toContainText("Students");
+  await expect(memberJoin.getByText(en.games.join.teamDivisionHint)).toBeVisible();
+  await expect(memberJoin.getByRole("combobox", { name: en.games.join.division })).toHaveCount(0);
+  await memberJoin.getByRole("button", { name: en.games.join.submit, exact: true }).click();
+  await expectRefusedAt(memberJoin.getByLabel(en.games.join.inviteCode), en.games.join.codeRequired);
+  await memberJoin.getByLabel(en.games.join.inviteCode).fill("letmein");
+  await memberJoin.getByRole("button", { name: en.games.join.submit, exact: true }).click();
+  await expect(memberJoin).toBeHidden();
+  await expect(member.locator("[data-status]")).toHaveText(en.games.status.Pending);
+  await expect(member.getByText(`${teamName} · Students`)).toBeVisible();
 
   // The admin accepts the team on the review tab.
   await admin.getByRole("link", { name: en.adminGames.tab.review }).click();

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, APIResponse, Page } from "@playwright/test";
-import { expect, interpolate, registerUser, test } from "./fixtures";
+import { expect, expectRefusedAt, interpolate, registerUser, test } from "./fixtures";
 
 // What a player and the organisers see change while their pages stay open: notices, hints and closed
 // challenges on the challenge page, the overview's times, the review's confirmations, the monitor's feed,
@@ -165,9 +165,11 @@ test("the game overview follows an admin moving the end, and the join dialog's e
   await page.getByRole("button", { name: en.games.join.open }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: en.games.join.submit }).click();
-  await expect(dialog.getByRole("alert")).toHaveText(en.games.join.divisionRequired);
-  await dialog.getByLabel(en.games.join.division).selectOption({ label: `Div ${stamp}` });
-  await expect(dialog.getByRole("alert")).toHaveCount(0);
+  const division = dialog.getByLabel(en.games.join.division);
+  await expectRefusedAt(division, en.games.join.divisionRequired);
+  await division.selectOption({ label: `Div ${stamp}` });
+  await expect(dialog.getByText(en.games.join.divisionRequired)).toHaveCount(0);
+  await expect(division).not.toHaveAttribute("aria-invalid", "true");
   await dialog.getByRole("button", { name: en.teams.cancel }).click();
 
   // The admin ends the game early: the open page learns it (here when the tab is shown again; also every 30 s).
@@ -299,6 +301,41 @@ test("two tabs of the game editor: a later save keeps the division the other tab
   // And C now shows all three.
   await expect(tabC.getByLabel(en.adminGames.divisionName.replace("{{n}}", "3"))).toBeVisible();
   await tabC.close();
+  await tabB.close();
+});
+
+test("two tabs of the challenge editor: a stale tab's save keeps the hint the other tab added, and both tabs' edits land", async ({ adminPage: tabA }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeIds } = await runningGame(tabA.request, stamp, [`Hints ${stamp}`]);
+  const hintsUrl = `/api/edit/games/${gameId}/challenges/${challengeIds[0]}`;
+  await ok(tabA.request.put(hintsUrl, { data: { hints: ["Look at the headers", "Try the old API"] } }));
+  const hint = (tab: Page, n: number) => tab.getByLabel(interpolate(en.adminChallenges.hintN, { n }), { exact: true });
+  const save = async (tab: Page) => {
+    await tab.getByRole("button", { name: en.adminChallenges.save, exact: true }).click();
+    await expect(tab.getByRole("status").filter({ hasText: en.adminChallenges.saved })).toBeVisible();
+  };
+  const tabB = await tabA.context().newPage();
+  for (const tab of [tabA, tabB]) {
+    await tab.goto(`/admin/games/${gameId}/challenges/${challengeIds[0]}`);
+    await expect(hint(tab, 2)).toHaveValue("Try the old API");
+  }
+  // Tab A adds a hint and saves.
+  await tabA.getByRole("button", { name: en.adminChallenges.addHint }).click();
+  await hint(tabA, 3).fill("From A");
+  await save(tabA);
+  // Tab B, opened before, edits the first hint and saves: A's hint is not dropped, and B's edit applies.
+  await hint(tabB, 1).fill("Look at the response headers");
+  await save(tabB);
+  const stored = async () => (await ok<{ hints: string[] }>(tabA.request.get(hintsUrl))).hints;
+  expect(await stored()).toEqual(["Look at the response headers", "Try the old API", "From A"]);
+  // B now shows the list as stored, A's hint included.
+  await expect(hint(tabB, 3)).toHaveValue("From A");
+  // Tab A, now the stale one (it still shows the old first hint), removes the second hint: B's edit stays.
+  await expect(hint(tabA, 1)).toHaveValue("Look at the headers");
+  await tabA.getByRole("button", { name: en.adminChallenges.removeHint, exact: true }).nth(1).click();
+  await save(tabA);
+  expect(await stored()).toEqual(["Look at the response headers", "From A"]);
+  await expect(hint(tabA, 1)).toHaveValue("Look at the response headers");
   await tabB.close();
 });
 

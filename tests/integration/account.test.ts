@@ -128,6 +128,23 @@ describe("account policy outcomes", () => {
     });
     expect(dupMail.body).toEqual({ title: "This email is already registered", status: 400 });
   });
+
+  it("names the field a refusal is about in X-Error-Field, beside the contract's body", async () => {
+    const { userName } = await newUser();
+    const field = (r: { res: Response }) => r.res.headers.get("x-error-field");
+    const register = (body: Record<string, unknown>) => new Client().json<ErrorBody>("/api/account/register", { method: "POST", body });
+    const valid = () => ({ userName: unique(), password: PASSWORD, email: `${unique()}@example.com` });
+    expect(field(await register({ ...valid(), userName }))).toBe("userName");
+    expect(field(await register({ ...valid(), email: `${userName}@example.com` }))).toBe("email");
+    // Validation failures name the field of the rule that failed.
+    expect(field(await register({ ...valid(), userName: "no spaces" }))).toBe("userName");
+    expect(field(await register({ ...valid(), email: "not an email" }))).toBe("email");
+    expect(field(await register({ ...valid(), password: "short" }))).toBe("password");
+    // A refusal of the whole request names none.
+    const wrongLogin = await new Client().json<ErrorBody>("/api/account/login", { method: "POST", body: { userName, password: "Wrong1234" } });
+    expect(wrongLogin.status).toBe(401);
+    expect(field(wrongLogin)).toBeNull();
+  });
 });
 
 describe("localised validation and the error shape", () => {

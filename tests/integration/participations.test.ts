@@ -160,6 +160,44 @@ describe("joining a game", () => {
     expect((await participationOf(g.id, third.team.id))!.status).toBe("Accepted");
   });
 
+  it("lets a later member join in the team's division, asking the code the game page names for that team", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin, {
+      inviteCode: "game-code",
+      divisions: [{ name: "Students", inviteCode: "stu-code" }, { name: "Open" }, { name: "Closed", defaultPermissions: 0 }],
+    });
+    const [students, open, closed] = g.divisions;
+    const { captain, team, members } = await teamWithMembers(2);
+    const detailOf = async (client: Client) => (await client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body;
+    expect((await detailOf(members[0]!.client)).teamParticipations).toEqual([]);
+    expect((await join(captain.client, g.id, { teamId: team.id, divisionId: students!.id, inviteCode: "stu-code" })).status).toBe(200);
+    expect((await detailOf(members[0]!.client)).teamParticipations).toEqual([{ teamId: team.id, division: students!.id, status: "Pending", inviteCodeRequired: true }]);
+    // Only the caller's own teams are named.
+    expect((await detailOf((await newUser()).client)).teamParticipations).toEqual([]);
+    expect((await detailOf(new Client())).teamParticipations).toEqual([]);
+
+    // A division sent is no choice: the team's stands, and its code is the one asked.
+    const otherCode = await join(members[0]!.client, g.id, { teamId: team.id, divisionId: open!.id, inviteCode: "game-code" });
+    expect(otherCode.body.title).toBe("Incorrect team invitation code");
+    expect(otherCode.res.headers.get("x-error-field")).toBe("inviteCode");
+    expect((await join(members[0]!.client, g.id, { teamId: team.id, divisionId: closed!.id, inviteCode: "stu-code" })).status).toBe(200);
+    expect((await join(members[1]!.client, g.id, { teamId: team.id, inviteCode: "stu-code" })).status).toBe(200);
+    expect((await participationOf(g.id, team.id))!.divisionId).toBe(students!.id);
+    expect((await detailOf(members[1]!.client)).status).toBe("Pending");
+
+    // A team registered without a division (none was open then): its members give the game's code.
+    const late = await teamWithMembers(1);
+    const g2 = await createGame(admin, { inviteCode: "game-code" });
+    expect((await join(late.captain.client, g2.id, { teamId: late.team.id, inviteCode: "game-code" })).status).toBe(200);
+    const withDivision = await updateGame(admin, g2.id, { divisions: [{ name: "Students", inviteCode: "stu-code" }] });
+    const added = withDivision.body.divisions[0]!;
+    const lateDetail = (await late.members[0]!.client.json<DetailedGameInfo>(`/api/game/${g2.id}`)).body;
+    expect(lateDetail.teamParticipations).toEqual([{ teamId: late.team.id, division: null, status: "Pending", inviteCodeRequired: true }]);
+    expect((await join(late.members[0]!.client, g2.id, { teamId: late.team.id, divisionId: added.id, inviteCode: "stu-code" })).status).toBe(400);
+    expect((await join(late.members[0]!.client, g2.id, { teamId: late.team.id, divisionId: added.id, inviteCode: "game-code" })).status).toBe(200);
+    expect((await participationOf(g2.id, late.team.id))!.divisionId).toBeNull();
+  });
+
   it("refuses joining with a second team and over the member limit", async () => {
     const { client: admin } = await newAdmin();
     const g = await createGame(admin, { teamMemberCountLimit: 2 });

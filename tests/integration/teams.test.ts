@@ -148,10 +148,15 @@ describe("invite codes", () => {
     expect(unknown.status).toBe(404);
     const wrongToken = await joiner.client.json<ErrorBody>("/api/team/accept", { method: "POST", body: `x:${team.id}:${"a".repeat(32)}` });
     expect(wrongToken.body).toEqual({ title: "Incorrect team invitation code", status: 400 });
+    // The form shows these at its code field: the body (the code alone) is named `inviteCode`.
+    expect(wrongToken.res.headers.get("x-error-field")).toBe("inviteCode");
+    const tooLong = await joiner.client.json<ErrorBody>("/api/team/accept", { method: "POST", body: "x".repeat(300) });
+    expect([tooLong.status, tooLong.res.headers.get("x-error-field")]).toEqual([400, "inviteCode"]);
 
     expect((await joiner.client.json("/api/team/accept", { method: "POST", body: code })).status).toBe(200);
     const again = await joiner.client.json<ErrorBody>("/api/team/accept", { method: "POST", body: code });
     expect(again.body).toEqual({ title: "You are already a member of this team", status: 400 });
+    expect(again.res.headers.get("x-error-field")).toBeNull();
     const info = await joiner.client.json<TeamInfo[]>("/api/team");
     expect(info.body[0]!.members.map((m) => [m.userName, m.captain])).toEqual([
       [captain.userName, true],

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { createDb } from "~/.server/db/client";
 import { clientIp } from "~/.server/auth/session";
-import { AppError, type ErrorBody, forbidden, tooManyRequests } from "~/core/errors";
+import { AppError, ERROR_FIELD_HEADER, type ErrorBody, forbidden, tooManyRequests } from "~/core/errors";
 import { languageFromAcceptLanguage } from "~/core/i18n/languages";
 import { getTranslator } from "~/core/i18n/translator";
 import { type Limiter, SlidingWindowLimiter, TokenBucketLimiter } from "~/core/rate-limit";
@@ -104,7 +104,9 @@ export function errorResponse(c: Context<ApiEnv>, err: unknown): Response {
   if (err instanceof AppError) {
     const params = { ...err.params };
     const body: ErrorBody = { title: t(err.code, params), status: err.status };
-    return c.json(body, err.httpStatus as 400, err.headers);
+    // The body keeps the contract's shape; the field a refusal is about travels beside it.
+    const headers = err.field ? { ...err.headers, [ERROR_FIELD_HEADER]: err.field } : err.headers;
+    return c.json(body, err.httpStatus as 400, headers);
   }
   const reference = crypto.randomUUID().slice(0, 8);
   console.error(`[${reference}]`, err);

@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import type { CurrentUser } from "~/.server/auth/current-user";
-import { badRequest } from "~/core/errors";
-import { cleanJsonInput, describeIssue, fieldLabel, firstIssue } from "~/core/validation";
+import { AppError, badRequest } from "~/core/errors";
+import { cleanJsonInput, describeIssue, fieldLabel, firstIssue, issueField } from "~/core/validation";
 import { hasErrorKey } from "~/core/i18n/translator";
 import type { ApiContext, ApiEnv } from "./context";
 import { requireAuth } from "./guard";
@@ -50,7 +50,7 @@ function parseWith<S extends z.ZodType>(c: ApiContext, schema: S, value: unknown
   if (result.success) return result.data;
   const first = firstIssue(result.error.issues);
   const message = first ? describeIssue(first, c.get("t"), hasErrorKey, value) : c.get("t")("validation.invalid", { field: "" });
-  throw badRequest("validation.failed", { message });
+  throw new AppError(400, "validation.failed", { message }, undefined, first ? issueField(first) : null);
 }
 
 async function readJson(c: ApiContext): Promise<unknown> {

@@ -1,6 +1,7 @@
 import { type AnyColumn, and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { badRequest, notFound } from "~/core/errors";
 import { normalizeBloodBonus } from "~/core/game/blood-bonus";
+import { expectedInviteCode, keepsDivision } from "~/core/game/join";
 import type {
   ArrayResponse,
 } from "~/core/schemas/team";
@@ -29,6 +30,7 @@ import {
   games,
   participationMembers,
   participations,
+  teamMembers,
   teams,
   writeups,
 } from "../db/schema";
@@ -402,7 +404,7 @@ export async function listGames(db: Db, page: { count: number; skip: number }): 
 /** GET game/{id}: reachable by id even when hidden; the caller's own registration is included. */
 export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | null): Promise<DetailedGameInfo> {
   const game = await requireGame(db, gameId);
-  const [divisionRows, accepted, mine] = await Promise.all([
+  const [divisionRows, accepted, mine, teamRows] = await Promise.all([
     db.select().from(divisions).where(eq(divisions.gameId, gameId)).orderBy(divisions.id).all(),
     db
       .select({ n: count() })
@@ -418,6 +420,15 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
           .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id)))
           .get()
       : Promise.resolve(undefined),
+    user
+      ? db
+          .select({ teamId: participations.teamId, divisionId: participations.divisionId, status: participations.status })
+          .from(participations)
+          .innerJoin(teamMembers, and(eq(teamMembers.teamId, participations.teamId), eq(teamMembers.userId, user.id)))
+          .where(eq(participations.gameId, gameId))
+          .orderBy(participations.teamId)
+          .all()
+      : Promise.resolve([]),
   ]);
   return {
     ...toBasic(game),
@@ -426,9 +437,18 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
     divisions: divisionRows.map((d) => ({
       id: d.id,
       name: d.name,
-      inviteCodeRequired: (d.inviteCode || game.inviteCode) !== "",
+      inviteCodeRequired: expectedInviteCode(game.inviteCode, d) !== "",
       joinable: (d.defaultPermissions & GamePermission.JoinGame) !== 0,
     })),
+    // What a member joining one of their teams that already takes part is asked (its division is kept).
+    teamParticipations: teamRows
+      .filter((p) => keepsDivision(p.status as ParticipationStatus))
+      .map((p) => ({
+        teamId: p.teamId,
+        division: p.divisionId,
+        status: p.status as ParticipationStatus,
+        inviteCodeRequired: expectedInviteCode(game.inviteCode, divisionRows.find((d) => d.id === p.divisionId) ?? null) !== "",
+      })),
     inviteCodeRequired: game.inviteCode !== "",
     writeupRequired: game.writeupRequired,
     teamCount: accepted?.n ?? 0,

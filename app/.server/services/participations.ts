@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { GamePermission, type ParticipationStatus } from "~/core/enums";
 import { badRequest, forbidden, notFound } from "~/core/errors";
+import { expectedInviteCode, keepsDivision } from "~/core/game/join";
 import { assertJoinable } from "~/core/game/phase";
 import type { JoinGameInput, ParticipationInfo, ReviewStatus } from "~/core/schemas/game";
 import { signTeamToken } from "~/core/team-token";
@@ -97,18 +98,18 @@ async function tryJoinGame({ db, now }: ParticipationDeps, userId: string, gameI
   const divisionRows = await db.select().from(divisions).where(eq(divisions.gameId, gameId)).all();
   const joinable = divisionRows.filter((d) => (d.defaultPermissions & GamePermission.JoinGame) !== 0);
   let division: Division | null = null;
-  if (input.divisionId != null) {
+  if (existing && keepsDivision(existing.status)) {
+    // A member joining a team already registered joins in the team's division (or none): a division sent
+    // is not a choice here, and the code asked is that of the team's division (the game page says so).
+    division = divisionRows.find((d) => d.id === existing.divisionId) ?? null;
+  } else if (input.divisionId != null) {
     division = joinable.find((d) => d.id === input.divisionId) ?? null;
     if (!division) throw badRequest("game.division_unknown");
-  } else if (joinable.length > 0 && !(existing && existing.status !== "Rejected")) {
+  } else if (joinable.length > 0) {
     throw badRequest("game.division_required");
   }
-  // A member joining a team already registered keeps the team's division.
-  if (existing && existing.status !== "Rejected") {
-    division = divisionRows.find((d) => d.id === existing.divisionId) ?? division;
-  }
 
-  const expectedCode = division?.inviteCode || game.inviteCode;
+  const expectedCode = expectedInviteCode(game.inviteCode, division);
   if (expectedCode) {
     const given = (input.inviteCode ?? "").trim();
     if (!given) throw badRequest("game.invite_code_required");

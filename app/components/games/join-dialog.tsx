@@ -1,18 +1,23 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Dialog } from "~/components/teams/dialog";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { TextField } from "~/components/ui/field";
+import { SelectField, TextField } from "~/components/ui/field";
 import type { DetailedGameInfo } from "~/core/schemas/game";
 import type { TeamInfo } from "~/core/schemas/team";
-import { api, errorMessage } from "~/lib/api";
+import { api, errorMessage, fieldError } from "~/lib/api";
 import { useErrorFor } from "~/lib/error-for";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 
-const selectClass =
-  "block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
+/** The request fields of a join the dialog shows, where their refusals are shown. */
+const JOIN_FIELDS = ["teamId", "divisionId", "inviteCode"] as const;
+type JoinField = (typeof JOIN_FIELDS)[number];
 
-/** Joining a game: one of my teams, a division when the game has joinable ones, and the invitation code. */
+/**
+ * Joining a game: one of my teams, a division when the game has joinable ones (the team's own, shown, when
+ * it already takes part), and the invitation code when the server asks for one.
+ */
 export function JoinDialog({
   open,
   game,
@@ -32,35 +37,46 @@ export function JoinDialog({
   const [divisionId, setDivisionId] = useState<number | "">(joinable.length === 1 ? joinable[0]!.id : "");
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
-  // A refusal speaks of what was sent: changing a choice or the code clears it.
-  const [error, setError] = useErrorFor(`${teamId}|${divisionId}|${code}`);
-  const division = joinable.find((d) => d.id === divisionId);
-  const codeRequired = division ? division.inviteCodeRequired : game.inviteCodeRequired;
+  // A refusal speaks of what was sent: changing a choice or the code clears it. One about a field is shown
+  // at it, which takes the focus.
+  const [error, setError] = useErrorFor<{ field: JoinField | null; message: string }>(`${teamId}|${divisionId}|${code}`);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, error);
+  const errorAt = (field: JoinField) => (error?.field === field ? error.message : null);
+  // A team that already takes part keeps its division (rules.md §2): its members join in it, and give the
+  // code the server asks of them, which the game detail names per team.
+  const registered = game.teamParticipations.find((p) => p.teamId === teamId);
+  const division = registered ? undefined : joinable.find((d) => d.id === divisionId);
+  const teamDivision = registered ? game.divisions.find((d) => d.id === registered.division) : undefined;
+  const codeRequired = registered ? registered.inviteCodeRequired : division ? division.inviteCodeRequired : game.inviteCodeRequired;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
     if (teamId === "") {
-      setError(t("games.join.teamRequired"));
+      setError({ field: "teamId", message: t("games.join.teamRequired") });
       return;
     }
-    if (joinable.length > 0 && divisionId === "") {
-      setError(t("games.join.divisionRequired"));
+    if (!registered && joinable.length > 0 && divisionId === "") {
+      setError({ field: "divisionId", message: t("games.join.divisionRequired") });
       return;
     }
     if (codeRequired && !code.trim()) {
-      setError(t("games.join.codeRequired"));
+      setError({ field: "inviteCode", message: t("games.join.codeRequired") });
       return;
     }
     setBusy(true);
     try {
       const result = await api<{ title: string }>(`/api/game/${game.id}`, {
         method: "POST",
-        body: { teamId, divisionId: divisionId === "" ? null : divisionId, inviteCode: code.trim() || null },
+        body: { teamId, divisionId: registered || divisionId === "" ? null : divisionId, inviteCode: code.trim() || null },
       });
       onJoined(result.title);
     } catch (err) {
-      setError(errorMessage(err));
+      // A refusal of a field the dialog does not show (a division when the team's is fixed, a code an admin
+      // set after the page was read) stays above the form.
+      const shown = JOIN_FIELDS.filter((f) => (f === "divisionId" ? !registered && joinable.length > 0 : f === "inviteCode" ? codeRequired : true));
+      setError(fieldError(err, shown) ?? { field: null, message: errorMessage(err) });
     } finally {
       setBusy(false);
     }
@@ -68,44 +84,46 @@ export function JoinDialog({
 
   return (
     <Dialog open={open} title={t("games.join.title", { game: game.title })} onClose={onClose}>
-      <form className="space-y-4" noValidate onSubmit={(e) => void submit(e)}>
-        {error ? <Alert tone="error">{error}</Alert> : null}
-        <div className="space-y-1.5">
-          <label htmlFor="join-team" className="text-sm font-medium">
-            {t("games.join.team")}
-          </label>
-          <select id="join-team" className={selectClass} value={teamId} onChange={(e) => setTeamId(e.target.value ? Number(e.target.value) : "")}>
-            {teams.map((team) => (
-              <option key={team.id} value={team.id}>
-                {team.name}
+      <form ref={formRef} className="space-y-4" noValidate onSubmit={(e) => void submit(e)}>
+        {error && error.field === null ? <Alert tone="error">{error.message}</Alert> : null}
+        <SelectField
+          label={t("games.join.team")}
+          value={teamId}
+          error={errorAt("teamId")}
+          onChange={(e) => setTeamId(e.target.value ? Number(e.target.value) : "")}
+        >
+          {teams.map((team) => (
+            <option key={team.id} value={team.id}>
+              {team.name}
+            </option>
+          ))}
+        </SelectField>
+        {registered ? (
+          <div className="space-y-1.5" data-testid="join-team-division">
+            <p className="text-sm font-medium">{t("games.join.division")}</p>
+            <p className="text-sm break-words">{teamDivision ? teamDivision.name : t("games.join.noDivision")}</p>
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("games.join.teamDivisionHint")}</p>
+          </div>
+        ) : joinable.length > 0 ? (
+          <SelectField
+            label={t("games.join.division")}
+            value={divisionId}
+            error={errorAt("divisionId")}
+            onChange={(e) => setDivisionId(e.target.value ? Number(e.target.value) : "")}
+          >
+            <option value="">{t("games.join.chooseDivision")}</option>
+            {joinable.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
               </option>
             ))}
-          </select>
-        </div>
-        {joinable.length > 0 ? (
-          <div className="space-y-1.5">
-            <label htmlFor="join-division" className="text-sm font-medium">
-              {t("games.join.division")}
-            </label>
-            <select
-              id="join-division"
-              className={selectClass}
-              value={divisionId}
-              onChange={(e) => setDivisionId(e.target.value ? Number(e.target.value) : "")}
-            >
-              <option value="">{t("games.join.chooseDivision")}</option>
-              {joinable.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          </SelectField>
         ) : null}
         {codeRequired ? (
           <TextField
             label={t("games.join.inviteCode")}
             value={code}
+            error={errorAt("inviteCode")}
             onChange={(e) => setCode(e.target.value)}
             autoComplete="off"
             spellCheck={false}

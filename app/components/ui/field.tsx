@@ -93,3 +93,22 @@ export function TextAreaField({
     </FieldFrame>
   );
 }
+
+/** A native select with the fields' label, description and error (the options are its children). */
+export function SelectField({ label, description, error, id, className = "", children, ...props }: FieldChrome & ComponentProps<"select">) {
+  const generated = useId();
+  const inputId = id ?? generated;
+  return (
+    <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
+      <select
+        id={inputId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(inputId, { label, description, error })}
+        className={`${controlClass} ${borderClass(error)} ${className}`}
+        {...props}
+      >
+        {children}
+      </select>
+    </FieldFrame>
+  );
+}

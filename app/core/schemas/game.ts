@@ -173,6 +173,11 @@ export interface DetailedGameInfo {
   hidden: boolean;
   divisions: { id: number; name: string; inviteCodeRequired: boolean; joinable: boolean }[];
   inviteCodeRequired: boolean;
+  /**
+   * The caller's teams that already take part (not Rejected), an added property: a member joining one of
+   * them joins in its division (none to choose), and gives an invitation code only when it says so.
+   */
+  teamParticipations: { teamId: number; division: number | null; status: ParticipationStatus; inviteCodeRequired: boolean }[];
   writeupRequired: boolean;
   poster: string | null;
   limit: number;

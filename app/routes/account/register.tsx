@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
@@ -15,7 +16,8 @@ import type { RegisterStatus } from "~/core/enums";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
 import { formText, type RegisterResponse, safeRedirect } from "~/lib/account";
-import { api, errorMessage } from "~/lib/api";
+import { api, errorMessage, fieldError } from "~/lib/api";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/register";
@@ -38,9 +40,18 @@ interface FieldErrors {
   password?: NewPasswordProblem;
 }
 
+/** The request fields a server refusal can be shown at (a taken name or email, a refused password). */
+const SERVER_FIELDS = ["userName", "email", "password"] as const;
+
 type ActionResult =
-  | { fieldErrors: FieldErrors; formError: string | null; outcome?: undefined }
-  | { outcome: Exclude<RegisterStatus, "LoggedIn">; fieldErrors?: undefined; formError?: undefined };
+  | {
+      fieldErrors: FieldErrors;
+      /** The server's refusal of one field, shown at it. */
+      serverError?: { field: (typeof SERVER_FIELDS)[number]; message: string } | null;
+      formError: string | null;
+      outcome?: undefined;
+    }
+  | { outcome: Exclude<RegisterStatus, "LoggedIn">; fieldErrors?: undefined; serverError?: undefined; formError?: undefined };
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
   const form = await request.formData();
@@ -62,7 +73,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
       body: { userName, password, email, challenge: formText(form, "challenge") || undefined },
     });
   } catch (error) {
-    return { fieldErrors, formError: errorMessage(error) };
+    const serverError = fieldError(error, SERVER_FIELDS);
+    return { fieldErrors, serverError, formError: serverError ? null : errorMessage(error) };
   }
   if (result.data === "LoggedIn") return redirect(safeRedirect(form.get("from")));
   return { outcome: result.data };
@@ -74,7 +86,10 @@ export default function Register({ actionData, loaderData }: Route.ComponentProp
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const from = params.get("from") ?? "";
-  const captcha = useCaptcha({ action: "register", failure: actionData?.formError ? actionData : null });
+  // A server refusal used the captcha's token up, whether it is shown at a field or above the form.
+  const captcha = useCaptcha({ action: "register", failure: actionData?.formError || actionData?.serverError ? actionData : null });
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, actionData?.outcome ? null : actionData);
 
   if (actionData?.outcome) {
     const awaitingAdmin = actionData.outcome === "AdminConfirmationRequired";
@@ -91,6 +106,8 @@ export default function Register({ actionData, loaderData }: Route.ComponentProp
   }
 
   const fieldErrors = actionData?.fieldErrors;
+  const serverError = actionData?.serverError;
+  const serverMessage = (field: (typeof SERVER_FIELDS)[number]) => (serverError?.field === field ? serverError.message : null);
   return (
     <AuthCard
       title={t("register.title")}
@@ -110,7 +127,7 @@ export default function Register({ actionData, loaderData }: Route.ComponentProp
       )}
       <div className={loaderData.open ? "space-y-4" : "hidden"}>
         {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
-        <Form method="post" className="space-y-4" noValidate>
+        <Form ref={formRef} method="post" className="space-y-4" noValidate>
           <input type="hidden" name="from" value={from} />
           <TextField
             label={t("register.userName")}
@@ -120,7 +137,7 @@ export default function Register({ actionData, loaderData }: Route.ComponentProp
             autoFocus
             maxLength={USER_NAME_MAX}
             description={t("register.userNameHint", { min: USER_NAME_MIN, max: USER_NAME_MAX })}
-            error={fieldErrors?.userName ? t(fieldErrors.userName, { min: USER_NAME_MIN, max: USER_NAME_MAX }) : null}
+            error={fieldErrors?.userName ? t(fieldErrors.userName, { min: USER_NAME_MIN, max: USER_NAME_MAX }) : serverMessage("userName")}
           />
           <TextField
             label={t("register.email")}
@@ -128,9 +145,9 @@ export default function Register({ actionData, loaderData }: Route.ComponentProp
             type="email"
             autoComplete="email"
             required
-            error={fieldErrors?.email ? t(fieldErrors.email) : null}
+            error={fieldErrors?.email ? t(fieldErrors.email) : serverMessage("email")}
           />
-          <NewPasswordFields name="password" label={t("register.password")} problem={fieldErrors?.password} />
+          <NewPasswordFields name="password" label={t("register.password")} problem={fieldErrors?.password} refusal={serverMessage("password")} />
           <Captcha captcha={captcha} />
           <Button type="submit" className="w-full" disabled={busy || !captcha.ready}>
             {captcha.waiting ? t("captcha.wait") : busy ? t("register.submitting") : t("register.submit")}

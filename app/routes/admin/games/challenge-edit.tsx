@@ -21,6 +21,7 @@ import type { ChallengeDetail, ChallengeEditDetail, ChallengeEditInfo } from "~/
 import type { GameInfo } from "~/core/schemas/game";
 import { api, errorMessage, orNotFound } from "~/lib/api";
 import { changedFields } from "~/core/ui/changed-fields";
+import { mergeHints } from "~/core/ui/merge-hints";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenge-edit";
@@ -108,7 +109,8 @@ function toUpdate(d: Draft, container: boolean) {
     title: d.title,
     content: d.content,
     category: d.category,
-    hints: d.hints,
+    // As the server stores them (trimmed, blanks dropped), so an empty row is no change.
+    hints: d.hints.map((h) => h.trim()).filter((h) => h !== ""),
     originalScore: Number(d.originalScore),
     difficulty: Number(d.difficulty),
     minScoreRate: Number(d.minScoreRate),
@@ -317,6 +319,32 @@ function Editor({
     }
   }
 
+  async function saveDraft() {
+    // Only what this form changed since it showed `shown` (another tab's saves of other fields stay). The
+    // hints go as a whole list (a missing one is deleted): this tab's changes are merged onto the list as
+    // it is now, so a hint another tab added or edited meanwhile is kept.
+    const changed = changedFields(shown, toUpdate(draft, container));
+    if (changed.hints) {
+      setBusy(true);
+      setError(null);
+      setSaved(null);
+      try {
+        const current = await api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challenge.id}`);
+        changed.hints = mergeHints(shown.hints, changed.hints, current.hints);
+      } catch (err) {
+        setError(errorMessage(err));
+        setBusy(false);
+        return;
+      }
+    }
+    const stored = await put(changed, t("adminChallenges.saved"));
+    if (!stored) return;
+    // The form shows what was stored (a blank hint dropped, text trimmed, another tab's hints), not what was typed.
+    const kept = toDraft(stored);
+    setDraft(kept);
+    setShown(toUpdate(kept, container));
+  }
+
   async function remove() {
     setBusy(true);
     try {
@@ -387,15 +415,7 @@ function Editor({
             setError(t("adminChallenges.numberRequired", { field: t(`adminChallenges.${empty}`) }));
             return;
           }
-          // Only what this form changed since it showed `shown` (another tab's saves of other fields stay).
-          const body = toUpdate(draft, container);
-          void put(changedFields(shown, body), t("adminChallenges.saved")).then((stored) => {
-            if (!stored) return;
-            // The form shows what was stored (a blank hint dropped, text trimmed), not what was typed.
-            const kept = toDraft(stored);
-            setDraft(kept);
-            setShown(toUpdate(kept, container));
-          });
+          void saveDraft();
         }}
       >
         <Card className="space-y-4">
