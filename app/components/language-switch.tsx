@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { useContext, useLayoutEffect, useRef } from "react";
+import { useContext, useLayoutEffect, useRef, useState } from "react";
 import { UNSAFE_DataRouterStateContext, useRevalidator } from "react-router";
 import { selectClass } from "~/components/ui/select";
-import { matchLanguage } from "~/core/i18n/languages";
+import { type Language, matchLanguage } from "~/core/i18n/languages";
 import { LANGUAGE_NAMES, LANGUAGE_SWITCH_ID, LANGUAGES, persistLanguage } from "~/lib/language";
 
 export function LanguageSwitch() {
@@ -23,11 +23,20 @@ export function LanguageSwitch() {
     }
   }, [initialized, revalidate]);
 
+  // The language being fetched: the select shows the choice at once instead of going back to the
+  // current language until the translations arrive (seconds on a slow connection).
+  const [pending, setPending] = useState<Language | null>(null);
+
   async function choose(value: string) {
     const language = matchLanguage(value);
     if (!language) return;
     persistLanguage(language);
-    await i18n.changeLanguage(language);
+    setPending(language);
+    try {
+      await i18n.changeLanguage(language);
+    } finally {
+      setPending((p) => (p === language ? null : p));
+    }
     // Loaders render localised data and <html lang> comes from the root loader.
     if (ready.current) await revalidate();
     else waiting.current = true;
@@ -43,7 +52,8 @@ export function LanguageSwitch() {
         className={selectClass}
         // A value the browser restores on reload would pass for a choice made before hydration (root.tsx).
         autoComplete="off"
-        value={current}
+        value={pending ?? current}
+        aria-busy={pending !== null}
         onChange={(e) => void choose(e.currentTarget.value)}
       >
         {LANGUAGES.map((language) => (

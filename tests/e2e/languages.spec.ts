@@ -15,18 +15,44 @@ const zh = strings("zh-CN");
 /** Translation chunks are named after their language (en-US-….js, ja-JP-admin-….js). */
 const LOCALE_CHUNK = /\/assets\/(en-US|ja-JP|zh-CN)(-admin)?-[\w-]+\.js$/;
 
-/** Records the JavaScript files the page fetches, and the console errors (hydration mismatches among them). */
+/**
+ * A language switch waits for its translations (a script the runtime serves) and the page's data in that
+ * language: on the loaded 2-core CI machine the runtime has stalled for seconds while the other test file
+ * seeded data, past the default 5 s.
+ */
+const SWITCH = { timeout: 15_000 };
+
+/** Each test's page timeline (watch), attached to the report when the test fails. */
+const timelines = new Map<string, string[]>();
+test.afterEach(async ({}, testInfo) => {
+  const timeline = timelines.get(testInfo.testId);
+  timelines.delete(testInfo.testId);
+  if (timeline && testInfo.status !== testInfo.expectedStatus) await testInfo.attach("page timeline", { body: timeline.join("\n"), contentType: "text/plain" });
+});
+
+/**
+ * Records the JavaScript files the page fetches and the console errors (hydration mismatches among them);
+ * a failed test gets the page's timeline of requests, answers and console lines.
+ */
 function watch(page: Page) {
   const scripts: string[] = [];
   const errors: string[] = [];
+  const timeline: string[] = [];
+  const started = Date.now();
+  const note = (line: string) => timeline.push(`${String(Date.now() - started).padStart(6)} ms ${line}`);
   page.on("request", (request) => {
     const path = new URL(request.url()).pathname;
     if (path.endsWith(".js")) scripts.push(path);
+    note(`→ ${request.method()} ${request.url()}`);
   });
+  page.on("requestfinished", (request) => note(`← ${request.url()}`));
+  page.on("requestfailed", (request) => note(`✗ ${request.url()} ${request.failure()?.errorText ?? ""}`));
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
+    note(`console.${message.type()} ${message.text()}`);
   });
   page.on("pageerror", (error) => errors.push(error.message));
+  timelines.set(test.info().testId, timeline);
   return {
     scripts,
     errors,
@@ -58,18 +84,39 @@ test("the home page loads only its language, all of it named in the HTML; switch
   expect(seen.scripts.filter((s) => !namedPaths.has(s))).toEqual([]);
 
   await page.getByLabel(en.language.label, { exact: true }).selectOption("ja-JP");
-  await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible(SWITCH);
   await expect(page.getByRole("navigation", { name: ja.nav.label }).getByRole("link", { name: ja.nav.home, exact: true })).toBeVisible();
-  await expect(page.locator("html")).toHaveAttribute("lang", "ja-JP");
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja-JP", SWITCH);
 
   await page.getByLabel(ja.language.label, { exact: true }).selectOption("zh-CN");
-  await expect(page.getByRole("heading", { name: zh.home.latestPosts, level: 2 })).toBeVisible();
-  await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
+  await expect(page.getByRole("heading", { name: zh.home.latestPosts, level: 2 })).toBeVisible(SWITCH);
+  await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN", SWITCH);
 
   await page.getByLabel(zh.language.label, { exact: true }).selectOption("en-US");
-  await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible(SWITCH);
   expect(seen.localeChunks()).toEqual(["en-US", "ja-JP", "zh-CN"]);
   expect(seen.errors).toEqual([]);
+});
+
+test("a language whose translations are slow to arrive shows as chosen at once, then applies", async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/ja-JP-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  const select = page.getByLabel(en.language.label, { exact: true });
+  await select.selectOption("ja-JP");
+  // Still English, the select already says Japanese (and that it is busy).
+  await expect(select).toHaveAttribute("aria-busy", "true");
+  await expect(select).toHaveValue("ja-JP");
+  await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
+  release();
+  await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible(SWITCH);
+  await expect(page.getByLabel(ja.language.label, { exact: true })).toHaveAttribute("aria-busy", "false");
 });
 
 test("a language picked before the page has hydrated is applied once it has", async ({ page }) => {

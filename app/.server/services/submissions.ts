@@ -70,8 +70,8 @@ const submissionRecord = (r: SubmissionRow): SubmissionRecord => ({
 
 export interface SubmissionFilter extends Page {
   type?: AnswerResult | undefined;
-  challenge?: number | undefined;
-  team?: number | undefined;
+  challengeId?: number | undefined;
+  teamId?: number | undefined;
 }
 
 /** GET game/{id}/submissions: newest first, true statuses, optionally of one status, challenge or team. */
@@ -80,8 +80,8 @@ export async function listSubmissions(db: Db, gameId: number, query: SubmissionF
   const where = and(
     eq(submissions.gameId, gameId),
     query.type ? eq(submissions.status, query.type) : undefined,
-    query.challenge ? eq(submissions.challengeId, query.challenge) : undefined,
-    query.team ? eq(participations.teamId, query.team) : undefined,
+    query.challengeId ? eq(submissions.challengeId, query.challengeId) : undefined,
+    query.teamId ? eq(participations.teamId, query.teamId) : undefined,
   );
   const rows = await submissionQuery(db)
     .where(where)

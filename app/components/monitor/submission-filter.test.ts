@@ -15,7 +15,7 @@ describe("the monitor's submission filter", () => {
     expect(submissionFilterParams({ status: "", challenge: null, team: null }).toString()).toBe("");
     const filter = { status: "CheatDetected", challenge: 4, team: 7 } as const;
     expect(submissionFilterFrom(submissionFilterParams(filter))).toEqual(filter);
-    expect(submissionsQuery(filter, 100, 200)).toBe("count=100&skip=200&type=CheatDetected&challenge=4&team=7");
+    expect(submissionsQuery(filter, 100, 200)).toBe("count=100&skip=200&type=CheatDetected&challengeId=4&teamId=7");
     expect(submissionsQuery({ status: "", challenge: null, team: null }, 100, 0)).toBe("count=100&skip=0");
   });
 

@@ -37,8 +37,8 @@ export function submissionFilterParams(filter: SubmissionFilter): URLSearchParam
 export function submissionsQuery(filter: SubmissionFilter, count: number, skip: number): string {
   const params = new URLSearchParams({ count: String(count), skip: String(skip) });
   if (filter.status) params.set("type", filter.status);
-  if (filter.challenge !== null) params.set("challenge", String(filter.challenge));
-  if (filter.team !== null) params.set("team", String(filter.team));
+  if (filter.challenge !== null) params.set("challengeId", String(filter.challenge));
+  if (filter.team !== null) params.set("teamId", String(filter.team));
   return params.toString();
 }
 

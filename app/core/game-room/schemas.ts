@@ -33,9 +33,9 @@ export const eventsQuerySchema = z.object({
 
 export const submissionsQuerySchema = z.object({
   type: z.enum(ANSWER_RESULTS).optional(),
-  /** Only this challenge's (by id) or this team's (by team id) submissions: the monitor's filters. */
-  challenge: z.coerce.number().int().positive().optional(),
-  team: z.coerce.number().int().positive().optional(),
+  /** Only this challenge's or this team's submissions: the monitor's filters. */
+  challengeId: z.coerce.number().int().positive().optional(),
+  teamId: z.coerce.number().int().positive().optional(),
   count: z.coerce.number().int().min(0).max(MONITOR_PAGE_MAX).default(MONITOR_PAGE_MAX),
   skip: z.coerce.number().int().min(0).default(0),
 });
