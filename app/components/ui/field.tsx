@@ -55,15 +55,18 @@ function describedBy(id: string, { description, error }: FieldChrome) {
   return ids.length ? ids.join(" ") : undefined;
 }
 
+/** The id of a field's control and its ARIA links to the field's description and error. */
+function controlAttributes(id: string, chrome: FieldChrome) {
+  return { id, "aria-invalid": chrome.error ? true : undefined, "aria-describedby": describedBy(id, chrome) };
+}
+
 export function TextField({ label, description, error, id, className = "", ...props }: FieldChrome & ComponentProps<"input">) {
   const generated = useId();
   const inputId = id ?? generated;
   return (
     <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
       <input
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(inputId, { label, description, error })}
+        {...controlAttributes(inputId, { label, description, error })}
         className={`${controlClass} ${borderClass(error)} ${className}`}
         {...props}
       />
@@ -84,9 +87,7 @@ export function TextAreaField({
   return (
     <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
       <textarea
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(inputId, { label, description, error })}
+        {...controlAttributes(inputId, { label, description, error })}
         className={`${controlClass} ${borderClass(error)} min-h-24 ${className}`}
         {...props}
       />
@@ -101,9 +102,7 @@ export function SelectField({ label, description, error, id, className = "", chi
   return (
     <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
       <select
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(inputId, { label, description, error })}
+        {...controlAttributes(inputId, { label, description, error })}
         className={`${controlClass} ${borderClass(error)} ${className}`}
         {...props}
       >
