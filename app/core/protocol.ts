@@ -18,6 +18,8 @@ export interface GameEvent {
   time: number;
   user: string | null;
   team: string | null;
+  /** The team's id (added to api.md's GameEvent: the monitor's team filter matches on it). */
+  teamId: number | null;
 }
 
 export interface SubmissionRecord {

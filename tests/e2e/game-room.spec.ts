@@ -208,7 +208,7 @@ test("the cheat info monitor lists a stolen flag without a reload", async ({ adm
   await game.close();
 });
 
-test("the submissions monitor narrows to a team and a challenge, keeps the filter in its address and adds only matching live submissions", async ({ adminPage: admin, browser }) => {
+test("the submissions monitor narrows to a team and a challenge, keeps the filter in its address and adds only matching live submissions; the events monitor narrows to a team", async ({ adminPage: admin, browser }) => {
   test.setTimeout(60_000);
   const stamp = Date.now().toString(36);
   const { gameId, challengeId } = await createGame(admin.request, stamp);
@@ -257,6 +257,19 @@ test("the submissions monitor narrows to a team and a challenge, keeps the filte
   await expect(admin.getByLabel(en.monitor.challenge, { exact: true })).toHaveValue(String(other.id));
   await admin.getByLabel(en.monitor.team, { exact: true }).selectOption("");
   await expect(rows).toHaveCount(2);
+
+  // The events monitor narrows to a team too, live pushes included.
+  await admin.goto(`/games/${gameId}/monitor/events`);
+  const events = admin.getByTestId("monitor-events").locator("li");
+  await expect(events).toHaveCount(4);
+  await admin.getByLabel(en.monitor.team, { exact: true }).selectOption({ label: nameA });
+  await expect(events).toHaveCount(2);
+  await expect(admin.getByTestId("monitor-events")).not.toContainText("flag{b");
+  await send(playerB, challengeId, "flag{b three}");
+  await send(playerA, challengeId, "flag{a three}");
+  await expect(events).toHaveCount(3);
+  await expect(events.first()).toContainText("flag{a three}");
+  await expect(admin.getByTestId("monitor-events")).not.toContainText("flag{b three}");
   await contextA.close();
   await contextB.close();
 });

@@ -410,6 +410,14 @@ describe("the monitor's submission list", () => {
     expect(await list(`teamId=${a!.teamId}&challengeId=${two}&type=Accepted`)).toEqual([]);
     // Another game's challenge filters to nothing, not to that game's rows.
     expect(await list(`challengeId=${one + 1000}`)).toEqual([]);
+    // The events monitor's team filter.
+    const events = await admin.json<{ type: string; team: string; teamId: number }[]>(`/api/game/${gameId}/events?teamId=${a!.teamId}`);
+    expect(events.status).toBe(200);
+    expect(events.body.map((e) => [e.type, e.team, e.teamId])).toEqual([
+      ["FlagSubmit", a!.teamName, a!.teamId],
+      ["FlagSubmit", a!.teamName, a!.teamId],
+    ]);
+    expect((await admin.json<unknown[]>(`/api/game/${gameId}/events?teamId=${b!.teamId}`)).body).toHaveLength(3);
     const bad = await admin.json<ErrorBody>(`/api/game/${gameId}/submissions?challengeId=abc`, { headers: { "Accept-Language": "ja-JP" } });
     expect(bad.status).toBe(400);
     // The field is named in the caller's language.
@@ -870,7 +878,7 @@ describe("pushes", () => {
     expect(verdict.data).toEqual({ submissionId: id, challengeId: cid, status: "Accepted" });
     const sub = await waitFor(() => monitor.messages.find((m) => m.type === "submission"));
     expect(sub.data).toMatchObject({ id, status: "Accepted", team: a!.teamName, user: a!.userName, challengeId: cid, teamId: a!.teamId });
-    expect((await waitFor(() => monitor.messages.find((m) => m.type === "event"))).data).toMatchObject({ type: "FlagSubmit" });
+    expect((await waitFor(() => monitor.messages.find((m) => m.type === "event"))).data).toMatchObject({ type: "FlagSubmit", teamId: a!.teamId });
     const delta = await waitFor(() => theirs.messages.find((m) => m.type === "scoreboard"));
     // The delta carries the solve itself (first blood: 1,000 + 5 %), from which clients derive the item.
     expect(delta.data.solves).toEqual([expect.objectContaining({ team: a!.teamId, solve: expect.objectContaining({ score: 1050, type: "FirstBlood" }) })]);

@@ -515,7 +515,7 @@ export class GameRoom extends SocketHub {
     const title = challenge?.title ?? "";
     const teamName = p?.name ?? "";
     const events: GameEvent[] = [
-      { type: "FlagSubmit", values: [status, rec.answer, title, String(rec.challengeId)], time: rec.time, user: rec.userName, team: teamName },
+      { type: "FlagSubmit", values: [status, rec.answer, title, String(rec.challengeId)], time: rec.time, user: rec.userName, team: teamName, teamId: p?.teamId ?? null },
     ];
     if (status === "Accepted" && challenge && p && p.status === "Accepted" && !hasSolved(state, p.id, challenge.id)) {
       const type = solveType(state, p, challenge, rec.time);
@@ -532,10 +532,10 @@ export class GameRoom extends SocketHub {
     if (status === "CheatDetected" && owner !== null && p) {
       w.cheats.push([owner, p.id, rec.id]);
       const ownerName = state.participations.get(owner)?.name ?? "";
-      events.push({ type: "CheatDetected", values: [title, teamName, ownerName], time: rec.time, user: rec.userName, team: teamName });
+      events.push({ type: "CheatDetected", values: [title, teamName, ownerName], time: rec.time, user: rec.userName, team: teamName, teamId: p.teamId });
     }
     for (const e of events) {
-      w.events.push([e.type, e.values, e.time, rec.userId, p?.teamId ?? null]);
+      w.events.push([e.type, e.values, e.time, rec.userId, e.teamId]);
       this.outgoing.push({ channel: "monitor", type: "event", data: e });
     }
     const record: SubmissionRecord = {

@@ -131,7 +131,7 @@ async function containerEvent(
     userId ? db.select({ name: users.userName }).from(users).where(eq(users.id, userId)).get() : undefined,
     teamId ? db.select({ name: teams.name }).from(teams).where(eq(teams.id, teamId)).get() : undefined,
   ]);
-  const event: GameEvent = { type, values, time: now, user: user?.name ?? null, team: team?.name ?? null };
+  const event: GameEvent = { type, values, time: now, user: user?.name ?? null, team: team?.name ?? null, teamId };
   try {
     await roomOf(env, gameId).publish("monitor", "event", event);
   } catch (error) {

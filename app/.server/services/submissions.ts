@@ -14,12 +14,15 @@ export interface Page {
   skip: number;
 }
 
-/** GET game/{id}/events: newest first; `hideContainer` drops ContainerStart/ContainerDestroy. */
-export async function listEvents(db: Db, gameId: number, query: Page & { hideContainer: boolean }): Promise<GameEvent[]> {
+/** GET game/{id}/events: newest first; `hideContainer` drops ContainerStart/ContainerDestroy; `teamId` keeps one team's. */
+export async function listEvents(db: Db, gameId: number, query: Page & { hideContainer: boolean; teamId?: number | undefined }): Promise<GameEvent[]> {
   await requireGame(db, gameId);
-  const where = query.hideContainer
-    ? and(eq(gameEvents.gameId, gameId), ne(gameEvents.type, "ContainerStart"), ne(gameEvents.type, "ContainerDestroy"))
-    : eq(gameEvents.gameId, gameId);
+  const where = and(
+    eq(gameEvents.gameId, gameId),
+    query.hideContainer ? ne(gameEvents.type, "ContainerStart") : undefined,
+    query.hideContainer ? ne(gameEvents.type, "ContainerDestroy") : undefined,
+    query.teamId ? eq(gameEvents.teamId, query.teamId) : undefined,
+  );
   const rows = await db
     .select({ e: gameEvents, user: users.userName, team: teams.name })
     .from(gameEvents)
@@ -30,7 +33,7 @@ export async function listEvents(db: Db, gameId: number, query: Page & { hideCon
     .limit(query.count)
     .offset(query.skip)
     .all();
-  return rows.map(({ e, user, team }) => ({ type: e.type, values: e.values, time: e.publishTime, user: user ?? null, team: team ?? null }));
+  return rows.map(({ e, user, team }) => ({ type: e.type, values: e.values, time: e.publishTime, user: user ?? null, team: team ?? null, teamId: e.teamId }));
 }
 
 function submissionQuery(db: Db) {

@@ -3,7 +3,7 @@ import type { EventType } from "~/core/enums";
 import type { GameEvent } from "~/core/protocol";
 import { appendOlderEvents, eventTypeOptions, matchesEventFilter } from "./event-list";
 
-const ev = (time: number, type: EventType = "FlagSubmit", values: string[] = [String(time)]): GameEvent => ({ type, values, time, user: "u", team: "t" });
+const ev = (time: number, type: EventType = "FlagSubmit", values: string[] = [String(time)]): GameEvent => ({ type, values, time, user: "u", team: "t", teamId: 1 });
 
 describe("eventTypeOptions", () => {
   it("offers every type, or none of the container types while they are hidden", () => {

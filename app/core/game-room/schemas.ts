@@ -27,6 +27,8 @@ const booleanQuery = z
 
 export const eventsQuerySchema = z.object({
   hideContainer: booleanQuery,
+  /** Only this team's events: the monitor's team filter. */
+  teamId: z.coerce.number().int().positive().optional(),
   count: z.coerce.number().int().min(0).max(MONITOR_PAGE_MAX).default(MONITOR_PAGE_MAX),
   skip: z.coerce.number().int().min(0).default(0),
 });

@@ -2,9 +2,12 @@ import { env } from "cloudflare:workers";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
+import { createDb } from "~/.server/db/client";
+import { submissionFilters } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { appendOlderEvents, eventTypeOptions, isContainerEvent, matchesEventFilter } from "~/components/monitor/event-list";
 import { MonitorShell, useEventText } from "~/components/monitor/monitor-shell";
+import { TeamFilter } from "~/components/monitor/team-filter";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { selectClass } from "~/components/ui/select";
@@ -18,11 +21,14 @@ import type { Route } from "./+types/monitor-events";
 
 /**
  * /games/{id}/monitor/events (Monitor): live game events, newest first, paged back with "Load more". Container
- * events are hidden by the server; the type filter runs here and reads older pages until it has rows.
+ * events and other teams' (the team filter) are left out by the server; the type filter runs here and reads
+ * older pages until it has rows.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
-  return { pageTitle: getInstance(context).t("monitor.events"), gameId: Number(params.id) };
+  const gameId = Number(params.id);
+  const teams = Number.isSafeInteger(gameId) && gameId > 0 ? (await submissionFilters(createDb(env.DB), gameId)).teams : [];
+  return { pageTitle: getInstance(context).t("monitor.events"), gameId, teams };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -43,6 +49,7 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
   const [events, setEventsState] = useState<GameEvent[]>([]);
   const [hideContainer, setHideContainer] = useState(true);
   const [type, setType] = useState<EventType | "">("");
+  const [teamId, setTeamId] = useState<number | null>(null);
   const [end, setEnd] = useState(false);
   // Matching events shown (newest first): live events push older ones below it, so the page stays short
   // however long it is open; "Load more" shows the next ROUND_ROWS, reading older pages when needed.
@@ -79,7 +86,8 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
       setError(null);
       try {
         for (let pages = 0; pages < ROUND_PAGES && !atEnd.current && matching() < goal; pages++) {
-          const page = await api<GameEvent[]>(`/api/game/${gameId}/events?count=${PAGE}&skip=${held.current.length}&hideContainer=${hideContainer}`);
+          const team = teamId === null ? "" : `&teamId=${teamId}`;
+          const page = await api<GameEvent[]>(`/api/game/${gameId}/events?count=${PAGE}&skip=${held.current.length}&hideContainer=${hideContainer}${team}`);
           if (id !== round.current) return;
           setEvents(appendOlderEvents(held.current, page));
           if (page.length < PAGE) {
@@ -93,11 +101,11 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
         if (id === round.current) setLoading(false);
       }
     },
-    [gameId, hideContainer, type, setEvents],
+    [gameId, hideContainer, teamId, type, setEvents],
   );
 
-  // A new game or container setting changes the server's list: start over. A new type searches what is held first.
-  const query = `${gameId}:${hideContainer}`;
+  // A new game, container setting or team changes the server's list: start over. A new type searches what is held first.
+  const query = `${gameId}:${hideContainer}:${teamId}`;
   const loadedQuery = useRef<string | null>(null);
   useEffect(() => {
     const reset = loadedQuery.current !== query;
@@ -114,7 +122,7 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
   useHubSocket(`/hub/game/${gameId}/monitor`, {
     onResync: () => void fill("reset"),
     onMessage: (m) => {
-      if (m.type !== "event" || (hideContainer && isContainerEvent(m.data.type))) return;
+      if (m.type !== "event" || (hideContainer && isContainerEvent(m.data.type)) || (teamId !== null && m.data.teamId !== teamId)) return;
       setEvents([m.data, ...held.current]);
     },
   });
@@ -142,6 +150,7 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
             </option>
           ))}
         </select>
+        <TeamFilter teams={loaderData.teams} value={teamId} onChange={setTeamId} />
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
       {shown.length === 0 && !loading ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}

@@ -7,6 +7,7 @@ import { createDb } from "~/.server/db/client";
 import { submissionFilters } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
+import { TeamFilter } from "~/components/monitor/team-filter";
 import { matchesSubmissionFilter, type SubmissionFilter, submissionFilterFrom, submissionFilterParams, submissionsQuery } from "~/components/monitor/submission-filter";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -97,14 +98,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
             </option>
           ))}
         </select>
-        <select aria-label={t("monitor.team")} className={`${selectClass} max-w-64`} value={filter.team ?? ""} onChange={(e) => setFilter({ team: e.target.value ? Number(e.target.value) : null })}>
-          <option value="">{t("monitor.allTeams")}</option>
-          {loaderData.teams.map((team) => (
-            <option key={team.id} value={team.id}>
-              {team.name}
-            </option>
-          ))}
-        </select>
+        <TeamFilter teams={loaderData.teams} value={filter.team} onChange={(team) => setFilter({ team })} />
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <table className="min-w-full text-sm" data-testid="monitor-submissions">
