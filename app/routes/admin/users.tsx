@@ -149,7 +149,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
               defaultValue={hint}
               maxLength={64}
               aria-label={t("adminUsers.search")}
-              placeholder={t("adminUsers.searchPlaceholder")}
+              placeholder={t("adminUsers.searchHint")}
               // Wide enough for the hint in every language (en 38 characters; ja/zh 16–17 at 14 px).
               className="touch-target block w-80 max-w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
             />
