@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SubmissionRecord } from "~/core/protocol";
-import { matchesSubmissionFilter, submissionFilterFrom, submissionFilterParams, submissionsQuery } from "./submission-filter";
+import { matchesSubmissionFilter, submissionFilterFrom, submissionsQuery } from "./submission-filter";
 
 const record: SubmissionRecord = { id: 9, answer: "flag{x}", status: "WrongAnswer", time: 1, user: "u", team: "T", challenge: "C", challengeId: 4, teamId: 7 };
 
@@ -11,10 +11,8 @@ describe("the monitor's submission filter", () => {
     expect(submissionFilterFrom(new URLSearchParams("challenge=-3&team=abc"))).toEqual({ status: "", challenge: null, team: null });
   });
 
-  it("writes only what filters, and round-trips", () => {
-    expect(submissionFilterParams({ status: "", challenge: null, team: null }).toString()).toBe("");
+  it("asks the API for only what filters", () => {
     const filter = { status: "CheatDetected", challenge: 4, team: 7 } as const;
-    expect(submissionFilterFrom(submissionFilterParams(filter))).toEqual(filter);
     expect(submissionsQuery(filter, 100, 200)).toBe("count=100&skip=200&type=CheatDetected&challengeId=4&teamId=7");
     expect(submissionsQuery({ status: "", challenge: null, team: null }, 100, 0)).toBe("count=100&skip=0");
   });

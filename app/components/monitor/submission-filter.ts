@@ -1,7 +1,7 @@
 import { ANSWER_RESULTS, type AnswerResult } from "~/core/enums";
 import type { SubmissionRecord } from "~/core/protocol";
 
-/** The monitor's submission filter, kept in the page's address (`?status=&challenge=&team=`). */
+/** The monitor's submission filter, kept in the page's address (`?status=&challenge=&team=`, useAddressFilter). */
 export interface SubmissionFilter {
   status: AnswerResult | "";
   challenge: number | null;
@@ -24,24 +24,13 @@ export function submissionFilterFrom(params: URLSearchParams): SubmissionFilter 
   };
 }
 
-/** The filter's set parts, named as the page's address (`status`, `challenge`, `team`) or the API (`type`, `challengeId`, `teamId`) names them. */
-function filterEntries(filter: SubmissionFilter, names: { status: string; challenge: string; team: string }): [string, string][] {
-  const entries: [string, string][] = [];
-  if (filter.status) entries.push([names.status, filter.status]);
-  if (filter.challenge !== null) entries.push([names.challenge, String(filter.challenge)]);
-  if (filter.team !== null) entries.push([names.team, String(filter.team)]);
-  return entries;
-}
-
-/** The address's parameters for a filter (those that filter nothing are left out). */
-export function submissionFilterParams(filter: SubmissionFilter): URLSearchParams {
-  return new URLSearchParams(filterEntries(filter, { status: "status", challenge: "challenge", team: "team" }));
-}
-
 /** The query of GET game/{id}/submissions for a filter and page. */
 export function submissionsQuery(filter: SubmissionFilter, count: number, skip: number): string {
-  const api = filterEntries(filter, { status: "type", challenge: "challengeId", team: "teamId" });
-  return new URLSearchParams([["count", String(count)], ["skip", String(skip)], ...api]).toString();
+  const params = new URLSearchParams({ count: String(count), skip: String(skip) });
+  if (filter.status) params.set("type", filter.status);
+  if (filter.challenge !== null) params.set("challengeId", String(filter.challenge));
+  if (filter.team !== null) params.set("teamId", String(filter.team));
+  return params.toString();
 }
 
 /** Whether a pushed submission belongs in the filtered list. */

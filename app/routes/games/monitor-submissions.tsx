@@ -1,19 +1,19 @@
 import { env } from "cloudflare:workers";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type ShouldRevalidateFunctionArgs, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
 import { submissionFilters } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
 import { TeamFilter } from "~/components/monitor/team-filter";
-import { matchesSubmissionFilter, type SubmissionFilter, submissionFilterFrom, submissionFilterParams, submissionsQuery } from "~/components/monitor/submission-filter";
+import { matchesSubmissionFilter, type SubmissionFilter, submissionFilterFrom, submissionsQuery } from "~/components/monitor/submission-filter";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { selectClass } from "~/components/ui/select";
 import { ANSWER_RESULTS, type AnswerResult } from "~/core/enums";
 import type { SubmissionRecord } from "~/core/protocol";
+import { useAddressFilter } from "~/lib/address-filter";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { useHubSocket } from "~/lib/realtime";
@@ -31,11 +31,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { pageTitle: getInstance(context).t("monitor.submissions"), gameId, ...options };
 }
 
-/** A new filter is a new address, not a reason to read the filters' options again. */
-export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search ? false : defaultShouldRevalidate;
-}
-
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
@@ -46,10 +41,11 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   const { t } = useTranslation();
   const { gameId } = loaderData;
   const [rows, setRows] = useState<SubmissionRecord[]>([]);
-  const [searchParams, setSearchParams] = useSearchParams();
-  const search = searchParams.toString();
+  // The filter lives in the address (a reload or a copied link keeps it) without running the loader again.
+  const [params, setParams] = useAddressFilter();
+  const search = params.toString();
   const filter = useMemo(() => submissionFilterFrom(new URLSearchParams(search)), [search]);
-  const setFilter = (next: Partial<SubmissionFilter>) => setSearchParams(submissionFilterParams({ ...filter, ...next }), { replace: true, preventScrollReset: true });
+  const setFilter = (next: Partial<SubmissionFilter>) => setParams(Object.fromEntries(Object.entries(next).map(([key, value]) => [key, value === null ? "" : String(value)])));
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const query = useCallback((skip: number) => api<SubmissionRecord[]>(`/api/game/${gameId}/submissions?${submissionsQuery(filter, PAGE, skip)}`), [gameId, filter]);
