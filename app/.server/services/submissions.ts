@@ -95,13 +95,14 @@ export async function listSubmissions(db: Db, gameId: number, query: SubmissionF
   return rows.map(submissionRecord);
 }
 
-/** What the monitor's submission filters offer: the game's challenges and the teams that joined it. */
-export async function submissionFilters(db: Db, gameId: number) {
-  const [challengeRows, teamRows] = await Promise.all([
-    db.select({ id: challenges.id, title: challenges.title, category: challenges.category }).from(challenges).where(eq(challenges.gameId, gameId)).orderBy(challenges.category, challenges.title, challenges.id).all(),
-    db.select({ id: teams.id, name: teams.name }).from(participations).innerJoin(teams, eq(teams.id, participations.teamId)).where(eq(participations.gameId, gameId)).orderBy(teams.name, teams.id).all(),
-  ]);
-  return { challenges: challengeRows, teams: teamRows };
+/** The teams that joined a game, by name: what the monitor pages' team filter offers. */
+export function gameTeamOptions(db: Db, gameId: number) {
+  return db.select({ id: teams.id, name: teams.name }).from(participations).innerJoin(teams, eq(teams.id, participations.teamId)).where(eq(participations.gameId, gameId)).orderBy(teams.name, teams.id).all();
+}
+
+/** A game's challenges by category and title: what the submissions monitor's challenge filter offers. */
+export function gameChallengeOptions(db: Db, gameId: number) {
+  return db.select({ id: challenges.id, title: challenges.title, category: challenges.category }).from(challenges).where(eq(challenges.gameId, gameId)).orderBy(challenges.category, challenges.title, challenges.id).all();
 }
 
 /** Every submission of a game, newest first, with the user's email (the submission sheet). */

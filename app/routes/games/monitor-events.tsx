@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
-import { submissionFilters } from "~/.server/services/submissions";
+import { gameTeamOptions } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { appendOlderEvents, eventTypeOptions, isContainerEvent, matchesEventFilter } from "~/components/monitor/event-list";
 import { MonitorShell, useEventText } from "~/components/monitor/monitor-shell";
@@ -27,7 +27,7 @@ import type { Route } from "./+types/monitor-events";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
   const gameId = Number(params.id);
-  const teams = Number.isSafeInteger(gameId) && gameId > 0 ? (await submissionFilters(createDb(env.DB), gameId)).teams : [];
+  const teams = Number.isSafeInteger(gameId) && gameId > 0 ? await gameTeamOptions(createDb(env.DB), gameId) : [];
   return { pageTitle: getInstance(context).t("monitor.events"), gameId, teams };
 }
 

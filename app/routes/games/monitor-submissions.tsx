@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
-import { submissionFilters } from "~/.server/services/submissions";
+import { gameChallengeOptions, gameTeamOptions } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
 import { TeamFilter } from "~/components/monitor/team-filter";
@@ -27,8 +27,10 @@ import type { Route } from "./+types/monitor-submissions";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
   const gameId = Number(params.id);
-  const options = Number.isSafeInteger(gameId) && gameId > 0 ? await submissionFilters(createDb(env.DB), gameId) : { challenges: [], teams: [] };
-  return { pageTitle: getInstance(context).t("monitor.submissions"), gameId, ...options };
+  const known = Number.isSafeInteger(gameId) && gameId > 0;
+  const db = createDb(env.DB);
+  const [challenges, teams] = known ? await Promise.all([gameChallengeOptions(db, gameId), gameTeamOptions(db, gameId)]) : [[], []];
+  return { pageTitle: getInstance(context).t("monitor.submissions"), gameId, challenges, teams };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
