@@ -6,7 +6,8 @@
 // - `board`: a player's open scoreboard page while a storm (lib/storm.mjs, 20 sockets, 64 clients)
 //   submits at `--rate` per second for 10 s: the page's long tasks, frames per second, and how late its
 //   50 ms timer ran (mean and worst) — how well the page keeps up with the pushed deltas.
-// Usage: node bench/pages.mjs [--only load,board] [--rate 1000] [--runs 1]. Uses the existing build
+// - `turn`: the scoreboard's page turns, from the click to the next page painted (no storm).
+// Usage: node bench/pages.mjs [--only load,board,turn] [--rate 1000] [--runs 1]. Uses the existing build
 // (FLAGSTAFF_BUILD_DIR, default build/); everything on 127.0.0.1.
 /* global window, document, requestAnimationFrame -- these functions run in the page (Playwright evaluate and init scripts). */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -107,6 +108,45 @@ async function measureBoard(browser, url, seeded, rate) {
   await context.close();
 }
 
+/**
+ * `turn`: the scoreboard's page turns (Next, then Previous, 10 times each) on a player's page with no storm:
+ * from the click to the first frame painted after the table shows the other page (the row of the page's
+ * first team), median and largest.
+ */
+async function measureTurns(browser, url, seeded) {
+  const context = await signedInContext(browser, url, seeded.teams[0].cookie);
+  const page = await context.newPage();
+  await page.goto(`${url}/games/${seeded.gameId}/Scoreboard`);
+  await page.getByTestId(/^board-team-/).first().waitFor({ timeout: 60_000 });
+  const times = [];
+  for (let i = 0; i < 20; i++) {
+    const name = i % 2 === 0 ? "Next" : "Previous";
+    const button = page.getByRole("button", { name, exact: true });
+    await button.waitFor();
+    times.push(
+      await button.evaluate(
+        (el) =>
+          new Promise((resolve) => {
+            const first = () => document.querySelector('[data-testid^="board-team-"]')?.getAttribute("data-testid");
+            const before = first();
+            const started = performance.now();
+            el.click();
+            const check = () => {
+              if (first() === before) return requestAnimationFrame(check);
+              // The frame after the one that has the new rows: they have been painted.
+              requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0));
+            };
+            requestAnimationFrame(check);
+          }),
+      ),
+    );
+  }
+  times.sort((a, b) => a - b);
+  const cells = await page.locator("tbody td").count();
+  console.log(`board page turn: ${cells} cells, median ${Math.round(times[10])} ms, largest ${Math.round(times[19])} ms (20 turns)`);
+  await context.close();
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), "flagstaff-bench-pages-"));
 const seeded = await seedGame(dataDir, { teams: 1000, challenges: 100, solves: 50_000 });
 const server = startServer({ port: await freePort(), dataDir, env: { FLAGSTAFF_ADMIN_USER: ADMIN.userName, FLAGSTAFF_ADMIN_PASSWORD: ADMIN.password } });
@@ -119,6 +159,7 @@ try {
   for (let run = 0; run < Number(args.runs); run++) {
     if (only.has("load")) await measureLoads(browser, url, seeded, adminCookie);
     if (only.has("board")) await measureBoard(browser, url, seeded, Number(args.rate));
+    if (only.has("turn")) await measureTurns(browser, url, seeded);
   }
 } finally {
   await browser.close();

@@ -23,34 +23,48 @@ const STICKY_TEAM = "sticky left-12 z-10 min-w-32 border-r border-zinc-200 bg-wh
 /** A team name as typed in a search: case and width folded (ＡＢＣ finds abc). */
 const searchKey = (text: string) => text.normalize("NFKC").toLocaleLowerCase();
 
+/** Per solve type: its mark and its translated names, scored and worth nothing. */
+type MarkNames = Record<string, { mark: string; name: string; unscoredName: string }>;
+
+/** The marks' names in the reader's language, made once per board rather than once per cell. */
+function markNames(t: TFunction): MarkNames {
+  const names: MarkNames = {};
+  for (const [type, { mark, label }] of [...Object.entries(BLOOD_MARK), ["Normal", SOLVED_MARK] as const]) {
+    names[type] = { mark, name: t(label), unscoredName: `${t(label)} (${t("scoreboard.notScored")})` };
+  }
+  return names;
+}
+
 /**
  * A solve's mark (a medal for a blood) with its translated name, for screen readers and on hover. A solve
  * worth nothing (after the end or the deadline, or by a division that scores nothing) is drawn faint and
- * named so: it looked like any other.
+ * named so: it looked like any other. A plain function, not a component: a page of the board has
+ * thousands of them.
  */
-function SolveMark({ type, score, t }: { type: string; score: number; t: TFunction }) {
-  const { mark, label } = BLOOD_MARK[type] ?? SOLVED_MARK;
-  const name = score > 0 ? t(label) : `${t(label)} (${t("scoreboard.notScored")})`;
+function solveMark(names: MarkNames, type: string, score: number) {
+  const { mark, name, unscoredName } = names[type] ?? names.Normal!;
+  const label = score > 0 ? name : unscoredName;
   return (
-    <span role="img" aria-label={name} title={name} className={score > 0 ? undefined : "opacity-40"} data-scored={score > 0}>
+    <span role="img" aria-label={label} title={label} className={score > 0 ? undefined : "opacity-40"} data-scored={score > 0}>
       {mark}
     </span>
   );
 }
 
-/** One team's row; drawn again only when its item, rank or the columns change. */
+/** One team's row; drawn again only when its item, rank, the columns or the language change. */
 const BoardRow = memo(function BoardRow({
   item,
   rank,
   columns,
+  names,
   onDetail,
 }: {
   item: ScoreboardItem;
   rank: number | null;
   columns: [id: number, title: string][];
+  names: MarkNames;
   onDetail: (item: ScoreboardItem) => void;
 }) {
-  const { t } = useTranslation();
   const solved = new Map(item.solvedChallenges.map((s) => [s.id, s]));
   return (
     <tr data-testid={`board-team-${item.id}`} className="border-b border-zinc-100 dark:border-zinc-900">
@@ -67,7 +81,7 @@ const BoardRow = memo(function BoardRow({
         return (
           // An unsolved cell is empty, without a title a screen reader would read as if it were content.
           <td key={id} className="px-1 py-1 text-center" title={s ? `${title}: ${s.score}` : undefined}>
-            {s ? <SolveMark type={s.type} score={s.score} t={t} /> : null}
+            {s ? solveMark(names, s.type, s.score) : null}
           </td>
         );
       })}
@@ -93,6 +107,7 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
   // scores: rows whose team did not change are not drawn again when a delta arrives.
   const columnsKey = JSON.stringify(challenges.map((c) => [c.id, c.title]));
   const columns = useMemo(() => JSON.parse(columnsKey) as [id: number, title: string][], [columnsKey]);
+  const names = useMemo(() => markNames(t), [t]);
   if (inDivision.length === 0) return <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("scoreboard.noTeams")}</p>;
   /** Another page starts at the table's top (the buttons are under 50 rows). */
   const turnTo = (next: number) => {
@@ -149,7 +164,7 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
           </thead>
           <tbody>
             {shown.map((item) => (
-              <BoardRow key={item.id} item={item} rank={divisionId === null ? item.rank : item.divisionRank} columns={columns} onDetail={setDetail} />
+              <BoardRow key={item.id} item={item} rank={divisionId === null ? item.rank : item.divisionRank} columns={columns} names={names} onDetail={setDetail} />
             ))}
           </tbody>
         </table>
@@ -177,7 +192,7 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
             <ul className="space-y-1">
               {detail.solvedChallenges.map((s) => (
                 <li key={s.id}>
-                  <SolveMark type={s.type} score={s.score} t={t} /> {titles.get(s.id) ?? s.id} — {t("scoreboard.points", { points: s.score })} — {t("scoreboard.solvedBy", { user: s.userName })} — {formatDateTime(s.time)}
+                  {solveMark(names, s.type, s.score)} {titles.get(s.id) ?? s.id} — {t("scoreboard.points", { points: s.score })} — {t("scoreboard.solvedBy", { user: s.userName })} — {formatDateTime(s.time)}
                 </li>
               ))}
             </ul>
