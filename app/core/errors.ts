@@ -60,6 +60,8 @@ export const unauthorized = (code = "auth.login_required", params?: ErrorParams)
 export const forbidden = (code = "auth.access_denied", params?: ErrorParams) => new AppError(403, code, params);
 export const notFound = (code = "common.not_found", params?: ErrorParams) => new AppError(404, code, params);
 export const conflict = (code: string, params?: ErrorParams) => new AppError(409, code, params);
+/** 412: a write's `If-Match` names a version other than the stored one (app/core/http/if-match.ts). */
+export const preconditionFailed = (code = "common.changed_elsewhere") => new AppError(412, code);
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new AppError(429, "common.too_many_requests", { seconds: retryAfterSeconds }, { "Retry-After": String(retryAfterSeconds) });
 

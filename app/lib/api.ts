@@ -1,5 +1,7 @@
 import i18next from "i18next";
 import { ERROR_FIELD_HEADER } from "~/core/errors";
+import { ifMatchFor } from "~/core/http/if-match";
+import type { ReadVersion } from "~/core/ui/save-on-version";
 import { noteServerTime } from "./server-clock";
 
 /** The API's error body (api.md §1): a localised title and a status. */
@@ -28,6 +30,8 @@ interface RequestOptions {
   method?: Method;
   body?: unknown;
   signal?: AbortSignal;
+  /** The ETag of the version a write is based on: sent as `If-Match` (the write is refused with 412 when stale). */
+  ifMatch?: string | null;
 }
 
 function isErrorBody(value: unknown): value is { title: string; status?: number } {
@@ -49,11 +53,25 @@ async function readBody(response: Response): Promise<unknown> {
  * Calls the JSON API from the browser with the current UI language in Accept-Language, so server
  * messages come back in it. Rejects with an ApiError carrying the body's `{title, status}`.
  */
-export async function api<T = unknown>(path: string, { method = "GET", body, signal }: RequestOptions = {}): Promise<T> {
+export async function api<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await call<T>(path, options)).value;
+}
+
+/** As `api`, with the answer's ETag: a versioned edit resource and the stored version it was read at. */
+export async function apiVersioned<T>(path: string, options: RequestOptions = {}): Promise<ReadVersion<T>> {
+  return call<T>(path, options);
+}
+
+/** A write refused because the resource changed since the version it was based on (412). */
+export const isStaleWrite = (error: unknown): boolean => isApiError(error) && error.status === 412;
+
+async function call<T>(path: string, { method = "GET", body, signal, ifMatch }: RequestOptions): Promise<ReadVersion<T>> {
   const headers = new Headers({ Accept: "application/json" });
   const language = i18next.resolvedLanguage ?? i18next.language;
   if (language) headers.set("Accept-Language", language);
   if (body !== undefined) headers.set("Content-Type", "application/json");
+  const condition = ifMatchFor(ifMatch);
+  if (condition) headers.set("If-Match", condition);
 
   let response: Response;
   const sentAt = Date.now();
@@ -76,7 +94,7 @@ export async function api<T = unknown>(path: string, { method = "GET", body, sig
     if (isErrorBody(data)) throw new ApiError(data.title, typeof data.status === "number" ? data.status : response.status, response.headers.get(ERROR_FIELD_HEADER));
     throw new ApiError(i18next.t("common:error.unknown"), response.status);
   }
-  return data as T;
+  return { value: data as T, etag: response.headers.get("ETag") };
 }
 
 /**

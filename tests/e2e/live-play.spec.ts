@@ -34,6 +34,27 @@ async function runningGame(admin: APIRequestContext, stamp: string, titles: stri
   return { gameId: game.id, challengeIds: ids };
 }
 
+/**
+ * Holds `tab`'s first PUT to `path` (sent after the editor's re-read and merge) until `release()`: `held`
+ * resolves once it waits, so another tab's save can land between the editor's read and its write. `puts`
+ * counts the tab's PUTs to `path`.
+ */
+async function holdFirstPut(tab: Page, path: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let markHeld!: () => void;
+  const held = new Promise<void>((resolve) => (markHeld = resolve));
+  const counter = { puts: 0 };
+  await tab.route(`**${path}`, async (route) => {
+    if (route.request().method() === "PUT" && ++counter.puts === 1) {
+      markHeld();
+      await released;
+    }
+    await route.fallback();
+  });
+  return { held, release, counter };
+}
+
 /** A registered player, captain of a new team that joined the game (accepted at once). */
 async function player(page: Page, gameId: number, stamp: string): Promise<{ teamId: number; teamName: string }> {
   await registerUser(page);
@@ -300,6 +321,23 @@ test("two tabs of the game editor: a later save keeps the division the other tab
   expect(all.divisions.map((d) => d.name).sort()).toEqual(["Mentors", "Students", "Veterans"]);
   // And C now shows all three.
   await expect(tabC.getByLabel(en.adminGames.divisionName.replace("{{n}}", "3"))).toBeVisible();
+  // C adds a division and saves; B's save (B still shows Students only) lands between C's re-read and its
+  // PUT. C's PUT names the version it merged onto, is refused, and C merges again: both divisions stay.
+  const names = async () => (await ok<{ divisions: { name: string }[] }>(tabA.request.get(`/api/edit/games/${game.id}`))).divisions.map((d) => d.name).sort();
+  const hold = await holdFirstPut(tabC, `/api/edit/games/${game.id}`);
+  await tabC.getByRole("button", { name: en.adminGames.addDivision }).click();
+  await tabC.getByLabel(en.adminGames.divisionName.replace("{{n}}", "4")).fill("Held");
+  await tabC.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await hold.held;
+  await expect(tabB.getByLabel(en.adminGames.divisionName.replace("{{n}}", "2"))).toHaveCount(0);
+  await tabB.getByRole("button", { name: en.adminGames.addDivision }).click();
+  await tabB.getByLabel(en.adminGames.divisionName.replace("{{n}}", "2")).fill("Alumni");
+  await tabB.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect.poll(names).toEqual(["Alumni", "Mentors", "Students", "Veterans"]);
+  hold.release();
+  await expect.poll(names).toEqual(["Alumni", "Held", "Mentors", "Students", "Veterans"]);
+  await expect(tabC.getByText(en.adminGames.saved)).toBeVisible();
+  expect(hold.counter.puts).toBe(2);
   await tabC.close();
   await tabB.close();
 });
@@ -336,6 +374,23 @@ test("two tabs of the challenge editor: a stale tab's save keeps the hint the ot
   await save(tabA);
   expect(await stored()).toEqual(["Look at the response headers", "From A"]);
   await expect(hint(tabA, 1)).toHaveValue("Look at the response headers");
+  // A adds a hint and saves; B's save (B still shows the removed hint) lands between A's re-read and its
+  // PUT. A's PUT names the version it merged onto, is refused, and A merges again: both hints stay.
+  const hold = await holdFirstPut(tabA, hintsUrl);
+  await tabA.getByRole("button", { name: en.adminChallenges.addHint }).click();
+  await hint(tabA, 3).fill("Held from A");
+  await tabA.getByRole("button", { name: en.adminChallenges.save, exact: true }).click();
+  await hold.held;
+  await expect(hint(tabB, 2)).toHaveValue("Try the old API");
+  await tabB.getByRole("button", { name: en.adminChallenges.addHint }).click();
+  await hint(tabB, 4).fill("From B");
+  await save(tabB);
+  await expect.poll(stored).toEqual(["Look at the response headers", "From A", "From B"]);
+  hold.release();
+  await expect.poll(stored).toEqual(["Look at the response headers", "From A", "From B", "Held from A"]);
+  await expect(tabA.getByRole("status").filter({ hasText: en.adminChallenges.saved })).toBeVisible();
+  await expect(hint(tabA, 4)).toHaveValue("Held from A");
+  expect(hold.counter.puts).toBe(2);
   await tabB.close();
 });
 

@@ -8,6 +8,7 @@ import { attachmentSchema, challengeCreateSchema, challengeUpdateSchema, flagsCr
 import { containerDeps } from "./container-deps";
 import type { ApiContext, ApiEnv } from "./context";
 import { editGameId, noticeDeps, pathId } from "./edit";
+import { ifMatchOf, jsonWithVersion } from "./http-cache";
 import { logEvent } from "./log";
 import { defineRoute } from "./registry";
 
@@ -42,21 +43,21 @@ defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges/
   return ok(c, "challenge.accepted_updated");
 });
 
-defineRoute(editChallenges, { method: "GET", path: "/edit/games/:id/challenges/:cid", auth: "Admin", tag, summary: "A challenge with its flags (ChallengeEditDetailModel)" }, async (c) => {
+defineRoute(editChallenges, { method: "GET", path: "/edit/games/:id/challenges/:cid", auth: "Admin", tag, summary: "A challenge with its flags (ChallengeEditDetailModel; ETag: its stored version)" }, async (c) => {
   const challenge = await challengeService.requireChallenge(c.get("db"), editGameId(c), challengeId(c));
-  return c.json(await challengeService.toEditDetail(c.get("db"), challenge));
+  return jsonWithVersion(c, { value: await challengeService.toEditDetail(c.get("db"), challenge), version: challenge.version });
 });
 
-defineRoute(editChallenges, { method: "PUT", path: "/edit/games/:id/challenges/:cid", auth: "Admin", tag, summary: "Edit a challenge (partial; type is fixed)", body: challengeUpdateSchema }, async (c, { body }) => {
+defineRoute(editChallenges, { method: "PUT", path: "/edit/games/:id/challenges/:cid", auth: "Admin", tag, summary: "Edit a challenge (partial; type is fixed; If-Match: 412 unless the stored version)", body: challengeUpdateSchema }, async (c, { body }) => {
   const id = editGameId(c);
-  const updated = await challengeService.updateChallenge(deps(c), id, challengeId(c), body);
+  const { value: updated, version } = await challengeService.updateChallenge(deps(c), id, challengeId(c), body, ifMatchOf(c));
   await refreshRoom(c.env, id, { challengeId: updated.id });
   // A disabled challenge keeps no team containers (rules.md §8).
   if (body.isEnabled === false) await containerService.destroyContainersOfChallenges(containerDeps(c), [updated.id], false);
   if (body.isEnabled != null) {
     await logEvent(c, { level: "Information", logger: "Admin", text: { key: updated.isEnabled ? "challengeEnabled" : "challengeDisabled", params: { title: updated.title, id: updated.id, game: id } }, status: "Success" });
   }
-  return c.json(updated);
+  return jsonWithVersion(c, { value: updated, version });
 });
 
 defineRoute(editChallenges, { method: "DELETE", path: "/edit/games/:id/challenges/:cid", auth: "Admin", tag, summary: "Delete a challenge with its flags and attachments" }, async (c) => {

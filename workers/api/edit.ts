@@ -8,6 +8,7 @@ import { badRequest, notFound } from "~/core/errors";
 import { editGamesQuerySchema, gameCreateSchema, gameUpdateSchema, noticeSchema } from "~/core/schemas/game";
 import { containerDeps } from "./container-deps";
 import type { ApiContext, ApiEnv } from "./context";
+import { ifMatchOf, jsonWithVersion } from "./http-cache";
 import { logEvent } from "./log";
 import { defineRoute } from "./registry";
 
@@ -46,16 +47,20 @@ defineRoute(edit, { method: "GET", path: "/edit/games", auth: "Admin", tag, summ
   c.json(await gameService.listEditGames(c.get("db"), query)),
 );
 
-defineRoute(edit, { method: "GET", path: "/edit/games/:id", auth: "Admin", tag, summary: "A game's settings" }, async (c) =>
-  c.json(await gameService.getEditGame(c.get("db"), editGameId(c))),
+defineRoute(edit, { method: "GET", path: "/edit/games/:id", auth: "Admin", tag, summary: "A game's settings (ETag: its stored version)" }, async (c) =>
+  jsonWithVersion(c, await gameService.readEditGame(c.get("db"), editGameId(c))),
 );
 
-defineRoute(edit, { method: "PUT", path: "/edit/games/:id", auth: "Admin", tag, summary: "Edit a game (partial; divisions as a full list)", body: gameUpdateSchema }, async (c, { body }) => {
-  const id = editGameId(c);
-  const updated = await gameService.updateGame(deps(c), id, body);
-  await refreshRoom(c.env, id, "game");
-  return c.json(updated);
-});
+defineRoute(
+  edit,
+  { method: "PUT", path: "/edit/games/:id", auth: "Admin", tag, summary: "Edit a game (partial; divisions as a full list; If-Match: 412 unless the stored version)", body: gameUpdateSchema },
+  async (c, { body }) => {
+    const id = editGameId(c);
+    const updated = await gameService.updateGame(deps(c), id, body, ifMatchOf(c));
+    await refreshRoom(c.env, id, "game");
+    return jsonWithVersion(c, updated);
+  },
+);
 
 defineRoute(edit, { method: "DELETE", path: "/edit/games/:id", auth: "Admin", tag, summary: "Delete a game and everything in it" }, async (c) => {
   const id = editGameId(c);

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { ChangeTimes, type Conditions, isNotModified, lastModifiedOf } from "~/core/http/conditional";
+import { parseIfMatch, type Versioned, versionEtag } from "~/core/http/if-match";
 import { attachmentDisposition } from "~/core/writeup-names";
 import type { ApiEnv } from "./context";
 
@@ -46,6 +47,14 @@ export function validatorHeaders(etag: string, changedAt: number, now: number, c
   if (lastModified) headers["Last-Modified"] = lastModified;
   return headers;
 }
+
+/** JSON of a versioned edit resource with its strong ETag (app/core/http/if-match.ts); never cached. */
+export function jsonWithVersion(c: Context<ApiEnv>, { value, version }: Versioned<unknown>): Response {
+  return c.json(value, 200, { ETag: versionEtag(version), "Cache-Control": "no-store" });
+}
+
+/** The versions a write's `If-Match` accepts, or null when it sets no condition. */
+export const ifMatchOf = (c: Context<ApiEnv>): number[] | null => parseIfMatch(c.req.header("if-match"));
 
 /** A file download: saved under `name`, never cached, never sniffed into another type. */
 export function downloadResponse(body: BodyInit | null, name: string, type: string, init: { headers?: Record<string, string>; encodeBody?: "manual" } = {}): Response {

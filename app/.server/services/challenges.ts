@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { isContainerType, type NoticeType } from "~/core/enums";
-import { badRequest, conflict, notFound } from "~/core/errors";
+import { badRequest, conflict, notFound, preconditionFailed } from "~/core/errors";
+import { type Versioned, versionMatches } from "~/core/http/if-match";
 import { checkTemplate, TEMPLATE_MAX } from "~/core/flags/template";
 import { computeGamePhase } from "~/core/game/phase";
 import {
@@ -14,8 +15,9 @@ import type { GameNoticeInfo } from "~/core/schemas/game";
 import { computeChallengeValue, computeMinScore } from "~/core/scoring/value";
 import { orderChallenges } from "~/core/scoring/scoreboard";
 import type { Db } from "../db/client";
+import { bumpVersion, isVersionRefusal } from "../db/versions";
 import { sanitizeFileName } from "../storage/files";
-import { type Challenge, challenges, firstSolves, flags, gameNotices, type NewChallenge, participations } from "../db/schema";
+import { type Challenge, challenges, divisionChallengeConfigs, firstSolves, flags, gameNotices, games, type NewChallenge, participations } from "../db/schema";
 import { deleteAttachments, getChallengeAttachment, hasFlags, listFlags } from "./flags";
 import { requireGame } from "./games";
 import { getTestContainer } from "./containers";
@@ -41,7 +43,11 @@ export async function requireChallenge(db: Db, gameId: number, challengeId: numb
   return row;
 }
 
-/** ChallengeEditDetailModel of a stored challenge. */
+/**
+ * ChallengeEditDetailModel of a stored challenge. Its version (the ETag) is the row's: read before the
+ * flags and attachment, so a write landing meanwhile gives an older version with newer data, never the
+ * reverse (a PUT based on it is at worst refused).
+ */
 export async function toEditDetail(db: Db, c: Challenge): Promise<ChallengeEditDetail> {
   const [attachment, flagList, testContainer] = await Promise.all([getChallengeAttachment(db, c), listFlags(db, c), getTestContainer(db, c)]);
   return {
@@ -140,11 +146,21 @@ async function postChallengeNotice({ db, now, publish }: ChallengeDeps, gameId: 
  * PUT edit/games/{id}/challenges/{cid}: a partial update. Enabling needs a flag (except
  * DynamicContainer) and, for container types, an image; enabling creates every accepted team's instance.
  * While the game runs, enabling posts NewChallenge and a hint change of an enabled challenge posts NewHint.
+ * With `ifMatch` (the parsed `If-Match`), 412 and nothing written unless the stored version is one of
+ * those: checked here first, then again by the UPDATE itself.
  */
-export async function updateChallenge(deps: ChallengeDeps, gameId: number, challengeId: number, input: ChallengeUpdateInput, attempt = 1): Promise<ChallengeEditDetail> {
+export async function updateChallenge(
+  deps: ChallengeDeps,
+  gameId: number,
+  challengeId: number,
+  input: ChallengeUpdateInput,
+  ifMatch: readonly number[] | null = null,
+  attempt = 1,
+): Promise<Versioned<ChallengeEditDetail>> {
   const { db, now } = deps;
   const game = await requireGame(db, gameId);
   const current = await requireChallenge(db, gameId, challengeId);
+  if (!versionMatches(ifMatch, current.version)) throw preconditionFailed();
   const set: Partial<NewChallenge> = {};
   if (input.title != null) set.title = input.title;
   if (input.content != null) set.content = input.content;
@@ -178,17 +194,24 @@ export async function updateChallenge(deps: ChallengeDeps, gameId: number, chall
   // New hints are written only over the hints this call read: of two saves racing (a double click, two
   // tabs), the second reads again below and, finding its hints already there, posts no second NewHint.
   const hintsChange = set.hints !== undefined && !sameHints(current.hints, set.hints);
-  const updated = Object.keys(set).length
-    ? await db
+  // A hint race lost with `ifMatch` is refused by the next attempt's check (the winner bumped the version).
+  let updated: Challenge | undefined = current;
+  if (Object.keys(set).length) {
+    try {
+      updated = await db
         .update(challenges)
-        .set(set)
+        .set({ ...set, version: bumpVersion(challenges.version, ifMatch) })
         .where(and(eq(challenges.id, current.id), hintsChange ? sql`json(${challenges.hints}) = json(${JSON.stringify(current.hints)})` : undefined))
         .returning()
-        .get()
-    : current;
+        .get();
+    } catch (err) {
+      if (isVersionRefusal(err, "challenges")) throw preconditionFailed();
+      throw err;
+    }
+  }
   if (!updated) {
     if (attempt >= 3) throw conflict("challenge.edit_conflict");
-    return updateChallenge(deps, gameId, challengeId, input, attempt + 1);
+    return updateChallenge(deps, gameId, challengeId, input, ifMatch, attempt + 1);
   }
   if (enabling) await createInstancesForChallenge(db, updated);
 
@@ -199,7 +222,7 @@ export async function updateChallenge(deps: ChallengeDeps, gameId: number, chall
       await postChallengeNotice(deps, gameId, "NewHint", updated.title);
     }
   }
-  return toEditDetail(db, updated);
+  return { value: await toEditDetail(db, updated), version: updated.version };
 }
 
 /** DELETE edit/games/{id}/challenges/{cid}: the challenge, its flags, instances and attachments. */
@@ -207,7 +230,14 @@ export async function deleteChallenge(deps: Pick<ChallengeDeps, "db" | "bucket">
   const { db } = deps;
   const challenge = await requireChallenge(db, gameId, challengeId);
   const flagAttachments = await db.select({ id: flags.attachmentId }).from(flags).where(eq(flags.challengeId, challenge.id)).all();
-  await db.delete(challenges).where(eq(challenges.id, challenge.id)).run();
+  // Its division configs go with it: the game's edit version moves when there were any (GET edit/games/{id} lists them).
+  await db.batch([
+    db
+      .update(games)
+      .set({ version: bumpVersion(games.version) })
+      .where(and(eq(games.id, gameId), sql`exists (select 1 from ${divisionChallengeConfigs} where ${divisionChallengeConfigs.challengeId} = ${challenge.id})`)),
+    db.delete(challenges).where(eq(challenges.id, challenge.id)),
+  ]);
   await deleteAttachments(deps, [challenge.attachmentId, ...flagAttachments.map((f) => f.id)]);
   return challenge;
 }

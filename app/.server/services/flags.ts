@@ -4,6 +4,7 @@ import { badRequest, notFound } from "~/core/errors";
 import type { AttachmentInfo, AttachmentInput, FlagCreateInput, FlagInfo } from "~/core/schemas/challenge";
 import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
+import { bumpVersion } from "../db/versions";
 import { type Attachment, attachments, type Challenge, challenges, files, flags, gameInstances, participations, teams } from "../db/schema";
 import { releaseFile } from "../storage/files";
 
@@ -72,7 +73,7 @@ export async function setChallengeAttachment(deps: FlagDeps, challenge: Challeng
       .get();
     attachmentId = row.id;
   }
-  await db.update(challenges).set({ attachmentId }).where(eq(challenges.id, challenge.id)).run();
+  await db.update(challenges).set({ attachmentId, version: bumpVersion(challenges.version) }).where(eq(challenges.id, challenge.id)).run();
   await deleteAttachments(deps, [challenge.attachmentId]);
 }
 
@@ -123,7 +124,8 @@ export async function addFlags(deps: FlagDeps, challenge: Challenge, input: Flag
       .get();
     attachmentIds.push(row.id);
   }
-  const inserts = [];
+  // The challenge's edit version moves with its flags (GET edit/games/{id}/challenges/{cid} lists them).
+  const inserts: Parameters<Db["batch"]>[0][number][] = [db.update(challenges).set({ version: bumpVersion(challenges.version) }).where(eq(challenges.id, challenge.id))];
   for (let i = 0; i < input.length; i += 20) {
     inserts.push(
       db.insert(flags).values(input.slice(i, i + 20).map((f, j) => ({ challengeId: challenge.id, flag: f.flag, attachmentId: attachmentIds[i + j] ?? null }))),
@@ -147,6 +149,7 @@ export async function deleteFlag(deps: FlagDeps, challengeId: number, flagId: nu
     .returning({ attachmentId: flags.attachmentId })
     .get();
   if (!row) throw notFound("challenge.flag_not_found");
+  await deps.db.update(challenges).set({ version: bumpVersion(challenges.version) }).where(eq(challenges.id, challengeId)).run();
   await deleteAttachments(deps, [row.attachmentId]);
 }
 

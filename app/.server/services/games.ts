@@ -1,5 +1,6 @@
 import { type AnyColumn, and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { badRequest, notFound } from "~/core/errors";
+import { badRequest, notFound, preconditionFailed } from "~/core/errors";
+import { type Versioned, versionMatches } from "~/core/http/if-match";
 import { normalizeBloodBonus } from "~/core/game/blood-bonus";
 import { expectedInviteCode, keepsDivision } from "~/core/game/join";
 import type {
@@ -19,6 +20,7 @@ import { generateTeamTokenKeys } from "~/core/team-token";
 import type { CurrentUser } from "../auth/current-user";
 import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
+import { bumpVersion, isVersionRefusal } from "../db/versions";
 import {
   attachments,
   challenges,
@@ -122,9 +124,19 @@ async function toGameInfos(db: Db, rows: Game[]): Promise<GameInfo[]> {
   );
 }
 
+/**
+ * GET edit/games/{id} with the stored version (its ETag). The row, and so the version, is read before the
+ * divisions: a write landing between the reads gives an older version with newer lists, never the
+ * reverse, so a PUT based on the answer is at worst refused (412), never let through on stale data.
+ */
+export async function readEditGame(db: Db, gameId: number): Promise<Versioned<GameInfo>> {
+  const game = await requireGame(db, gameId);
+  const [info] = await toGameInfos(db, [game]);
+  return { value: info!, version: game.version };
+}
+
 export async function getEditGame(db: Db, gameId: number): Promise<GameInfo> {
-  const [info] = await toGameInfos(db, [await requireGame(db, gameId)]);
-  return info!;
+  return (await readEditGame(db, gameId)).value;
 }
 
 /** GET edit/games: newest start first, hidden included. */
@@ -237,10 +249,13 @@ export async function createGame({ db }: GameDeps, input: GameCreateInput): Prom
 
 /**
  * PUT edit/games/{id}: omitted or null fields stay; `divisions`, when sent, is the full list (with id =
- * update, without = create, missing = delete, refused while a participation uses it).
+ * update, without = create, missing = delete, refused while a participation uses it). With `ifMatch`
+ * (the parsed `If-Match`), 412 and nothing written unless the stored version is one of those: checked
+ * here first, then again by the write itself, which is the first statement of its batch.
  */
-export async function updateGame({ db }: GameDeps, gameId: number, input: GameUpdateInput): Promise<GameInfo> {
+export async function updateGame({ db }: GameDeps, gameId: number, input: GameUpdateInput, ifMatch: readonly number[] | null = null): Promise<Versioned<GameInfo>> {
   const game = await requireGame(db, gameId);
+  if (!versionMatches(ifMatch, game.version)) throw preconditionFailed();
   if (input.title !== undefined && input.title !== null && input.title === "") throw badRequest("game.title_time_required");
   const start = input.start ?? game.startTime;
   const end = input.end ?? game.endTime;
@@ -264,13 +279,18 @@ export async function updateGame({ db }: GameDeps, gameId: number, input: GameUp
   if (input.writeupNote != null) set.writeupNote = input.writeupNote;
   if (input.bloodBonus != null) set.bloodBonus = normalizeBloodBonus(input.bloodBonus);
 
-  const writes = [db.update(games).set(set).where(eq(games.id, gameId))] as const;
-  if (input.divisions != null) {
-    await syncDivisions(db, gameId, input.divisions, [...writes]);
-  } else {
-    await writes[0].run();
+  const writes = [db.update(games).set({ ...set, version: bumpVersion(games.version, ifMatch) }).where(eq(games.id, gameId))] as const;
+  try {
+    if (input.divisions != null) {
+      await syncDivisions(db, gameId, input.divisions, [...writes]);
+    } else {
+      await writes[0].run();
+    }
+  } catch (err) {
+    if (isVersionRefusal(err, "games")) throw preconditionFailed();
+    throw err;
   }
-  return getEditGame(db, gameId);
+  return readEditGame(db, gameId);
 }
 
 type Write = Parameters<Db["batch"]>[0][number];
@@ -363,7 +383,12 @@ export async function deleteGame({ db, bucket }: Omit<GameStorageDeps, "now">, g
 export async function updatePoster(deps: GameStorageDeps, gameId: number, file: unknown): Promise<string> {
   const game = await requireGame(deps.db, gameId);
   const stored = await storeUpload(deps, file, { kind: "image", limit: IMAGE_LIMIT, name: "poster" });
-  const updated = await deps.db.update(games).set({ posterHash: stored.hash }).where(eq(games.id, gameId)).returning({ id: games.id }).get();
+  const updated = await deps.db
+    .update(games)
+    .set({ posterHash: stored.hash, version: bumpVersion(games.version) })
+    .where(eq(games.id, gameId))
+    .returning({ id: games.id })
+    .get();
   if (!updated) {
     await releaseFile(deps, stored.hash);
     throw notFound("game.not_found");

@@ -45,6 +45,12 @@ export const challenges = sqliteTable(
     submissionLimit: integer("submission_limit").notNull().default(0),
     /** Cached count of accepted first solves; recomputed by `updateaccepted`. */
     acceptedCount: integer("accepted_count").notNull().default(0),
+    /**
+     * Bumped by every admin write to the challenge (settings, hints, flags, attachment); its ETag, which PUT's
+     * `If-Match` is checked against in the same statement as the write. Not by what play changes
+     * (acceptedCount, a pair handed to a team, the test container).
+     */
+    version: integer("version").notNull().default(1),
   },
   (t) => [index("challenges_game_enabled_idx").on(t.gameId, t.isEnabled)],
 );

@@ -36,6 +36,11 @@ export const games = sqliteTable(
     publicKey: text("public_key").notNull(),
     /** base64 Ed25519 private key as stored; server-side only. */
     privateKey: text("private_key").notNull(),
+    /**
+     * Bumped by every write to what GET edit/games/{id} shows (settings, divisions, poster); its ETag, which
+     * PUT's `If-Match` is checked against in the same statement as the write.
+     */
+    version: integer("version").notNull().default(1),
   },
   (t) => [index("games_hidden_start_idx").on(t.hidden, t.startTime), index("games_start_idx").on(t.startTime)],
 );

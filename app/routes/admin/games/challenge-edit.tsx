@@ -19,9 +19,10 @@ import { TextField } from "~/components/ui/field";
 import { CHALLENGE_CATEGORIES, type ChallengeCategory, type FileType, FILE_TYPES, isContainerType, NETWORK_MODES, type NetworkMode } from "~/core/enums";
 import type { ChallengeDetail, ChallengeEditDetail, ChallengeEditInfo } from "~/core/schemas/challenge";
 import type { GameInfo } from "~/core/schemas/game";
-import { api, errorMessage, orNotFound } from "~/lib/api";
+import { api, apiVersioned, errorMessage, isStaleWrite, orNotFound } from "~/lib/api";
 import { changedFields } from "~/core/ui/changed-fields";
 import { mergeHints } from "~/core/ui/merge-hints";
+import { saveOnVersion } from "~/core/ui/save-on-version";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenge-edit";
@@ -302,12 +303,14 @@ function Editor({
   const next = index >= 0 && index < list.length - 1 ? list[index + 1] : undefined;
   const base = `/admin/games/${gameId}/challenges`;
 
-  async function put(body: Record<string, unknown>, message: string): Promise<ChallengeEditDetail | null> {
+  const url = `/api/edit/games/${gameId}/challenges/${challenge.id}`;
+
+  async function save(send: () => Promise<ChallengeEditDetail>, message: string): Promise<ChallengeEditDetail | null> {
     setBusy(true);
     setError(null);
     setSaved(null);
     try {
-      const stored = await api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challenge.id}`, { method: "PUT", body });
+      const stored = await send();
       setSaved(message);
       onChanged();
       return stored;
@@ -319,25 +322,26 @@ function Editor({
     }
   }
 
+  const put = (body: Record<string, unknown>, message: string) => save(() => api<ChallengeEditDetail>(url, { method: "PUT", body }), message);
+
   async function saveDraft() {
     // Only what this form changed since it showed `shown` (another tab's saves of other fields stay). The
     // hints go as a whole list (a missing one is deleted): this tab's changes are merged onto the list as
-    // it is now, so a hint another tab added or edited meanwhile is kept.
+    // it is now, so a hint another tab added or edited meanwhile is kept, and written only over the
+    // version merged onto (If-Match): a save landing between the read and the write is merged in too.
     const changed = changedFields(shown, toUpdate(draft, container));
-    if (changed.hints) {
-      setBusy(true);
-      setError(null);
-      setSaved(null);
-      try {
-        const current = await api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challenge.id}`);
-        changed.hints = mergeHints(shown.hints, changed.hints, current.hints);
-      } catch (err) {
-        setError(errorMessage(err));
-        setBusy(false);
-        return;
-      }
-    }
-    const stored = await put(changed, t("adminChallenges.saved"));
+    const mine = changed.hints;
+    const stored = await save(
+      () =>
+        mine
+          ? saveOnVersion({
+              read: () => apiVersioned<ChallengeEditDetail>(url),
+              write: (current, etag) => api<ChallengeEditDetail>(url, { method: "PUT", body: { ...changed, hints: mergeHints(shown.hints, mine, current.hints) }, ifMatch: etag }),
+              isStale: isStaleWrite,
+            })
+          : api<ChallengeEditDetail>(url, { method: "PUT", body: changed }),
+      t("adminChallenges.saved"),
+    );
     if (!stored) return;
     // The form shows what was stored (a blank hint dropped, text trimmed, another tab's hints), not what was typed.
     const kept = toDraft(stored);
@@ -348,7 +352,7 @@ function Editor({
   async function remove() {
     setBusy(true);
     try {
-      await api(`/api/edit/games/${gameId}/challenges/${challenge.id}`, { method: "DELETE" });
+      await api(url, { method: "DELETE" });
       void navigate(base);
     } catch (err) {
       setError(errorMessage(err));

@@ -15,10 +15,11 @@ import { GamePermission } from "~/core/enums";
 import { packBloodBonus, percentToPerMille, perMilleToPercent, unpackBloodBonus } from "~/core/game/blood-bonus";
 import { changedFields } from "~/core/ui/changed-fields";
 import { mergeList } from "~/core/ui/merge-list";
+import { saveOnVersion } from "~/core/ui/save-on-version";
 import { checkGameNumbers, type GameNumberField, savedGameTimes, writeupHoursShown } from "~/core/game/info-form";
 import type { DivisionInfo, GameInfo } from "~/core/schemas/game";
 import type { ChallengeEditInfo } from "~/core/schemas/challenge";
-import { api, errorMessage } from "~/lib/api";
+import { api, apiVersioned, errorMessage, isStaleWrite } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/info";
@@ -373,13 +374,19 @@ function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loade
     try {
       // Only what this form changed since it showed `shown`: another tab's saves of other fields stay. The
       // divisions go as a whole list (a missing one is deleted): this tab's changes are merged onto the list
-      // as it is now, so a division another tab added meanwhile is kept.
+      // as it is now, so a division another tab added meanwhile is kept, and written only over the version
+      // merged onto (If-Match): a save landing between the read and the write is merged in too.
       const changed = changedFields(shown, body);
-      if (changed.divisions) {
-        const current = await api<GameInfo>(`/api/edit/games/${game.id}`);
-        changed.divisions = mergeList(shown.divisions, changed.divisions, current.divisions.map(divisionBody));
-      }
-      const updated = await api<GameInfo>(`/api/edit/games/${game.id}`, { method: "PUT", body: changed });
+      const mine = changed.divisions;
+      const url = `/api/edit/games/${game.id}`;
+      const updated = mine
+        ? await saveOnVersion({
+            read: () => apiVersioned<GameInfo>(url),
+            write: (current, etag) =>
+              api<GameInfo>(url, { method: "PUT", body: { ...changed, divisions: mergeList(shown.divisions, mine, current.divisions.map(divisionBody)) }, ifMatch: etag }),
+            isStale: isStaleWrite,
+          })
+        : await api<GameInfo>(url, { method: "PUT", body: changed });
       setDivisions(updated.divisions.map(toDraft));
       setShown({ ...body, divisions: updated.divisions.map(divisionBody) });
       setSaved(true);
