@@ -450,6 +450,135 @@ test("on a phone: a long line in the game's code block scrolls inside it, and a 
   await context.close();
 });
 
+test("in Japanese the Join dialog says at the team choice that a suspended team cannot join, and Join waits for another team", async ({ adminPage: admin, browser, baseURL }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin.request, stamp, []);
+  // A captain's team, with a second player as member, joins (accepted at once); the admin suspends it.
+  const captainContext = await browser.newContext();
+  const captain = await captainContext.newPage();
+  await registerUser(captain);
+  const banned = await ok<{ id: number; name: string }>(captain.request.post("/api/team", { data: { name: `B${stamp}`.slice(0, 20) } }));
+  const context = await browser.newContext();
+  await context.addCookies([{ name: "i18next", value: "ja-JP", url: baseURL! }]);
+  const page = await context.newPage();
+  await registerUser(page);
+  const code = await ok<string>(captain.request.get(`/api/team/${banned.id}/invite`));
+  await ok(page.request.post("/api/team/accept", { data: JSON.stringify(code), headers: { "content-type": "application/json" } }));
+  const own = await ok<{ id: number; name: string }>(page.request.post("/api/team", { data: { name: `N${stamp}`.slice(0, 20) } }));
+  await ok(captain.request.post(`/api/game/${gameId}`, { data: { teamId: banned.id } }));
+  const participations = await ok<{ id: number; team: { id: number } }[]>(admin.request.get(`/api/game/${gameId}/participations`));
+  await ok(admin.request.put(`/api/admin/participation/${participations.find((p) => p.team.id === banned.id)!.id}/Suspended`, { data: {} }));
+  await captainContext.close();
+
+  // The member, not registered themselves, opens the Join dialog.
+  await page.goto(`/games/${gameId}`);
+  await page.getByRole("button", { name: ja.games.join.open }).click();
+  const dialog = page.getByRole("dialog");
+  const team = dialog.getByLabel(ja.games.join.team);
+  const join = dialog.getByRole("button", { name: ja.games.join.submit, exact: true });
+  await team.selectOption({ label: banned.name });
+  await expect(dialog.getByText(ja.games.join.refused.banned)).toBeVisible();
+  await expect(team).toHaveAttribute("aria-invalid", "true");
+  await expect(join).toBeDisabled();
+  // Pressing it anyway sends nothing.
+  const joins: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && new URL(r.url()).pathname === `/api/game/${gameId}`) joins.push(r.url());
+  });
+  await join.click({ force: true });
+  await expect(dialog.getByText(ja.games.join.refused.banned)).toBeVisible();
+  expect(joins).toEqual([]);
+  // Another team of theirs may join: the warning goes and Join works.
+  await team.selectOption({ label: own.name });
+  await expect(dialog.getByText(ja.games.join.refused.banned)).toHaveCount(0);
+  await expect(team).not.toHaveAttribute("aria-invalid", "true");
+  await expect(join).toBeEnabled();
+  await join.click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("game-message")).toBeVisible();
+  expect(joins).toHaveLength(1);
+  await context.close();
+});
+
+/** Turns off the browser's own scroll anchoring (Safari has none), so only the page keeps the reader's place. */
+async function withoutScrollAnchoring(page: Page): Promise<void> {
+  await page.addStyleTag({ content: "*, html, body { overflow-anchor: none !important; }" });
+}
+
+/** The top of an element in the viewport. */
+async function topOf(page: Page, locator: ReturnType<Page["locator"]>): Promise<number> {
+  return (await locator.boundingBox())!.y;
+}
+
+test("on a phone a live notice does not push the challenge the player reads, and a chip leads up to it", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const titles = Array.from({ length: 10 }, (_, n) => `Read ${n} ${stamp}`);
+  const { gameId } = await runningGame(admin.request, stamp, titles);
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+  await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
+  await withoutScrollAnchoring(page);
+
+  // The player has scrolled down the board; the notices' place at its top is out of sight.
+  const card = page.getByRole("button", { name: new RegExp(titles[8]!) });
+  await card.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 200));
+  const before = await topOf(page, card);
+  expect(before).toBeGreaterThan(150);
+  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Break at ${stamp}` } }));
+  await expect(page.getByTestId("live-notices")).toContainText(`Break at ${stamp}`);
+  await expect(page.getByTestId("notices-unseen")).toBeVisible();
+  expect(Math.abs((await topOf(page, card)) - before)).toBeLessThanOrEqual(1);
+  // A second one, above the first, pushes nothing either.
+  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Lunch at ${stamp}` } }));
+  await expect(page.getByTestId("live-notices").getByTestId("notice")).toHaveCount(2);
+  expect(Math.abs((await topOf(page, card)) - before)).toBeLessThanOrEqual(1);
+
+  // The chip leads up to the notices and goes.
+  await page.getByTestId("notices-unseen").tap();
+  await expect(page.getByTestId("live-notices")).toBeInViewport();
+  await expect(page.getByTestId("notices-unseen")).toHaveCount(0);
+
+  // With the browser's own anchoring (Chrome) the page is not scrolled twice.
+  await page.evaluate(() => document.querySelectorAll("style").forEach((s) => s.textContent?.includes("overflow-anchor") && s.remove()));
+  await card.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 200));
+  const again = await topOf(page, card);
+  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Dinner at ${stamp}` } }));
+  await expect(page.getByTestId("live-notices").getByTestId("notice")).toHaveCount(3);
+  expect(Math.abs((await topOf(page, card)) - again)).toBeLessThanOrEqual(1);
+  await context.close();
+});
+
+test("on a phone the overview's writeup comes before the notices, and a live notice does not push the one the player reads", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin.request, stamp, [], { writeupRequired: true, writeupDeadline: Date.now() + 3 * HOUR });
+  for (let n = 0; n < 12; n++) await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Old ${n} ${stamp}` } }));
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+  await page.goto(`/games/${gameId}`);
+  const notices = page.getByRole("list", { name: en.notices.title }).getByTestId("notice");
+  await expect(notices).toHaveCount(12);
+  await expect(page.locator("[data-socket-state]")).toHaveAttribute("data-socket-state", "open");
+  await withoutScrollAnchoring(page);
+
+  // The writeup is reached before the list of notices, which grows while the game runs.
+  const writeup = page.getByTestId("writeup-panel");
+  const noticesHeading = page.getByRole("heading", { name: en.notices.title });
+  expect(await topOf(page, writeup)).toBeLessThan(await topOf(page, noticesHeading));
+
+  // Reading the middle of the list, a new announcement lands on top of it without moving what is read.
+  const read = notices.filter({ hasText: `Old 5 ${stamp}` });
+  await read.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 200));
+  const before = await topOf(page, read);
+  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `New ${stamp}` } }));
+  await expect(notices).toHaveCount(13);
+  await expect(notices.first()).toContainText(`New ${stamp}`);
+  expect(Math.abs((await topOf(page, read)) - before)).toBeLessThanOrEqual(1);
+  await context.close();
+});
+
 /** Visible controls smaller than 44 × 44 px (links inside running text and visually hidden ones are exempt). */
 async function smallTargets(page: Page): Promise<string[]> {
   return page.evaluate(() => {

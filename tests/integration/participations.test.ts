@@ -171,7 +171,7 @@ describe("joining a game", () => {
     const detailOf = async (client: Client) => (await client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body;
     expect((await detailOf(members[0]!.client)).teamParticipations).toEqual([]);
     expect((await join(captain.client, g.id, { teamId: team.id, divisionId: students!.id, inviteCode: "stu-code" })).status).toBe(200);
-    expect((await detailOf(members[0]!.client)).teamParticipations).toEqual([{ teamId: team.id, division: students!.id, status: "Pending", inviteCodeRequired: true }]);
+    expect((await detailOf(members[0]!.client)).teamParticipations).toEqual([{ teamId: team.id, division: students!.id, status: "Pending", inviteCodeRequired: true, members: 1 }]);
     // Only the caller's own teams are named.
     expect((await detailOf((await newUser()).client)).teamParticipations).toEqual([]);
     expect((await detailOf(new Client())).teamParticipations).toEqual([]);
@@ -192,7 +192,7 @@ describe("joining a game", () => {
     const withDivision = await updateGame(admin, g2.id, { divisions: [{ name: "Students", inviteCode: "stu-code" }] });
     const added = withDivision.body.divisions[0]!;
     const lateDetail = (await late.members[0]!.client.json<DetailedGameInfo>(`/api/game/${g2.id}`)).body;
-    expect(lateDetail.teamParticipations).toEqual([{ teamId: late.team.id, division: null, status: "Pending", inviteCodeRequired: true }]);
+    expect(lateDetail.teamParticipations).toEqual([{ teamId: late.team.id, division: null, status: "Pending", inviteCodeRequired: true, members: 1 }]);
     expect((await join(late.members[0]!.client, g2.id, { teamId: late.team.id, divisionId: added.id, inviteCode: "stu-code" })).status).toBe(400);
     expect((await join(late.members[0]!.client, g2.id, { teamId: late.team.id, divisionId: added.id, inviteCode: "game-code" })).status).toBe(200);
     expect((await participationOf(g2.id, late.team.id))!.divisionId).toBeNull();
@@ -215,6 +215,35 @@ describe("joining a game", () => {
     const twice = await join(first.members[0]!.client, g.id, { teamId: other.id });
     expect(twice.status).toBe(400);
     expect(twice.body.title).toMatch(/another team/);
+  });
+
+  it("names in the game detail what the Join dialog refuses before asking: the team's members and status, the caller's team", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin, { teamMemberCountLimit: 2 });
+    const first = await teamWithMembers(2);
+    const detailOf = async (client: Client) => (await client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body;
+    expect((await detailOf(first.members[1]!.client)).teamId).toBeNull();
+    expect((await detailOf(new Client())).teamId).toBeNull();
+    expect((await join(first.captain.client, g.id, { teamId: first.team.id })).status).toBe(200);
+    expect((await join(first.members[0]!.client, g.id, { teamId: first.team.id })).status).toBe(200);
+    // The team's registered members fill the limit: a third member sees it before asking.
+    const third = await detailOf(first.members[1]!.client);
+    expect(third.teamParticipations).toEqual([{ teamId: first.team.id, division: null, status: "Pending", inviteCodeRequired: false, members: 2 }]);
+    expect(third.teamId).toBeNull();
+    expect(third.limit).toBe(2);
+    // The caller's own team, whatever its status (a Rejected one is no longer in teamParticipations).
+    expect((await detailOf(first.captain.client)).teamId).toBe(first.team.id);
+    const p = (await participationOf(g.id, first.team.id))!;
+    expect((await review(admin, p.id, "Rejected")).status).toBe(200);
+    const rejected = await detailOf(first.captain.client);
+    expect(rejected.status).toBe("Rejected");
+    expect(rejected.teamId).toBe(first.team.id);
+    expect(rejected.teamParticipations).toEqual([]);
+    // Suspended: every member's detail says so, also one not registered.
+    expect((await review(admin, p.id, "Suspended")).status).toBe(200);
+    expect((await detailOf(first.members[1]!.client)).teamParticipations).toEqual([
+      { teamId: first.team.id, division: null, status: "Suspended", inviteCodeRequired: false, members: 2 },
+    ]);
   });
 
   it("lets a rejected team re-apply and bans a suspended one", async () => {

@@ -438,7 +438,7 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
       .get(),
     user
       ? db
-          .select({ status: participations.status, divisionId: participations.divisionId, teamName: teams.name })
+          .select({ status: participations.status, divisionId: participations.divisionId, teamId: participations.teamId, teamName: teams.name })
           .from(participationMembers)
           .innerJoin(participations, eq(participations.id, participationMembers.participationId))
           .innerJoin(teams, eq(teams.id, participations.teamId))
@@ -447,7 +447,12 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
       : Promise.resolve(undefined),
     user
       ? db
-          .select({ teamId: participations.teamId, divisionId: participations.divisionId, status: participations.status })
+          .select({
+            teamId: participations.teamId,
+            divisionId: participations.divisionId,
+            status: participations.status,
+            members: sql<number>`(select count(*) from ${participationMembers} where ${participationMembers.participationId} = ${participations.id})`,
+          })
           .from(participations)
           .innerJoin(teamMembers, and(eq(teamMembers.teamId, participations.teamId), eq(teamMembers.userId, user.id)))
           .where(eq(participations.gameId, gameId))
@@ -472,6 +477,7 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
         teamId: p.teamId,
         division: p.divisionId,
         status: p.status as ParticipationStatus,
+        members: p.members,
         inviteCodeRequired: expectedInviteCode(game.inviteCode, divisionRows.find((d) => d.id === p.divisionId) ?? null) !== "",
       })),
     inviteCodeRequired: game.inviteCode !== "",
@@ -479,6 +485,7 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
     teamCount: accepted?.n ?? 0,
     division: mine?.divisionId ?? null,
     teamName: mine?.teamName ?? null,
+    teamId: mine?.teamId ?? null,
     practiceMode: game.practiceMode,
     status: (mine?.status ?? "Unsubmitted") as ParticipationStatus,
   };

@@ -4,6 +4,7 @@ import { Dialog } from "~/components/teams/dialog";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { SelectField, TextField } from "~/components/ui/field";
+import { joinRefusal } from "~/core/game/join";
 import type { DetailedGameInfo } from "~/core/schemas/game";
 import type { TeamInfo } from "~/core/schemas/team";
 import { api, errorMessage, fieldError } from "~/lib/api";
@@ -49,6 +50,10 @@ export function JoinDialog({
   const division = registered ? undefined : joinable.find((d) => d.id === divisionId);
   const teamDivision = registered ? game.divisions.find((d) => d.id === registered.division) : undefined;
   const codeRequired = registered ? registered.inviteCodeRequired : division ? division.inviteCodeRequired : game.inviteCodeRequired;
+  // What the server would refuse for this team that the page knows already (rules.md §2) is said at the
+  // team, and Join waits for another choice; the server still checks everything when it is pressed.
+  const refusal = teamId === "" ? null : joinRefusal({ teamId, participation: registered, myTeamId: game.teamId, memberLimit: game.limit });
+  const refusalText = refusal ? t(`games.join.refused.${refusal}`, { team: game.teamName ?? "", limit: game.limit }) : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -57,6 +62,7 @@ export function JoinDialog({
       setError({ field: "teamId", message: t("games.join.teamRequired") });
       return;
     }
+    if (refusal) return;
     if (!registered && joinable.length > 0 && divisionId === "") {
       setError({ field: "divisionId", message: t("games.join.divisionRequired") });
       return;
@@ -87,9 +93,10 @@ export function JoinDialog({
       <form ref={formRef} className="space-y-4" noValidate onSubmit={(e) => void submit(e)}>
         {error && error.field === null ? <Alert tone="error">{error.message}</Alert> : null}
         <SelectField
+          id="join-team"
           label={t("games.join.team")}
           value={teamId}
-          error={errorAt("teamId")}
+          error={errorAt("teamId") ?? refusalText}
           onChange={(e) => setTeamId(e.target.value ? Number(e.target.value) : "")}
         >
           {teams.map((team) => (
@@ -134,7 +141,7 @@ export function JoinDialog({
           <Button variant="secondary" onClick={onClose} disabled={busy}>
             {t("teams.cancel")}
           </Button>
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" disabled={busy || refusal !== null} aria-describedby={refusal ? "join-team-error" : undefined}>
             {busy ? t("teams.working") : t("games.join.submit")}
           </Button>
         </div>

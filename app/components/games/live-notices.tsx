@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { GameNotice } from "~/core/protocol";
 import type { GameNoticeInfo } from "~/core/schemas/game";
 import { api } from "~/lib/api";
+import { useKeepPlace } from "~/lib/keep-place";
 import { useHubSocket } from "~/lib/realtime";
 import { NoticeItem } from "./notice-item";
 
@@ -59,8 +60,24 @@ export function LiveNotices({ gameId, onNotice }: { gameId: number; onNotice?: (
     };
   }, [read]);
 
+  // A notice arriving while the reader is further down neither pushes what they read nor passes unseen:
+  // the page keeps its place and a chip at the bottom says a notice came (it goes when the notices are in
+  // sight again). Screen readers hear it from the live region.
+  const { region, mark: keepPlace } = useKeepPlace<HTMLDivElement>('[data-testid="notice"]');
+  const [unseen, setUnseen] = useState(false);
+  useEffect(() => {
+    const el = region.current;
+    if (!unseen || !el) return;
+    const observer = new IntersectionObserver(([entry]) => {
+      if (entry?.isIntersecting) setUnseen(false);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [unseen, region]);
+
   const arrive = (notice: GameNotice) => {
     known.current?.add(notice.id);
+    if (keepPlace()) setUnseen(true);
     setShown((prev) => [notice, ...prev.filter((n) => n.id !== notice.id)].slice(0, SHOWN_MAX));
     noticeRef.current?.(notice);
   };
@@ -68,7 +85,10 @@ export function LiveNotices({ gameId, onNotice }: { gameId: number; onNotice?: (
   useHubSocket(`/hub/game/${gameId}`, {
     onMessage: (message) => {
       if (message.type === "notice") arrive(message.data);
-      if (message.type === "noticeDeleted") setShown((prev) => prev.filter((n) => n.id !== message.data.id));
+      if (message.type === "noticeDeleted" && shownRef.current.some((n) => n.id === message.data.id)) {
+        keepPlace();
+        setShown((prev) => prev.filter((n) => n.id !== message.data.id));
+      }
     },
     onResync: () => {
       read().then(
@@ -79,7 +99,10 @@ export function LiveNotices({ gameId, onNotice }: { gameId: number; onNotice?: (
             return;
           }
           const { missed, gone } = noticesMissed(before, list, shownRef.current);
-          if (gone.length > 0) setShown((prev) => prev.filter((n) => !gone.includes(n.id)));
+          if (gone.length > 0) {
+            keepPlace();
+            setShown((prev) => prev.filter((n) => !gone.includes(n.id)));
+          }
           missed.forEach(arrive);
         },
         () => undefined,
@@ -90,30 +113,45 @@ export function LiveNotices({ gameId, onNotice }: { gameId: number; onNotice?: (
   // The live region is on the page from the start, empty: screen readers announce what is added to a
   // region they already know, not a region that appears together with its first notice.
   return (
-    <div aria-live="polite">
-      {shown.length > 0 ? (
-        <section aria-label={t("notices.arrived")} className="rounded-md border border-primary-300 bg-primary-50 px-3 dark:border-primary-700 dark:bg-primary-950">
-          <ul data-testid="live-notices" className="divide-y divide-primary-200 dark:divide-primary-800">
-            {shown.map((n) => (
-              <NoticeItem
-                key={n.id}
-                notice={n}
-                actions={
-                  <button
-                    type="button"
-                    onClick={() => setShown((prev) => prev.filter((p) => p.id !== n.id))}
-                    aria-label={t("notices.dismiss")}
-                    title={t("notices.dismiss")}
-                    className="rounded px-1.5 text-lg leading-6 text-zinc-600 hover:bg-primary-100 dark:text-zinc-300 dark:hover:bg-primary-900"
-                  >
-                    ×
-                  </button>
-                }
-              />
-            ))}
-          </ul>
-        </section>
+    <>
+      <div ref={region} aria-live="polite" className="scroll-mt-24">
+        {shown.length > 0 ? (
+          <section aria-label={t("notices.arrived")} className="rounded-md border border-primary-300 bg-primary-50 px-3 dark:border-primary-700 dark:bg-primary-950">
+            <ul data-testid="live-notices" className="divide-y divide-primary-200 dark:divide-primary-800">
+              {shown.map((n) => (
+                <NoticeItem
+                  key={n.id}
+                  notice={n}
+                  actions={
+                    <button
+                      type="button"
+                      onClick={() => setShown((prev) => prev.filter((p) => p.id !== n.id))}
+                      aria-label={t("notices.dismiss")}
+                      title={t("notices.dismiss")}
+                      className="rounded px-1.5 text-lg leading-6 text-zinc-600 hover:bg-primary-100 dark:text-zinc-300 dark:hover:bg-primary-900"
+                    >
+                      ×
+                    </button>
+                  }
+                />
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </div>
+      {unseen && shown.length > 0 ? (
+        <button
+          type="button"
+          data-testid="notices-unseen"
+          onClick={() => {
+            setUnseen(false);
+            region.current?.scrollIntoView({ block: "start" });
+          }}
+          className="touch-target fixed inset-x-0 bottom-4 z-20 mx-auto w-fit rounded-full border border-primary-300 bg-primary-50 px-4 py-2 text-sm font-medium text-primary-800 shadow-lg dark:border-primary-700 dark:bg-primary-950 dark:text-primary-200"
+        >
+          <span aria-hidden="true">↑</span> {t("notices.newAbove")}
+        </button>
       ) : null}
-    </div>
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import type { NoticeType } from "~/core/enums";
 import type { GameNoticeInfo } from "~/core/schemas/game";
 import { api, errorMessage } from "~/lib/api";
+import { useKeepPlace } from "~/lib/keep-place";
 import { readCache, writeCache } from "~/lib/list-cache";
 import { useHubSocket } from "~/lib/realtime";
 import { NoticeItem } from "./notice-item";
@@ -41,6 +42,9 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   const [notices, setNotices] = useState<GameNoticeInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState<Filter>("all");
+  // A notice pushed into the list above what the reader is at (further down the list, or the writeup
+  // below) keeps them where they were (Safari has no scroll anchoring of its own).
+  const { region: section, mark: keepPlace } = useKeepPlace<HTMLElement>('[data-testid="notice"]');
 
   // Older pages (api.md §10: count ≤ 100, skip ≤ 300), read on demand; `fetched` is where the next starts.
   const fetched = useRef(0);
@@ -53,12 +57,13 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
           void writeCache(`notices:${gameId}`, list);
           fetched.current = list.length;
           setMore(list.length === PAGE);
+          keepPlace();
           setNotices(sortNotices(list));
           setError(null);
         },
         (err: unknown) => setError(errorMessage(err)),
       ),
-    [gameId],
+    [gameId, keepPlace],
   );
   const loadMore = () => {
     setLoadingMore(true);
@@ -91,6 +96,7 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
 
   const state = useHubSocket(enabled ? `/hub/game/${gameId}` : null, {
     onMessage: (message) => {
+      if (message.type === "notice" || message.type === "noticeDeleted") keepPlace();
       if (message.type === "notice") setNotices((list) => mergeNotice(list ?? [], message.data));
       if (message.type === "noticeDeleted") setNotices((list) => list?.filter((n) => n.id !== message.data.id) ?? list);
     },
@@ -103,7 +109,7 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   }, [notices, filter]);
 
   return (
-    <section aria-labelledby="notices-heading" className="space-y-3">
+    <section ref={section} aria-labelledby="notices-heading" className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="notices-heading" className="text-lg font-semibold">
           {t("notices.title")}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PARTICIPATION_STATUSES } from "../enums";
-import { expectedInviteCode, keepsDivision } from "./join";
+import { expectedInviteCode, joinRefusal, keepsDivision } from "./join";
 
 describe("join rules", () => {
   it("a registered team keeps its division; only a Rejected one chooses again", () => {
@@ -14,5 +14,32 @@ describe("join rules", () => {
     ["", { inviteCode: "" }, ""],
   ] as const)("game code %j with division %j asks for %j", (game, division, expected) => {
     expect(expectedInviteCode(game, division)).toBe(expected);
+  });
+
+  describe("what the Join dialog refuses before asking", () => {
+    const base = { teamId: 7, participation: undefined, myTeamId: null, memberLimit: 0 };
+
+    it("a team without a participation, or a Pending, Accepted or Rejected one with room, may join", () => {
+      expect(joinRefusal(base)).toBeNull();
+      for (const status of ["Pending", "Accepted", "Rejected"] as const) {
+        expect(joinRefusal({ ...base, participation: { status, members: 2 }, memberLimit: 3 })).toBeNull();
+      }
+    });
+
+    it("a team suspended in the game is banned, whatever else holds", () => {
+      expect(joinRefusal({ ...base, participation: { status: "Suspended", members: 1 } })).toBe("banned");
+      expect(joinRefusal({ ...base, participation: { status: "Suspended", members: 5 }, myTeamId: 8, memberLimit: 1 })).toBe("banned");
+    });
+
+    it("a caller registered with another team cannot join with this one; with this one (a re-application) they may", () => {
+      expect(joinRefusal({ ...base, myTeamId: 8 })).toBe("otherTeam");
+      expect(joinRefusal({ ...base, participation: { status: "Rejected", members: 3 }, myTeamId: 7, memberLimit: 3 })).toBeNull();
+    });
+
+    it("a team whose registered members fill the limit takes no one more; 0 is unlimited", () => {
+      expect(joinRefusal({ ...base, participation: { status: "Accepted", members: 3 }, memberLimit: 3 })).toBe("memberLimit");
+      expect(joinRefusal({ ...base, participation: { status: "Pending", members: 4 }, memberLimit: 3 })).toBe("memberLimit");
+      expect(joinRefusal({ ...base, participation: { status: "Accepted", members: 40 }, memberLimit: 0 })).toBeNull();
+    });
   });
 });

@@ -17,3 +17,31 @@ export function keepsDivision(status: ParticipationStatus): boolean {
 export function expectedInviteCode(gameInviteCode: string, division: { inviteCode: string } | null): string {
   return division?.inviteCode || gameInviteCode;
 }
+
+/**
+ * The refusals of a join (rules.md §2) that the game page can tell before the Join button is pressed, in the
+ * server's order: the team is suspended in the game ("You have been banned"), the caller already plays it
+ * for another team, or the team's registered members fill the member limit.
+ */
+export type JoinRefusal = "banned" | "otherTeam" | "memberLimit";
+
+export function joinRefusal({
+  teamId,
+  participation,
+  myTeamId,
+  memberLimit,
+}: {
+  /** The team the caller picked. */
+  teamId: number;
+  /** That team's participation in the game, with its registered members; undefined when it has none. */
+  participation: { status: ParticipationStatus; members: number } | undefined;
+  /** The team the caller is registered with in this game (any status), null when none. */
+  myTeamId: number | null;
+  /** The game's member limit per team (0 = unlimited). */
+  memberLimit: number;
+}): JoinRefusal | null {
+  if (participation?.status === "Suspended") return "banned";
+  if (myTeamId !== null && myTeamId !== teamId) return "otherTeam";
+  if (myTeamId === null && participation && memberLimit > 0 && participation.members >= memberLimit) return "memberLimit";
+  return null;
+}

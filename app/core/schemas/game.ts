@@ -177,13 +177,22 @@ export interface DetailedGameInfo {
    * The caller's teams that already take part (not Rejected), an added property: a member joining one of
    * them joins in its division (none to choose), and gives an invitation code only when it says so.
    */
-  teamParticipations: { teamId: number; division: number | null; status: ParticipationStatus; inviteCodeRequired: boolean }[];
+  teamParticipations: {
+    teamId: number;
+    division: number | null;
+    status: ParticipationStatus;
+    inviteCodeRequired: boolean;
+    /** Its registered members (an added property): against the game's `limit`, whether one more may join. */
+    members: number;
+  }[];
   writeupRequired: boolean;
   poster: string | null;
   limit: number;
   teamCount: number;
   division: number | null;
   teamName: string | null;
+  /** The team the caller is registered with in this game, any status (an added property); null when none. */
+  teamId: number | null;
   practiceMode: boolean;
   status: ParticipationStatus;
   start: number;

@@ -242,15 +242,17 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
         </Card>
       </div>
 
-      {mayReadNotices && phase !== null ? (
-        <Card>
-          <NoticesPanel gameId={game.id} enabled={phase !== "NotStarted"} />
-        </Card>
-      ) : null}
-
+      {/* The writeup comes before the notices: on a phone it is not below a list that grows while the game
+          runs, nor pushed away by each notice. */}
       {game.writeupRequired && game.status === "Accepted" && phase !== null && phase !== "NotStarted" ? (
         <Card>
           <WriteupPanel gameId={game.id} />
+        </Card>
+      ) : null}
+
+      {mayReadNotices && phase !== null ? (
+        <Card>
+          <NoticesPanel gameId={game.id} enabled={phase !== "NotStarted"} />
         </Card>
       ) : null}
 
