@@ -43,21 +43,14 @@ const MAX_BUFFERED = 8 * 1024 * 1024;
 const SEND_BUDGET_MS = 4;
 /** The clock is read once per this many sockets written. */
 const SEND_CLOCK_EVERY = 16;
-/** A runtime connection idle this long before the next request is not reused (the runtime closes one idle 15 s). */
-const REUSE_UPSTREAM_MS = 10_000;
-/** A runtime connection closed sooner than this after its last byte ended an answer (not an idle close). */
-const IDLE_CLOSE_MS = 1_000;
-/** A client connection idle this long is closed (a WebSocket passed through excepted). */
-const CLIENT_IDLE_MS = 120_000;
-const SWITCHING = Buffer.from("HTTP/1.1 101 ", "latin1");
 const HOP_BY_HOP = new Set(["connection", "upgrade", "keep-alive", "transfer-encoding", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", RELAY_TOKEN_HEADER]);
 
 /**
  * Listens on host:port and serves as described above; `upstreamPort` is the runtime's loopback port and
- * `token` its FLAGSTAFF_RELAY_TOKEN (`sendBudgetMs`, `reuseUpstreamMs`, `clientIdleMs`: tests only). Resolves once listening, with
+ * `token` its FLAGSTAFF_RELAY_TOKEN (`sendBudgetMs`: tests only). Resolves once listening, with
  * `close()` and `stats()`.
  */
-export async function startFront({ host, port, upstreamPort, token, sendBudgetMs = SEND_BUDGET_MS, reuseUpstreamMs = REUSE_UPSTREAM_MS, clientIdleMs = CLIENT_IDLE_MS }) {
+export async function startFront({ host, port, upstreamPort, token, sendBudgetMs = SEND_BUDGET_MS }) {
   const connections = new Set();
   /** gameId → Feed */
   const feeds = new Map();
@@ -75,87 +68,27 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
   hubServer.on("upgrade", (req, socket, head) => void acceptPlayer(req, socket, head));
   hubServer.on("clientError", (_err, socket) => socket.destroy());
 
-  /**
-   * Passes a client's connection through to the runtime. The client's connection outlives its connection
-   * to the runtime: the runtime closes a kept-alive connection after 15 s without a request (measured),
-   * and a client sending its next request at that moment got a reset (Node's HTTP client does not retry
-   * one; browsers do). So a request coming after the runtime's connection sat idle for `reuseUpstreamMs`
-   * goes on a new one, never racing that close, and when the runtime closes an idle connection the
-   * client's stays open for its next request. A switched protocol (a 101 answer: a WebSocket not held
-   * here) stays bound to its runtime connection, and a connection closed while an answer is due or just
-   * after one (an answer ended by the close) closes the client's too. DECISIONS.md "front keep-alive".
-   */
   function passThrough(socket, head) {
-    let upstream = null;
-    // `asked`: the client's bytes went last, an answer is due; `tunnel`: the runtime switched protocols;
-    // `lastByte`: when a byte last went either way on `upstream`.
-    let asked = false;
-    let tunnel = false;
-    let lastByte = 0;
-
-    function connect() {
-      const conn = net.connect({ host, port: upstreamPort, noDelay: true });
-      connections.add(conn);
-      conn.on("data", (chunk) => {
-        if (conn !== upstream) return;
-        if (asked && !tunnel && chunk.indexOf(SWITCHING) !== -1) tunnel = true;
-        asked = false;
-        lastByte = performance.now();
-        if (!socket.write(chunk)) conn.pause();
-      });
-      conn.on("drain", () => {
-        if (conn === upstream) socket.resume();
-      });
-      conn.on("error", () => conn.destroy());
-      conn.on("close", () => {
-        connections.delete(conn);
-        if (conn !== upstream) return;
-        upstream = null;
-        if (asked) socket.destroy();
-        else if (tunnel || socket.readableEnded || performance.now() - lastByte < IDLE_CLOSE_MS) socket.end();
-        // Otherwise the runtime closed an idle connection: the client's next request opens another.
-      });
-      return conn;
-    }
-
-    function retire(conn) {
-      connections.delete(conn);
-      conn.destroy();
-    }
-
-    function send(chunk) {
-      if (upstream && !asked && !tunnel && performance.now() - lastByte >= reuseUpstreamMs) {
-        retire(upstream);
-        upstream = null;
-      }
-      upstream ??= connect();
-      asked = true;
-      lastByte = performance.now();
-      if (!upstream.write(chunk)) socket.pause();
-    }
-
-    socket.on("data", send);
-    socket.on("drain", () => upstream?.resume());
-    socket.on("end", () => {
-      if (upstream) upstream.end();
-      else socket.end();
-    });
-    socket.on("error", () => socket.destroy());
-    socket.on("close", () => {
-      if (upstream) retire(upstream);
-      upstream = null;
-    });
-    // A client idle this long (nothing asked, no switched protocol) is closed.
-    socket.setTimeout(clientIdleMs, () => {
-      if (!asked && !tunnel) socket.destroy();
-    });
-    if (head.length > 0) send(head);
+    const upstream = net.connect({ host, port: upstreamPort, noDelay: true });
+    connections.add(upstream);
+    const done = () => {
+      socket.destroy();
+      upstream.destroy();
+      connections.delete(upstream);
+    };
+    upstream.on("error", done);
+    upstream.on("close", done);
+    socket.on("error", done);
+    socket.on("close", done);
     if (socket.readableEnded) {
       // The client sent its last bytes before the choice was made.
-      if (upstream) upstream.end();
-      else socket.end();
+      upstream.end(head);
+      upstream.pipe(socket);
       return;
     }
+    if (head.length > 0) upstream.write(head);
+    socket.pipe(upstream);
+    upstream.pipe(socket);
     socket.resume();
   }
 
