@@ -222,5 +222,8 @@ test("the user search box shows its whole hint in every language at 1024 px", as
       return input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - context.measureText(text).width;
     }, hint);
     expect(room, language).toBeGreaterThanOrEqual(0);
+    // The hint stays in sight while typing, and screen readers hear it with the box.
+    await expect(adminPage.getByRole("search").getByText(hint, { exact: true })).toBeVisible();
+    await expect(box).toHaveAccessibleDescription(hint);
   }
 });

@@ -142,17 +142,22 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-end justify-between gap-4">
         {heading}
         <div className="flex flex-wrap gap-2">
-          <Form method="get" role="search" className="flex gap-2">
-            <input
-              type="search"
-              name="hint"
-              defaultValue={hint}
-              maxLength={64}
-              aria-label={t("adminUsers.search")}
-              placeholder={t("adminUsers.searchHint")}
-              // Wide enough for the hint in every language (en 38 characters; ja/zh 16–17 at 14 px).
-              className="touch-target block w-80 max-w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-            />
+          <Form method="get" role="search" className="flex items-start gap-2">
+            <div className="flex flex-col gap-1">
+              <input
+                type="search"
+                name="hint"
+                defaultValue={hint}
+                maxLength={64}
+                aria-label={t("adminUsers.search")}
+                aria-describedby="admin-user-search-hint"
+                // As wide as its hint in every language (en 38 characters; ja/zh 16–17 at 14 px).
+                className="touch-target block w-80 max-w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+              />
+              <span id="admin-user-search-hint" className="text-xs text-zinc-600 dark:text-zinc-400">
+                {t("adminUsers.searchHint")}
+              </span>
+            </div>
             <Button type="submit" variant="secondary">
               {t("adminUsers.search")}
             </Button>
