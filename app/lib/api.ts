@@ -54,18 +54,14 @@ async function readBody(response: Response): Promise<unknown> {
  * messages come back in it. Rejects with an ApiError carrying the body's `{title, status}`.
  */
 export async function api<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
-  return (await call<T>(path, options)).value;
-}
-
-/** As `api`, with the answer's ETag: a versioned edit resource and the stored version it was read at. */
-export async function apiVersioned<T>(path: string, options: RequestOptions = {}): Promise<ReadVersion<T>> {
-  return call<T>(path, options);
+  return (await apiVersioned<T>(path, options)).value;
 }
 
 /** A write refused because the resource changed since the version it was based on (412). */
 export const isStaleWrite = (error: unknown): boolean => isApiError(error) && error.status === 412;
 
-async function call<T>(path: string, { method = "GET", body, signal, ifMatch }: RequestOptions): Promise<ReadVersion<T>> {
+/** As `api`, with the answer's ETag: a versioned edit resource and the stored version it was read at. */
+export async function apiVersioned<T>(path: string, { method = "GET", body, signal, ifMatch }: RequestOptions = {}): Promise<ReadVersion<T>> {
   const headers = new Headers({ Accept: "application/json" });
   const language = i18next.resolvedLanguage ?? i18next.language;
   if (language) headers.set("Accept-Language", language);
