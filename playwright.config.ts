@@ -45,8 +45,10 @@ export default defineConfig({
   ],
   retries: 0,
   forbidOnly: true,
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // Generous limits: they catch a hang, not slowness. The same suite on the same kind of machine has run
+  // from 600 to 1,000 s as the machine's speed varied (DECISIONS.md); speed is measured in bench/.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: `${RESULTS}/reports/e2e.json` }]],
   use: {
     baseURL: BASE_URL,

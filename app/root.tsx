@@ -11,7 +11,6 @@ import {
   Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
-  useRevalidator,
   useRouteLoaderData,
 } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
@@ -28,7 +27,6 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { onlyParamChanged } from "~/lib/address-filter";
 import { isNetworkError } from "~/lib/api";
 import { clearCacheAndReload } from "~/lib/cache";
-import { languageOnlyInStorage, persistLanguage, takeEarlyLanguageChoice } from "~/lib/language";
 import { useNonce, ZOD_JITLESS_SCRIPT } from "~/lib/nonce";
 import { themeFromCookieHeader, themeInitScript, useTheme } from "~/lib/theme";
 import { loadAdminTranslations } from "~/locales/browser";
@@ -127,6 +125,11 @@ function Shell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const data = useRouteLoaderData<typeof loader>("root");
   const { preference } = useTheme(data?.theme ?? "dark");
+  // The page's controls answer from here on: tools that drive the page (the end-to-end tests) wait for
+  // it, since a change made in the instant hydration ends can reach React with the page's old value.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -156,25 +159,10 @@ function Shell({ children }: { children: ReactNode }) {
 
 export default function App({ loaderData: { locale } }: Route.ComponentProps) {
   const { i18n } = useTranslation();
-  const revalidator = useRevalidator();
 
   useEffect(() => {
     if (i18n.language !== locale) void i18n.changeLanguage(locale);
   }, [locale, i18n]);
-
-  // Once per page load: a language picked in the switch before hydration (which put the select back),
-  // else one kept only in localStorage, wins over the page's (the server cannot see either); otherwise
-  // the page's language is written back so cookie and storage agree.
-  useEffect(() => {
-    const stored = takeEarlyLanguageChoice() ?? languageOnlyInStorage();
-    if (stored && stored !== locale) {
-      persistLanguage(stored);
-      void revalidator.revalidate();
-    } else {
-      persistLanguage(matchLanguage(locale) ?? DEFAULT_LANGUAGE);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only on the first render
-  }, []);
 
   return (
     <Shell>

@@ -1,9 +1,19 @@
 import { useTranslation } from "react-i18next";
-import { useContext, useLayoutEffect, useRef, useState } from "react";
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { UNSAFE_DataRouterStateContext, useRevalidator } from "react-router";
 import { selectClass } from "~/components/ui/select";
 import { type Language, matchLanguage } from "~/core/i18n/languages";
-import { LANGUAGE_NAMES, LANGUAGE_SWITCH_ID, LANGUAGES, persistLanguage } from "~/lib/language";
+import {
+  LANGUAGE_NAMES,
+  LANGUAGE_SWITCH_ID,
+  LANGUAGES,
+  languageOnlyInStorage,
+  persistLanguage,
+  takeEarlyLanguageChoice,
+} from "~/lib/language";
+
+/** Set once the page load's own choice has been settled (a remount, as StrictMode makes, does not redo it). */
+let settled = false;
 
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
@@ -41,6 +51,21 @@ export function LanguageSwitch() {
     if (ready.current) await revalidate();
     else waiting.current = true;
   }
+
+  // Once per page load: a language picked here before hydration (which put the select back), else one
+  // kept only in localStorage, wins over the page's (the server cannot see either) and is applied like a
+  // choice made now: shown at once, busy until its translations are in. Otherwise the page's language is
+  // written back so cookie and storage agree.
+  useEffect(() => {
+    if (settled) return;
+    settled = true;
+    const stored = takeEarlyLanguageChoice() ?? languageOnlyInStorage();
+    // The choice was made outside React (before hydration, or in an earlier visit's storage).
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- applied like a choice made now
+    if (stored && stored !== current) void choose(stored);
+    else persistLanguage(current);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only on the first render
+  }, []);
 
   return (
     <div className="flex items-center">

@@ -4,7 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, registerUser, test } from "./fixtures";
 import { closeSeed, en, type Seed, SEED_FLAG, seed } from "./ui-seed";
-import { expectPage, fill, SPEC_ROUTES, viewerOf } from "./ui-routes";
+import { expectPage, fill, rolePages, SPEC_ROUTES, viewerOf } from "./ui-routes";
 
 /**
  * Accessibility (issue: axe-core reports no serious or critical violation on any route, in both themes),
@@ -56,6 +56,7 @@ function slug(path: string) {
 }
 
 let seeded: Seed | undefined;
+const pageOf = rolePages(() => seeded!);
 
 test.describe("accessibility", () => {
   test.describe.configure({ timeout: 60_000 });
@@ -92,21 +93,15 @@ test.describe("accessibility", () => {
     test(`axe: ${route.path} in the dark and the light theme`, async ({ baseURL }) => {
       const s = seeded!;
       await setTheme(s, "dark", baseURL!);
-      const page = await s.contexts[viewerOf(route.access)].newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
-      try {
-        await page.setViewportSize({ width: 1440, height: 900 });
-        await page.goto(fill(route.path, s));
-        await expectPage(page, errors);
-        await inBothThemes(page, async (theme) => {
-          await page.screenshot({ path: join(SCREENSHOTS, `${theme}-${slug(route.path)}.png`), fullPage: true });
-          expect(await seriousViolations(page), `${route.path} in the ${theme} theme`).toEqual([]);
-        });
-        expect(errors, "uncaught page errors").toEqual([]);
-      } finally {
-        await page.close();
-      }
+      const { page, errors } = await pageOf(viewerOf(route.access));
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(fill(route.path, s));
+      await expectPage(page, errors);
+      await inBothThemes(page, async (theme) => {
+        await page.screenshot({ path: join(SCREENSHOTS, `${theme}-${slug(route.path)}.png`), fullPage: true });
+        expect(await seriousViolations(page), `${route.path} in the ${theme} theme`).toEqual([]);
+      });
+      expect(errors, "uncaught page errors").toEqual([]);
     });
   }
 
@@ -182,14 +177,13 @@ test.describe("accessibility", () => {
           ["user", `/games/${s.gameId}/challenges`],
           ["admin", "/admin/users"],
         ] as const) {
-          const page = await s.contexts[role].newPage();
+          const { page, errors } = await pageOf(role);
           await page.goto(path);
-          await expectPage(page, []);
+          await expectPage(page, errors);
           await inBothThemes(page, async (theme) => {
             expect(await seriousViolations(page, ["color-contrast"]), `${colour} ${theme} ${path}`).toEqual([]);
             await page.screenshot({ path: join(SCREENSHOTS, `custom-${colour.slice(1)}-${theme}-${slug(path)}.png`) });
           });
-          await page.close();
         }
       }
     } finally {

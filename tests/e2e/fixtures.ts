@@ -89,4 +89,12 @@ export async function expectRefusedAt(field: Locator, message: string): Promise<
 export const interpolate = (template: string, values: Record<string, string | number>) =>
   template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key] ?? ""));
 
+/**
+ * Waits until the page has hydrated (the root marks <html data-hydrated>): a select changed in the instant
+ * hydration ends reached React with the server's value under load, so the change was lost.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true", { timeout: 15_000 });
+}
+
 export { expect };

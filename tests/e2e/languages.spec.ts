@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, registerUser, test } from "./fixtures";
+import { expect, hydrated, registerUser, test } from "./fixtures";
 
 // The browser ships one language at a time (app/locales/browser.ts): the page's own, named in the HTML,
 // and the others only when the user switches; the admin pages' strings only on admin pages.
@@ -83,6 +83,7 @@ test("the home page loads only its language, all of it named in the HTML; switch
   const namedPaths = new Set([...namedScripts(await page.content()), ...named]);
   expect(seen.scripts.filter((s) => !namedPaths.has(s))).toEqual([]);
 
+  await hydrated(page);
   await page.getByLabel(en.language.label, { exact: true }).selectOption("ja-JP");
   await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible(SWITCH);
   await expect(page.getByRole("navigation", { name: ja.nav.label }).getByRole("link", { name: ja.nav.home, exact: true })).toBeVisible();
@@ -107,7 +108,7 @@ test("a language whose translations are slow to arrive shows as chosen at once, 
   });
   await page.goto("/");
   await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   const select = page.getByLabel(en.language.label, { exact: true });
   await select.selectOption("ja-JP");
   // Still English, the select already says Japanese (and that it is busy).
@@ -119,18 +120,35 @@ test("a language whose translations are slow to arrive shows as chosen at once, 
   await expect(page.getByLabel(ja.language.label, { exact: true })).toHaveAttribute("aria-busy", "false");
 });
 
-test("a language picked before the page has hydrated is applied once it has", async ({ page }) => {
-  // The browser entry is held back, so the choice is made on the server-rendered select.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
+test("a language picked before the page has hydrated shows as chosen once it has, then applies", async ({ page }) => {
+  // The browser entry is held back, so the choice is made on the server-rendered select; the Japanese
+  // translations are held too, so the hydrated page can be seen waiting for them.
+  const hold = () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    return { held, release };
+  };
+  const entry = hold();
+  const japanese = hold();
   await page.route(/\/assets\/entry\.client-[\w-]+\.js$/, async (route) => {
-    await held;
+    await entry.held;
+    await route.continue();
+  });
+  await page.route(/\/assets\/ja-JP-[\w-]+\.js$/, async (route) => {
+    await japanese.held;
     await route.continue();
   });
   await page.goto("/", { waitUntil: "domcontentloaded" });
-  await page.getByLabel(en.language.label, { exact: true }).selectOption("ja-JP");
-  release();
-  await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible();
+  const select = page.getByLabel(en.language.label, { exact: true });
+  await select.selectOption("ja-JP");
+  entry.release();
+  // Hydrated (only the browser's switch says busy), the choice is shown, not the page's language.
+  await expect(select).toHaveAttribute("aria-busy", "true", SWITCH);
+  await expect(select).toHaveValue("ja-JP");
+  await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
+  japanese.release();
+  await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible(SWITCH);
+  await expect(page.getByLabel(ja.language.label, { exact: true })).toHaveAttribute("aria-busy", "false");
   await expect(page.locator("html")).toHaveAttribute("lang", "ja-JP");
   await expect(page.getByLabel(ja.language.label, { exact: true })).toHaveValue("ja-JP");
   await page.reload();

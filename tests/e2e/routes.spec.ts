@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 import { closeSeed, en, ROLES, type Seed, seed } from "./ui-seed";
-import { expected, expectPage, fill, SPEC_ROUTES } from "./ui-routes";
+import { expected, expectPage, fill, rolePages, SPEC_ROUTES } from "./ui-routes";
 
 /**
  * Every route of spec §2, written in the spec's case, visited as each role: the roles allowed get the page,
@@ -16,6 +16,7 @@ function htmlText(html: string) {
 }
 
 let seeded: Seed | undefined;
+const pageOf = rolePages(() => seeded!);
 
 test.describe("every route of spec §2 as every role", () => {
   test.describe.configure({ timeout: 60_000 });
@@ -54,17 +55,11 @@ test.describe("every route of spec §2 as every role", () => {
             }
             return;
           }
-          const page = await s.contexts[role].newPage();
-          const errors: string[] = [];
-          page.on("pageerror", (error) => errors.push(error.message));
-          try {
-            const response = await page.goto(path);
-            expect(response?.status(), `${role} gets ${path}`).toBe(200);
-            expect(new URL(page.url()).pathname.toLowerCase()).toBe(path.toLowerCase());
-            await expectPage(page, errors);
-          } finally {
-            await page.close();
-          }
+          const { page, errors } = await pageOf(role);
+          const response = await page.goto(path);
+          expect(response?.status(), `${role} gets ${path}`).toBe(200);
+          expect(new URL(page.url()).pathname.toLowerCase()).toBe(path.toLowerCase());
+          await expectPage(page, errors);
         });
       }
     });
@@ -82,50 +77,42 @@ test.describe("every route of spec §2 as every role", () => {
       ["admin", "/account/Register", "home"],
     ] as const) {
       expect(expected(SPEC_ROUTES.find((r) => fill(r.path, s) === path)!.access, role)).toBe(outcome);
-      const page = await s.contexts[role].newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
-      try {
-        const response = await page.goto(path);
-        const url = new URL(page.url());
-        if (outcome === "login") {
-          expect(url.pathname).toBe("/account/login");
-          expect(url.searchParams.get("from")?.toLowerCase()).toBe(path.toLowerCase());
-          await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-        } else if (outcome === "home") {
-          expect(url.pathname).toBe("/");
-          await expect(page.locator("main h1").first()).toBeVisible();
-        } else {
-          expect(response?.status(), `${role} is refused ${path}`).toBe(403);
-          await expect(page.getByRole("heading", { name: en.forbidden.title })).toBeVisible();
-          await expect(page.getByText(en.forbidden.message)).toBeVisible();
-        }
-        expect(errors, `${role} ${path}: uncaught page errors`).toEqual([]);
-      } finally {
-        await page.close();
+      const { page, errors } = await pageOf(role);
+      const response = await page.goto(path);
+      const url = new URL(page.url());
+      if (outcome === "login") {
+        expect(url.pathname).toBe("/account/login");
+        expect(url.searchParams.get("from")?.toLowerCase()).toBe(path.toLowerCase());
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      } else if (outcome === "home") {
+        expect(url.pathname).toBe("/");
+        await expect(page.locator("main h1").first()).toBeVisible();
+      } else {
+        expect(response?.status(), `${role} is refused ${path}`).toBe(403);
+        await expect(page.getByRole("heading", { name: en.forbidden.title })).toBeVisible();
+        await expect(page.getByText(en.forbidden.message)).toBeVisible();
       }
+      expect(errors, `${role} ${path}: uncaught page errors`).toEqual([]);
     }
   });
 
   test("unknown paths show the 404 page to every role", async () => {
     for (const role of ROLES) {
-      const page = await seeded!.contexts[role].newPage();
+      const { page } = await pageOf(role);
       for (const path of ["/no/such/page", "/games/999999", "/posts/zzzzzzzz"]) {
         const response = await page.goto(path);
         expect(response?.status(), `${role} ${path}`).toBe(404);
         await expect(page.getByRole("heading", { name: en.notFound.title })).toBeVisible();
       }
-      await page.close();
     }
   });
 
   test("paths match whatever their case", async () => {
-    const page = await seeded!.contexts.admin.newPage();
+    const { page, errors } = await pageOf("admin");
     for (const path of ["/ADMIN/USERS", "/Games", `/GAMES/${seeded!.gameId}/SCOREBOARD`, "/ABOUT"]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
-      await expectPage(page, []);
+      await expectPage(page, errors);
     }
-    await page.close();
   });
 });

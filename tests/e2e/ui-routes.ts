@@ -1,6 +1,33 @@
 import { expect, type Page } from "@playwright/test";
 import { en, type Role, type Seed } from "./ui-seed";
 
+/** A role's open page and the uncaught errors of its current document. */
+export interface RolePage {
+  page: Page;
+  errors: string[];
+}
+
+/**
+ * One page per role, opened once and navigated from route to route. Each visit is still a full page load;
+ * what is saved is the new page: on the 2-core CI machine a new page and its first load cost ≈ 2.7 CPU-s,
+ * a load in an open page ≈ 0.5 (DECISIONS.md). The pages close with the seed's contexts.
+ */
+export function rolePages(seeded: () => Seed) {
+  const open = new Map<Role, RolePage>();
+  return async (role: Role): Promise<RolePage> => {
+    let entry = open.get(role);
+    if (!entry || entry.page.isClosed()) {
+      const page = await seeded().contexts[role].newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      entry = { page, errors };
+      open.set(role, entry);
+    }
+    entry.errors.length = 0;
+    return entry;
+  };
+}
+
 /** Every route of spec §2, in the spec's case, with the lowest role that may open it. */
 export type Access =
   /** Anyone. */
