@@ -136,7 +136,11 @@ test("admins page, search, lock and delete teams", async ({ adminPage: page, bro
 
   await page.goto(`/admin/teams`);
   await expect(page.getByRole("heading", { name: en.adminTeams.title, level: 1 })).toBeVisible(FIRST_LOAD);
-  await page.getByRole("searchbox", { name: en.adminTeams.search }).fill(teamName);
+  const search = page.getByRole("searchbox", { name: en.adminTeams.search });
+  await search.fill(teamName);
+  // The hint stays in sight while typing and describes the box.
+  await expect(page.getByRole("search").getByText(en.adminTeams.searchHint, { exact: true })).toBeVisible();
+  await expect(search).toHaveAccessibleDescription(en.adminTeams.searchHint);
   await page.getByRole("button", { name: en.adminTeams.search, exact: true }).click();
   const row = page.getByRole("row").filter({ hasText: teamName });
   await expect(row).toContainText(en.adminTeams.unlocked);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, Link, useRevalidator, useSearchParams } from "react-router";
+import { Link, useRevalidator, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
 import { LoadingStatus } from "~/components/teams/loading";
@@ -11,6 +11,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { PastEndNotice } from "~/components/ui/pager";
+import { HintSearchForm } from "~/components/ui/search-input";
 import type { ArrayResponse, TeamInfo } from "~/core/schemas/team";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { api, errorMessage } from "~/lib/api";
@@ -130,20 +131,7 @@ export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
     <PageFrame
       summary={t("adminTeams.total", { count: result.total })}
       tools={
-        <Form method="get" role="search" className="flex gap-2">
-          <input
-            type="search"
-            name="hint"
-            defaultValue={hint}
-            maxLength={64}
-            aria-label={t("adminTeams.search")}
-            placeholder={t("adminTeams.searchPlaceholder")}
-            className="block w-64 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-          />
-          <Button type="submit" variant="secondary">
-            {t("adminTeams.search")}
-          </Button>
-        </Form>
+        <HintSearchForm label={t("adminTeams.search")} hint={t("adminTeams.searchHint")} defaultValue={hint} />
       }
     >
 

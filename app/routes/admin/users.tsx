@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, Link, useRevalidator, useSearchParams } from "react-router";
+import { Link, useRevalidator, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { BatchCreateForm, UserEditForm } from "~/components/admin/user-forms";
 import { type AdminUserInfo, formatDateTime } from "~/components/admin/user-types";
@@ -10,6 +10,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
 import { Card } from "~/components/ui/card";
+import { HintSearchForm } from "~/components/ui/search-input";
 import { PastEndNotice } from "~/components/ui/pager";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { loadCached, useCachedList } from "~/lib/list-cache";
@@ -142,26 +143,8 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-end justify-between gap-4">
         {heading}
         <div className="flex flex-wrap gap-2">
-          <Form method="get" role="search" className="flex items-start gap-2">
-            <div className="flex flex-col gap-1">
-              <input
-                type="search"
-                name="hint"
-                defaultValue={hint}
-                maxLength={64}
-                aria-label={t("adminUsers.search")}
-                aria-describedby="admin-user-search-hint"
-                // As wide as its hint in every language (en 38 characters; ja/zh 16–17 at 14 px).
-                className="touch-target block w-80 max-w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-              />
-              <span id="admin-user-search-hint" className="text-xs text-zinc-600 dark:text-zinc-400">
-                {t("adminUsers.searchHint")}
-              </span>
-            </div>
-            <Button type="submit" variant="secondary">
-              {t("adminUsers.search")}
-            </Button>
-          </Form>
+          {/* As wide as its hint in every language (en 38 characters; ja/zh 16–17 at 14 px). */}
+          <HintSearchForm label={t("adminUsers.search")} hint={t("adminUsers.searchHint")} defaultValue={hint} widthClass="w-80" />
           <Button onClick={() => setBatchOpen(true)}>{t("adminUsers.batchOpen")}</Button>
         </div>
       </div>
