@@ -72,3 +72,39 @@ test("log messages read in the admin's language, from the list and as they arriv
   }
   await other.close();
 });
+
+test("a record pushed while the cached first page is being read again stays listed when that read lands", async ({ adminPage, browser }) => {
+  // The first visit leaves the first page in the browser's cache; the next one shows it and reads it again.
+  await adminPage.goto("/admin/logs");
+  await expect(adminPage.getByTestId("log-socket-state")).toHaveText(en.adminLogs.socket.open, FIRST_LOAD);
+
+  // That read is answered now (before the record below exists) but reaches the page only after the push.
+  const marker = uniqueUserName("held");
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let answered!: () => void;
+  const readAnswered = new Promise<void>((resolve) => (answered = resolve));
+  await adminPage.route(/\/api\/admin\/logs\?level=All&/, async (route) => {
+    const response = await route.fetch();
+    const rows = (await response.json()) as unknown[];
+    answered();
+    await released;
+    const held = { time: Date.now() - 60_000, name: marker, level: "Information", ip: null, msg: marker, status: null };
+    await route.fulfill({ response, json: [held, ...rows] });
+  });
+  await adminPage.goto("/admin/logs");
+  await expect(adminPage.getByTestId("log-socket-state")).toHaveText(en.adminLogs.socket.open, FIRST_LOAD);
+  await readAnswered;
+
+  const tried = uniqueUserName("nobody");
+  const other = await browser.newContext();
+  expect((await other.request.post("/api/account/login", { data: { userName: tried, password: "Wrong!pass123" } })).status()).toBe(401);
+  await other.close();
+  const pushed = adminPage.getByTestId("log-row").filter({ hasText: tried });
+  await expect(pushed).toHaveCount(1);
+
+  release();
+  await expect(adminPage.getByTestId("log-row").filter({ hasText: marker })).toHaveCount(1);
+  await expect(pushed).toHaveCount(1);
+  await adminPage.unroute(/\/api\/admin\/logs\?level=All&/);
+});

@@ -10,6 +10,7 @@ import { selectClass } from "~/components/ui/select";
 import { LOG_LEVELS, type LogLevel } from "~/core/enums";
 import { type LogRenderOptions, renderLogText } from "~/core/log-messages";
 import type { LogMessage } from "~/core/protocol";
+import { liveRowsToKeep } from "~/core/ui/live-rows";
 import { type SocketState, connectAdminLogs } from "~/lib/admin-log-socket";
 import { api } from "~/lib/api";
 import { loadCached, useCachedList } from "~/lib/list-cache";
@@ -81,11 +82,12 @@ export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
   const level = data?.level ?? "All";
   const onFirstPage = (data?.page ?? 1) === 1;
 
-  // A new page, filter or reload starts from the server's list again.
+  // A new page, filter or reload starts from the server's list again, keeping the pushed rows it does not
+  // hold yet (its read may have been answered before they were written).
   const [liveBase, setLiveBase] = useState(firstPage.data);
   if (liveBase !== firstPage.data) {
     setLiveBase(firstPage.data);
-    setLive([]);
+    setLive((prev) => liveRowsToKeep(prev, firstPage.data ?? [], level));
   }
 
   // The socket only brings records from now on: after a reconnect, read the first page again.
