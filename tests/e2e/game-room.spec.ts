@@ -27,12 +27,52 @@ async function createGame(admin: APIRequestContext, stamp: string) {
 }
 
 /** A player in its own browser context: registered, captain of a new team that asked to join the game. */
-async function playerWithTeam(page: Page, gameId: number, teamName: string): Promise<number> {
-  await registerUser(page);
+async function playerWithTeam(page: Pick<Page, "request">, gameId: number, teamName: string): Promise<number> {
+  await registerUser(page.request);
   const team = await ok<{ id: number }>(page.request.post("/api/team", { data: { name: teamName } }));
   await ok(page.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } }));
   return team.id;
 }
+
+test("a submission pushed while the monitor's first read is on its way stays listed when that read lands", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await createGame(admin.request, stamp);
+  const player = await browser.newContext();
+  await playerWithTeam(player, gameId, `H${stamp}`.slice(0, 20));
+  for (const p of await ok<{ id: number }[]>(admin.request.get(`/api/game/${gameId}/participations`))) await ok(admin.request.put(`/api/admin/participation/${p.id}/Accepted`));
+
+  // The monitor's first read is answered now (before the submission below exists) but reaches the page
+  // only after the submission's push.
+  const firstRead = new RegExp(`/api/game/${gameId}/submissions\\?count=100&skip=0$`);
+  const marker = `flag{held_${stamp}}`;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let answered!: () => void;
+  const readAnswered = new Promise<void>((resolve) => (answered = resolve));
+  await admin.route(firstRead, async (route) => {
+    const response = await route.fetch();
+    const rows = (await response.json()) as unknown[];
+    answered();
+    await released;
+    const held = { id: 1_000_000_000, answer: marker, status: "WrongAnswer", time: Date.now() - HOUR, user: "held", team: "held", challenge: "held", challengeId, teamId: null };
+    await route.fulfill({ response, json: [...rows, held] });
+  });
+  await admin.goto(`/games/${gameId}/monitor/submissions`);
+  await expect(admin.getByTestId("monitor-socket")).toHaveAttribute("data-state", "open");
+  await readAnswered;
+
+  await ok(player.request.post(`/api/game/${gameId}/challenges/${challengeId}`, { data: { flag: "flag{pushed_meanwhile}" } }));
+  const table = admin.getByTestId("monitor-submissions");
+  const pushed = table.getByRole("row").filter({ hasText: "flag{pushed_meanwhile}" });
+  await expect(pushed).toContainText(en.monitor.status.WrongAnswer);
+
+  release();
+  await expect(table.getByRole("row").filter({ hasText: marker })).toHaveCount(1);
+  await expect(pushed).toHaveCount(1);
+  await expect(pushed).toContainText(en.monitor.status.WrongAnswer);
+  await admin.unroute(firstRead);
+  await player.close();
+});
 
 test("a first blood reaches the other team's open scoreboard, its notices and the monitor live", async ({ adminPage: admin, browser }) => {
   test.setTimeout(90_000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SubmissionRecord } from "~/core/protocol";
-import { matchesSubmissionFilter, submissionFilterFrom, submissionsQuery } from "./submission-filter";
+import { matchesSubmissionFilter, pushSubmission, submissionFilterFrom, submissionsQuery } from "./submission-filter";
 
 const record: SubmissionRecord = { id: 9, answer: "flag{x}", status: "WrongAnswer", time: 1, user: "u", team: "T", challenge: "C", challengeId: 4, teamId: 7 };
 
@@ -24,5 +24,21 @@ describe("the monitor's submission filter", () => {
     expect(matchesSubmissionFilter(record, { status: "", challenge: 5, team: null })).toBe(false);
     expect(matchesSubmissionFilter(record, { status: "", challenge: null, team: 8 })).toBe(false);
     expect(matchesSubmissionFilter({ ...record, teamId: null }, { status: "", challenge: null, team: 7 })).toBe(false);
+  });
+
+  it("moves a pushed submission to the top with its latest status, once", () => {
+    const older = { ...record, id: 8 };
+    const submitted = { ...record, id: 10, status: "FlagSubmitted" as const };
+    const all = { status: "" as const, challenge: null, team: null };
+    expect(pushSubmission([older], submitted, all)).toEqual([submitted, older]);
+    const judged = { ...submitted, status: "Accepted" as const };
+    expect(pushSubmission([submitted, older], judged, all)).toEqual([judged, older]);
+  });
+
+  it("takes a submission out of the list when its new status no longer matches", () => {
+    const submitted = { ...record, id: 10, status: "FlagSubmitted" as const };
+    const waiting = { status: "FlagSubmitted" as const, challenge: null, team: null };
+    expect(pushSubmission([submitted, record], { ...submitted, status: "Accepted" }, waiting)).toEqual([record]);
+    expect(pushSubmission([record], { ...submitted, status: "Accepted" }, waiting)).toEqual([record]);
   });
 });

@@ -41,3 +41,12 @@ export function matchesSubmissionFilter(record: SubmissionRecord, filter: Submis
     (filter.team === null || record.teamId === filter.team)
   );
 }
+
+/**
+ * A pushed submission applied to the rows shown, newest first: its row goes to the top with its latest
+ * status, or leaves the list when that status no longer matches the filter (a "FlagSubmitted" row once judged).
+ */
+export function pushSubmission(rows: readonly SubmissionRecord[], record: SubmissionRecord, filter: SubmissionFilter): SubmissionRecord[] {
+  const rest = rows.filter((r) => r.id !== record.id);
+  return matchesSubmissionFilter(record, filter) ? [record, ...rest] : rest;
+}

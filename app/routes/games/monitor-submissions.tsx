@@ -7,7 +7,7 @@ import { gameChallengeOptions, gameTeamOptions } from "~/.server/services/submis
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
 import { TeamFilter } from "~/components/monitor/team-filter";
-import { matchesSubmissionFilter, type SubmissionFilter, submissionFilterFrom, submissionsQuery } from "~/components/monitor/submission-filter";
+import { pushSubmission, type SubmissionFilter, submissionFilterFrom, submissionsQuery } from "~/components/monitor/submission-filter";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { selectClass } from "~/components/ui/select";
@@ -54,22 +54,36 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   // Rows the pages returned so far: the next page starts there. Live rows on top shift the server's
   // offsets, so a page may repeat rows already held; those are dropped by id.
   const fetched = useRef(0);
+  // Submissions pushed while the first page is read: that read may have been answered before they were
+  // written or judged, so they are applied again to what it brings. A newer read makes an older one stop.
+  const pushedDuringRead = useRef<SubmissionRecord[] | null>(null);
+  const round = useRef(0);
   const load = useCallback(() => {
+    const id = ++round.current;
+    pushedDuringRead.current = [];
     query(0)
       .then((list) => {
+        if (id !== round.current) return;
+        const pushed = pushedDuringRead.current ?? [];
+        pushedDuringRead.current = null;
         fetched.current = list.length;
-        setRows(list);
+        setRows(pushed.reduce((shown, record) => pushSubmission(shown, record, filter), list));
         setMore(list.length === PAGE);
         setError(null);
       })
-      .catch((err: unknown) => setError(errorMessage(err)));
-  }, [query]);
+      .catch((err: unknown) => {
+        if (id !== round.current) return;
+        pushedDuringRead.current = null;
+        setError(errorMessage(err));
+      });
+  }, [query, filter]);
   useEffect(load, [load]);
   useHubSocket(`/hub/game/${gameId}/monitor`, {
     onResync: load,
     onMessage: (m) => {
-      if (m.type !== "submission" || !matchesSubmissionFilter(m.data, filter)) return;
-      setRows((prev) => [m.data, ...prev.filter((r) => r.id !== m.data.id)]);
+      if (m.type !== "submission") return;
+      pushedDuringRead.current?.push(m.data);
+      setRows((prev) => pushSubmission(prev, m.data, filter));
     },
   });
   return (
