@@ -165,6 +165,40 @@ test("the game page reads older notices beyond the first 100", async ({ adminPag
   await expect(admin.getByRole("button", { name: en.notices.loadMore })).toHaveCount(0);
 });
 
+test("a notice posted while the game page's notices are read stays listed when that read lands", async ({ adminPage: admin }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const created = await admin.request.post("/api/edit/games", { data: { title: `Held notices ${stamp}`, start: now - 3_600_000, end: now + 3_600_000 } });
+  const gameId = ((await created.json()) as { id: number }).id;
+  // The page's read of the notices is answered now (before the notice below exists) but reaches the page
+  // only after the notice's push.
+  const firstRead = new RegExp(`/api/game/${gameId}/notices\\?count=100$`);
+  const marker = `Held ${stamp}`;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let answered!: () => void;
+  const readAnswered = new Promise<void>((resolve) => (answered = resolve));
+  await admin.route(firstRead, async (route) => {
+    const response = await route.fetch();
+    const rows = (await response.json()) as unknown[];
+    answered();
+    await released;
+    await route.fulfill({ response, json: [...rows, { id: 1_000_000_000, type: "Normal", values: [marker], time: now - 3_600_000 }] });
+  });
+  await admin.goto(`/games/${gameId}`);
+  const notices = admin.getByRole("region", { name: en.notices.title });
+  await expect(notices.locator("[data-socket-state]")).toHaveAttribute("data-socket-state", "open", FIRST_LOAD);
+  await readAnswered;
+
+  expect((await admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Meanwhile ${stamp}` } })).ok()).toBe(true);
+  const pushed = notices.getByTestId("notice").filter({ hasText: `Meanwhile ${stamp}` });
+  await expect(pushed).toHaveCount(1);
+  release();
+  await expect(notices.getByTestId("notice").filter({ hasText: marker })).toHaveCount(1);
+  await expect(pushed).toHaveCount(1);
+  await admin.unroute(firstRead);
+});
+
 test("the admin notices page shows notices posted elsewhere without a reload", async ({ adminPage: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();

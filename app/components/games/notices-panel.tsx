@@ -4,6 +4,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import type { NoticeType } from "~/core/enums";
 import type { GameNoticeInfo } from "~/core/schemas/game";
+import { PushesDuringRead } from "~/core/ui/pushes-during-read";
 import { api, errorMessage } from "~/lib/api";
 import { useKeepPlace } from "~/lib/keep-place";
 import { readCache, writeCache } from "~/lib/list-cache";
@@ -50,21 +51,26 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   const fetched = useRef(0);
   const [more, setMore] = useState(false);
   const [loadingMore, setLoadingMore] = useState(false);
-  const load = useCallback(
-    () =>
-      api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}`).then(
-        (list) => {
-          void writeCache(`notices:${gameId}`, list);
-          fetched.current = list.length;
-          setMore(list.length === PAGE);
-          keepPlace();
-          setNotices(sortNotices(list));
-          setError(null);
-        },
-        (err: unknown) => setError(errorMessage(err)),
-      ),
-    [gameId, keepPlace],
-  );
+  // Notices pushed while the list is read are applied again to what it brings.
+  const reads = useRef(new PushesDuringRead<GameNoticeInfo[]>());
+  const load = useCallback(() => {
+    const round = reads.current.begin();
+    return api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}`).then(
+      (list) => {
+        const shown = reads.current.settle(round, sortNotices(list));
+        if (shown === null) return;
+        void writeCache(`notices:${gameId}`, list);
+        fetched.current = list.length;
+        setMore(list.length === PAGE);
+        keepPlace();
+        setNotices(shown);
+        setError(null);
+      },
+      (err: unknown) => {
+        if (reads.current.fail(round)) setError(errorMessage(err));
+      },
+    );
+  }, [gameId, keepPlace]);
   const loadMore = () => {
     setLoadingMore(true);
     api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}&skip=${fetched.current}`)
@@ -97,8 +103,16 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   const state = useHubSocket(enabled ? `/hub/game/${gameId}` : null, {
     onMessage: (message) => {
       if (message.type === "notice" || message.type === "noticeDeleted") keepPlace();
-      if (message.type === "notice") setNotices((list) => mergeNotice(list ?? [], message.data));
-      if (message.type === "noticeDeleted") setNotices((list) => list?.filter((n) => n.id !== message.data.id) ?? list);
+      if (message.type === "notice") {
+        const notice = message.data;
+        reads.current.push((list) => mergeNotice(list, notice));
+        setNotices((list) => mergeNotice(list ?? [], notice));
+      }
+      if (message.type === "noticeDeleted") {
+        const { id } = message.data;
+        reads.current.push((list) => list.filter((n) => n.id !== id));
+        setNotices((list) => list?.filter((n) => n.id !== id) ?? list);
+      }
     },
     onResync: () => void load(),
   });

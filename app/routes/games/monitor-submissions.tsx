@@ -13,6 +13,7 @@ import { Button } from "~/components/ui/button";
 import { selectClass } from "~/components/ui/select";
 import { ANSWER_RESULTS, type AnswerResult } from "~/core/enums";
 import type { SubmissionRecord } from "~/core/protocol";
+import { PushesDuringRead } from "~/core/ui/pushes-during-read";
 import { useAddressFilter } from "~/lib/address-filter";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
@@ -54,36 +55,31 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   // Rows the pages returned so far: the next page starts there. Live rows on top shift the server's
   // offsets, so a page may repeat rows already held; those are dropped by id.
   const fetched = useRef(0);
-  // Submissions pushed while the first page is read: that read may have been answered before they were
-  // written or judged, so they are applied again to what it brings. A newer read makes an older one stop.
-  const pushedDuringRead = useRef<SubmissionRecord[] | null>(null);
-  const round = useRef(0);
+  // Submissions pushed while the first page is read are applied again to what it brings.
+  const reads = useRef(new PushesDuringRead<SubmissionRecord[]>());
   const load = useCallback(() => {
-    const id = ++round.current;
-    pushedDuringRead.current = [];
+    const round = reads.current.begin();
     query(0)
       .then((list) => {
-        if (id !== round.current) return;
-        const pushed = pushedDuringRead.current ?? [];
-        pushedDuringRead.current = null;
+        const shown = reads.current.settle(round, list);
+        if (shown === null) return;
         fetched.current = list.length;
-        setRows(pushed.reduce((shown, record) => pushSubmission(shown, record, filter), list));
+        setRows(shown);
         setMore(list.length === PAGE);
         setError(null);
       })
       .catch((err: unknown) => {
-        if (id !== round.current) return;
-        pushedDuringRead.current = null;
-        setError(errorMessage(err));
+        if (reads.current.fail(round)) setError(errorMessage(err));
       });
-  }, [query, filter]);
+  }, [query]);
   useEffect(load, [load]);
   useHubSocket(`/hub/game/${gameId}/monitor`, {
     onResync: load,
     onMessage: (m) => {
       if (m.type !== "submission") return;
-      pushedDuringRead.current?.push(m.data);
-      setRows((prev) => pushSubmission(prev, m.data, filter));
+      const change = (rows: SubmissionRecord[]) => pushSubmission(rows, m.data, filter);
+      reads.current.push(change);
+      setRows(change);
     },
   });
   return (
