@@ -9,6 +9,21 @@ LOG=/tmp/flagstaff-docker.log
 
 ping() { timeout 5 docker -H "unix://$SOCK" version --format "{{.Server.Version}}" >/dev/null 2>&1; }
 
+# A container's start and end add and remove an IPv6 link-local address on the host end of its veth pair.
+# Chromium takes every address change for a network change and fails the requests it has in flight with
+# ERR_NETWORK_CHANGED, so a browser test running beside a container test lost its page's scripts
+# (DECISIONS.md, 2026-11-27). New interfaces get no generated IPv6 address; IPv6 stays on, and interfaces
+# that exist keep their addresses.
+if [ "$(sysctl -n net.ipv6.conf.default.addr_gen_mode 2>/dev/null || echo 1)" != 1 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    sysctl -qw net.ipv6.conf.default.addr_gen_mode=1 ||
+      echo "warning: could not set net.ipv6.conf.default.addr_gen_mode=1; browser tests beside container tests may fail with ERR_NETWORK_CHANGED" >&2
+  else
+    echo "warning: browser tests beside container tests may fail with ERR_NETWORK_CHANGED; run once:" >&2
+    echo "  sudo sysctl -w net.ipv6.conf.default.addr_gen_mode=1" >&2
+  fi
+fi
+
 if ping; then exit 0; fi
 if ! command -v dockerd >/dev/null; then
   echo "dockerd is missing: apt-get install -y docker.io" >&2

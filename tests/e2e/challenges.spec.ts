@@ -244,9 +244,9 @@ test("a file uploaded for an attachment goes when its attachment is replaced, re
   expect(await status(pair)).toBe(404);
 });
 
-test("a disabled challenge is invisible to players and the page says when the game has not started", async ({ adminPage: page, browser }) => {
+test("a disabled challenge is invisible to players and the page says when the game has not started", async ({ adminApi: page, browser }) => {
   const now = Date.now();
-  const r = await page.request.post("/api/edit/games", { data: { title: `Later ${now.toString(36)}`, start: now + HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
+  const r = await page.post("/api/edit/games", { data: { title: `Later ${now.toString(36)}`, start: now + HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
   const gameId = ((await r.json()) as { id: number }).id;
   const context = await browser.newContext();
   const player = await context.newPage();
@@ -257,8 +257,8 @@ test("a disabled challenge is invisible to players and the page says when the ga
   await player.goto(`/games/${gameId}/challenges`);
   await expect(player.getByText(/The game has not started yet/)).toBeVisible();
 
-  await page.request.put(`/api/edit/games/${gameId}`, { data: { start: now - HOUR } });
-  const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Hidden one", category: "Crypto", type: "StaticAttachment" } });
+  await page.put(`/api/edit/games/${gameId}`, { data: { start: now - HOUR } });
+  const created = await page.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Hidden one", category: "Crypto", type: "StaticAttachment" } });
   const cid = ((await created.json()) as { id: number }).id;
   await player.goto(`/games/${gameId}/challenges`);
   await expect(player.getByText(C.empty)).toBeVisible();

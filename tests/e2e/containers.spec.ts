@@ -106,14 +106,14 @@ test("a player starts a container from the challenge view, sees its entry and co
   await context.close();
 });
 
-test("a container that fails to start says so, and the message stays while the panel reads the challenge again", async ({ adminPage: admin, browser }) => {
+test("a container that fails to start says so, and the message stays while the panel reads the challenge again", async ({ adminApi: admin, browser }) => {
   const now = Date.now();
   const stamp = now.toString(36);
-  const game = await admin.request.post("/api/edit/games", { data: { title: `Broken ${stamp}`, start: now - HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
+  const game = await admin.post("/api/edit/games", { data: { title: `Broken ${stamp}`, start: now - HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
   const gameId = ((await game.json()) as { id: number }).id;
-  const created = await admin.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Broken box ${stamp}`, category: "Web", type: "DynamicContainer" } });
+  const created = await admin.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Broken box ${stamp}`, category: "Web", type: "DynamicContainer" } });
   const challengeId = ((await created.json()) as { id: number }).id;
-  const enabled = await admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, {
+  const enabled = await admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, {
     data: { containerImage: "flagstaff-test/broken:latest", exposePort: 80, memoryLimit: 32, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true },
   });
   expect(enabled.status(), await enabled.text()).toBe(200);

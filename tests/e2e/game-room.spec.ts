@@ -409,9 +409,9 @@ test("an accepted flag reads \"not scored\" when the game ended while the panel 
   await context.close();
 });
 
-test("the scoreboard reaches a browser gzipped, and a client that does not ask for gzip as is", async ({ adminPage: admin, page }) => {
+test("the scoreboard reaches a browser gzipped, and a client that does not ask for gzip as is", async ({ adminApi: admin, page }) => {
   const stamp = Date.now().toString(36);
-  const { gameId } = await createGame(admin.request, stamp);
+  const { gameId } = await createGame(admin, stamp);
   const board = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/game/${gameId}/scoreboard`);
   await page.goto(`/games/${gameId}/scoreboard`);
   const response = await board;
@@ -435,13 +435,13 @@ test("the scoreboard reaches a browser gzipped, and a client that does not ask f
   expect(JSON.parse(inflated)).toEqual(JSON.parse(plain.body.toString("utf8")));
 });
 
-test("the attempts line counts each submission at once and the flag box closes on the last one", async ({ adminPage: admin, page: player }) => {
+test("the attempts line counts each submission at once and the flag box closes on the last one", async ({ adminApi: admin, page: player }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();
-  const game = await ok<{ id: number }>(admin.request.post("/api/edit/games", { data: { title: `Tries ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
-  const c = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Three tries", category: "Misc", type: "StaticAttachment" } }));
-  await ok(admin.request.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
-  await ok(admin.request.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, submissionLimit: 3 } }));
+  const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Tries ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
+  const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Three tries", category: "Misc", type: "StaticAttachment" } }));
+  await ok(admin.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
+  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, submissionLimit: 3 } }));
   await playerWithTeam(player, game.id, `T${stamp}`.slice(0, 15));
   await player.goto(`/games/${game.id}/challenges`);
   await player.getByRole("button", { name: /Three tries/ }).click();
@@ -465,18 +465,18 @@ test("the attempts line counts each submission at once and the flag box closes o
   await expect(flagBox).toBeDisabled();
 });
 
-test("the scoreboard shows what each challenge is worth, draws a solve worth nothing faintly, and a team's dialog gives its division rank", async ({ adminPage: admin, page: player }) => {
+test("the scoreboard shows what each challenge is worth, draws a solve worth nothing faintly, and a team's dialog gives its division rank", async ({ adminApi: admin, page: player }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();
   const game = await ok<{ id: number; divisions: { id: number }[] }>(
-    admin.request.post("/api/edit/games", {
+    admin.post("/api/edit/games", {
       data: { title: `Worth ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true, divisions: [{ name: `Div ${stamp}`, defaultPermissions: 2147483647 }] },
     }),
   );
   const addChallenge = async (title: string, fields: Record<string, unknown>) => {
-    const c = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } }));
-    await ok(admin.request.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
-    await ok(admin.request.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, originalScore: 500, ...fields } }));
+    const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } }));
+    await ok(admin.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
+    await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, originalScore: 500, ...fields } }));
     return c.id;
   };
   const worth = await addChallenge("Worth it", {});
@@ -501,14 +501,14 @@ test("the scoreboard shows what each challenge is worth, draws a solve worth not
   await expect(player.getByTestId("board-detail-ranks")).toHaveText(`${en.scoreboard.rank}: 1 · ${en.scoreboard.divisionRank}: 1 · ${en.scoreboard.score}: 525`);
 });
 
-test("a player whose computer clock is ten minutes fast still reads an in-time flag as scored", async ({ adminPage: admin, page: player }) => {
+test("a player whose computer clock is ten minutes fast still reads an in-time flag as scored", async ({ adminApi: admin, page: player }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();
   // The game ends in three minutes; the player's clock already reads seven minutes past its end.
-  const game = await ok<{ id: number }>(admin.request.post("/api/edit/games", { data: { title: `Clock ${stamp}`, start: now - HOUR, end: now + 3 * 60_000, acceptWithoutReview: true } }));
-  const challenge = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "On time", category: "Misc", type: "StaticAttachment" } }));
-  await ok(admin.request.post(`/api/edit/games/${game.id}/challenges/${challenge.id}/flags`, { data: [{ flag: FLAG }] }));
-  await ok(admin.request.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { data: { isEnabled: true } }));
+  const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Clock ${stamp}`, start: now - HOUR, end: now + 3 * 60_000, acceptWithoutReview: true } }));
+  const challenge = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "On time", category: "Misc", type: "StaticAttachment" } }));
+  await ok(admin.post(`/api/edit/games/${game.id}/challenges/${challenge.id}/flags`, { data: [{ flag: FLAG }] }));
+  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { data: { isEnabled: true } }));
   await playerWithTeam(player, game.id, `K${stamp}`.slice(0, 15));
   await player.clock.install({ time: now + 10 * 60_000 });
 

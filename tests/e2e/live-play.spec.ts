@@ -63,11 +63,11 @@ async function player(page: Page, gameId: number, stamp: string): Promise<{ team
   return { teamId: team.id, teamName: team.name };
 }
 
-test("the challenge page hears notices, new hints and a closed challenge without a reload; a solved one takes no more flags", async ({ adminPage: admin, browser }) => {
+test("the challenge page hears notices, new hints and a closed challenge without a reload; a solved one takes no more flags", async ({ adminApi: admin, browser }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
   const [first, second] = [`Alpha ${stamp}`, `Beta ${stamp}`];
-  const { gameId, challengeIds } = await runningGame(admin.request, stamp, [first, second]);
+  const { gameId, challengeIds } = await runningGame(admin, stamp, [first, second]);
   const context = await browser.newContext();
   const page = await context.newPage();
   await player(page, gameId, stamp);
@@ -79,11 +79,11 @@ test("the challenge page hears notices, new hints and a closed challenge without
   await expect(panel.getByRole("textbox", { name: en.challenge.flag })).toBeVisible();
 
   // An announcement arrives on this page, not only on the overview.
-  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Snacks at ${stamp}` } }));
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Snacks at ${stamp}` } }));
   await expect(page.getByTestId("live-notices")).toContainText(`Snacks at ${stamp}`);
 
   // A hint added to the open challenge shows in its panel (the NewHint notice reads it again).
-  await ok(admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeIds[0]}`, { data: { hints: [`Look under ${stamp}`] } }));
+  await ok(admin.put(`/api/edit/games/${gameId}/challenges/${challengeIds[0]}`, { data: { hints: [`Look under ${stamp}`] } }));
   await expect(panel.getByRole("region", { name: en.challenge.hints })).toContainText(`Look under ${stamp}`);
   await expect(page.getByTestId("live-notices")).toContainText(en.notices.template.NewHint.replace("{{challenge}}", first));
 
@@ -97,7 +97,7 @@ test("the challenge page hears notices, new hints and a closed challenge without
   // The organisers close the other challenge while it is open: its panel goes and the page says why.
   await page.getByRole("button", { name: new RegExp(second) }).click();
   await expect(page.getByRole("region", { name: second })).toBeVisible();
-  await ok(admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeIds[1]}`, { data: { isEnabled: false } }));
+  await ok(admin.put(`/api/edit/games/${gameId}/challenges/${challengeIds[1]}`, { data: { isEnabled: false } }));
   await expect(page.getByTestId("challenge-closed")).toHaveText(en.challenge.closedByOrganisers.replace("{{title}}", second), { timeout: 20_000 });
   await expect(page.getByRole("region", { name: second })).toHaveCount(0);
 
@@ -120,7 +120,7 @@ test("the challenge page hears notices, new hints and a closed challenge without
   await expect(page).toHaveURL(new RegExp(`/games/${gameId}/challenges$`));
   expect(dataRequests).toEqual([]);
   // A notice arrives on the reloaded page too.
-  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Again ${stamp}` } }));
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Again ${stamp}` } }));
   await expect(page.getByTestId("live-notices")).toContainText(`Again ${stamp}`);
 
   // The dismiss button takes a notice off the page.
@@ -131,11 +131,11 @@ test("the challenge page hears notices, new hints and a closed challenge without
   await context.close();
 });
 
-test("in Japanese at 480 px the flag box's button and the scoreboard's headings stay on one line", async ({ adminPage: admin, browser, baseURL }) => {
+test("in Japanese at 480 px the flag box's button and the scoreboard's headings stay on one line", async ({ adminApi: admin, browser, baseURL }) => {
   const stamp = Date.now().toString(36);
   const title = `Narrow ${stamp}`;
   // Eight challenge columns: the scoreboard's table is wider than the screen, as in a real game.
-  const { gameId } = await runningGame(admin.request, stamp, [title, ...[1, 2, 3, 4, 5, 6, 7].map((n) => `Column ${n} ${stamp}`)]);
+  const { gameId } = await runningGame(admin, stamp, [title, ...[1, 2, 3, 4, 5, 6, 7].map((n) => `Column ${n} ${stamp}`)]);
   const context = await browser.newContext({ viewport: { width: 480, height: 900 } });
   await context.addCookies([{ name: "i18next", value: "ja-JP", url: baseURL! }]);
   const page = await context.newPage();
@@ -394,10 +394,10 @@ test("two tabs of the challenge editor: a stale tab's save keeps the hint the ot
   await tabB.close();
 });
 
-test("by keyboard: a challenge opens into focus, a wrong flag stays selected in the focused flag box, an accepted one counts at once, Escape returns to the card", async ({ adminPage: admin, page }) => {
+test("by keyboard: a challenge opens into focus, a wrong flag stays selected in the focused flag box, an accepted one counts at once, Escape returns to the card", async ({ adminApi: admin, page }) => {
   const stamp = Date.now().toString(36);
   const title = `Keys ${stamp}`;
-  const { gameId, challengeIds } = await runningGame(admin.request, stamp, [title]);
+  const { gameId, challengeIds } = await runningGame(admin, stamp, [title]);
   await player(page, gameId, stamp);
   await page.goto(`/games/${gameId}/challenges`);
   await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
@@ -428,11 +428,11 @@ test("by keyboard: a challenge opens into focus, a wrong flag stays selected in 
   await expect(card).toHaveAttribute("aria-expanded", "false");
 });
 
-test("on a phone: a long line in the game's code block scrolls inside it, and a verdict comes into sight", async ({ adminPage: admin, browser }) => {
+test("on a phone: a long line in the game's code block scrolls inside it, and a verdict comes into sight", async ({ adminApi: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const title = `Phone ${stamp}`;
   const longLine = `nc challenge.example.com 31337 ${"--with-a-very-long-option=true ".repeat(8)}`;
-  const { gameId } = await runningGame(admin.request, stamp, [title], { content: `Connect with:\n\n\`\`\`\n${longLine}\n\`\`\`\n` });
+  const { gameId } = await runningGame(admin, stamp, [title], { content: `Connect with:\n\n\`\`\`\n${longLine}\n\`\`\`\n` });
   const context = await browser.newContext({ viewport: { width: 360, height: 500 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   await player(page, gameId, stamp);
@@ -510,10 +510,10 @@ async function topOf(page: Page, locator: ReturnType<Page["locator"]>): Promise<
   return (await locator.boundingBox())!.y;
 }
 
-test("on a phone a live notice does not push the challenge the player reads, and a chip leads up to it", async ({ adminPage: admin, browser }) => {
+test("on a phone a live notice does not push the challenge the player reads, and a chip leads up to it", async ({ adminApi: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const titles = Array.from({ length: 10 }, (_, n) => `Read ${n} ${stamp}`);
-  const { gameId } = await runningGame(admin.request, stamp, titles);
+  const { gameId } = await runningGame(admin, stamp, titles);
   const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   await player(page, gameId, stamp);
@@ -526,12 +526,12 @@ test("on a phone a live notice does not push the challenge the player reads, and
   await card.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 200));
   const before = await topOf(page, card);
   expect(before).toBeGreaterThan(150);
-  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Break at ${stamp}` } }));
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Break at ${stamp}` } }));
   await expect(page.getByTestId("live-notices")).toContainText(`Break at ${stamp}`);
   await expect(page.getByTestId("notices-unseen")).toBeVisible();
   expect(Math.abs((await topOf(page, card)) - before)).toBeLessThanOrEqual(1);
   // A second one, above the first, pushes nothing either.
-  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Lunch at ${stamp}` } }));
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Lunch at ${stamp}` } }));
   await expect(page.getByTestId("live-notices").getByTestId("notice")).toHaveCount(2);
   expect(Math.abs((await topOf(page, card)) - before)).toBeLessThanOrEqual(1);
 
@@ -544,16 +544,16 @@ test("on a phone a live notice does not push the challenge the player reads, and
   await page.evaluate(() => document.querySelectorAll("style").forEach((s) => s.textContent?.includes("overflow-anchor") && s.remove()));
   await card.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 200));
   const again = await topOf(page, card);
-  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Dinner at ${stamp}` } }));
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Dinner at ${stamp}` } }));
   await expect(page.getByTestId("live-notices").getByTestId("notice")).toHaveCount(3);
   expect(Math.abs((await topOf(page, card)) - again)).toBeLessThanOrEqual(1);
   await context.close();
 });
 
-test("on a phone the overview's writeup comes before the notices, and a live notice does not push the one the player reads", async ({ adminPage: admin, browser }) => {
+test("on a phone the overview's writeup comes before the notices, and a live notice does not push the one the player reads", async ({ adminApi: admin, browser }) => {
   const stamp = Date.now().toString(36);
-  const { gameId } = await runningGame(admin.request, stamp, [], { writeupRequired: true, writeupDeadline: Date.now() + 3 * HOUR });
-  for (let n = 0; n < 12; n++) await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Old ${n} ${stamp}` } }));
+  const { gameId } = await runningGame(admin, stamp, [], { writeupRequired: true, writeupDeadline: Date.now() + 3 * HOUR });
+  for (let n = 0; n < 12; n++) await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Old ${n} ${stamp}` } }));
   const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   await player(page, gameId, stamp);
@@ -572,7 +572,7 @@ test("on a phone the overview's writeup comes before the notices, and a live not
   const read = notices.filter({ hasText: `Old 5 ${stamp}` });
   await read.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 200));
   const before = await topOf(page, read);
-  await ok(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `New ${stamp}` } }));
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `New ${stamp}` } }));
   await expect(notices).toHaveCount(13);
   await expect(notices.first()).toContainText(`New ${stamp}`);
   expect(Math.abs((await topOf(page, read)) - before)).toBeLessThanOrEqual(1);
@@ -597,11 +597,11 @@ async function smallTargets(page: Page): Promise<string[]> {
   });
 }
 
-test("on a touch screen every control of the player's pages is at least 44 px; under a mouse they stay compact", async ({ adminPage: admin, browser }) => {
+test("on a touch screen every control of the player's pages is at least 44 px; under a mouse they stay compact", async ({ adminApi: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const [misc, web] = [`Touch misc ${stamp}`, `Touch web ${stamp}`];
-  const { gameId, challengeIds } = await runningGame(admin.request, stamp, [misc, web]);
-  await ok(admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeIds[1]}`, { data: { category: "Web" } }));
+  const { gameId, challengeIds } = await runningGame(admin, stamp, [misc, web]);
+  await ok(admin.put(`/api/edit/games/${gameId}/challenges/${challengeIds[1]}`, { data: { category: "Web" } }));
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   await player(page, gameId, stamp);
@@ -631,11 +631,11 @@ test("on a touch screen every control of the player's pages is at least 44 px; u
   await desktop.close();
 });
 
-test("a player narrows the board to one category and hides what the team solved", async ({ adminPage: admin, page }) => {
+test("a player narrows the board to one category and hides what the team solved", async ({ adminApi: admin, page }) => {
   const stamp = Date.now().toString(36);
   const [misc, web] = [`Misc one ${stamp}`, `Web one ${stamp}`];
-  const { gameId, challengeIds } = await runningGame(admin.request, stamp, [misc, web]);
-  await ok(admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeIds[1]}`, { data: { category: "Web" } }));
+  const { gameId, challengeIds } = await runningGame(admin, stamp, [misc, web]);
+  await ok(admin.put(`/api/edit/games/${gameId}/challenges/${challengeIds[1]}`, { data: { category: "Web" } }));
   await player(page, gameId, stamp);
   const submission = await ok<number>(page.request.post(`/api/game/${gameId}/challenges/${challengeIds[0]}`, { data: { flag: FLAG } }));
   // Judged before the page loads (the board marks solved challenges from its first read).
