@@ -109,4 +109,25 @@ export async function hydrated(page: Page): Promise<void> {
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true", { timeout: 15_000 });
 }
 
+/**
+ * Holds the answers of the page's reads that match `url`: each is fetched from the server at once, so it is
+ * read before what the test does next, but reaches the page only after `release()`, its JSON rows passed
+ * through `change` (e.g. a marker row added, to see the answer land). `answered` resolves once a read has
+ * been fetched. For the race of a push arriving while a list is being read.
+ */
+export async function holdReads(page: Page, url: RegExp, change: (rows: unknown[]) => unknown[]) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  await page.route(url, async (route) => {
+    const response = await route.fetch();
+    const rows = (await response.json()) as unknown[];
+    answer();
+    await released;
+    await route.fulfill({ response, json: change(rows) });
+  });
+  return { answered, release, stop: () => page.unroute(url) };
+}
+
 export { expect };

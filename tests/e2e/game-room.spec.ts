@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, interpolate as fill, registerUser, test } from "./fixtures";
+import { expect, interpolate as fill, holdReads, registerUser, test } from "./fixtures";
 import { rawGet } from "./raw-http";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -43,34 +43,23 @@ test("a submission pushed while the monitor's first read is on its way stays lis
 
   // The monitor's first read is answered now (before the submission below exists) but reaches the page
   // only after the submission's push.
-  const firstRead = new RegExp(`/api/game/${gameId}/submissions\\?count=100&skip=0$`);
   const marker = `flag{held_${stamp}}`;
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let answered!: () => void;
-  const readAnswered = new Promise<void>((resolve) => (answered = resolve));
-  await admin.route(firstRead, async (route) => {
-    const response = await route.fetch();
-    const rows = (await response.json()) as unknown[];
-    answered();
-    await released;
-    const held = { id: 1_000_000_000, answer: marker, status: "WrongAnswer", time: Date.now() - HOUR, user: "held", team: "held", challenge: "held", challengeId, teamId: null };
-    await route.fulfill({ response, json: [...rows, held] });
-  });
+  const held = { id: 1_000_000_000, answer: marker, status: "WrongAnswer", time: Date.now() - HOUR, user: "held", team: "held", challenge: "held", challengeId, teamId: null };
+  const firstRead = await holdReads(admin, new RegExp(`/api/game/${gameId}/submissions\\?count=100&skip=0$`), (rows) => [...rows, held]);
   await admin.goto(`/games/${gameId}/monitor/submissions`);
   await expect(admin.getByTestId("monitor-socket")).toHaveAttribute("data-state", "open");
-  await readAnswered;
+  await firstRead.answered;
 
   await ok(player.request.post(`/api/game/${gameId}/challenges/${challengeId}`, { data: { flag: "flag{pushed_meanwhile}" } }));
   const table = admin.getByTestId("monitor-submissions");
   const pushed = table.getByRole("row").filter({ hasText: "flag{pushed_meanwhile}" });
   await expect(pushed).toContainText(en.monitor.status.WrongAnswer);
 
-  release();
+  firstRead.release();
   await expect(table.getByRole("row").filter({ hasText: marker })).toHaveCount(1);
   await expect(pushed).toHaveCount(1);
   await expect(pushed).toContainText(en.monitor.status.WrongAnswer);
-  await admin.unroute(firstRead);
+  await firstRead.stop();
   await player.close();
 });
 

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, expectRefusedAt, interpolate as fill, registerUser, test } from "./fixtures";
+import { expect, expectRefusedAt, holdReads, interpolate as fill, registerUser, test } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -172,31 +172,20 @@ test("a notice posted while the game page's notices are read stays listed when t
   const gameId = ((await created.json()) as { id: number }).id;
   // The page's read of the notices is answered now (before the notice below exists) but reaches the page
   // only after the notice's push.
-  const firstRead = new RegExp(`/api/game/${gameId}/notices\\?count=100$`);
   const marker = `Held ${stamp}`;
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let answered!: () => void;
-  const readAnswered = new Promise<void>((resolve) => (answered = resolve));
-  await admin.route(firstRead, async (route) => {
-    const response = await route.fetch();
-    const rows = (await response.json()) as unknown[];
-    answered();
-    await released;
-    await route.fulfill({ response, json: [...rows, { id: 1_000_000_000, type: "Normal", values: [marker], time: now - 3_600_000 }] });
-  });
+  const firstRead = await holdReads(admin, new RegExp(`/api/game/${gameId}/notices\\?count=100$`), (rows) => [...rows, { id: 1_000_000_000, type: "Normal", values: [marker], time: now - 3_600_000 }]);
   await admin.goto(`/games/${gameId}`);
   const notices = admin.getByRole("region", { name: en.notices.title });
   await expect(notices.locator("[data-socket-state]")).toHaveAttribute("data-socket-state", "open", FIRST_LOAD);
-  await readAnswered;
+  await firstRead.answered;
 
   expect((await admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Meanwhile ${stamp}` } })).ok()).toBe(true);
   const pushed = notices.getByTestId("notice").filter({ hasText: `Meanwhile ${stamp}` });
   await expect(pushed).toHaveCount(1);
-  release();
+  firstRead.release();
   await expect(notices.getByTestId("notice").filter({ hasText: marker })).toHaveCount(1);
   await expect(pushed).toHaveCount(1);
-  await admin.unroute(firstRead);
+  await firstRead.stop();
 });
 
 test("the admin notices page shows notices posted elsewhere without a reload", async ({ adminPage: admin, browser }) => {

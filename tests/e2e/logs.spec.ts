@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, interpolate, registerUser, test, uniqueUserName } from "./fixtures";
+import { expect, holdReads, interpolate, registerUser, test, uniqueUserName } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -80,21 +80,11 @@ test("a record pushed while the cached first page is being read again stays list
 
   // That read is answered now (before the record below exists) but reaches the page only after the push.
   const marker = uniqueUserName("held");
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let answered!: () => void;
-  const readAnswered = new Promise<void>((resolve) => (answered = resolve));
-  await adminPage.route(/\/api\/admin\/logs\?level=All&/, async (route) => {
-    const response = await route.fetch();
-    const rows = (await response.json()) as unknown[];
-    answered();
-    await released;
-    const held = { time: Date.now() - 60_000, name: marker, level: "Information", ip: null, msg: marker, status: null };
-    await route.fulfill({ response, json: [held, ...rows] });
-  });
+  const held = { time: Date.now() - 60_000, name: marker, level: "Information", ip: null, msg: marker, status: null };
+  const firstPage = await holdReads(adminPage, /\/api\/admin\/logs\?level=All&/, (rows) => [held, ...rows]);
   await adminPage.goto("/admin/logs");
   await expect(adminPage.getByTestId("log-socket-state")).toHaveText(en.adminLogs.socket.open, FIRST_LOAD);
-  await readAnswered;
+  await firstPage.answered;
 
   const tried = uniqueUserName("nobody");
   const other = await browser.newContext();
@@ -103,8 +93,8 @@ test("a record pushed while the cached first page is being read again stays list
   const pushed = adminPage.getByTestId("log-row").filter({ hasText: tried });
   await expect(pushed).toHaveCount(1);
 
-  release();
+  firstPage.release();
   await expect(adminPage.getByTestId("log-row").filter({ hasText: marker })).toHaveCount(1);
   await expect(pushed).toHaveCount(1);
-  await adminPage.unroute(/\/api\/admin\/logs\?level=All&/);
+  await firstPage.stop();
 });
