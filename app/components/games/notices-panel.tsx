@@ -52,12 +52,12 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   const [more, setMore] = useState(false);
   const [loadingMore, setLoadingMore] = useState(false);
   // Notices pushed while the list is read are applied again to what it brings.
-  const reads = useRef(new PushesDuringRead<GameNoticeInfo[]>());
+  const [reads] = useState(() => new PushesDuringRead<GameNoticeInfo[]>());
   const load = useCallback(() => {
-    const round = reads.current.begin();
+    const round = reads.begin();
     return api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}`).then(
       (list) => {
-        const shown = reads.current.settle(round, sortNotices(list));
+        const shown = reads.settle(round, sortNotices(list));
         if (shown === null) return;
         void writeCache(`notices:${gameId}`, list);
         fetched.current = list.length;
@@ -67,10 +67,10 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
         setError(null);
       },
       (err: unknown) => {
-        if (reads.current.fail(round)) setError(errorMessage(err));
+        if (reads.fail(round)) setError(errorMessage(err));
       },
     );
-  }, [gameId, keepPlace]);
+  }, [gameId, keepPlace, reads]);
   const loadMore = () => {
     setLoadingMore(true);
     api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}&skip=${fetched.current}`)
@@ -105,12 +105,12 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
       if (message.type === "notice" || message.type === "noticeDeleted") keepPlace();
       if (message.type === "notice") {
         const notice = message.data;
-        reads.current.push((list) => mergeNotice(list, notice));
+        reads.push((list) => mergeNotice(list, notice));
         setNotices((list) => mergeNotice(list ?? [], notice));
       }
       if (message.type === "noticeDeleted") {
         const { id } = message.data;
-        reads.current.push((list) => list.filter((n) => n.id !== id));
+        reads.push((list) => list.filter((n) => n.id !== id));
         setNotices((list) => list?.filter((n) => n.id !== id) ?? list);
       }
     },

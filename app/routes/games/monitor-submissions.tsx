@@ -56,12 +56,12 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   // offsets, so a page may repeat rows already held; those are dropped by id.
   const fetched = useRef(0);
   // Submissions pushed while the first page is read are applied again to what it brings.
-  const reads = useRef(new PushesDuringRead<SubmissionRecord[]>());
+  const [reads] = useState(() => new PushesDuringRead<SubmissionRecord[]>());
   const load = useCallback(() => {
-    const round = reads.current.begin();
+    const round = reads.begin();
     query(0)
       .then((list) => {
-        const shown = reads.current.settle(round, list);
+        const shown = reads.settle(round, list);
         if (shown === null) return;
         fetched.current = list.length;
         setRows(shown);
@@ -69,16 +69,16 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
         setError(null);
       })
       .catch((err: unknown) => {
-        if (reads.current.fail(round)) setError(errorMessage(err));
+        if (reads.fail(round)) setError(errorMessage(err));
       });
-  }, [query]);
+  }, [query, reads]);
   useEffect(load, [load]);
   useHubSocket(`/hub/game/${gameId}/monitor`, {
     onResync: load,
     onMessage: (m) => {
       if (m.type !== "submission") return;
       const change = (rows: SubmissionRecord[]) => pushSubmission(rows, m.data, filter);
-      reads.current.push(change);
+      reads.push(change);
       setRows(change);
     },
   });
