@@ -245,9 +245,10 @@ async function main() {
   };
   const started = performance.now();
 
-  // The container agent's suite mostly waits for Docker (≈ 16 % of a core for its ≈ 70 s): it runs beside
-  // the build, the typecheck and the unit suite, its output kept in a file and shown when it is done, and
-  // ends before the suites that start containers on the same engine (DECISIONS.md).
+  // The container agent's suite (≈ 135 s alone; Docker's processes then keep ≈ 80 % of the machine busy,
+  // its own ≈ 15 CPU-s) runs beside the build, the typecheck and the unit suite, its output kept in a file
+  // and shown when it is done, and ends before the suites that start containers on the same engine (with
+  // the bench smoke beside it, containers of both missed their 10–15-s readiness limits; DECISIONS.md).
   const agentLog = join(REPORTS, "agent.log");
   const agentRun = runSuite(AGENT_SUITE, true, agentLog);
 
