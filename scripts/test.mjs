@@ -87,6 +87,12 @@ function ensureSystemParts() {
 }
 
 /**
+ * The signal (Ctrl-C, SIGTERM) that stopped the running suites, if any: they are passed it, and the suites
+ * not yet started are not started (each counts as a failure), so an interrupted run ends with its summary.
+ */
+let interrupted;
+
+/**
  * Runs a command in its own process group; resolves with its exit code (or a description of its end).
  * Its output goes to ours, or to the file `logFile` when given (a suite running beside others).
  */
@@ -106,6 +112,7 @@ function run(command, args, { timeoutMs, extraEnv = {}, logFile }) {
       }
     }, timeoutMs);
     const forward = (signal) => {
+      interrupted = signal;
       try {
         process.kill(-child.pid, signal);
       } catch {
@@ -265,7 +272,7 @@ async function main() {
   // third of the machine idle; it ends before the security suite, whose timing checks want a quiet machine
   // (DECISIONS.md). Its output is kept in a file and shown when it is done.
   const typecheckLog = join(REPORTS, "typecheck.log");
-  const typecheckRun = timed(() => TYPECHECK.start(typecheckLog));
+  const typecheckRun = interrupted ? Promise.resolve({ code: null, note: `not run: ${interrupted}`, seconds: 0 }) : timed(() => TYPECHECK.start(typecheckLog));
   let typecheckShown = false;
   /** Waits for the typecheck and prints its output and result, once (before a quiet suite, else at the end). */
   const showTypecheck = async () => {
@@ -324,6 +331,10 @@ async function main() {
 
   try {
     for (const suite of suites) {
+      if (interrupted && !suite.alreadyRunning) {
+        results.push({ name: suite.name, passed: 0, failed: 1, skipped: 0, note: `not run: ${interrupted}` });
+        continue;
+      }
       if (suite.quiet) await showTypecheck();
       console.log(`\n== ${suite.name} ==`);
       if (suite.alreadyRunning) {
