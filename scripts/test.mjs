@@ -254,8 +254,8 @@ async function main() {
 
   // The container agent's suite (≈ 135 s alone; Docker's processes then keep ≈ 80 % of the machine busy,
   // its own ≈ 15 CPU-s) runs beside the build, the typecheck and the unit suite, its output kept in a file
-  // and shown when it is done, and ends before the suites that start containers on the same engine (with
-  // the bench smoke beside it, containers of both missed their 10–15-s readiness limits; DECISIONS.md).
+  // and shown when it is done, and ends before the suites that start containers on the same engine
+  // (DECISIONS.md).
   const agentLog = join(REPORTS, "agent.log");
   const agentRun = runSuite(AGENT_SUITE, true, agentLog);
 
