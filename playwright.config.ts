@@ -55,8 +55,8 @@ export default defineConfig({
     locale: "en-US",
     screenshot: "only-on-failure",
     // A failed test keeps its trace (actions, console, network) and a screenshot of its end. DOM snapshots and
-    // the screencast are left out: recorded for every test, they cost ≈ 15 % and ≈ 20 % of the browser's CPU
-    // time (DECISIONS.md).
+    // the screencast are left out: recorded for every test, the snapshots cost ≈ 15 % of the suite's time and
+    // the screencast ≈ 20 % of the browser's CPU (DECISIONS.md).
     trace: { mode: "retain-on-failure", snapshots: false, screenshots: false },
     launchOptions: {
       executablePath: "/usr/bin/chromium",
