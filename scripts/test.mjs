@@ -297,7 +297,8 @@ async function main() {
     // Instrumented security checks and the crash tests against the real `npm start` server (SECURITY.md).
     {
       ...vitestSuite("security", "tests/security/vitest.config.ts", 6 * 60_000, { DOCKER_HOST: AGENT_DOCKER_HOST }),
-      // Its constant-time comparison checks measure timings: nothing runs beside it.
+      // Nothing runs beside it: its durability checks time answers against a batch import's end and kill
+      // servers in the middle of a burst (the flag comparison checks count reads, not time).
       quiet: true,
       needsBuild: true,
       prepare: prepareAgentEngineForApp,
