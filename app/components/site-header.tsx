@@ -50,8 +50,10 @@ export function SiteHeader({
     { to: "/posts", label: t("nav.posts") },
     { to: "/teams", label: t("nav.teams") },
     { to: "/about", label: t("nav.about") },
-    ...(user?.role === "Admin" ? [{ to: "/admin/games", label: t("nav.admin") }] : []),
+    // The admin area's tab stays current on every admin page, not only under its link's own path.
+    ...(user?.role === "Admin" ? [{ to: "/admin/games", label: t("nav.admin"), section: "/admin" }] : []),
   ];
+  const inSection = (section: string) => location.pathname === section || location.pathname.startsWith(`${section}/`);
 
   async function logout() {
     try {
@@ -97,11 +99,17 @@ export function SiteHeader({
           className={`${menuOpen ? "flex" : "hidden"} w-full flex-col gap-3 pb-2 lg:flex lg:w-auto lg:flex-1 lg:flex-row lg:items-center lg:pb-0`}
         >
           <nav aria-label={t("nav.label")} className="flex flex-col gap-1 lg:flex-row">
-            {tabs.map((tab) => (
-              <NavLink key={tab.to} to={tab.to} end={tab.end} className={tabClass}>
-                {tab.label}
-              </NavLink>
-            ))}
+            {tabs.map((tab) =>
+              tab.section ? (
+                <Link key={tab.to} to={tab.to} aria-current={inSection(tab.section) ? "page" : undefined} className={tabClass({ isActive: inSection(tab.section) })}>
+                  {tab.label}
+                </Link>
+              ) : (
+                <NavLink key={tab.to} to={tab.to} end={tab.end} className={tabClass}>
+                  {tab.label}
+                </NavLink>
+              ),
+            )}
           </nav>
 
           <div className="flex flex-wrap items-center gap-2 lg:ms-auto">

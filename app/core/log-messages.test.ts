@@ -46,6 +46,10 @@ const RECORDS: [LogText, string][] = [
     { key: "containersReleasedOfGame", params: { released: 1, total: 1, game: 7, containers: [{ id: "c1", failure: { kind: "unreachable" } }], more: 0 } },
     "1 of 1 containers of game #7 were released without their agent: c1 (the agent could not be reached); each agent removes them at expiry or at its next start",
   ],
+  [
+    { key: "containersReleasedOfTeam", params: { released: 1, total: 2, team: "Gamma", containers: [{ id: "c1", failure: { kind: "unreachable" } }], more: 0 } },
+    "1 of 2 containers of team Gamma, no longer taking part, were released without their agent: c1 (the agent could not be reached); each agent removes them at expiry or at its next start",
+  ],
   [{ key: "writeupReplaced", params: { team: 4, game: 2, file: "w.pdf", size: 1024 } }, "Team #4 replaced the writeup of game #2: w.pdf (1024 bytes)"],
 ];
 

@@ -80,6 +80,7 @@ export interface LogParams {
   containerReleasedByTeam: { team: string; id: string } & Released;
   containersReleasedOfChallenges: { released: number; total: number; challenges: number[]; containers: ReleasedContainer[]; more: number };
   containersReleasedOfGame: { released: number; total: number; game: number; containers: ReleasedContainer[]; more: number };
+  containersReleasedOfTeam: { released: number; total: number; team: string; containers: ReleasedContainer[]; more: number };
   noDynamicAttachment: { title: string; id: number; team: string };
   solved: { team: string; title: string; id: number };
   solvedBlood: { team: string; title: string; id: number; type: "FirstBlood" | "SecondBlood" | "ThirdBlood" };
@@ -258,6 +259,7 @@ export const PARAM_KINDS: { [K in LogKey]: Partial<Record<keyof LogParams[K], Re
   containerReleasedByTeam: { failure },
   containersReleasedOfChallenges: { challenges: idList, containers: releasedList },
   containersReleasedOfGame: { containers: releasedList },
+  containersReleasedOfTeam: { containers: releasedList },
   noDynamicAttachment: {},
   solved: {},
   solvedBlood: { type: enumLabel("notices.type") },

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { typeMessage } from "./schemas/messages";
 import { registerSchema } from "./schemas/account";
 import { inviteCodeSchema } from "./schemas/team";
-import { cleanJsonInput, describeIssue, firstIssue, issueField } from "./validation";
+import { cleanJsonInput, describeIssue, firstIssue, issueField, MAX_JSON_DEPTH } from "./validation";
 
 const t = (key: string, params?: Record<string, unknown>) => (key.startsWith("fields.") ? key : `${key}${params ? JSON.stringify(params) : ""}`);
 const isKey = (key: string) => key.startsWith("validation.");
@@ -116,6 +116,19 @@ describe("cleanJsonInput", () => {
     expect(cleanJsonInput({ flags: [{ flag: "ok" }, { flag: "a\u0000b" }] })).toEqual({ badPath: ["flags", 1, "flag"] });
     expect(cleanJsonInput({ realName: "x\u001by" })).toEqual({ badPath: ["realName"] });
     expect(cleanJsonInput({ realName: "x\u007fy" })).toEqual({ badPath: ["realName"] });
+  });
+
+  it("refuses a body nested deeper than MAX_JSON_DEPTH instead of exhausting the stack", () => {
+    const nest = (depth: number, inner: unknown): unknown => {
+      let v = inner;
+      for (let i = 0; i < depth; i++) v = [v];
+      return v;
+    };
+    expect(cleanJsonInput(nest(MAX_JSON_DEPTH, "ok"))).toEqual({ value: nest(MAX_JSON_DEPTH, "ok") });
+    expect(cleanJsonInput(nest(MAX_JSON_DEPTH + 1, "ok"))).toEqual({ tooDeep: true });
+    expect(cleanJsonInput({ userName: nest(100_000, 1) })).toEqual({ tooDeep: true });
+    // The path of a refused string is still whole after the walk went in and out of siblings.
+    expect(cleanJsonInput({ a: [[1], { b: "x" }], c: [{ d: ["ok", "x\u0001"] }] })).toEqual({ badPath: ["c", 0, "d", 1] });
   });
 
   it("refuses a lone surrogate but keeps a pair", () => {

@@ -51,7 +51,8 @@ export function describeIssue(
   input?: unknown,
 ): string {
   const field = fieldLabel(issue.path, t);
-  if (issue.message && isKey(issue.message)) return t(issue.message, { field });
+  // A custom issue may name what was wrong (`params`, e.g. the entry of a list that was refused).
+  if (issue.message && isKey(issue.message)) return t(issue.message, { field, ...(issue.code === "custom" ? issue.params : {}) });
   switch (issue.code) {
     case "invalid_type": {
       const value = valueAt(input, issue.path);
@@ -108,29 +109,47 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const INVISIBLE_ONLY = /^[\s\p{Cf}]*\p{Cf}[\s\p{Cf}]*$/u;
 
 /**
+ * How deep a request body may nest. The API's bodies nest a few levels (a list of objects in an object);
+ * a recursive walk of thousands of levels would exhaust the stack, so deeper input is refused.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
  * Cleans a parsed JSON request body before its schema sees it: a string that shows nothing (zero-width or
  * direction marks, maybe with white space) becomes "", so required fields say "required" instead of
- * storing an invisible title; a string with a control character or a lone surrogate is refused.
- * Returns the cleaned value, or the path of the first refused string.
+ * storing an invisible title; a string with a control character or a lone surrogate is refused, and so is
+ * a body nested deeper than `MAX_JSON_DEPTH`.
+ * Returns the cleaned value, the path of the first refused string, or `tooDeep`.
  */
-export function cleanJsonInput(value: unknown): { value: unknown } | { badPath: (string | number)[] } {
-  const walk = (v: unknown, path: (string | number)[]): unknown => {
+export function cleanJsonInput(value: unknown): { value: unknown } | { badPath: (string | number)[] } | { tooDeep: true } {
+  const path: (string | number)[] = []; // the walk's position, copied only when a string is refused
+  const walk = (v: unknown): unknown => {
     if (typeof v === "string") {
-      if (CONTROL.test(v) || LONE_SURROGATE.test(v)) throw new BadText(path);
+      if (CONTROL.test(v) || LONE_SURROGATE.test(v)) throw new BadText([...path]);
       return INVISIBLE_ONLY.test(v) ? "" : v;
     }
-    if (Array.isArray(v)) return v.map((item, i) => walk(item, [...path, i]));
+    if (v === null || typeof v !== "object") return v;
+    if (path.length >= MAX_JSON_DEPTH) throw TOO_DEEP;
+    const at = (key: string | number, item: unknown): unknown => {
+      path.push(key);
+      const cleaned = walk(item);
+      path.pop();
+      return cleaned;
+    };
+    if (Array.isArray(v)) return v.map((item, i) => at(i, item));
     // fromEntries defines each key as data, so a `__proto__` key stays a plain (ignored) field.
-    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([key, item]) => [key, walk(item, [...path, key])]));
-    return v;
+    return Object.fromEntries(Object.entries(v).map(([key, item]) => [key, at(key, item)]));
   };
   try {
-    return { value: walk(value, []) };
+    return { value: walk(value) };
   } catch (err) {
     if (err instanceof BadText) return { badPath: err.path };
+    if (err === TOO_DEEP) return { tooDeep: true };
     throw err;
   }
 }
+
+const TOO_DEEP = Symbol("too deep");
 
 class BadText extends Error {
   constructor(readonly path: (string | number)[]) {

@@ -35,6 +35,8 @@ test("an admin bans a signed-in user: their next request and page load are refus
   expect((await userPage.request.get("/api/account/profile")).status()).toBe(200);
 
   await openUser(adminPage, user.userName);
+  // The header's Admin tab is current on every admin page, not only under /admin/games.
+  await expect(adminPage.getByRole("navigation", { name: en.nav.label }).getByRole("link", { name: en.nav.admin, exact: true })).toHaveAttribute("aria-current", "page");
   const row = userRow(adminPage, user.userName);
   await expect(row).toContainText(en.role.User);
   // Last visit time (DD/MM/YYYY HH:mm:ss) and IP are shown.

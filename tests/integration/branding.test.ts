@@ -6,6 +6,7 @@ import { blobKey } from "~/.server/storage/files";
 import type { ClientConfig } from "~/core/schemas/config";
 import { Client, db, newUser } from "./helpers";
 import { newAdmin, png, sha256 } from "./content-helpers";
+import type { ErrorBody } from "./game-helpers";
 
 type Settings = {
   accountPolicy: Record<string, unknown>;
@@ -97,6 +98,13 @@ describe("branding (api.md §7, rules.md §16)", () => {
     expect(settings.containerPolicy).toMatchObject({ defaultLifetime: 90, autoDestroyOnLimitReached: true, extraFlagEnvNames: ["MY_FLAG"] });
     expect(settings.accountPolicy).toMatchObject({ emailDomainList: "example.com" });
     expect((await new Client().json<ClientConfig>("/api/config")).body.defaultLifetime).toBe(90);
+    // A whitelist entry that is not a domain is refused by name, in the admin's language; the list is kept.
+    const ja = new Client({ lang: "ja-JP" });
+    ja.cookie = admin.cookie;
+    const bad = await ja.json<ErrorBody>("/api/admin/config", { method: "PUT", body: { accountPolicy: { emailDomainList: "example.org, bad domain!!" } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.title).toBe("メールドメインの許可リスト：「bad domain!!」はドメイン名ではありません");
+    expect((await admin.json<Settings>("/api/admin/config")).body.accountPolicy.emailDomainList).toBe("example.com");
     await admin.json("/api/admin/config", { method: "PUT", body: { accountPolicy: { emailDomainList: "" } } });
   });
 

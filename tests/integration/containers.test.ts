@@ -528,6 +528,10 @@ describe("admin containers", () => {
     expect(vars.FLAGSTAFF_TEAM_ID).toBe("admin");
     expect(vars.FLAGSTAFF_FLAG).toBe(r.body.testFlag);
     expect(vars.FLAGSTAFF_GAME_ID).toBeUndefined();
+    // A new flag template does not change the flag the running container holds, nor the one shown for it.
+    expect((await admin.client.json(`/api/edit/games/${game.id}/challenges/${c.id}`, { method: "PUT", body: { flagTemplate: "other{[TEAM_HASH]}" } })).status).toBe(200);
+    const again = await admin.client.json<ChallengeEditDetail>(`/api/edit/games/${game.id}/challenges/${c.id}`);
+    expect(again.body.testContainer?.testFlag).toBe(r.body.testFlag);
     // Test containers are not team instances.
     expect((await exports.default.fetch(`${BASE}/api/proxy/${r.body.entry}`)).status).toBe(404);
     expect((await exports.default.fetch(`${BASE}/api/proxy/noinst/${r.body.entry}`)).status).toBe(204);
@@ -571,6 +575,27 @@ describe("admin containers", () => {
     expect(after.body.data.some((x) => x.containerGuid === r.body.entry)).toBe(false);
     const events = await db().select().from(gameEvents).where(and(eq(gameEvents.gameId, game.id), eq(gameEvents.type, "ContainerDestroy"))).all();
     expect(events).toHaveLength(1);
+  });
+
+  it("destroys a team's containers when it no longer takes part (suspended), and only that team's", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const suspended = await acceptedPlayer(game.id);
+    const other = await acceptedPlayer(game.id);
+    const mine = await start(suspended.client, game.id, c.id);
+    const theirs = await start(other.client, game.id, c.id);
+    expect([mine.status, theirs.status]).toEqual([200, 200]);
+    expect((await admin.client.json(`/api/admin/participation/${suspended.participation.id}/Suspended`, { method: "PUT" })).status).toBe(200);
+    // The suspended team can no longer destroy it (every player call is refused), so the review does.
+    expect((await destroy(suspended.client, game.id, c.id)).status).toBe(403);
+    expect((await agentGet(`/containers/${mine.body.entry}`)).status).toBe(404);
+    expect(await db().select().from(containers).where(and(eq(containers.participationId, suspended.participation.id), ne(containers.status, "Destroyed"))).all()).toEqual([]);
+    expect((await agentGet(`/containers/${theirs.body.entry}`)).status).toBe(200);
+    // Accepting a team again starts nothing by itself.
+    expect((await admin.client.json(`/api/admin/participation/${other.participation.id}`, { method: "PUT", body: { status: "Accepted" } })).status).toBe(200);
+    expect((await agentGet(`/containers/${theirs.body.entry}`)).status).toBe(200);
+    await resetCooldown(other.participation.id);
+    expect((await destroy(other.client, game.id, c.id)).status).toBe(200);
   });
 
   it("destroys a challenge's containers when it is deleted, and a game's when the game is deleted", { timeout: 60_000 }, async () => {

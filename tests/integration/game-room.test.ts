@@ -124,11 +124,17 @@ describe("submission life cycle", () => {
     const [outsider] = await seedPlayers((await createGame(admin)).id, 1);
     expect((await submit(outsider!, gameId, cid, "f")).status).toBe(403);
 
+    const before = await submit(b!, gameId, cid, "nope");
+    expect(before.status).toBe(200);
     const review = await admin.json(`/api/admin/participation/${b!.participationId}/Suspended`, { method: "PUT" });
     expect(review.status).toBe(200);
     const banned = await submit(b!, gameId, cid, "f");
     expect(banned.status).toBe(403);
     expect((banned.body as ErrorBody).title).toBe("You have been banned");
+    // Its earlier submission's verdict too (every player call, rules.md §2).
+    const status = await statusOf(b!, gameId, cid, before.body as number);
+    expect(status.status).toBe(403);
+    expect((status.body as ErrorBody).title).toBe("You have been banned");
     expect((await b!.client.json(`/api/game/${gameId}/details`)).status).toBe(403);
     // The suspended team left the board before the review call returned.
     expect((await board(gameId)).items.map((i) => i.id)).toEqual([a!.teamId]);

@@ -35,6 +35,17 @@ describe("request input hygiene", () => {
     expect(profile.body.realName ?? "").not.toContain("evil");
   });
 
+  it("refuses a deeply nested body with a localised 400, signed in or not", async () => {
+    const deep = "[".repeat(3_000) + "]".repeat(3_000);
+    const anonymous = await new Client({ lang: "zh-CN" }).json<ErrorBody>("/api/account/login", { method: "POST", raw: deep, headers: { "content-type": "application/json" } });
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.body).toEqual({ title: "请求体的嵌套层级过深", status: 400 });
+    const { client } = await newUser();
+    const inField = await client.json<ErrorBody>("/api/account/update", { method: "PUT", raw: `{"bio":${"[".repeat(10_000)}${"]".repeat(10_000)}}`, headers: { "content-type": "application/json" } });
+    expect(inField.status).toBe(400);
+    expect(inField.body.title).toBe("The request body is nested too deeply");
+  });
+
   it("takes the default for an empty paging parameter instead of reading it as 0", async () => {
     const { client: admin } = await newAdmin();
     await createGame(admin);

@@ -11,11 +11,13 @@ import type { ApiContext, ApiEnv } from "./context";
 import { listLogs } from "~/.server/services/logs";
 import { LOG_LEVELS } from "~/core/enums";
 import { z } from "zod";
+import { containerDeps } from "./container-deps";
 import { logEvent } from "./log";
 import { defineRoute } from "./registry";
 import * as branding from "~/.server/services/branding";
 import { listFiles } from "~/.server/storage/files";
 
+import * as containerService from "~/.server/services/containers";
 import * as participations from "~/.server/services/participations";
 import { refreshRoomOfParticipation } from "~/.server/services/room";
 import { parseReviewStatus, participationReviewSchema, participationUpdateSchema, type ReviewStatus } from "~/core/schemas/game";
@@ -173,6 +175,7 @@ defineRoute(admin, { method: "PUT", path: "/admin/participation/:id/:status", au
   const status = reviewStatus(c.req.param("status"));
   await participations.reviewParticipation({ db: c.get("db"), now: c.get("now") }, id, { status, divisionId: body?.divisionId });
   await refreshRoomOfParticipation(c.env, c.get("db"), id);
+  if (status !== "Accepted") await containerService.destroyContainersOfParticipation(containerDeps(c), id);
   await logEvent(c, { level: "Information", logger: "Admin", text: { key: "participationStatus", params: { id, status } }, status: "Success" });
   return c.json({ title: c.get("t")("participation.updated"), status: 200 });
 });
@@ -182,6 +185,7 @@ defineRoute(admin, { method: "PUT", path: "/admin/participation/:id", auth: "Adm
   const status = body.status != null ? reviewStatus(body.status) : null;
   await participations.reviewParticipation({ db: c.get("db"), now: c.get("now") }, id, { status, divisionId: body.divisionId });
   await refreshRoomOfParticipation(c.env, c.get("db"), id);
+  if (status !== null && status !== "Accepted") await containerService.destroyContainersOfParticipation(containerDeps(c), id);
   await logEvent(c, { level: "Information", logger: "Admin", text: { key: "participationUpdated", params: { id } }, status: "Success" });
   return c.json({ title: c.get("t")("participation.updated"), status: 200 });
 });

@@ -64,6 +64,7 @@ async function readJson(c: ApiContext): Promise<unknown> {
   }
   const cleaned = cleanJsonInput(parsed);
   if ("value" in cleaned) return cleaned.value;
+  if ("tooDeep" in cleaned) throw badRequest("validation.too_deep");
   const t = c.get("t");
   throw badRequest("validation.failed", { message: t("validation.bad_characters", { field: fieldLabel(cleaned.badPath, t) }) });
 }

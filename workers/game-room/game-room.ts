@@ -585,6 +585,8 @@ export class GameRoom extends SocketHub {
     if (!state) return refusal(404, "game.not_found");
     const pid = state.members.get(userId);
     if (pid === undefined) return refusal(404, "submission.not_found");
+    // A suspended team is refused every player call (rules.md §2), its verdicts included.
+    if (state.participations.get(pid)?.status === "Suspended") return refusal(403, "game.banned");
     const known = this.recent.get(submissionId);
     if (known) {
       if (known.participationId !== pid || known.challengeId !== challengeId) return refusal(404, "submission.not_found");

@@ -545,7 +545,9 @@ export async function getTestContainer(db: Db, challenge: Pick<Challenge, "id" |
     .from(containers)
     .where(and(eq(containers.challengeId, challenge.id), isNull(containers.instanceId), live))
     .get();
-  return row ? { ...toContainerInfo(row), testFlag: testFlagOf(challenge, row.id) } : null;
+  // The flag it was started with: the challenge's template may have changed since (a row from before the
+  // column was added has none stored, and is given the flag its id and the template make).
+  return row ? { ...toContainerInfo(row), testFlag: row.testFlag ?? testFlagOf(challenge, row.id) } : null;
 }
 
 /** POST edit/games/{id}/challenges/{cid}/container: the admin test container (an existing one is returned). */
@@ -558,12 +560,13 @@ export async function startTestContainer(deps: ContainerDeps, challenge: Challen
   if (existing) return existing;
   const policy = (await getPlatformConfig(db, now)).containerPolicy;
   const id = crypto.randomUUID();
+  const flag = testFlagOf(challenge, id);
   const expectStopAt = now + policy.defaultLifetime * MINUTE;
   let row: Container;
   try {
     row = (await db
       .insert(containers)
-      .values({ id, image: challenge.containerImage, status: "Pending", startedAt: now, expectStopAt, challengeId: challenge.id, userId })
+      .values({ id, image: challenge.containerImage, status: "Pending", startedAt: now, expectStopAt, challengeId: challenge.id, userId, testFlag: flag })
       .returning()
       .get())!;
   } catch {
@@ -571,7 +574,6 @@ export async function startTestContainer(deps: ContainerDeps, challenge: Challen
     if (again) return again;
     throw badRequest("container.test_failed");
   }
-  const flag = testFlagOf(challenge, id);
   const request: CreateContainerRequest = {
     instanceId: id,
     image: challenge.containerImage,
@@ -688,13 +690,9 @@ export async function destroyContainersOfChallenges(
       .where(and(inArray(containers.challengeId, part), live, includeTest ? undefined : isNotNull(containers.instanceId)))
       .all(),
   );
-  const released: ReleasedContainer[] = [];
-  for (const row of rows) {
-    const outcome = await destroyContainer(deps, row);
-    if (outcome.failure) released.push({ id: row.id, failure: outcome.failure });
-  }
+  const released = await destroyEach(deps, rows);
   if (released.length > 0) {
-    const counts = { released: released.length, total: rows.length, containers: released.slice(0, 20), more: Math.max(0, released.length - 20) };
+    const counts = releasedCounts(released, rows.length);
     await deps.log({
       level: "Warning",
       logger: "Container",
@@ -702,6 +700,48 @@ export async function destroyContainersOfChallenges(
         gameId != null
           ? { key: "containersReleasedOfGame", params: { ...counts, game: gameId } }
           : { key: "containersReleasedOfChallenges", params: { ...counts, challenges: challengeIds } },
+      status: "Success",
+    });
+  }
+  return rows.length;
+}
+
+/** Destroys each row's container; returns those released without their agent. */
+async function destroyEach(deps: ContainerDeps, rows: Container[]): Promise<ReleasedContainer[]> {
+  const released: ReleasedContainer[] = [];
+  for (const row of rows) {
+    const outcome = await destroyContainer(deps, row);
+    if (outcome.failure) released.push({ id: row.id, failure: outcome.failure });
+  }
+  return released;
+}
+
+/** A bulk removal's log parameters: counts and the first 20 containers released without their agent. */
+const releasedCounts = (released: ReleasedContainer[], total: number) => ({ released: released.length, total, containers: released.slice(0, 20), more: Math.max(0, released.length - 20) });
+
+/**
+ * Destroys the live containers of a participation that is no longer Accepted (suspended, rejected or
+ * back to pending): its team can neither use nor destroy them, and they would hold a slot of the agent
+ * until they expire. Never fails because of an agent, as above.
+ */
+export async function destroyContainersOfParticipation(deps: ContainerDeps, participationId: number): Promise<number> {
+  const rows = await deps.db
+    .select()
+    .from(containers)
+    .where(and(eq(containers.participationId, participationId), live))
+    .all();
+  const released = await destroyEach(deps, rows);
+  if (released.length > 0) {
+    const team = await deps.db
+      .select({ name: teams.name })
+      .from(participations)
+      .innerJoin(teams, eq(teams.id, participations.teamId))
+      .where(eq(participations.id, participationId))
+      .get();
+    await deps.log({
+      level: "Warning",
+      logger: "Container",
+      text: { key: "containersReleasedOfTeam", params: { ...releasedCounts(released, rows.length), team: team?.name ?? `#${participationId}` } },
       status: "Success",
     });
   }

@@ -111,9 +111,13 @@ export function BatchCreateForm({ onCreated, onClose, onBusyChange }: { onCreate
   const [results, setResults] = useState<BatchUserResult[] | null>(null);
 
   async function submit() {
-    const rows = parseBatchLines(text);
+    const { rows, badQuoteLine } = parseBatchLines(text);
     setError(null);
     setResults(null);
+    if (badQuoteLine !== null) {
+      setError(t("adminUsers.batchQuote", { line: badQuoteLine }));
+      return;
+    }
     if (rows.length === 0) {
       setError(t("adminUsers.batchEmpty"));
       return;

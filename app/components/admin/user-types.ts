@@ -1,3 +1,4 @@
+import Papa from "papaparse";
 import type { Role } from "~/core/enums";
 
 /** UserInfoModel of GET /api/admin/users (api.md §4). */
@@ -38,23 +39,28 @@ export interface BatchUserResult {
 export { formatDateTime } from "~/lib/datetime";
 
 /**
- * Pasted lines "userName,password,email[,realName,stdNumber,phone,teamName]" (comma or tab separated; blank
- * lines skipped) as batch rows. The server checks every field and reports each row.
+ * Pasted lines "userName,password,email[,realName,stdNumber,phone,teamName]" as batch rows: CSV (RFC 4180:
+ * a cell in double quotes may hold commas, line breaks and doubled quotes) or tab-separated cells as a
+ * spreadsheet copies them; blank lines skipped. The server checks every field and reports each row.
+ * `badQuoteLine` is the line (1-based) of a quote that is never closed: nothing is sent then.
  */
-export function parseBatchLines(text: string): BatchUserRow[] {
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0)
-    .map((line) => {
-      const [userName = "", password = "", email = "", realName, stdNumber, phone, teamName] = line
-        .split(/[,\t]/)
-        .map((cell) => cell.trim());
-      const row: BatchUserRow = { userName, password, email };
-      if (realName) row.realName = realName;
-      if (stdNumber) row.stdNumber = stdNumber;
-      if (phone) row.phone = phone;
-      if (teamName) row.teamName = teamName;
-      return row;
-    });
+export function parseBatchLines(text: string): { rows: BatchUserRow[]; badQuoteLine: number | null } {
+  const parsed = Papa.parse<string[]>(text.trim(), { delimitersToGuess: [",", "\t"], skipEmptyLines: "greedy" });
+  const quote = parsed.errors.find((e) => e.type === "Quotes");
+  if (quote) return { rows: [], badQuoteLine: lineOf(text.trim(), quote.index) };
+  const rows = parsed.data.map((cells) => {
+    const [userName = "", password = "", email = "", realName, stdNumber, phone, teamName] = cells.map((cell) => cell.trim());
+    const row: BatchUserRow = { userName, password, email };
+    if (realName) row.realName = realName;
+    if (stdNumber) row.stdNumber = stdNumber;
+    if (phone) row.phone = phone;
+    if (teamName) row.teamName = teamName;
+    return row;
+  });
+  return { rows, badQuoteLine: null };
+}
+
+/** The 1-based line of a character offset (the end of the text when the offset is unknown). */
+function lineOf(text: string, index: number | undefined): number {
+  return text.slice(0, index ?? text.length).split(/\r?\n/).length;
 }

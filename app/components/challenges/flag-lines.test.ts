@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { FLAG_MAX_LENGTH } from "~/core/game-room/schemas";
 import { parseRemotePairs, parseStaticFlags } from "./flag-lines";
+
+const long = "f".repeat(FLAG_MAX_LENGTH + 1);
 
 describe("static flags, one per line", () => {
   it("trims, skips blanks and keeps each flag once", () => {
-    expect(parseStaticFlags(" flag{a} \r\n\nflag{b}\nflag{a}\n   ")).toEqual(["flag{a}", "flag{b}"]);
-    expect(parseStaticFlags("")).toEqual([]);
+    expect(parseStaticFlags(" flag{a} \r\n\nflag{b}\nflag{a}\n   ")).toEqual({ ok: true, flags: ["flag{a}", "flag{b}"] });
+    expect(parseStaticFlags("")).toEqual({ ok: true, flags: [] });
+    expect(parseStaticFlags("f".repeat(FLAG_MAX_LENGTH))).toEqual({ ok: true, flags: ["f".repeat(FLAG_MAX_LENGTH)] });
+  });
+
+  it("names the line of a flag too long for the server", () => {
+    expect(parseStaticFlags(`flag{a}\n\nflag{b}\n${long}\nflag{c}`)).toEqual({ ok: false, line: 4, reason: "tooLong" });
   });
 });
 
@@ -24,6 +32,11 @@ describe("remote pairs, one 'flag URL' per line", () => {
     ["flag{a} https://x.test/a\nflag{b}", 2],
     ["flag{a} ftp://x.test/a", 1],
   ])("reports the first bad line of %j", (text, line) => {
-    expect(parseRemotePairs(text)).toEqual({ ok: false, line });
+    expect(parseRemotePairs(text)).toEqual({ ok: false, line, reason: "format" });
+  });
+
+  it("names a flag too long, and a flag an earlier line already has", () => {
+    expect(parseRemotePairs(`flag{a} https://x.test/a\n${long} https://x.test/b`)).toEqual({ ok: false, line: 2, reason: "tooLong" });
+    expect(parseRemotePairs("flag{a} https://x.test/a\nflag{b} https://x.test/b\n\nflag{a} https://x.test/c")).toEqual({ ok: false, line: 4, reason: "duplicate", firstLine: 1 });
   });
 });

@@ -73,6 +73,8 @@ describe("isNotModified", () => {
     ["If-Modified-Since later", { ifModifiedSince: at(T + 5000) }, T, true],
     ["If-Modified-Since a second earlier", { ifModifiedSince: at(T - 1000) }, T, false],
     ["invalid If-Modified-Since ignored", { ifModifiedSince: "yesterday" }, T, false],
+    ["If-Modified-Since later than the server's clock ignored", { ifModifiedSince: at(NOW + 1000) }, T, false],
+    ["If-Modified-Since at the server's clock", { ifModifiedSince: at(NOW) }, T, true],
     ["unknown change time", { ifModifiedSince: at(T) }, null, false],
     // A client holding Last-Modified L of a version at least 1 s old; every later version is made after
     // L was handed out, i.e. at least 1 s after its change time: its floor(t) is a later second.

@@ -7,7 +7,9 @@
  *   (now − t ≥ 1000). Any later representation is made after that moment, so its floor(t) is strictly
  *   greater than every `Last-Modified` already handed out: a client's date never matches a newer one.
  * - `If-None-Match`, when present, alone decides (RFC 9110 §13.1.3). Otherwise a valid
- *   `If-Modified-Since` date D gives 304 iff floor(t) ≤ D; an invalid date is ignored.
+ *   `If-Modified-Since` date D gives 304 iff floor(t) ≤ D; an invalid date is ignored, and so is a date
+ *   later than the server's clock (RFC 7232 §3.3: no `Last-Modified` was ever that late, so the client
+ *   cannot hold the representation it names).
  * - A 304 carries the validators and Cache-Control the 200 would.
  */
 
@@ -80,12 +82,12 @@ export interface Validators {
   changedAt: number | null;
 }
 
-/** Whether a GET with these conditions is answered 304 (the rule above; `now` only reads two-digit years). */
+/** Whether a GET with these conditions is answered 304 (the rule above; `now` is the server's clock). */
 export function isNotModified(conditions: Conditions, current: Validators, now: number): boolean {
   if (conditions.ifNoneMatch != null) return current.etag !== null && etagMatches(conditions.ifNoneMatch, current.etag);
   if (conditions.ifModifiedSince == null || current.changedAt === null) return false;
   const since = parseHttpDate(conditions.ifModifiedSince, now);
-  return since !== null && floorToSecond(current.changedAt) <= since;
+  return since !== null && since <= now && floorToSecond(current.changedAt) <= since;
 }
 
 /**

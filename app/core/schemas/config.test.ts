@@ -13,6 +13,18 @@ describe("configUpdateSchema", () => {
     expect(parsed.containerPolicy).toBeNull();
   });
 
+  it("normalises the email domain whitelist and names an entry that is not a domain", () => {
+    const domains = (v: string) => configUpdateSchema.safeParse({ accountPolicy: { emailDomainList: v } });
+    expect(domains(" Example.COM,@ctf.example.org , ,example.com,例え.jp ").data?.accountPolicy?.emailDomainList).toBe("example.com, ctf.example.org, 例え.jp");
+    expect(domains("").data?.accountPolicy?.emailDomainList).toBe("");
+    for (const bad of ["example.com, bad domain!!", "-a.com", "a-.com", "a..com", `${"a".repeat(64)}.com`, "user@example.com"]) {
+      const parsed = domains(bad);
+      expect(parsed.success, bad).toBe(false);
+      expect(parsed.error?.issues[0]).toMatchObject({ message: "validation.email_domain_invalid", path: ["accountPolicy", "emailDomainList"] });
+    }
+    expect((domains("ok.org, bad domain!!").error?.issues[0] as { params?: unknown }).params).toEqual({ domain: "bad domain!!" });
+  });
+
   it("still validates the values that are sent", () => {
     expect(configUpdateSchema.safeParse({ globalConfig: { title: "  " } }).success).toBe(false);
     expect(configUpdateSchema.safeParse({ containerPolicy: { defaultLifetime: 0 } }).success).toBe(false);

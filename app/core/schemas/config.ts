@@ -10,6 +10,30 @@ export const accountPolicySchema = z.object({
   emailDomainList: z.string().max(1024).default(""),
 });
 
+/** One domain name: dot-separated labels of letters (any script), digits and inner hyphens. */
+const DOMAIN = /^(?!-)[\p{L}\p{N}-]{1,63}(?<!-)(?:\.(?!-)[\p{L}\p{N}-]{1,63}(?<!-))*$/u;
+
+/**
+ * The email domain whitelist as the admin types it: comma-separated, a leading "@" allowed. Stored
+ * normalised ("example.com, example.org": lower case, no blanks or repeats), so registrants read a clean
+ * list; an entry that is not a domain name is refused by name.
+ */
+export const emailDomainListInput = z
+  .string()
+  .max(1024)
+  .transform((value, ctx) => {
+    const domains = value
+      .split(",")
+      .map((d) => d.trim().replace(/^@/, "").toLowerCase())
+      .filter(Boolean);
+    const bad = domains.find((d) => d.length > 253 || !DOMAIN.test(d));
+    if (bad !== undefined) {
+      ctx.addIssue({ code: "custom", message: "validation.email_domain_invalid", params: { domain: bad } });
+      return z.NEVER;
+    }
+    return [...new Set(domains)].join(", ");
+  });
+
 /** `#rrggbb`, the keyword `brand`, or "" — anything else is stored as "" (rules.md §16). */
 export function normalizeCustomTheme(value: unknown): string {
   if (typeof value !== "string") return "";
@@ -76,7 +100,7 @@ export const configUpdateSchema = z.object({
       activeOnRegister: z.boolean().nullish(),
       useCaptcha: z.boolean().nullish(),
       emailConfirmationRequired: z.boolean().nullish(),
-      emailDomainList: z.string().max(1024).nullish(),
+      emailDomainList: emailDomainListInput.nullish(),
     })
     .nullish(),
   globalConfig: z

@@ -48,3 +48,18 @@ describe("the glossary", () => {
     expect(RETIRED["zh-CN"].some(({ word }) => word.test("各题解题情况"))).toBe(false);
   });
 });
+
+describe("Japanese and Chinese spacing", () => {
+  // A field name, like any word, runs straight into its particle: "開始時刻は", not "開始時刻 は".
+  const spacedField = /\{\{field\}\} [\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+  it.each(["ja-JP", "zh-CN"] as const)("%s puts no space between a field name and the words after it", (language) => {
+    const strings = Object.entries(resources[language]).flatMap(([ns, tree]) => leaves(tree, ns));
+    expect(strings.filter(([, text]) => spacedField.test(text)).map(([key, text]) => `${key}: "${text}"`)).toEqual([]);
+  });
+
+  it("would catch such a space", () => {
+    expect(spacedField.test("{{field}} は有効な時刻ではありません")).toBe(true);
+    expect(spacedField.test("{{field}}は有効な時刻ではありません")).toBe(false);
+  });
+});

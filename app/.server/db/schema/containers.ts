@@ -39,6 +39,8 @@ export const containers = sqliteTable(
     participationId: integer("participation_id").references(() => participations.id, { onDelete: "cascade" }),
     /** The user who created it (FLAGSTAFF_USER_ID). */
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The flag an admin test container was started with (DynamicContainer); null otherwise. */
+    testFlag: text("test_flag"),
     /** Whether the game was running at creation (a condition of traffic capture). */
     captureEnabled: integer("capture_enabled", { mode: "boolean" }).notNull().default(false),
   },

@@ -14,6 +14,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/field";
 import { checkTemplate, generateTestFlag, MIN_ENTROPY_BITS, parseTemplate, templateEntropy } from "~/core/flags/template";
+import { FLAG_MAX_LENGTH } from "~/core/game-room/schemas";
 import type { ChallengeEditDetail, FlagInfo } from "~/core/schemas/challenge";
 import type { ParticipationInfo } from "~/core/schemas/game";
 import { api, errorMessage, orNotFound } from "~/lib/api";
@@ -91,13 +92,17 @@ function StaticFlagsForm({ url, onDone, flagsKey }: { url: string; onDone: () =>
   const action = useAction(onDone, flagsKey);
   function submit(event: FormEvent) {
     event.preventDefault();
-    const list = parseStaticFlags(text);
-    if (list.length === 0) {
+    const parsed = parseStaticFlags(text);
+    if (!parsed.ok) {
+      action.setError(t("adminChallenges.flagLineTooLong", { line: parsed.line, max: FLAG_MAX_LENGTH }));
+      return;
+    }
+    if (parsed.flags.length === 0) {
       action.setError(t("adminChallenges.flagsEmpty"));
       return;
     }
     void action.run(async () => {
-      const r = await api<{ title: string }>(url, { method: "POST", body: list.map((flag) => ({ flag })) });
+      const r = await api<{ title: string }>(url, { method: "POST", body: parsed.flags.map((flag) => ({ flag })) });
       setText("");
       return r.title;
     });
@@ -148,7 +153,13 @@ function DynamicAttachmentForms({ url, acceptedTeams, onDone, flagsKey }: { url:
     event.preventDefault();
     const parsed = parseRemotePairs(remote);
     if (!parsed.ok) {
-      batch.setError(t("adminChallenges.badPairLine", { line: parsed.line }));
+      batch.setError(
+        parsed.reason === "duplicate"
+          ? t("adminChallenges.pairLineDuplicate", { line: parsed.line, first: parsed.firstLine })
+          : parsed.reason === "tooLong"
+            ? t("adminChallenges.flagLineTooLong", { line: parsed.line, max: FLAG_MAX_LENGTH })
+            : t("adminChallenges.badPairLine", { line: parsed.line }),
+      );
       return;
     }
     if (parsed.pairs.length === 0) {
