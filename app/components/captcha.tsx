@@ -79,12 +79,17 @@ export interface CaptchaHandle {
 }
 
 /**
- * The captcha of a public form (login, register, recovery): reads GET /api/captcha and, only for a
- * provider, loads its script and keeps a token. `failure` is the form's failed result: each new one
+ * The captcha of a public form (login, register, recovery): starts from the page loader's widget (`info`),
+ * reads GET /api/captcha and, only for a provider, loads its script and keeps a token. `failure` is the form's failed result: each new one
  * resets the token, which the server has used up.
  */
-export function useCaptcha({ action, failure }: { action: string; failure?: unknown }): CaptchaHandle {
-  const [state, dispatch] = useReducer(captchaReducer, initialCaptchaState);
+export function useCaptcha({ action, failure, info }: { action: string; failure?: unknown; info?: unknown }): CaptchaHandle {
+  // The page's loader knows the widget (what GET /api/captcha answers): the form is ready from its first
+  // render, so a quick Enter is not dropped while the call is on its way. The call's answer still applies
+  // (a page kept from an earlier load, a setting changed since); the same widget again changes nothing.
+  const [state, dispatch] = useReducer(captchaReducer, info, (known) =>
+    known === undefined ? initialCaptchaState : captchaReducer(initialCaptchaState, { type: "info", info: parseCaptchaInfo(known) }),
+  );
   const [container, setContainer] = useState<HTMLDivElement | null>(null);
   const resetWidget = useRef<() => void>(() => undefined);
 

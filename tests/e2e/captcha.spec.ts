@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page, Request } from "@playwright/test";
-import { expect, registerUser, test } from "./fixtures";
+import { expect, hydrated, registerUser, test } from "./fixtures";
 
 // The e2e server has no captcha provider, so GET /api/captcha answers None there. The provider widgets
 // are checked by answering GET /api/captcha in the browser (page.route) and by blocking, or standing in
@@ -52,6 +52,27 @@ test("with captcha off the forms are ready at once and nothing is fetched from o
   await page.waitForLoadState("networkidle");
   expect(outside).toEqual([]);
   await expect(page.locator("script[src*='turnstile'], script[src*='recaptcha']")).toHaveCount(0);
+});
+
+test("a login sent before GET /api/captcha answers goes out (the page's loader already said which widget)", async ({ page }) => {
+  const user = await registerUser(page);
+  await page.context().clearCookies();
+  // The call hangs until the login was sent: the form must not wait for it.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/captcha", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/account/login");
+  await hydrated(page);
+  await page.getByLabel(en.login.userName).fill(user.userName);
+  await page.getByLabel(en.login.password, { exact: true }).fill(user.password);
+  const login = page.waitForRequest((r) => r.url().endsWith("/api/account/login") && r.method() === "POST");
+  await page.getByLabel(en.login.password, { exact: true }).press("Enter");
+  await login;
+  release();
+  await expect(page).not.toHaveURL(/\/account\/login/);
 });
 
 for (const provider of [

@@ -155,6 +155,16 @@ test("an admin builds one challenge of each type and a player opens and download
   expect(Object.values(C.placeholders)).toContain(placeholder);
   await player.getByRole("button", { name: C.submit }).click();
   await expect(player.getByText(C.flagEmpty)).toBeVisible();
+  // A pasted flag too long is refused whole, not cut to fit and judged (an attempt spent on half a flag).
+  const sent: string[] = [];
+  player.on("request", (r) => {
+    if (r.method() === "POST" && /\/api\/game\/\d+\/challenges\/\d+$/.test(r.url())) sent.push(r.url());
+  });
+  await flagBox.fill("f".repeat(200));
+  await expect(flagBox).toHaveValue("f".repeat(200));
+  await player.getByRole("button", { name: C.submit }).click();
+  await expect(player.getByText(interpolate(C.flagTooLong, { max: 127, length: 200 }))).toBeVisible();
+  expect(sent).toEqual([]);
 
   await player.getByRole("button", { name: /Static box/ }).click();
   await expect(player.getByRole("link", { name: C.openLink })).toHaveAttribute("href", REMOTE);
@@ -253,6 +263,12 @@ test("a disabled challenge is invisible to players and the page says when the ga
   await registerUser(player);
   const team = await player.request.post("/api/team", { data: { name: `L${now.toString(36)}`.slice(0, 20) } });
   const teamId = ((await team.json()) as { id: number }).id;
+  // A teammate, in the team before it joins the game (the team's lock keeps newcomers out after).
+  const mate = await browser.newContext();
+  const matePage = await mate.newPage();
+  await registerUser(matePage);
+  const invite = (await (await player.request.get(`/api/team/${teamId}/invite`)).json()) as string;
+  expect((await matePage.request.post("/api/team/accept", { data: JSON.stringify(invite), headers: { "content-type": "application/json" } })).status()).toBe(200);
   expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId } })).status()).toBe(200);
   await player.goto(`/games/${gameId}/challenges`);
   await expect(player.getByText(/The game has not started yet/)).toBeVisible();
@@ -264,6 +280,11 @@ test("a disabled challenge is invisible to players and the page says when the ga
   await expect(player.getByText(C.empty)).toBeVisible();
   await expect(player.getByRole("button", { name: /Hidden one/ })).toHaveCount(0);
   expect((await player.request.get(`/api/game/${gameId}/challenges/${cid}`)).status()).toBe(404);
+
+  // A teammate who has not joined the game is told to join it, not that the team was not accepted.
+  await matePage.goto(`/games/${gameId}/challenges`);
+  await expect(matePage.getByText(C.notJoined)).toBeVisible();
+  await mate.close();
   await context.close();
 });
 

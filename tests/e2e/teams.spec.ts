@@ -152,10 +152,11 @@ test("admins page, search, lock and delete teams", async ({ adminPage: page, bro
   await expect(page.getByText(fill(en.adminTeams.noMatch, { hint: teamName }))).toBeVisible();
 });
 
-test("on a narrow screen a team's name wraps between words and a member's name keeps its room", async ({ page, browser }) => {
+test("on a narrow screen a team's name wraps between words, a long bio wraps, and a member's name keeps its room", async ({ page, browser }) => {
   await registerUser(page);
   const teamName = `Red Maple Hackers ${Date.now().toString(36).slice(-2)}`;
-  const created = await page.request.post("/api/team", { data: { name: teamName } });
+  // The longest bio, one unbroken word: it wraps inside the card instead of widening the page.
+  const created = await page.request.post("/api/team", { data: { name: teamName, bio: "b".repeat(72) } });
   expect(created.status()).toBe(200);
   const teamId = ((await created.json()) as { id: number }).id;
   const code = (await (await page.request.get(`/api/team/${teamId}/invite`)).json()) as string;
@@ -185,6 +186,7 @@ test("on a narrow screen a team's name wraps between words and a member's name k
   // The member's row, with Make captain and Remove beside it: the whole 15-character user name is shown.
   const name = memberRow(page, member.userName).locator("span.truncate");
   expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 });
 
 test("by keyboard: a new team takes the focus, its invite code takes it when shown, and a page change is announced", async ({ page }) => {

@@ -2,11 +2,12 @@ import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { FLAG_MAX_LENGTH } from "~/core/game-room/schemas";
 import { errorMessage } from "~/lib/api";
 import { FLAG_PLACEHOLDER_COUNT } from "./placeholders";
 
 /**
- * The flag box of a challenge. It refuses an empty flag itself and hands anything else to `submit`
+ * The flag box of a challenge. It refuses an empty or too long flag itself and hands anything else to `submit`
  * (POST game/{id}/challenges/{cid} and the verdict live with the submission code); a rejected promise
  * shows its message. A sent flag stays in the box, selected: typing replaces it, and a typo is mended with
  * the arrow keys instead of retyping the whole flag (an accepted one closes the box). The empty box shows
@@ -25,6 +26,11 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
     const value = flag.trim();
     if (!value) {
       setError(t("challenge.flagEmpty"));
+      return;
+    }
+    // Said here, not cut by the box: a pasted flag cut short would be judged wrong and cost an attempt.
+    if (value.length > FLAG_MAX_LENGTH) {
+      setError(t("challenge.flagTooLong", { max: FLAG_MAX_LENGTH, length: value.length }));
       return;
     }
     setBusy(true);
@@ -48,7 +54,6 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
           name="flag"
           autoComplete="off"
           spellCheck={false}
-          maxLength={127}
           value={flag}
           disabled={disabled}
           // Read-only, not disabled, while the flag is sent: the box keeps the focus for the next try.

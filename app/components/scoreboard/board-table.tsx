@@ -183,7 +183,7 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
       <Dialog open={detail !== null} title={detail ? `${t("scoreboard.teamDetail")}: ${detail.name}` : ""} onClose={() => setDetail(null)}>
         {detail ? (
           <div className="space-y-2 text-sm">
-            {detail.bio ? <p>{detail.bio}</p> : null}
+            {detail.bio ? <p className="wrap-anywhere">{detail.bio}</p> : null}
             <p data-testid="board-detail-ranks">
               {t("scoreboard.rank")}: {detail.rank || "-"}
               {detail.divisionId !== null ? ` · ${t("scoreboard.divisionRank")}: ${detail.divisionRank || "-"}` : ""} · {t("scoreboard.score")}: {detail.score}

@@ -114,7 +114,7 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
               </span>
             ) : null}
           </h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">{team.bio || t("teams.noBio")}</p>
+          <p className="text-sm wrap-anywhere text-zinc-600 dark:text-zinc-400">{team.bio || t("teams.noBio")}</p>
         </div>
         <div className="flex flex-wrap gap-2">
           {/* While the lock is in force the server refuses leaving and disbanding: they are not offered. */}

@@ -29,9 +29,20 @@ describe("captchaReducer", () => {
   const run = (...events: Parameters<typeof captchaReducer>[1][]): CaptchaState =>
     events.reduce(captchaReducer, initialCaptchaState);
 
-  it("is neither ready nor waiting until GET /api/captcha answers", () => {
+  it("is not ready, and says it waits, until it knows which widget (the button is never disabled silently)", () => {
     expect(captchaReady(initialCaptchaState)).toBe(false);
-    expect(captchaWaiting(initialCaptchaState)).toBe(false);
+    expect(captchaWaiting(initialCaptchaState)).toBe(true);
+  });
+
+  it("keeps its state when the same widget is announced again (the loader's, then the API's answer)", () => {
+    const info = { type: "CloudflareTurnstile" as const, siteKey: "k" };
+    const solved = run({ type: "info", info }, { type: "token", token: "t" });
+    expect(captchaReducer(solved, { type: "info", info: { ...info } })).toBe(solved);
+    const off = run({ type: "info", info: null });
+    expect(captchaReducer(off, { type: "info", info: { type: "None", siteKey: "" } })).toBe(off);
+    // Another widget (a setting changed since the page loaded) starts over.
+    expect(captchaReducer(solved, { type: "info", info: { type: "GoogleRecaptcha", siteKey: "k" } })).toEqual({ phase: "waiting", info: { type: "GoogleRecaptcha", siteKey: "k" } });
+    expect(captchaReducer(solved, { type: "info", info: null })).toEqual({ phase: "off" });
   });
 
   it("None, or an unreadable answer, is ready at once with no token", () => {

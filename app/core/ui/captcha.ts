@@ -46,7 +46,9 @@ export function parseCaptchaInfo(body: unknown): CaptchaInfo | null {
 export function captchaReducer(state: CaptchaState, event: CaptchaEvent): CaptchaState {
   switch (event.type) {
     case "info":
-      if (!event.info || event.info.type === "None") return { phase: "off" };
+      if (!event.info || event.info.type === "None") return state.phase === "off" ? state : { phase: "off" };
+      // The widget already known (the page's loader said it first): its token, if any, stays.
+      if ("info" in state && state.info.type === event.info.type && state.info.siteKey === event.info.siteKey) return state;
       return { phase: "waiting", info: event.info };
     case "token":
       if (state.phase !== "waiting" && state.phase !== "solved") return state;
@@ -67,9 +69,12 @@ export function captchaReady(state: CaptchaState): boolean {
   return state.phase === "off" || state.phase === "solved";
 }
 
-/** A provider widget is on the page without a token: the submit button says "Please wait for captcha...". */
+/**
+ * The form cannot be sent yet: a provider widget has no token, or which widget is not known yet. The submit
+ * button is disabled and says "Please wait for captcha..." (never disabled without saying why).
+ */
 export function captchaWaiting(state: CaptchaState): boolean {
-  return state.phase === "waiting" || state.phase === "failed";
+  return state.phase === "loading" || state.phase === "waiting" || state.phase === "failed";
 }
 
 /** The `challenge` field to send: the token, or nothing. */

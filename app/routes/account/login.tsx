@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
+import { captchaInfo, captchaSettingsFromEnv } from "~/.server/captcha/verify";
 import { createDb } from "~/.server/db/client";
 import { smtpConfigFromEnv } from "~/.server/mail/config";
 import { getPlatformConfig } from "~/.server/services/config";
@@ -21,8 +22,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getCurrentUser(request, env);
   if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("from")));
   // No way to register or recover offered that would only answer "closed" / "mail is not configured".
-  const { allowRegister } = (await getPlatformConfig(createDb(env.DB))).accountPolicy;
-  return { pageTitle: getInstance(context).t("login.title"), registerOpen: allowRegister, mailEnabled: smtpConfigFromEnv(env) !== null };
+  const { allowRegister, useCaptcha: captchaOn } = (await getPlatformConfig(createDb(env.DB))).accountPolicy;
+  return {
+    pageTitle: getInstance(context).t("login.title"),
+    registerOpen: allowRegister,
+    mailEnabled: smtpConfigFromEnv(env) !== null,
+    captcha: captchaInfo(captchaSettingsFromEnv(env), captchaOn),
+  };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -57,7 +63,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const from = params.get("from") ?? "";
   const reason = params.get("reason");
-  const captcha = useCaptcha({ action: "login", failure: actionData?.formError ? actionData : null });
+  const captcha = useCaptcha({ action: "login", failure: actionData?.formError ? actionData : null, info: loaderData.captcha });
 
   return (
     <AuthCard

@@ -1,5 +1,9 @@
+import { env } from "cloudflare:workers";
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
+import { captchaInfo, captchaSettingsFromEnv } from "~/.server/captcha/verify";
+import { createDb } from "~/.server/db/client";
+import { getPlatformConfig } from "~/.server/services/config";
 import { AuthCard } from "~/components/auth-card";
 import { Captcha, useCaptcha } from "~/components/captcha";
 import { Alert } from "~/components/ui/alert";
@@ -12,8 +16,9 @@ import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/recovery";
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { pageTitle: getInstance(context).t("recovery.title") };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { useCaptcha: captchaOn } = (await getPlatformConfig(createDb(env.DB))).accountPolicy;
+  return { pageTitle: getInstance(context).t("recovery.title"), captcha: captchaInfo(captchaSettingsFromEnv(env), captchaOn) };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -34,11 +39,11 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   return { sent: true };
 }
 
-export default function Recovery({ actionData }: Route.ComponentProps) {
+export default function Recovery({ actionData, loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const captcha = useCaptcha({ action: "recovery", failure: actionData?.error ? actionData : null });
+  const captcha = useCaptcha({ action: "recovery", failure: actionData?.error ? actionData : null, info: loaderData.captcha });
   const footer = <TextLink to="/account/login">{t("recovery.backToLogin")}</TextLink>;
 
   if (actionData?.sent) {

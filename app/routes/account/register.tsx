@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
 import { createDb } from "~/.server/db/client";
+import { captchaInfo, captchaSettingsFromEnv } from "~/.server/captcha/verify";
 import { getPlatformConfig } from "~/.server/services/config";
 import { AuthCard } from "~/components/auth-card";
 import { Captcha, useCaptcha } from "~/components/captcha";
@@ -26,8 +27,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getCurrentUser(request, env);
   if (user) throw redirect("/");
   // A closed registration is said before the form is filled in, not after.
-  const { allowRegister } = (await getPlatformConfig(createDb(env.DB))).accountPolicy;
-  return { pageTitle: getInstance(context).t("register.title"), open: allowRegister };
+  const { allowRegister, useCaptcha: captchaOn } = (await getPlatformConfig(createDb(env.DB))).accountPolicy;
+  return { pageTitle: getInstance(context).t("register.title"), open: allowRegister, captcha: captchaInfo(captchaSettingsFromEnv(env), captchaOn) };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -87,7 +88,7 @@ export default function Register({ actionData, loaderData }: Route.ComponentProp
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const from = params.get("from") ?? "";
   // A server refusal used the captcha's token up, whether it is shown at a field or above the form.
-  const captcha = useCaptcha({ action: "register", failure: actionData?.formError || actionData?.serverError ? actionData : null });
+  const captcha = useCaptcha({ action: "register", failure: actionData?.formError || actionData?.serverError ? actionData : null, info: loaderData.captcha });
   const formRef = useRef<HTMLFormElement>(null);
   useFocusInvalid(formRef, actionData?.outcome ? null : actionData);
 

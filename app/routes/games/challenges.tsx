@@ -32,7 +32,7 @@ import type { Route } from "./+types/challenges";
 type PageState =
   | { state: "ready"; challenges: PlayerChallengeInfo[]; gameTitle: string }
   | { state: "notStarted"; start: number; gameTitle: string }
-  | { state: "ended" | "forbidden" | "banned"; gameTitle: string | null };
+  | { state: "ended" | "forbidden" | "banned" | "notJoined"; gameTitle: string | null };
 
 /**
  * /games/{id}/challenges (Player): the team's challenge board; before the start only "not started". The
@@ -55,7 +55,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   let page: PageState;
   if (details.status === GAME_NOT_STARTED) page = { state: "notStarted", start: game.startTime, gameTitle: game.title };
   else if (details.status === GAME_ENDED) page = { state: "ended", gameTitle: game.title };
-  else page = { state: details.code === "game.banned" ? "banned" : "forbidden", gameTitle: game.title };
+  // A member of a team already in the game who has not joined it yet is told to join, not that the team
+  // was not accepted.
+  else page = { state: details.code === "game.banned" ? "banned" : details.code === "submission.not_joined" ? "notJoined" : "forbidden", gameTitle: game.title };
   return { ...base, ...page };
 }
 
@@ -255,7 +257,9 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
           ? t("challenge.ended")
           : data.state === "banned"
             ? t("challenge.banned")
-            : t("challenge.notPlayer");
+            : data.state === "notJoined"
+              ? t("challenge.notJoined")
+              : t("challenge.notPlayer");
     return (
       <div className="space-y-4">
         <GameTabs gameId={data.gameId} />
