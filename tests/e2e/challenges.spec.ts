@@ -288,6 +288,27 @@ test("a disabled challenge is invisible to players and the page says when the ga
   await context.close();
 });
 
+test("the challenges page closes itself when the game ends (no practice mode), without a reload", async ({ adminApi: page, browser }) => {
+  const now = Date.now();
+  const r = await page.post("/api/edit/games", { data: { title: `Ending ${now.toString(36)}`, start: now - HOUR, end: now + 12_000, acceptWithoutReview: true, practiceMode: false } });
+  const gameId = ((await r.json()) as { id: number }).id;
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = await player.request.post("/api/team", { data: { name: `E${now.toString(36)}`.slice(0, 20) } });
+  const teamId = ((await team.json()) as { id: number }).id;
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId } })).status()).toBe(200);
+  await player.goto(`/games/${gameId}/challenges`);
+  await expect(player.getByText(C.empty)).toBeVisible();
+  await expect(player.getByText(C.ended)).toHaveCount(0);
+  const loads: string[] = [];
+  player.on("framenavigated", (frame) => loads.push(frame.url()));
+  await expect(player.getByText(C.ended)).toBeVisible({ timeout: 30_000 });
+  await expect(player.getByText(C.empty)).toHaveCount(0);
+  expect(loads).toEqual([]);
+  await context.close();
+});
+
 test("a duplicate flag's error goes once the flag it repeated is deleted", async ({ adminPage: page }) => {
   const gameId = await createGame(page);
   const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Dup", category: "Misc", type: "StaticAttachment" } });

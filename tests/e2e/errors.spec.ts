@@ -47,10 +47,12 @@ test("an unknown address shows the 404 page with a way home", async ({ page }) =
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("a post that does not exist shows the 404 screen", async ({ page }) => {
+test("a post that does not exist shows the 404 screen, titled so", async ({ page }) => {
   const response = await page.goto("/posts/zzzzzzzz");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: en.notFound.title, level: 1 })).toBeVisible();
+  await expect(page.getByText(en.posts.notFound)).toBeVisible();
+  await expect(page).toHaveTitle(new RegExp(`^${en.notFound.title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} · `));
 });
 
 test("a game that does not exist shows the 404 screen with a way home instead of Try again", async ({ page }) => {

@@ -201,3 +201,23 @@ test("the admin notices page shows notices posted elsewhere without a reload", a
   await expect(admin.getByText(`Elsewhere ${stamp}`)).toBeVisible({ timeout: 5_000 });
   await other.close();
 });
+
+test("an admin uploads a game poster and removes it again", async ({ adminPage: admin }) => {
+  // A 1×1 transparent PNG.
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+  const now = Date.now();
+  const created = await admin.request.post("/api/edit/games", { data: { title: `Poster ${now.toString(36)}`, start: now + 3_600_000, end: now + 7_200_000 } });
+  const gameId = ((await created.json()) as { id: number }).id;
+  await admin.goto(`/admin/games/${gameId}/info`);
+  await expect(admin.getByText(en.adminGames.noPoster)).toBeVisible(FIRST_LOAD);
+  await expect(admin.getByRole("button", { name: en.adminGames.removePoster })).toHaveCount(0);
+  await admin.getByText(en.adminGames.uploadPoster, { exact: true }).locator("input[type=file]").setInputFiles({ name: "poster.png", mimeType: "image/png", buffer: png });
+  await expect(admin.getByRole("img", { name: en.adminGames.posterAlt })).toBeVisible();
+  await admin.getByRole("button", { name: en.adminGames.removePoster, exact: true }).click();
+  const dialog = admin.getByRole("dialog");
+  await expect(dialog).toContainText(en.adminGames.removePosterConfirm);
+  await dialog.getByRole("button", { name: en.adminGames.removePoster, exact: true }).click();
+  await expect(admin.getByText(en.adminGames.noPoster)).toBeVisible();
+  await expect(admin.getByRole("img", { name: en.adminGames.posterAlt })).toHaveCount(0);
+  expect(((await (await admin.request.get(`/api/edit/games/${gameId}`)).json()) as { poster: string | null }).poster).toBeNull();
+});

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { challenges, divisionChallengeConfigs, divisions, games } from "~/.server/db/schema";
+import { challenges, divisionChallengeConfigs, divisions, files, games } from "~/.server/db/schema";
 import { DEFAULT_BLOOD_BONUS } from "~/core/game/blood-bonus";
 import type { BasicGameInfo, DetailedGameInfo, DivisionInput, GameInfo, GameNoticeInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
@@ -149,6 +149,21 @@ describe("admin games", () => {
     expect(refused.status).toBe(400);
     expect(refused.body.title).toBe("Please check file format and size");
     expect((await client.json<GameInfo>(`/api/edit/games/${g.id}`)).body.poster).toBe(r.body);
+
+    // Removed: no poster, and the file loses the game's reference. Players may not; removing none is fine.
+    const hash = r.body.split("/")[2]!;
+    const references = async () => (await db().select().from(files).where(eq(files.hash, hash)).get())?.referenceCount ?? 0;
+    const before = await references();
+    const { client: player } = await newUser();
+    expect((await player.json(`/api/edit/games/${g.id}/poster`, { method: "DELETE" })).status).toBe(403);
+    const zh = new Client({ lang: "zh-CN" });
+    zh.cookie = client.cookie;
+    expect((await zh.json<ErrorBody>(`/api/edit/games/${g.id}/poster`, { method: "DELETE" })).body).toEqual({ title: "海报已删除", status: 200 });
+    expect((await client.json<GameInfo>(`/api/edit/games/${g.id}`)).body.poster).toBeNull();
+    expect(await references()).toBe(before - 1);
+    expect((await client.json(`/api/edit/games/${g.id}/poster`, { method: "DELETE" })).status).toBe(200);
+    expect(await references()).toBe(before - 1);
+    expect((await client.json(`/api/edit/games/${g.id + 100_000}/poster`, { method: "DELETE" })).status).toBe(404);
   });
 
   it("deletes a game with everything in it", async () => {

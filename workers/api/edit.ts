@@ -86,6 +86,11 @@ defineRoute(edit, { method: "PUT", path: "/edit/games/:id/poster", auth: "Admin"
   return c.json(await gameService.updatePoster({ ...deps(c), bucket: c.env.FILES }, id, form.get("file")));
 });
 
+defineRoute(edit, { method: "DELETE", path: "/edit/games/:id/poster", auth: "Admin", tag, summary: "Remove the game poster" }, async (c) => {
+  await gameService.removePoster({ ...deps(c), bucket: c.env.FILES }, editGameId(c));
+  return c.json({ title: c.get("t")("game.poster_removed"), status: 200 });
+});
+
 // ── Notices ──────────────────────────────────────────────────────────────────────────────────────────
 
 const noticeId = (c: ApiContext) => pathId(c, "nid", "notice.not_found");

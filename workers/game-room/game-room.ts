@@ -781,6 +781,8 @@ export class GameRoom extends SocketHub {
     return {
       ok: true,
       gameTitle: state.game.title,
+      end: state.game.end,
+      practiceMode: state.game.practiceMode,
       body: JSON.stringify({
         challenges,
         challengeCount: count,

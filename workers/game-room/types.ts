@@ -46,5 +46,8 @@ export type RefreshWhat =
   /** Rows the room keeps were deleted (a team and its submissions): rebuild everything from D1. */
   | "solves";
 
-/** `body`: GameDetailModel as JSON (the API's answer); `gameTitle` for pages rendering it. */
-export type DetailsResult = { ok: true; body: string; gameTitle: string } | RoomRefusal;
+/**
+ * `body`: GameDetailModel as JSON (the API's answer); `gameTitle`, `end` and `practiceMode` for pages
+ * rendering it (the challenges page closes itself at the end when there is no practice mode).
+ */
+export type DetailsResult = { ok: true; body: string; gameTitle: string; end: number; practiceMode: boolean } | RoomRefusal;

@@ -397,6 +397,20 @@ export async function updatePoster(deps: GameStorageDeps, gameId: number, file: 
   return posterUrl(stored.hash)!;
 }
 
+/** DELETE edit/games/{id}/poster: the game shows no poster again; the file loses its reference. */
+export async function removePoster(deps: GameStorageDeps, gameId: number): Promise<void> {
+  const game = await requireGame(deps.db, gameId);
+  if (!game.posterHash) return;
+  const updated = await deps.db
+    .update(games)
+    .set({ posterHash: null, version: bumpVersion(games.version) })
+    .where(and(eq(games.id, gameId), eq(games.posterHash, game.posterHash)))
+    .returning({ id: games.id })
+    .get();
+  // A poster uploaded meanwhile stays (and keeps its file).
+  if (updated) await releaseFile(deps, game.posterHash);
+}
+
 // ── Player views ─────────────────────────────────────────────────────────────────────────────────────
 
 const toBasic = (g: Game): BasicGameInfo => ({

@@ -23,6 +23,7 @@ import type { GameNotice } from "~/core/protocol";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
 import { type ChallengeInfo, orderChallenges, type ScoreboardItem } from "~/core/scoring/scoreboard";
 import { onlyParamChanged } from "~/lib/address-filter";
+import { serverNow } from "~/lib/server-clock";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
@@ -30,7 +31,7 @@ import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenges";
 
 type PageState =
-  | { state: "ready"; challenges: PlayerChallengeInfo[]; gameTitle: string }
+  | { state: "ready"; challenges: PlayerChallengeInfo[]; gameTitle: string; end: number; practiceMode: boolean }
   | { state: "notStarted"; start: number; gameTitle: string }
   | { state: "ended" | "forbidden" | "banned" | "notJoined"; gameTitle: string | null };
 
@@ -47,7 +48,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const base = { pageTitle: t("challenge.pageTitle"), gameId, userId: user.id };
   const details = await roomOf(env, gameId).details(gameId, user.id);
   if (details.ok) {
-    const page: PageState = { state: "ready", challenges: boardFromDetails(JSON.parse(details.body) as GameDetails), gameTitle: details.gameTitle };
+    const page: PageState = { state: "ready", challenges: boardFromDetails(JSON.parse(details.body) as GameDetails), gameTitle: details.gameTitle, end: details.end, practiceMode: details.practiceMode };
     return { ...base, ...page };
   }
   if (details.status === 404) throw new Response("Not Found", { status: 404 });
@@ -240,6 +241,27 @@ function useSelectedChallenge(): [number | null, (id: number | null, replace?: b
   return [selected, select];
 }
 
+/** setTimeout's longest wait; a later end is looked at again after it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Whether the server's clock has passed `end` (null: never); turns true at that moment, without a reload. */
+function useEndsAt(end: number | null): boolean {
+  // The end seen passed (kept per end: a changed end is looked at afresh).
+  const [passedEnd, setPassedEnd] = useState<number | null>(null);
+  useEffect(() => {
+    if (end === null) return;
+    let timer: ReturnType<typeof setTimeout>;
+    const look = () => {
+      const left = end - serverNow();
+      if (left <= 0) setPassedEnd(end);
+      else timer = setTimeout(look, Math.min(left + 50, MAX_TIMER_MS));
+    };
+    timer = setTimeout(look, 0);
+    return () => clearTimeout(timer);
+  }, [end]);
+  return end !== null && passedEnd === end;
+}
+
 export default function GameChallengesPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [selected, setSelected] = useSelectedChallenge();
@@ -249,8 +271,12 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
       ← {data.gameTitle || t("challenge.backToGame")}
     </Link>
   );
-  if (data.state !== "ready") {
-    const message =
+  // The game ends while the page is open: without practice mode it closes as a reload would show it.
+  const closedByEnd = useEndsAt(data.state === "ready" && !data.practiceMode ? data.end : null);
+  if (data.state !== "ready" || closedByEnd) {
+    const message = closedByEnd
+      ? t("challenge.ended")
+      :
       data.state === "notStarted"
         ? t("challenge.notStarted", { time: formatDateTime(data.start) })
         : data.state === "ended"
@@ -265,7 +291,7 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
         <GameTabs gameId={data.gameId} />
         {back}
         <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
-        <Alert tone={data.state === "notStarted" ? "info" : "error"}>{message}</Alert>
+        <Alert tone={data.state === "notStarted" && !closedByEnd ? "info" : "error"}>{message}</Alert>
       </div>
     );
   }

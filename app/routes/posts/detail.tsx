@@ -19,13 +19,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const [user, post] = await Promise.all([getCurrentUser(request, env), getPost(createDb(env.DB), params.postId.toLowerCase())]);
     return { post, isAdmin: user?.role === "Admin" };
   } catch (error) {
-    if (error instanceof AppError && error.status === 404) throw data(t("posts.notFound"), { status: 404 });
+    // The page title travels with the refusal: meta has no loader data then.
+    if (error instanceof AppError && error.status === 404) throw data({ message: t("posts.notFound"), title: t("notFound.title") }, { status: 404 });
     throw error;
   }
 }
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return pageTitle(matches, loaderData?.post.title);
+type Refusal = { message: string; title: string };
+const refusalOf = (error: unknown): Refusal | null =>
+  isRouteErrorResponse(error) && typeof error.data === "object" && error.data !== null && "message" in error.data ? (error.data as Refusal) : null;
+
+export function meta({ matches, loaderData, error }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData?.post.title ?? refusalOf(error)?.title);
 }
 
 export default function PostPage({ loaderData: { post, isAdmin } }: Route.ComponentProps) {
@@ -66,7 +71,7 @@ export default function PostPage({ loaderData: { post, isAdmin } }: Route.Compon
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation();
-  const message = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : t("error.unexpected");
+  const message = refusalOf(error)?.message ?? t("error.unexpected");
   return (
     <div className="mx-auto max-w-3xl space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">{isRouteErrorResponse(error) && error.status === 404 ? t("notFound.title") : t("error.title")}</h1>

@@ -234,6 +234,21 @@ function PosterUpload({ game, onUploaded }: { game: GameInfo; onUploaded: () => 
   const { t } = useTranslation();
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<"asking" | "busy" | null>(null);
+  const [removeError, setRemoveError] = useState<string | null>(null);
+
+  async function remove() {
+    setRemoving("busy");
+    setRemoveError(null);
+    try {
+      await api(`/api/edit/games/${game.id}/poster`, { method: "DELETE" });
+      setRemoving(null);
+      onUploaded();
+    } catch (err) {
+      setRemoveError(errorMessage(err));
+      setRemoving("asking");
+    }
+  }
 
   async function upload(input: HTMLInputElement) {
     const file = input.files?.[0];
@@ -260,10 +275,30 @@ function PosterUpload({ game, onUploaded }: { game: GameInfo; onUploaded: () => 
     <div className="space-y-2">
       <p className="text-sm font-medium">{t("adminGames.field.poster")}</p>
       {game.poster ? <img src={game.poster} alt={t("adminGames.posterAlt")} className="max-h-48 rounded-md object-cover" /> : <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminGames.noPoster")}</p>}
-      <label className={buttonClass("secondary", "cursor-pointer")}>
-        {t("adminGames.uploadPoster")}
-        <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" className="sr-only" disabled={progress !== null} onChange={(e) => void upload(e.currentTarget)} />
-      </label>
+      <div className="flex flex-wrap gap-2">
+        <label className={buttonClass("secondary", "cursor-pointer")}>
+          {t("adminGames.uploadPoster")}
+          <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" className="sr-only" disabled={progress !== null} onChange={(e) => void upload(e.currentTarget)} />
+        </label>
+        {game.poster ? (
+          <Button variant="danger" disabled={progress !== null} onClick={() => setRemoving("asking")}>
+            {t("adminGames.removePoster")}
+          </Button>
+        ) : null}
+      </div>
+      <ConfirmDialog
+        open={removing !== null}
+        title={t("adminGames.removePoster")}
+        message={t("adminGames.removePosterConfirm")}
+        confirmLabel={t("adminGames.removePoster")}
+        busy={removing === "busy"}
+        error={removeError}
+        onConfirm={() => void remove()}
+        onCancel={() => {
+          setRemoving(null);
+          setRemoveError(null);
+        }}
+      />
       <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminGames.posterHint")}</p>
       {progress !== null ? (
         <div className="space-y-1">
