@@ -80,8 +80,8 @@ export interface CaptchaHandle {
 
 /**
  * The captcha of a public form (login, register, recovery): starts from the page loader's widget (`info`),
- * reads GET /api/captcha and, only for a provider, loads its script and keeps a token. `failure` is the form's failed result: each new one
- * resets the token, which the server has used up.
+ * reads GET /api/captcha and, only for a provider, loads its script and keeps a token. `failure` is the
+ * form's failed result: each new one resets the token, which the server has used up.
  */
 export function useCaptcha({ action, failure, info }: { action: string; failure?: unknown; info?: unknown }): CaptchaHandle {
   // The page's loader knows the widget (what GET /api/captcha answers): the form is ready from its first

@@ -259,6 +259,7 @@ const TABLE: Record<string, Entry> = {
   "PUT /edit/games/:id": { path: () => `/api/edit/games/${MISSING}`, body: () => ({}) },
   "DELETE /edit/games/:id": { path: () => `/api/edit/games/${MISSING}` },
   "PUT /edit/games/:id/poster": { path: (s) => `/api/edit/games/${s.game}/poster`, raw: () => new FormData() },
+  "DELETE /edit/games/:id/poster": { path: () => `/api/edit/games/${MISSING}/poster` },
   "GET /edit/games/:id/notices": { path: (s) => `/api/edit/games/${s.game}/notices` },
   "POST /edit/games/:id/notices": { path: () => `/api/edit/games/${MISSING}/notices`, body: () => ({ content: "x" }) },
   "PUT /edit/games/:id/notices/:nid": { path: (s) => `/api/edit/games/${s.game}/notices/${MISSING}`, body: () => ({ content: "x" }) },

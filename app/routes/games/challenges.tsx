@@ -274,13 +274,11 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
   // The game ends while the page is open: without practice mode it closes as a reload would show it.
   const closedByEnd = useEndsAt(data.state === "ready" && !data.practiceMode ? data.end : null);
   if (data.state !== "ready" || closedByEnd) {
-    const message = closedByEnd
-      ? t("challenge.ended")
-      :
-      data.state === "notStarted"
-        ? t("challenge.notStarted", { time: formatDateTime(data.start) })
-        : data.state === "ended"
-          ? t("challenge.ended")
+    const message =
+      closedByEnd || data.state === "ended"
+        ? t("challenge.ended")
+        : data.state === "notStarted"
+          ? t("challenge.notStarted", { time: formatDateTime(data.start) })
           : data.state === "banned"
             ? t("challenge.banned")
             : data.state === "notJoined"
