@@ -83,13 +83,11 @@ export interface CaptchaHandle {
  * reads GET /api/captcha and, only for a provider, loads its script and keeps a token. `failure` is the
  * form's failed result: each new one resets the token, which the server has used up.
  */
-export function useCaptcha({ action, failure, info }: { action: string; failure?: unknown; info?: unknown }): CaptchaHandle {
+export function useCaptcha({ action, failure, info }: { action: string; failure?: unknown; info: unknown }): CaptchaHandle {
   // The page's loader knows the widget (what GET /api/captcha answers): the form is ready from its first
   // render, so a quick Enter is not dropped while the call is on its way. The call's answer still applies
   // (a page kept from an earlier load, a setting changed since); the same widget again changes nothing.
-  const [state, dispatch] = useReducer(captchaReducer, info, (known) =>
-    known === undefined ? initialCaptchaState : captchaReducer(initialCaptchaState, { type: "info", info: parseCaptchaInfo(known) }),
-  );
+  const [state, dispatch] = useReducer(captchaReducer, info, (known) => captchaReducer(initialCaptchaState, { type: "info", info: parseCaptchaInfo(known) }));
   const [container, setContainer] = useState<HTMLDivElement | null>(null);
   const resetWidget = useRef<() => void>(() => undefined);
 

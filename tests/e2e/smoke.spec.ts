@@ -72,8 +72,9 @@ test("built client files are served with their type and a long cache", async ({ 
   await page.goto("/");
   // The entry script (≈ 220 kB): the page's first script response may be a chunk under the 1 KiB below
   // which files are sent as they are (scripts/lib/static-files.mjs GZIP_MIN_BYTES), without Vary.
-  await expect.poll(() => scripts.findIndex((url) => /\/entry\.client-[\w-]+\.js$/.test(url))).toBeGreaterThanOrEqual(0);
-  const index = scripts.findIndex((url) => /\/entry\.client-[\w-]+\.js$/.test(url));
+  const entryIndex = () => scripts.findIndex((url) => /\/entry\.client-[\w-]+\.js$/.test(url));
+  await expect.poll(entryIndex).toBeGreaterThanOrEqual(0);
+  const index = entryIndex();
   const script = scripts[index]!;
   const asset = await request.get(script);
   expect(asset.status()).toBe(200);

@@ -74,7 +74,7 @@ export function VerdictMessage({
   challengeId: number;
   submissionId: number;
   pushed: Map<number, PlayerStatus>;
-  /** The game had already ended when the panel opened: every accepted flag of it is not scored. */
+  /** The game had already ended when the flag was sent: every accepted flag of it is not scored. */
   ended?: boolean;
   /** Called once when the flag is accepted, pushed or polled (the board and the panel read again). */
   onAccepted?: () => void;
@@ -139,17 +139,4 @@ export function VerdictMessage({
       </Alert>
     </div>
   );
-}
-
-/** Whether the game had ended when the page opened (every accepted flag then reads "not scored"). */
-export function useGameEnded(gameId: number): boolean {
-  const [ended, setEnded] = useState(false);
-  useEffect(() => {
-    const controller = new AbortController();
-    api<{ end: number }>(`/api/game/${gameId}`, { signal: controller.signal })
-      .then((g) => setEnded(serverNow() >= g.end))
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [gameId]);
-  return ended;
 }

@@ -12,7 +12,7 @@ import { submitFlag } from "~/components/challenges/submit";
 import { GameTabs } from "~/components/games/game-tabs";
 import { LiveNotices } from "~/components/games/live-notices";
 import { formatDateTime, useNow } from "~/components/games/time";
-import { type PushedVerdicts, useGameEnded, usePushedVerdicts, VerdictMessage } from "~/components/verdict/verdict";
+import { type PushedVerdicts, usePushedVerdicts, VerdictMessage } from "~/components/verdict/verdict";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -23,7 +23,6 @@ import type { GameNotice } from "~/core/protocol";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
 import { type ChallengeInfo, orderChallenges, type ScoreboardItem } from "~/core/scoring/scoreboard";
 import { onlyParamChanged } from "~/lib/address-filter";
-import { serverNow } from "~/lib/server-clock";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
@@ -31,7 +30,7 @@ import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenges";
 
 type PageState =
-  | { state: "ready"; challenges: PlayerChallengeInfo[]; gameTitle: string; end: number; practiceMode: boolean }
+  | { state: "ready"; challenges: PlayerChallengeInfo[]; gameTitle: string; end: number; practiceMode: boolean; serverTime: number }
   | { state: "notStarted"; start: number; gameTitle: string }
   | { state: "ended" | "forbidden" | "banned" | "notJoined"; gameTitle: string | null };
 
@@ -48,7 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const base = { pageTitle: t("challenge.pageTitle"), gameId, userId: user.id };
   const details = await roomOf(env, gameId).details(gameId, user.id);
   if (details.ok) {
-    const page: PageState = { state: "ready", challenges: boardFromDetails(JSON.parse(details.body) as GameDetails), gameTitle: details.gameTitle, end: details.end, practiceMode: details.practiceMode };
+    const page: PageState = { state: "ready", challenges: boardFromDetails(JSON.parse(details.body) as GameDetails), gameTitle: details.gameTitle, end: details.end, practiceMode: details.practiceMode, serverTime: Date.now() };
     return { ...base, ...page };
   }
   if (details.status === 404) throw new Response("Not Found", { status: 404 });
@@ -117,11 +116,14 @@ function DetailPanel({
   verdicts,
   hints,
   solved,
+  ended,
   onClose,
   onSolved,
 }: {
   gameId: number;
   challengeId: number;
+  /** The game has ended (practice mode: play goes on, and every accepted flag reads "not scored"). */
+  ended: boolean;
   /** The team has solved it: the flag box gives way to a "solved" line. */
   solved: boolean;
   verdicts: PushedVerdicts;
@@ -136,7 +138,6 @@ function DetailPanel({
   const [detail, setDetail] = useState<ChallengeDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState<number | null>(null);
-  const gameEnded = useGameEnded(gameId);
 
   const load = useCallback(
     (signal?: AbortSignal) =>
@@ -205,7 +206,7 @@ function DetailPanel({
           challengeId={detail.id}
           submissionId={submitted}
           pushed={verdicts.statuses}
-          ended={gameEnded}
+          ended={ended}
           onAccepted={() => {
             // The solve moves the value and the count at once (they waited for the next refresh).
             void load();
@@ -244,21 +245,27 @@ function useSelectedChallenge(): [number | null, (id: number | null, replace?: b
 /** setTimeout's longest wait; a later end is looked at again after it. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Whether the server's clock has passed `end` (null: never); turns true at that moment, without a reload. */
-function useEndsAt(end: number | null): boolean {
+/**
+ * Whether the game's `end` (null: never) has passed; turns true at that moment, without a reload. Counted
+ * from the server's time when the page's data was read (`serverTime`) on the browser's monotonic clock, so
+ * a computer clock that is minutes off neither closes the page early nor keeps it open (the page learns
+ * the server's clock from its API answers only later). The moment is late by the load's own time.
+ */
+function useEndsAt(end: number | null, serverTime: number): boolean {
   // The end seen passed (kept per end: a changed end is looked at afresh).
   const [passedEnd, setPassedEnd] = useState<number | null>(null);
   useEffect(() => {
     if (end === null) return;
+    const mountedAt = performance.now();
     let timer: ReturnType<typeof setTimeout>;
     const look = () => {
-      const left = end - serverNow();
+      const left = end - (serverTime + performance.now() - mountedAt);
       if (left <= 0) setPassedEnd(end);
       else timer = setTimeout(look, Math.min(left + 50, MAX_TIMER_MS));
     };
     timer = setTimeout(look, 0);
     return () => clearTimeout(timer);
-  }, [end]);
+  }, [end, serverTime]);
   return end !== null && passedEnd === end;
 }
 
@@ -272,7 +279,8 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
     </Link>
   );
   // The game ends while the page is open: without practice mode it closes as a reload would show it.
-  const closedByEnd = useEndsAt(data.state === "ready" && !data.practiceMode ? data.end : null);
+  const ended = useEndsAt(data.state === "ready" ? data.end : null, data.state === "ready" ? data.serverTime : 0);
+  const closedByEnd = ended && data.state === "ready" && !data.practiceMode;
   if (data.state !== "ready" || closedByEnd) {
     const message =
       closedByEnd || data.state === "ended"
@@ -298,7 +306,7 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
       <GameTabs gameId={data.gameId} />
       {back}
       <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
-      <Board gameId={data.gameId} userId={data.userId} initial={data.challenges} selected={selected} onSelect={setSelected} />
+      <Board gameId={data.gameId} userId={data.userId} initial={data.challenges} ended={ended} selected={selected} onSelect={setSelected} />
     </div>
   );
 }
@@ -307,12 +315,14 @@ function Board({
   gameId,
   userId,
   initial,
+  ended,
   selected,
   onSelect,
 }: {
   gameId: number;
   userId: string | number;
   initial: PlayerChallengeInfo[];
+  ended: boolean;
   selected: number | null;
   onSelect: (id: number | null, replace?: boolean) => void;
 }) {
@@ -408,6 +418,7 @@ function Board({
                 gameId={gameId}
                 challengeId={selected}
                 solved={open?.solvedByMe ?? false}
+                ended={ended}
                 verdicts={verdicts}
                 hints={hints}
                 onClose={() => close(selected)}
