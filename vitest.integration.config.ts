@@ -12,7 +12,7 @@ export default defineConfig(async () => ({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: `./${process.env.FLAGSTAFF_BUILD_DIR ?? "build"}/server/wrangler.json` },
-      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("migrations"), FLAGSTAFF_RELAY_TOKEN: RELAY_TEST_TOKEN, ...(await smtpTestBindings()), ...(await agentTestBindings()) } },
+      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("migrations"), FLAGSTAFF_RELAY_TOKEN: RELAY_TEST_TOKEN, FLAGSTAFF_PUBLIC_URL: "http://flagstaff.test", ...(await smtpTestBindings()), ...(await agentTestBindings()) } },
     }),
   ],
   resolve: { tsconfigPaths: true },

@@ -66,6 +66,23 @@ function readPort() {
   return port;
 }
 
+/**
+ * FLAGSTAFF_PUBLIC_URL, the address players use (links in account mail): an http(s) URL, or this server's
+ * own loopback address when unset, so that no link is ever made from a request's Host (app/core/public-url.ts).
+ */
+function readPublicUrl(port) {
+  const raw = process.env.FLAGSTAFF_PUBLIC_URL?.trim();
+  if (!raw) return `http://${HOST}:${port}`;
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    fail(`FLAGSTAFF_PUBLIC_URL must be an http(s) URL such as https://ctf.example.org, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") fail(`FLAGSTAFF_PUBLIC_URL must be an http(s) URL such as https://ctf.example.org, got "${raw}"`);
+  return url.origin;
+}
+
 function readWranglerConfig() {
   const path = join(SERVER_DIR, "wrangler.json");
   if (!existsSync(path) || !existsSync(join(SERVER_DIR, "index.js"))) {
@@ -322,6 +339,7 @@ async function main() {
   if (major < 22) fail(`Node ${process.versions.node} is too old; run through npm (npm start) to use the project's Node 22`);
 
   const port = readPort();
+  process.env.FLAGSTAFF_PUBLIC_URL = readPublicUrl(port);
   const dataDir = process.env.FLAGSTAFF_DATA_DIR ? resolve(process.env.FLAGSTAFF_DATA_DIR) : join(ROOT, "data");
   mkdirSync(dataDir, { recursive: true });
   try {

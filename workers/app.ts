@@ -4,6 +4,7 @@ import { pathOf } from "~/core/http/path";
 import { languageFromAcceptLanguage } from "~/core/i18n/languages";
 import { getTranslator } from "~/core/i18n/translator";
 import { api } from "./api";
+import { lingerOnUnreadBody, refuseOversizeOutsideApi } from "./api/body-limit";
 import { internal } from "./api/internal";
 import { hub } from "./hub";
 import { type LocalServerEnv, serveLocal } from "./local-server";
@@ -20,7 +21,7 @@ const handleRequest = createRequestHandler(
 /** Routes by the first path segment (case-insensitive): /api, /hub, /__internal, /assets/{hash}/{name}, then React Router. */
 export default {
   fetch(request, env, ctx) {
-    const next = async (r: Request) => withSecurityHeaders(r, await route(r, env, ctx));
+    const next = async (r: Request) => lingerOnUnreadBody(r, withSecurityHeaders(r, await route(r, env, ctx)), ctx);
     // `npm start` (scripts/start.mjs): built files and the cached /api/config before the routes.
     if (env.STATIC_FILES && env.STATIC) return serveLocal(request, env as Env & LocalServerEnv, next);
     return next(request);
@@ -31,6 +32,8 @@ function route(request: Request, env: Env, ctx: ExecutionContext): Response | Pr
   const path = pathOf(request.url);
   const first = path.slice(1, path.indexOf("/", 1) >>> 0).toLowerCase();
   if (first === "api") return api.fetch(request, env, ctx);
+  const oversize = refuseOversizeOutsideApi(request);
+  if (oversize) return oversize;
   if (first === "hub") return hub.fetch(request, env, ctx);
   if (first === "__internal") return internal.fetch(request, env, ctx);
   // Uploaded files; built client files also live under /assets/ and fall through.

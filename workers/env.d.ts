@@ -4,6 +4,8 @@ interface Env {
   FLAGSTAFF_BOOTSTRAP_TOKEN?: string;
   /** Random per `npm start` process: the socket relay's proof (workers/hub.ts, scripts/lib/socket-relay.mjs). */
   FLAGSTAFF_RELAY_TOKEN?: string;
+  /** The platform's address for links in mail (`https://ctf.example.org`); `npm start` sets its own when unset. */
+  FLAGSTAFF_PUBLIC_URL?: string;
   /** SMTP for account mail; mail is off without a host and a sender. */
   FLAGSTAFF_SMTP_HOST?: string;
   FLAGSTAFF_SMTP_PORT?: string;

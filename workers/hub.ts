@@ -3,6 +3,7 @@ import { forbidden, notFound } from "~/core/errors";
 import { pathOf } from "~/core/http/path";
 import { HUB_HEADERS, RELAY_TOKEN_HEADER } from "~/core/protocol";
 import { secretEquals } from "~/core/secret-equal";
+import { sessionHashOf } from "~/.server/auth/session";
 import { getGameAccess } from "~/.server/services/game-access";
 import { roomOf } from "~/.server/services/room";
 import type { ApiContext, ApiEnv } from "./api/context";
@@ -51,11 +52,17 @@ function sameOrigin(origin: string, url: string): boolean {
   }
 }
 
+/** Who opens the socket: the user and the session (signing out closes what a session opened). */
+async function ownerHeaders(c: ApiContext, userId: string): Promise<Record<string, string>> {
+  const session = await sessionHashOf(c.req.raw);
+  return session ? { [HUB_HEADERS.userId]: userId, [HUB_HEADERS.session]: session } : { [HUB_HEADERS.userId]: userId };
+}
+
 hub.get("/hub/admin", async (c) => {
   requireUpgrade(c);
   const user = await requireAuth(c, "Admin");
   const stub = c.env.ADMIN_HUB.get(c.env.ADMIN_HUB.idFromName("admin"));
-  return forward(c, stub, { [HUB_HEADERS.channel]: "admin", [HUB_HEADERS.userId]: user!.id });
+  return forward(c, stub, { [HUB_HEADERS.channel]: "admin", ...(await ownerHeaders(c, user!.id)) });
 });
 
 hub.get("/hub/game/:id{[0-9]+}", async (c) => {
@@ -68,12 +75,18 @@ hub.get("/hub/game/:id{[0-9]+}", async (c) => {
   const access = await getGameAccess(c.get("db"), gameId, user);
   if (!access.exists) throw notFound("game.not_found");
   if (!access.canView) throw user ? forbidden() : notFound("game.not_found");
-  if (relayed) return c.json({ userId: user?.id ?? null, teamId: access.teamId, boardReader: access.canReadBoard }, 200, { "cache-control": "no-store" });
+  const session = user ? await sessionHashOf(c.req.raw) : null;
+  if (relayed) {
+    const identity = { userId: user?.id ?? null, teamId: access.teamId, boardReader: access.canReadBoard, staff: access.staff, session };
+    return c.json(identity, 200, { "cache-control": "no-store" });
+  }
   const stub = roomOf(c.env, gameId);
   const headers: Record<string, string> = { [HUB_HEADERS.channel]: "game" };
   if (user) headers[HUB_HEADERS.userId] = user.id;
+  if (session) headers[HUB_HEADERS.session] = session;
   if (access.teamId !== null) headers[HUB_HEADERS.teamId] = String(access.teamId);
   if (access.canReadBoard) headers[HUB_HEADERS.boardReader] = "1";
+  if (access.staff) headers[HUB_HEADERS.staff] = "1";
   return forward(c, stub, headers);
 });
 
@@ -93,5 +106,5 @@ hub.get("/hub/game/:id{[0-9]+}/monitor", async (c) => {
   const access = await getGameAccess(c.get("db"), gameId, user);
   if (!access.exists) throw notFound("game.not_found");
   const stub = roomOf(c.env, gameId);
-  return forward(c, stub, { [HUB_HEADERS.channel]: "monitor", [HUB_HEADERS.userId]: user!.id });
+  return forward(c, stub, { [HUB_HEADERS.channel]: "monitor", ...(await ownerHeaders(c, user!.id)) });
 });

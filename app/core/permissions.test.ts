@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { channelsToClose, checkAccess } from "./permissions";
+import { channelsToClose, checkAccess, staffViewLost } from "./permissions";
 
 describe("checkAccess", () => {
   it.each([
@@ -30,5 +30,21 @@ describe("channelsToClose", () => {
     ["User", "User", true, ["admin", "monitor", "game"]],
   ] as const)("%s → %s (sessions revoked: %s) closes %j", (before, after, revoked, expected) => {
     expect(channelsToClose(before, after, revoked)).toEqual(expected);
+  });
+});
+
+describe("staffViewLost", () => {
+  it.each([
+    ["Admin", "User", false, true],
+    ["Monitor", "User", false, true],
+    ["Admin", "Monitor", false, false],
+    ["User", "Monitor", false, false],
+    ["User", "User", false, false],
+    // Every socket closes anyway.
+    ["Monitor", "Banned", false, false],
+    ["Admin", null, false, false],
+    ["Monitor", "Monitor", true, false],
+  ] as const)("%s → %s (sessions revoked: %s): %s", (before, after, revoked, expected) => {
+    expect(staffViewLost(before, after, revoked)).toBe(expected);
   });
 });

@@ -27,3 +27,13 @@ export function channelsToClose(before: Role, after: Role | null, revoked = fals
   if (after === null || after === "Banned" || revoked) return all;
   return all.filter((channel) => checkAccess(before, channelLevel[channel]) === "ok" && checkAccess(after, channelLevel[channel]) !== "ok");
 }
+
+/**
+ * Whether a role change takes away what only a monitor's or an admin's role showed on the game sockets left
+ * open (hidden games, their boards): those sockets are then checked again (core/socket-access). Not when
+ * every channel closes anyway.
+ */
+export function staffViewLost(before: Role, after: Role | null, revoked = false): boolean {
+  if (channelsToClose(before, after, revoked).includes("game")) return false;
+  return checkAccess(before, "Monitor") === "ok" && checkAccess(after, "Monitor") !== "ok";
+}

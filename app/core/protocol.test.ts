@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRelayFrames, relayCloseUser, relayFrame, relayFrames } from "./protocol";
+import { parseRelayFrames, relayCloseSession, relayCloseUser, relayFrame, relayFrames, relayReauthorize } from "./protocol";
 
 describe("relay feed messages", () => {
   const notice = JSON.stringify({ type: "notice", seq: 8, data: { content: "line one\nline two" } });
@@ -25,7 +25,27 @@ describe("relay feed messages", () => {
     ]);
   });
 
+  it("carry orders to close a session's sockets and to check the sockets again", () => {
+    const session = relayCloseSession("ab12", 4403);
+    expect(session).toBe('s 4403\n"ab12"');
+    const change = { hidden: true, teams: { u1: null, u2: 7 }, unstaffed: ["u3"] };
+    const again = relayReauthorize(change);
+    expect(again).toBe(`a\n${JSON.stringify(change)}`);
+    expect(parseRelayFrames(relayFrames([session, again, relayReauthorize({ hidden: false, teams: {}, complete: true })]))).toEqual([
+      { closeSession: "ab12", code: 4403 },
+      { reauthorize: change },
+      { reauthorize: { hidden: false, teams: {}, complete: true } },
+    ]);
+  });
+
   it.each([
+    ["a session close order with an empty session", 's 4403\n""'],
+    ["a check order that is not JSON", "a\n{"],
+    ["a check order without hidden", 'a\n{"teams":{}}'],
+    ["a check order with a bad team", 'a\n{"hidden":true,"teams":{"u":"7"}}'],
+    ["a check order with teams as a list", 'a\n{"hidden":true,"teams":[1]}'],
+    ["a check order with a bad unstaffed list", 'a\n{"hidden":true,"unstaffed":[1]}'],
+    ["a check order with a bad complete flag", 'a\n{"hidden":true,"complete":1}'],
     ["a close order without a user", "x 4403"],
     ["a close order whose user is not a JSON string", "x 4403\nabc"],
     ["a close order with an empty user", 'x 4403\n""'],

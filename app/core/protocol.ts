@@ -4,6 +4,7 @@
  */
 import type { AnswerResult, EventType, LogLevel, NoticeType, TaskStatus } from "./enums";
 import type { BoardDelta } from "./game-room/delta";
+import type { GameAccessChange } from "./socket-access";
 
 export interface GameNotice {
   id: number;
@@ -85,6 +86,10 @@ export const HUB_HEADERS = {
   channel: "x-flagstaff-channel",
   teamId: "x-flagstaff-team",
   boardReader: "x-flagstaff-board-reader",
+  /** The hash of the session that opened the socket (as D1 keys it): signing out closes what it opened. */
+  session: "x-flagstaff-session",
+  /** "1": opened by a monitor or an admin (who see hidden games by their role). */
+  staff: "x-flagstaff-staff",
   /** "1": the socket is the `npm start` socket relay's feed of the channel (see RELAY_TOKEN_HEADER). */
   relay: "x-flagstaff-relay",
 } as const;
@@ -129,8 +134,44 @@ export function relayCloseUser(userId: string, code: number): string {
   return `x ${code}\n${JSON.stringify(userId)}`;
 }
 
-/** One item of a relay feed send: a routed frame, or an order to close a user's sockets. */
-export type RelayItem = { route: RelayRoute; frame: string } | { closeUser: string; code: number };
+/** A relay feed's order to close the sockets one session opened (signed out): `s <close code>`, the session as a JSON string. */
+export function relayCloseSession(session: string, code: number): string {
+  return `s ${code}\n${JSON.stringify(session)}`;
+}
+
+/**
+ * A relay feed's order to check its sockets again (core/socket-access: a team's participation, the game's
+ * visibility or a user's role changed): a header `a`, then the change as JSON.
+ */
+export function relayReauthorize(change: GameAccessChange): string {
+  return `a\n${JSON.stringify(change)}`;
+}
+
+/** One item of a relay feed send: a routed frame, or an order to close or re-check sockets. */
+export type RelayItem =
+  | { route: RelayRoute; frame: string }
+  | { closeUser: string; code: number }
+  | { closeSession: string; code: number }
+  | { reauthorize: GameAccessChange };
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isAccessChange(value: unknown): value is GameAccessChange {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  if (typeof v.hidden !== "boolean") return false;
+  if (v.complete !== undefined && typeof v.complete !== "boolean") return false;
+  if (v.unstaffed !== undefined && !(Array.isArray(v.unstaffed) && v.unstaffed.every((u) => typeof u === "string"))) return false;
+  if (v.teams === undefined) return true;
+  if (typeof v.teams !== "object" || v.teams === null || Array.isArray(v.teams)) return false;
+  return Object.values(v.teams).every((t) => t === null || Number.isInteger(t));
+}
 
 /** The items of a relay feed send (one or several), or null when it is not one. */
 export function parseRelayFrames(text: string): RelayItem[] | null {
@@ -138,16 +179,17 @@ export function parseRelayFrames(text: string): RelayItem[] | null {
   if (lines.length % 2 !== 0) return null;
   const out: RelayItem[] = [];
   for (let i = 0; i < lines.length; i += 2) {
-    const close = /^x (\d{4})$/.exec(lines[i]!);
+    const close = /^([xs]) (\d{4})$/.exec(lines[i]!);
     if (close) {
-      let userId: unknown;
-      try {
-        userId = JSON.parse(lines[i + 1]!);
-      } catch {
-        return null;
-      }
-      if (typeof userId !== "string" || userId === "") return null;
-      out.push({ closeUser: userId, code: Number(close[1]) });
+      const owner = parseJson(lines[i + 1]!);
+      if (typeof owner !== "string" || owner === "") return null;
+      out.push(close[1] === "x" ? { closeUser: owner, code: Number(close[2]) } : { closeSession: owner, code: Number(close[2]) });
+      continue;
+    }
+    if (lines[i] === "a") {
+      const change = parseJson(lines[i + 1]!);
+      if (!isAccessChange(change)) return null;
+      out.push({ reauthorize: change });
       continue;
     }
     const [seq, team, readers, extra] = lines[i]!.split(" ");
@@ -156,6 +198,14 @@ export function parseRelayFrames(text: string): RelayItem[] | null {
   }
   return out;
 }
+
+/**
+ * Close codes after which the page does not reconnect (a reconnect would only be refused): the holder may
+ * no longer have the socket (signed out, banned, role or team changed, game hidden), the game was deleted.
+ */
+export const CLOSE_ACCESS_ENDED = 4403;
+export const CLOSE_GAME_DELETED = 4404;
+export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_ACCESS_ENDED, CLOSE_GAME_DELETED]);
 
 /** Close codes 1005/1006 are reserved and cannot be sent (stack-notes): map them to 1000. */
 export function safeCloseCode(code: number): number {

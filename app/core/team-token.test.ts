@@ -54,4 +54,21 @@ describe("team tokens", () => {
     expect(parsePublicKey("not base64!")).toBeNull();
     expect(parsePublicKey(encodeBase64(new Uint8Array(32)))).not.toBeNull();
   });
+
+  it("proves nothing under a key of small order, whatever the signature", async () => {
+    const hex = (h: string) => Uint8Array.from(h.match(/../g)!, (b) => parseInt(b, 16));
+    const keys = [
+      new Uint8Array(32),
+      hex("0100000000000000000000000000000000000000000000000000000000000000"),
+      hex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85"),
+      hex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa"),
+      hex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+    ];
+    const zeroSignature = `7:${encodeBase64(new Uint8Array(64))}`;
+    // The identity's encoding with a signature R = identity, S = 0 verifies any message in a lax verifier.
+    const identitySignature = `7:${encodeBase64(Uint8Array.from({ length: 64 }, (_, i) => (i === 0 ? 1 : 0)))}`;
+    for (const key of keys) {
+      for (const token of [zeroSignature, identitySignature]) expect(await verify(token, encodeBase64(key))).toBe("invalid");
+    }
+  });
 });

@@ -63,8 +63,29 @@ export async function signTeamToken(privateKeyBase64: string, teamId: number): P
   return `${teamId}:${encodeBase64(new Uint8Array(signature))}`;
 }
 
+/**
+ * The encodings of Ed25519's points of small order (the identity, orders 2, 4 and 8, and the non-canonical
+ * spellings p and p + 1 of 0 and 1), compared with the sign bit cleared — the blocklist libsodium keeps.
+ * Under such a key a zero signature verifies every message, so it proves nothing.
+ */
+const SMALL_ORDER_KEYS = [
+  "0000000000000000000000000000000000000000000000000000000000000000",
+  "0100000000000000000000000000000000000000000000000000000000000000",
+  "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+  "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+  "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+  "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+  "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+];
+
+function isSmallOrderKey(publicKey: Uint8Array): boolean {
+  const hex = Array.from(publicKey, (b, i) => (i === 31 ? b & 0x7f : b).toString(16).padStart(2, "0")).join("");
+  return SMALL_ORDER_KEYS.includes(hex);
+}
+
 /** True when the token's signature verifies under the public key (both already well-formed). */
 export async function verifyTeamToken(token: ParsedTeamToken, publicKey: Uint8Array<ArrayBuffer>): Promise<boolean> {
+  if (isSmallOrderKey(publicKey)) return false;
   try {
     const key = await crypto.subtle.importKey("raw", publicKey, ED25519, false, ["verify"]);
     return await crypto.subtle.verify(ED25519, key, token.signature, new TextEncoder().encode(teamTokenMessage(token.teamId)));

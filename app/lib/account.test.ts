@@ -36,4 +36,15 @@ describe("loginPath and safeRedirect", () => {
     expect(safeRedirect("/\\evil.example")).toBe("/");
     expect(safeRedirect(null, "/home")).toBe("/home");
   });
+
+  it("refuses other sites spelt with characters a browser drops or reads as a slash", () => {
+    for (const to of ["/\t/evil.example", "/\t\\evil.example", "/\n/evil.example", "/\r/evil.example", "\\/evil.example", "/.//evil.example", "/./\\evil.example"]) {
+      expect(safeRedirect(to), JSON.stringify(to)).toBe("/");
+    }
+  });
+
+  it("sends back a path without control characters", () => {
+    expect(safeRedirect("/games/1\r\nSet-Cookie: x=1")).toBe("/games/1Set-Cookie:%20x=1");
+    expect(safeRedirect("/games/1#top")).toBe("/games/1#top");
+  });
 });

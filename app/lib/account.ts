@@ -40,11 +40,26 @@ export function loginPath(url: URL): string {
   return `/account/login?from=${encodeURIComponent(pagePath(url))}`;
 }
 
-/** A same-site path to return to after signing in (a data address becomes its page); anything else (other hosts, `//x`) goes home. */
+const SAME_SITE = "http://page.invalid";
+
+/**
+ * A same-site path to return to after signing in (a data address becomes its page); anything else goes home.
+ * The path is read as a browser reads a `Location`: tabs and line breaks vanish and `\\` is `/`, so
+ * `/<TAB>/evil.example` is another site; what is sent back is the URL's own spelling of the path, which
+ * holds no control character (a raw line break in a header would fail the response).
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  const url = new URL(to, "http://page.invalid");
-  return url.pathname.endsWith(".data") ? pagePath(url) : to;
+  if (typeof to !== "string" || !to.startsWith("/")) return fallback;
+  let url: URL;
+  try {
+    url = new URL(to, SAME_SITE);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== SAME_SITE) return fallback;
+  const path = url.pathname.endsWith(".data") ? pagePath(url) : `${url.pathname}${url.search}${url.hash}`;
+  // `/.//evil.example` keeps this site's origin here but reads as `//evil.example` once sent.
+  return path.startsWith("//") || path.startsWith("/\\") ? fallback : path;
 }
 
 /** The text of a form field, or "" when absent. */

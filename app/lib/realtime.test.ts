@@ -62,6 +62,20 @@ describe("connectHub", () => {
     stop();
   });
 
+  it("asks once for a resync when the feed ends for good, so the page shows what the API now says", () => {
+    let resyncs = 0;
+    const states: string[] = [];
+    const stop = connectHub("/hub/game/1", { onMessage: () => {}, onResync: () => resyncs++, onState: (s) => states.push(s) });
+    FakeSocket.instances[0]!.serverOpen();
+    FakeSocket.instances[0]!.serverSend(hello(3));
+    FakeSocket.instances[0]!.serverClose(4403);
+    vi.advanceTimersByTime(120_000);
+    expect(resyncs).toBe(1);
+    expect(FakeSocket.instances).toHaveLength(1);
+    expect(states.at(-1)).toBe("ended");
+    stop();
+  });
+
   it("drops a connection whose ping gets no answer and connects again", () => {
     const states: string[] = [];
     connectHub("/hub/game/1", { onMessage: () => {}, onState: (s) => states.push(s), pingMs: 1000, pongTimeoutMs: 500 });
@@ -157,5 +171,25 @@ describe("subscribeHub", () => {
     stopC();
     vi.advanceTimersByTime(5000);
     expect(ws.closedWith).toBe(1000);
+  });
+
+  it("keeps an ended feed ended for its listeners, and asks anew for a page that subscribes after they left", () => {
+    const states: string[] = [];
+    const stopA = subscribeHub("/hub/game/11", { onMessage: () => {}, onState: (s) => states.push(s) });
+    FakeSocket.instances[0]!.serverOpen();
+    FakeSocket.instances[0]!.serverClose(4403);
+    const late: string[] = [];
+    const stopB = subscribeHub("/hub/game/11", { onMessage: () => {}, onState: (s) => late.push(s) });
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.instances).toHaveLength(1);
+    expect(late).toEqual(["ended"]);
+    stopA();
+    stopB();
+    // Within the linger time, with nobody listening: the next page opens a new socket.
+    const again: string[] = [];
+    const stopC = subscribeHub("/hub/game/11", { onMessage: () => {}, onState: (s) => again.push(s) });
+    expect(FakeSocket.instances).toHaveLength(2);
+    expect(again).toEqual(["connecting"]);
+    stopC();
   });
 });

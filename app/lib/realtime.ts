@@ -1,19 +1,17 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import type { ServerMessage } from "~/core/protocol";
+import { FINAL_CLOSE_CODES, type ServerMessage } from "~/core/protocol";
 import { streamSeqTracker } from "./stream-seq";
 
 /** `ended`: the server closed the feed for good (access taken away, game deleted); nothing is retried. */
 export type SocketState = "connecting" | "open" | "closed" | "ended";
-
-/** Close codes after which a reconnect would only be refused (workers/shared/socket-hub.ts). */
-const FINAL_CLOSE_CODES = new Set([4403, 4404]);
 
 export interface SocketOptions {
   /** Called for every server message except hello/pong. */
   onMessage: (message: ServerMessage) => void;
   /**
    * Called after a reconnect or a `seq` gap: the client may have missed messages and should refetch the
-   * affected lists (rules.md §11).
+   * affected lists (rules.md §11). Also once when the server ends the feed for good: the lists are read
+   * again, and the page shows what the API now says (signed out, no longer a player, game hidden…).
    */
   onResync?: () => void;
 }
@@ -65,6 +63,7 @@ export function connectHub(path: string, options: HubOptions): () => void {
     if (stopped) return;
     if (code !== undefined && FINAL_CLOSE_CODES.has(code)) {
       onState?.("ended");
+      onResync?.();
       return;
     }
     onState?.("closed");
@@ -151,6 +150,13 @@ const hubs = new Map<string, SharedHub>();
  */
 export function subscribeHub(path: string, subscriber: Subscriber): () => void {
   let hub = hubs.get(path);
+  if (hub?.state === "ended" && hub.subscribers.size === 0) {
+    // Ended for the page that had it (e.g. before signing in again): a page that opens now asks anew.
+    clearTimeout(hub.linger);
+    hubs.delete(path);
+    hub.close();
+    hub = undefined;
+  }
   if (!hub) {
     const created: SharedHub = { subscribers: new Set(), state: "connecting", close: () => undefined, linger: undefined };
     const each = (f: (s: Subscriber) => void) => [...created.subscribers].forEach(f);

@@ -17,17 +17,27 @@
 // message and its number. The relay keeps the hub's rules (rules.md §11): a hello with the channel's
 // current `seq`, a pong with it, channel messages to all, team messages (verdicts) to that team's
 // sockets, hidden-game board deltas to board readers only; a lost feed closes its sockets with 1012, and
-// the pages reconnect and refetch as after any restart.
+// the pages reconnect and refetch as after any restart. When who may hold a socket changes (a user's
+// access, a session signed out, a team's participation, the game hidden), the room says so on the feed
+// and the relay applies the room's own rule (app/core/socket-access.ts) to its sockets.
 import http from "node:http";
 import net from "node:net";
 import { WebSocket, WebSocketServer } from "ws";
-import { parseRelayFrames, RELAY_TOKEN_HEADER } from "../../app/core/protocol.ts";
+import { CLOSE_ACCESS_ENDED, parseRelayFrames, RELAY_TOKEN_HEADER } from "../../app/core/protocol.ts";
+import { reauthorizeGameSocket } from "../../app/core/socket-access.ts";
 
 const HUB_PATH = /^\/hub\/game\/(\d{1,15})(?:\?[^\s]*)?$/i;
 const HUB_PREFIX = "get /hub/game/";
 /** A request head larger than this, or slower than HEAD_TIMEOUT_MS, is passed through untouched. */
 const MAX_HEAD = 64 * 1024;
 const HEAD_TIMEOUT_MS = 10_000;
+/**
+ * When the runtime answers and closes while the client is still sending (a body over its route's cap is
+ * refused before it is read, app/core/http/body-limit.ts), the client gets the whole answer and a FIN, and
+ * what it still sends is read and dropped for up to this long: closing on unread bytes would make this
+ * machine's kernel reset the connection, and a reset makes clients drop the answer unread.
+ */
+const LINGER_MS = 5_000;
 /** A feed without sockets is closed after this long (a page reload reuses it). */
 const FEED_IDLE_MS = 30_000;
 /** A socket whose unsent frames exceed this is closed (1008): a reader that stopped reading. */
@@ -76,8 +86,20 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
       upstream.destroy();
       connections.delete(upstream);
     };
-    upstream.on("error", done);
-    upstream.on("close", done);
+    let lingering = false;
+    const upstreamGone = () => {
+      upstream.destroy();
+      connections.delete(upstream);
+      if (socket.destroyed || lingering) return;
+      lingering = true;
+      socket.unpipe(upstream);
+      socket.on("data", () => {});
+      socket.resume();
+      socket.end();
+      setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    };
+    upstream.on("error", upstreamGone);
+    upstream.on("close", upstreamGone);
     socket.on("error", done);
     socket.on("close", done);
     if (socket.readableEnded) {
@@ -147,8 +169,10 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
       const parsed = JSON.parse(answer.body);
       identity = {
         userId: typeof parsed.userId === "string" ? parsed.userId : null,
+        session: typeof parsed.session === "string" ? parsed.session : null,
         teamId: typeof parsed.teamId === "number" ? parsed.teamId : null,
         boardReader: parsed.boardReader === true,
+        staff: parsed.staff === true,
       };
     } catch {
       return refuse(socket, 502, { "content-type": "text/plain; charset=utf-8" }, "Bad gateway");
@@ -205,7 +229,7 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
     }
     // `seq`: the channel number of the last message this socket was sent (its pong repeats it);
     // `pending`: frames queued for it and not written yet; `pendingSeq`: the number of the last of them.
-    const client = { ws, socket, userId: identity.userId, teamId: identity.teamId, boardReader: identity.boardReader, seq: 0, pending: [], pendingSeq: 0 };
+    const client = { ws, socket, ...identity, seq: 0, pending: [], pendingSeq: 0 };
     ws.on("error", () => ws.terminate());
     ws.on("close", () => leave(feed, client));
     ws.on("message", (data, isBinary) => {
@@ -272,7 +296,15 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
       if (!messages) return;
       for (const message of messages) {
         if ("closeUser" in message) {
-          closeUser(feed, message.closeUser, message.code);
+          closeWhere(feed, (client) => client.userId === message.closeUser, message.code, "access changed");
+          continue;
+        }
+        if ("closeSession" in message) {
+          closeWhere(feed, (client) => client.session === message.closeSession, message.code, "signed out");
+          continue;
+        }
+        if ("reauthorize" in message) {
+          reauthorize(feed, message.reauthorize);
           continue;
         }
         route(feed, message);
@@ -285,9 +317,33 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
     return feed;
   }
 
-  /** The room's order: the user's access changed (role, ban, deletion), their sockets of this game close. */
-  function closeUser(feed, userId, code) {
-    for (const client of [...feed.clients, ...feed.waiting]) if (client.userId === userId) client.ws.close(code, "access changed");
+  /** The room's order: a user's access changed (role, ban, deletion) or a session ended; those sockets close. */
+  function closeWhere(feed, owned, code, reason) {
+    for (const client of [...feed.clients, ...feed.waiting]) if (owned(client)) client.ws.close(code, reason);
+  }
+
+  /**
+   * The room's order: who may hold the game's sockets changed. Each socket is closed (4403) when its holder
+   * may no longer see the game, or keeps what it may still receive (a team's verdicts, the board) — the
+   * room's own rule for its sockets.
+   */
+  function reauthorize(feed, change) {
+    for (const client of [...feed.clients, ...feed.waiting]) {
+      const next = reauthorizeGameSocket(client, change);
+      if (next === client) continue;
+      if (next === null) {
+        client.ws.close(CLOSE_ACCESS_ENDED, "access changed");
+        continue;
+      }
+      if (next.teamId !== client.teamId) {
+        const team = feed.teams.get(client.teamId);
+        team?.delete(client);
+        if (team?.size === 0) feed.teams.delete(client.teamId);
+      }
+      client.teamId = next.teamId;
+      client.boardReader = next.boardReader;
+      client.staff = next.staff;
+    }
   }
 
   /** Queues one room message for its audience among this feed's sockets (as they are now). */

@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
-import { relayCloseUser, relayFrame, relayFrames } from "../../app/core/protocol.ts";
+import { relayCloseSession, relayCloseUser, relayFrame, relayFrames, relayReauthorize } from "../../app/core/protocol.ts";
 import { freePort } from "./free-port.mjs";
 import { startFront, textFrame } from "./socket-relay.mjs";
 
@@ -29,9 +29,16 @@ async function fakeRuntime() {
       }
       const team = /team=(\d+)/.exec(cookie);
       const user = /user=(\w+)/.exec(cookie);
-      res
-        .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ userId: user ? user[1] : null, teamId: team ? Number(team[1]) : null, boardReader: cookie.includes("reader") }));
+      const session = /session=(\w+)/.exec(cookie);
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          userId: user ? user[1] : null,
+          teamId: team ? Number(team[1]) : null,
+          boardReader: cookie.includes("reader"),
+          staff: cookie.includes("staff"),
+          session: session ? session[1] : null,
+        }),
+      );
       return;
     }
     let body = "";
@@ -264,6 +271,47 @@ describe("the npm start front (socket relay)", () => {
     feed.send(relayFrame({ seq: 8, teamId: 5, boardReadersOnly: false }, JSON.stringify({ type: "verdict", seq: 8, data: { submissionId: 1 } })));
     expect((await b.next(2))[1]).toMatchObject({ type: "verdict" });
     expect(b.ws.readyState).toBe(WebSocket.OPEN);
+    expect(front.stats()).toMatchObject({ sockets: 1 });
+  });
+
+  it("closes the sockets of a session the room says was signed out, and keeps the user's others", async () => {
+    const a = player(port, "user=alice; session=s1; team=5");
+    const a2 = player(port, "user=alice; session=s2; team=5");
+    await Promise.all([a.next(1), a2.next(1)]);
+    const feed = runtime.seen.feeds[0].ws;
+    feed.send(relayCloseSession("s1", 4403));
+    expect(await a.closed).toBe(4403);
+    feed.send(relayFrame({ seq: 8, teamId: 5, boardReadersOnly: false }, JSON.stringify({ type: "verdict", seq: 8, data: { submissionId: 1 } })));
+    expect((await a2.next(2))[1]).toMatchObject({ type: "verdict" });
+    expect(front.stats()).toMatchObject({ sockets: 1 });
+  });
+
+  it("checks its sockets again on the room's order: closes those who may no longer see the game, narrows the others", async () => {
+    const out = player(port, "user=alice; team=5; reader");
+    const kept = player(port, "user=bob; team=6; reader");
+    const visitor = player(port, "reader");
+    const monitor = player(port, "user=mona; staff; reader");
+    await Promise.all([out, kept, visitor, monitor].map((p) => p.next(1)));
+    const feed = runtime.seen.feeds[0].ws;
+    const verdict = (team, id) => relayFrame({ seq: 7, teamId: team, boardReadersOnly: false }, JSON.stringify({ type: "verdict", seq: 7, data: { submissionId: id } }));
+    const board = (seq) => relayFrame({ seq, teamId: null, boardReadersOnly: true }, JSON.stringify({ type: "scoreboard", seq, data: { version: seq } }));
+    // A public game: alice's team is suspended. She keeps the notices and the board, not her team's verdicts.
+    feed.send(relayReauthorize({ hidden: false, teams: { alice: null } }));
+    feed.send(relayFrames([verdict(5, 1), verdict(6, 2), board(8)]));
+    expect((await kept.next(3)).slice(1).map((f) => f.type)).toEqual(["verdict", "scoreboard"]);
+    expect((await out.next(2))[1]).toMatchObject({ type: "scoreboard" });
+    // The game is hidden: the visitor and alice (no longer a player) go; bob stays without the board; the monitor keeps it.
+    feed.send(relayReauthorize({ hidden: true, teams: {} }));
+    expect(await visitor.closed).toBe(4403);
+    expect(await out.closed).toBe(4403);
+    feed.send(board(9));
+    expect((await monitor.next(3))[2]).toMatchObject({ type: "scoreboard", seq: 9 });
+    // The monitor is made a user: a hidden game they do not play closes.
+    feed.send(relayReauthorize({ hidden: true, unstaffed: ["mona"] }));
+    expect(await monitor.closed).toBe(4403);
+    feed.send(verdict(6, 3));
+    expect((await kept.next(4))[3]).toMatchObject({ type: "verdict", data: { submissionId: 3 } });
+    expect(kept.frames.filter((f) => f.type === "scoreboard")).toHaveLength(1);
     expect(front.stats()).toMatchObject({ sockets: 1 });
   });
 

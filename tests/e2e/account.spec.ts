@@ -178,6 +178,14 @@ test("signed out in another tab, a click on a page that needs a session returns 
   await page.getByRole("button", { name: en.login.submit }).click();
   await expect(page).toHaveURL(/\/teams$/);
   await expect(page.getByRole("heading", { name: en.teams.title, level: 1 })).toBeVisible();
+
+  // Signed in, the login page sends on to its way back: never to another site, however it is spelt
+  // (a browser drops the tab of `/<TAB>/evil.example`), and a line break in it is no server error.
+  for (const from of ["/%09/evil.example", "/%09%5Cevil.example", "/.//evil.example", "/%0a/evil.example", "/%0d/evil.example"]) {
+    const response = await page.request.get(`/account/login?from=${from}`, { maxRedirects: 0 });
+    expect(response.status(), from).toBe(302);
+    expect(response.headers().location, from).toBe("/");
+  }
 });
 
 test("the Admin tab is shown to admins only", async ({ adminPage, browser }) => {

@@ -288,7 +288,7 @@ test("a disabled challenge is invisible to players and the page says when the ga
   await context.close();
 });
 
-test("the challenges page closes itself when the game ends (no practice mode), without a reload", async ({ adminApi: page, browser }) => {
+test("the challenges page closes itself when the game ends (no practice mode) or practice mode ends after it, without a reload", async ({ adminApi: page, browser }) => {
   const now = Date.now();
   const r = await page.post("/api/edit/games", { data: { title: `Ending ${now.toString(36)}`, start: now - HOUR, end: now + 12_000, acceptWithoutReview: true, practiceMode: false } });
   const gameId = ((await r.json()) as { id: number }).id;
@@ -305,9 +305,25 @@ test("the challenges page closes itself when the game ends (no practice mode), w
   await expect(player.getByText(C.ended)).toHaveCount(0);
   // A mark on the document: a reload would lose it.
   await player.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+
+  // Meanwhile a game already over but open for practice: its organisers turn practice mode off while its
+  // page is open, and the page closes too (its next read of the board is refused as ended).
+  const practice = await page.post("/api/edit/games", { data: { title: `Practice ${now.toString(36)}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true, practiceMode: true } });
+  const practiceId = ((await practice.json()) as { id: number }).id;
+  expect((await player.request.post(`/api/game/${practiceId}`, { data: { teamId } })).status()).toBe(200);
+  expect((await page.put(`/api/edit/games/${practiceId}`, { data: { end: now - 60_000 } })).status()).toBe(200);
+  const practicePage = await context.newPage();
+  await practicePage.goto(`/games/${practiceId}/challenges`);
+  await expect(practicePage.getByText(C.empty)).toBeVisible();
+  await practicePage.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+  expect((await page.put(`/api/edit/games/${practiceId}`, { data: { practiceMode: false } })).status()).toBe(200);
+
   await expect(player.getByText(C.ended)).toBeVisible({ timeout: 30_000 });
   await expect(player.getByText(C.empty)).toHaveCount(0);
   expect(await player.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+  await expect(practicePage.getByText(C.ended)).toBeVisible({ timeout: 30_000 });
+  await expect(practicePage.getByText(C.empty)).toHaveCount(0);
+  expect(await practicePage.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
   await context.close();
 });
 

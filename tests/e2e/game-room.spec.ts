@@ -488,6 +488,11 @@ test("the scoreboard shows what each challenge is worth, draws a solve worth not
 
   await row.getByRole("button", { name: `W${stamp}`.slice(0, 15) }).click();
   await expect(player.getByTestId("board-detail-ranks")).toHaveText(`${en.scoreboard.rank}: 1 · ${en.scoreboard.divisionRank}: 1 · ${en.scoreboard.score}: 525`);
+  // The open dialog follows the live board: a solve while it is open shows in it without a reload.
+  const later = await addChallenge("Solved later", {});
+  await ok(player.request.post(`/api/game/${game.id}/challenges/${later}`, { data: { flag: FLAG } }));
+  await expect(player.getByTestId("board-detail-ranks")).toHaveText(`${en.scoreboard.rank}: 1 · ${en.scoreboard.divisionRank}: 1 · ${en.scoreboard.score}: 1050`, { timeout: 10_000 });
+  await expect(player.getByRole("dialog").getByText("Solved later")).toBeVisible();
 });
 
 test("a player whose computer clock is ten minutes fast still reads an in-time flag as scored", async ({ adminApi: admin, page: player }) => {

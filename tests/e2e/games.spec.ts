@@ -49,6 +49,12 @@ test("admin creates a game with a division and code, a captain joins, admin acce
 
   await player.goto(`/games/${gameId}`);
   await expect(player.getByRole("heading", { name: title })).toBeVisible(FIRST_LOAD);
+  // Closed with Escape, the dialog gives the focus back to the button that opened it.
+  await player.getByRole("button", { name: en.games.join.open }).click();
+  await expect(player.getByRole("dialog")).toBeVisible();
+  await player.keyboard.press("Escape");
+  await expect(player.getByRole("dialog")).toHaveCount(0);
+  await expect(player.getByRole("button", { name: en.games.join.open })).toBeFocused();
   await player.getByRole("button", { name: en.games.join.open }).click();
   const join = player.getByRole("dialog");
   await join.getByLabel(en.games.join.division).selectOption({ label: "Students" });

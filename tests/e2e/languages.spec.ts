@@ -214,3 +214,14 @@ test("a language chosen while the page's data is still loading applies once it h
   await expect(page.locator("html")).toHaveAttribute("lang", "ja-JP");
   await expect(page.getByText("No result found for routeId")).toHaveCount(0);
 });
+
+test("a first visit is served the first language the browser lists that the platform has, and lng takes the spec's spelling", async ({ request }) => {
+  const langOf = async (path: string, acceptLanguage: string) => {
+    const html = await (await request.get(path, { headers: { "accept-language": acceptLanguage } })).text();
+    return /<html[^>]* lang="([^"]+)"/.exec(html)?.[1];
+  };
+  expect(await langOf("/", "fr-FR,fr;q=0.9,ja;q=0.8")).toBe("ja-JP");
+  expect(await langOf("/", "de-DE,de;q=0.9,zh-CN;q=0.8,en;q=0.7")).toBe("zh-CN");
+  expect(await langOf("/", "ja;q=0")).toBe("en-US");
+  expect(await langOf("/?lng=zh_CN", "ja")).toBe("zh-CN");
+});

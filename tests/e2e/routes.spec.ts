@@ -105,6 +105,14 @@ test.describe("every route of spec §2 as every role", () => {
         await expect(page.getByRole("heading", { name: en.notFound.title })).toBeVisible();
       }
     }
+    // An admin page of a game or challenge that does not exist is a 404 from the server too.
+    const { page } = await pageOf("admin");
+    const { gameId } = seeded!;
+    for (const path of ["/admin/games/999999/info", "/admin/games/999999/challenges", `/admin/games/${gameId}/challenges/999999`, `/admin/games/${gameId}/challenges/999999/flags`]) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+      await expect(page.getByRole("heading", { name: en.notFound.title })).toBeVisible();
+    }
   });
 
   test("paths match whatever their case", async () => {

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { users } from "~/.server/db/schema";
 import { Client, db, newUser, PASSWORD, unique } from "./helpers";
@@ -120,6 +121,30 @@ describe("password recovery", () => {
     expect((await new Client().json("/api/account/login", { method: "POST", body: { userName, password: "Rec0vered!" } })).status).toBe(200);
     const again = await new Client().json<Body>("/api/account/passwordreset", { method: "POST", body: { email: link.email, rToken: link.token, password: "Ag4inPass" } });
     expect(again.status).toBe(400);
+  });
+
+  it("writes the reset mail in the language of the request, not the one the account registered in", async () => {
+    const { userName } = await newUser();
+    const email = `${userName}@example.com`;
+    expect((await new Client({ lang: "zh-CN" }).json<Body>("/api/account/recovery", { method: "POST", body: { email } })).status).toBe(200);
+    expect((await lastLink(email, "/account/reset")).text).toContain(`${userName}，你好：`);
+    expect((await new Client({ lang: "ja-JP" }).json<Body>("/api/account/recovery", { method: "POST", body: { email } })).status).toBe(200);
+    expect((await lastLink(email, "/account/reset")).text).toContain(`${userName} さん`);
+  });
+
+  it("links to the platform's configured address, never to the request's Host (reset poisoning)", async () => {
+    const { userName } = await newUser();
+    const email = `${userName}@example.com`;
+    for (const host of ["evil.example", "attacker.example:8443"]) {
+      const res = await exports.default.fetch(`http://${host}/api/account/recovery`, {
+        method: "POST",
+        headers: { "content-type": "application/json", host },
+        body: JSON.stringify({ email }),
+      });
+      expect(res.status).toBe(200);
+      const link = await lastLink(email, "/account/reset");
+      expect(link.text).not.toContain(host);
+    }
   });
 
   it("answers the same for an unknown email and sends nothing", async () => {

@@ -223,6 +223,18 @@ describe("request defences", () => {
     expect(statuses[20]).toBe(429);
   }, 60_000);
 
+  it("counts one bucket per account, whether it is named by its user name or its email", async () => {
+    const { userName } = await newUser();
+    const local = new Client();
+    const names = [userName, `${userName}@example.com`, userName.toUpperCase(), `${userName}@EXAMPLE.com`];
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) {
+      statuses.push((await local.json("/api/account/login", { method: "POST", body: { userName: names[i % names.length], password: "Wr0ngGuess" } })).status);
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(20)).toEqual([429, 429]);
+  }, 60_000);
+
   it("serves an OpenAPI document generated from the route schemas", async () => {
     const r = await new Client().json<{ openapi: string; paths: Record<string, Record<string, { requestBody?: unknown }>> }>("/api/openapi.json");
     expect(r.body.openapi).toBe("3.1.0");

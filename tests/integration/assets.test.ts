@@ -34,6 +34,11 @@ describe("assets (api.md §8) and admin/files", () => {
     const upper = await new Client().fetch(`/Assets/${r.body[0]!.hash.toUpperCase()}/A.txt`);
     expect(upper.status).toBe(200);
     expect(upper.headers.get("content-disposition")).toContain('filename="A.txt"');
+    // A name with path segments is served as its base name (SECURITY.md).
+    const traversal = await new Client().fetch(`/assets/${r.body[0]!.hash}/..%2f..%2fetc%2fpasswd`);
+    expect(traversal.headers.get("content-disposition")).toBe(`attachment; filename="passwd"; filename*=UTF-8''passwd`);
+    const backslash = await new Client().fetch(`/assets/${r.body[0]!.hash}/..%5Cnotes%0a.txt`);
+    expect(backslash.headers.get("content-disposition")).toBe(`attachment; filename="notes.txt"; filename*=UTF-8''notes.txt`);
 
     const listed = await admin.json<{ data: { hash: string; name: string }[]; length: number; total: number }>("/api/admin/files?count=500");
     expect(listed.status).toBe(200);

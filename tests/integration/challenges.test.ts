@@ -82,6 +82,10 @@ describe("challenge editing (api.md §9)", () => {
     const after = await getEdit(admin.client, game.id, c.id);
     expect(after.type).toBe("StaticAttachment");
     expect(after.title).toBe(c.title);
+    // What was read can be saved back whole, its own type included (a tool's read → change → save).
+    const roundTrip = await put(admin.client, game.id, c.id, { ...after, content: "read, changed, saved" });
+    expect(roundTrip.status).toBe(200);
+    expect(roundTrip.body).toMatchObject({ type: "StaticAttachment", content: "read, changed, saved", title: c.title });
 
     const ok = await put(admin.client, game.id, c.id, { title: "renamed", hints: [" one ", "", "two"], deadlineUtc: Date.now() + HOUR, cpuCount: 5, enableTrafficCapture: true });
     expect(ok.status).toBe(200);
@@ -159,6 +163,24 @@ describe("challenge editing (api.md §9)", () => {
     expect((await put(admin.client, game.id, dc.id, { isEnabled: true, containerImage: "busybox" })).body.isEnabled).toBe(true);
     const da = await newChallenge(admin.client, game.id, "DynamicAttachment");
     expect((await put(admin.client, game.id, da.id, { isEnabled: true })).body.title).toBe("This challenge has no flag yet, so it cannot be enabled");
+  });
+
+  it("refuses to clear the image of an enabled container challenge; disabling it in the same call allows it", async () => {
+    const { admin, game } = await setup();
+    for (const type of ["StaticContainer", "DynamicContainer"]) {
+      const c = await newChallenge(admin.client, game.id, type);
+      if (type === "StaticContainer") await addFlags(admin.client, game.id, c.id, [{ flag: "f" }]);
+      expect((await put(admin.client, game.id, c.id, { isEnabled: true, containerImage: "nginx:alpine" })).status).toBe(200);
+      const cleared = await put(admin.client, game.id, c.id, { containerImage: "" });
+      expect(cleared.status, type).toBe(400);
+      expect(cleared.body.title).toBe("An enabled container challenge needs its container image: disable the challenge before clearing the image");
+      const ja = await admin.client.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${c.id}`, { method: "PUT", body: { containerImage: "" }, headers: { "accept-language": "ja-JP" } });
+      expect(ja.body.title).toBe("有効なコンテナ問題にはコンテナイメージが必要です。イメージを消す前に問題を無効にしてください");
+      expect(await getEdit(admin.client, game.id, c.id)).toMatchObject({ isEnabled: true, containerImage: "nginx:alpine" });
+      const both = await put(admin.client, game.id, c.id, { isEnabled: false, containerImage: "" });
+      expect(both.status).toBe(200);
+      expect(both.body).toMatchObject({ isEnabled: false, containerImage: null });
+    }
   });
 
   it("validates flag templates with clear, localised messages; an empty string clears the template", async () => {

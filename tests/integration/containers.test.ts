@@ -5,7 +5,7 @@ import { containers, gameEvents, gameInstances, logs, participations, trafficCap
 import { signRequest } from "~/core/agent-protocol";
 import type { ChallengeDetail, ChallengeEditDetail } from "~/core/schemas/challenge";
 import type { GameInfo } from "~/core/schemas/game";
-import { createGame, type ErrorBody, join, newAdmin, teamWithMembers } from "./game-helpers";
+import { createGame, type ErrorBody, HOUR, join, newAdmin, teamWithMembers, updateGame } from "./game-helpers";
 import { BASE, Client, db, unique } from "./helpers";
 
 const TEST_IMAGE = "flagstaff-test/busybox:latest";
@@ -165,6 +165,13 @@ describe("player containers", () => {
     expect(stored[0]!.values).toEqual([String(c.id), c.title]);
     await expect.poll(() => events.map((e) => e.type)).toEqual(["ContainerStart", "ContainerDestroy"]);
     expect(events[0]).toMatchObject({ values: [String(c.id), c.title], team: p.team.name });
+    // The monitor's "hide container events", however a tool spells true; a word that is no flag is refused.
+    for (const flag of ["true", "True", "TRUE", "1"]) {
+      const hidden = await admin.client.json<{ type: string }[]>(`/api/game/${game.id}/events?hideContainer=${flag}`);
+      expect(hidden.body.map((e) => e.type), flag).toEqual([]);
+    }
+    expect((await admin.client.json<{ type: string }[]>(`/api/game/${game.id}/events?hideContainer=False`)).body).toHaveLength(2);
+    expect((await admin.client.json(`/api/game/${game.id}/events?hideContainer=yes`)).status).toBe(400);
     socket.webSocket!.close(1000);
     // Destroyed: the proxy forgets it.
     expect((await exports.default.fetch(`${BASE}/api/proxy/${r.body.entry}`)).status).toBe(404);
@@ -408,10 +415,114 @@ describe("player containers", () => {
     expect((await agentCall("GET", `/containers/${r.body.entry}`)).status).toBe(200);
     expect((await agentCall("DELETE", `/containers/${r.body.entry}`)).status).toBe(204);
   });
+
+  it("counts starts made at the same moment against the team limit: only the room left is given", { timeout: 120_000 }, async () => {
+    const { admin, game } = await setup({ containerCountLimit: 3 });
+    const challenges = await Promise.all([0, 1, 2, 3, 4, 5].map(() => containerChallenge(admin.client, game.id)));
+    const { captain, team, members } = await teamWithMembers(5);
+    const players = [captain, ...members];
+    for (const player of players) expect((await join(player.client, game.id, { teamId: team.id })).status).toBe(200);
+    const participation = (await db().select().from(participations).where(and(eq(participations.teamId, team.id), eq(participations.gameId, game.id))).get())!;
+    // Opened beforehand, so the starts below race through the same steps.
+    for (const [i, ch] of challenges.entries()) expect((await players[i]!.client.json(`/api/game/${game.id}/challenges/${ch.id}`)).status).toBe(200);
+    expect((await start(captain.client, game.id, challenges[0]!.id)).status).toBe(200);
+    // Two slots left, five teammates asking at once (each for another challenge).
+    const answers = await Promise.all(members.map((m, i) => start(m.client, game.id, challenges[i + 1]!.id)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 400, 400, 400]);
+    for (const refused of answers.filter((a) => a.status === 400)) expect(refused.body.title).toBe("Container number limit exceeded");
+    const live = await db().select().from(containers).where(and(eq(containers.participationId, participation.id), ne(containers.status, "Destroyed"))).all();
+    expect(live).toHaveLength(3);
+    for (const row of live) expect((await admin.client.json(`/api/admin/instances/${row.id}`, { method: "DELETE" })).status).toBe(200);
+  });
+
+  it("with auto-destroy, keeps the team's oldest container when the new one cannot start, and replaces it once the new one runs", { timeout: 90_000 }, async () => {
+    const { admin, game } = await setup({ containerCountLimit: 1 });
+    const a = await containerChallenge(admin.client, game.id);
+    const b = await containerChallenge(admin.client, game.id);
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const first = await start(p.client, game.id, a.id);
+    expect(first.status).toBe(200);
+    const policy = async (autoDestroyOnLimitReached: boolean) =>
+      expect((await admin.client.json("/api/admin/config", { method: "PUT", body: { containerPolicy: { autoDestroyOnLimitReached } } })).status).toBe(200);
+    await policy(true);
+    try {
+      const failed = await withAgents(deadAgentUrl(), () => start(p.client, game.id, b.id));
+      expect(failed.status).toBe(400);
+      expect(failed.body.title).toBe("The container could not be started: try again in a few seconds, and tell the organisers if it keeps failing");
+      // The failed start cost the team nothing: its container still runs, on the agent too.
+      expect((await liveRow(first.body.entry))!.status).toBe("Running");
+      expect((await agentGet(`/containers/${first.body.entry}`)).status).toBe(200);
+
+      // At the limit, one replacement at a time: while another start of the team is under way, this one waits.
+      const inFlight = await ghostContainer(p, game.id, c.id, "Pending");
+      await resetCooldown(p.participation.id);
+      const busy = await start(p.client, game.id, b.id);
+      expect(busy.status).toBe(400);
+      expect(busy.body.title).toBe("Another container of your team is starting: try again in a few seconds");
+      expect((await liveRow(first.body.entry))!.status).toBe("Running");
+      await db().delete(containers).where(eq(containers.id, inFlight)).run();
+
+      await resetCooldown(p.participation.id);
+      const second = await start(p.client, game.id, b.id);
+      expect(second.status, JSON.stringify(second.body)).toBe(200);
+      // Replaced once the new one runs: back at the limit when the call returns.
+      expect((await liveRow(first.body.entry))!.status).toBe("Destroyed");
+      expect((await agentGet(`/containers/${first.body.entry}`)).status).toBe(404);
+      const live = await db().select().from(containers).where(and(eq(containers.participationId, p.participation.id), ne(containers.status, "Destroyed"))).all();
+      expect(live.map((x) => x.id)).toEqual([second.body.entry]);
+      await resetCooldown(p.participation.id);
+      expect((await destroy(p.client, game.id, b.id)).status).toBe(200);
+    } finally {
+      await policy(false);
+    }
+  });
+
+  it("does not spend the 10-second cooldown on a start that failed", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    await withAgents(deadAgentUrl(), async () => {
+      for (let i = 0; i < 2; i++) {
+        const r = await start(p.client, game.id, c.id);
+        expect(r.status, `try ${i + 1}`).toBe(400);
+        expect(r.body.title).toBe("The container could not be started: try again in a few seconds, and tell the organisers if it keeps failing");
+      }
+    });
+    // The agent is back: the team starts at once, and that start does count.
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(429);
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+  });
+
+  it("releases an expired container: the detail no longer shows it and the team starts a new one at once", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const old = await start(p.client, game.id, c.id);
+    expect(old.status).toBe(200);
+    // Expired a moment ago; neither the agent (its own expiry is later) nor the grace period has removed it.
+    await db().update(containers).set({ expectStopAt: Date.now() - 1_000 }).where(eq(containers.id, old.body.entry)).run();
+    const detail = await p.client.json<ChallengeDetail>(`/api/game/${game.id}/challenges/${c.id}`);
+    expect(detail.body.context).toMatchObject({ closeTime: null, instanceEntry: null });
+
+    await resetCooldown(p.participation.id);
+    const fresh = await start(p.client, game.id, c.id);
+    expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
+    expect(fresh.body.entry).not.toBe(old.body.entry);
+    expect((await liveRow(old.body.entry))!.status).toBe("Destroyed");
+    expect((await agentGet(`/containers/${old.body.entry}`)).status).toBe(404);
+    const again = await p.client.json<ChallengeDetail>(`/api/game/${game.id}/challenges/${c.id}`);
+    expect(again.body.context).toMatchObject({ closeTime: fresh.body.expectStopAt, instanceEntry: fresh.body.entry });
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+  });
 });
 
-/** Inserts a Running container of the team on an agent that no longer exists; returns its id. */
-async function ghostContainer(p: Awaited<ReturnType<typeof acceptedPlayer>>, gameId: number, challengeId: number): Promise<string> {
+/** Inserts a container of the team (Running unless told) on an agent that no longer exists; returns its id. */
+async function ghostContainer(p: Awaited<ReturnType<typeof acceptedPlayer>>, gameId: number, challengeId: number, status: "Running" | "Pending" = "Running"): Promise<string> {
   // Open the challenge so the instance exists.
   await p.client.json(`/api/game/${gameId}/challenges/${challengeId}`);
   const instance = (await db().select().from(gameInstances).where(and(eq(gameInstances.participationId, p.participation.id), eq(gameInstances.challengeId, challengeId))).get())!;
@@ -419,7 +530,7 @@ async function ghostContainer(p: Awaited<ReturnType<typeof acceptedPlayer>>, gam
   const now = Date.now();
   await db()
     .insert(containers)
-    .values({ id, image: TEST_IMAGE, status: "Running", entry: id, startedAt: now, expectStopAt: now + 5 * 60_000, agentId: "agent-that-went-away", challengeId, instanceId: instance.id, participationId: p.participation.id })
+    .values({ id, image: TEST_IMAGE, status, entry: id, startedAt: now, expectStopAt: now + 5 * 60_000, agentId: "agent-that-went-away", challengeId, instanceId: instance.id, participationId: p.participation.id })
     .run();
   return id;
 }
@@ -598,6 +709,28 @@ describe("admin containers", () => {
     expect((await destroy(other.client, game.id, c.id)).status).toBe(200);
   });
 
+  it("destroys a team's containers when an admin deletes the team or its captain disbands it", { timeout: 90_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const deleted = await acceptedPlayer(game.id);
+    const disbanded = await acceptedPlayer(game.id);
+    const mine = await start(deleted.client, game.id, c.id);
+    const theirs = await start(disbanded.client, game.id, c.id);
+    expect([mine.status, theirs.status]).toEqual([200, 200]);
+
+    expect((await admin.client.json(`/api/admin/teams/${deleted.team.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await agentGet(`/containers/${mine.body.entry}`)).status).toBe(404);
+    const events = await db().select().from(gameEvents).where(and(eq(gameEvents.gameId, game.id), eq(gameEvents.type, "ContainerDestroy"))).all();
+    expect(events.map((e) => e.values)).toEqual([[String(c.id), c.title]]);
+    expect((await agentGet(`/containers/${theirs.body.entry}`)).status).toBe(200);
+
+    // After the end (practice mode on, containers still allowed) the lock is no longer in force: the captain disbands.
+    expect((await updateGame(admin.client, game.id, { start: Date.now() - 2 * HOUR, end: Date.now() - 60_000 })).status).toBe(200);
+    const disband = await disbanded.client.json(`/api/team/${disbanded.team.id}`, { method: "DELETE" });
+    expect(disband.status, JSON.stringify(disband.body)).toBe(200);
+    expect((await agentGet(`/containers/${theirs.body.entry}`)).status).toBe(404);
+  });
+
   it("destroys a challenge's containers when it is deleted, and a game's when the game is deleted", { timeout: 60_000 }, async () => {
     const { admin, game } = await setup();
     const doomed = await containerChallenge(admin.client, game.id);
@@ -745,6 +878,9 @@ describe("proxy and traffic capture", () => {
     // Depending on the client the body arrives decoded or as stored; either way it is this pcap.
     const plain = served[0] === 0x1f ? new Uint8Array(await new Response(new Blob([served]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()) : served;
     expect(plain).toEqual(pcap);
+    // The listed size is the pcap's, the bytes the download gives (FileRecord.size), not the stored gzip's.
+    expect(file.size).toBe(pcap.length);
+    expect(stored.size).toBe(gz.length);
 
     const all = await admin.client.fetch(`/api/game/captures/${c.id}/${p.participation.id}/all`);
     expect(all.status).toBe(200);

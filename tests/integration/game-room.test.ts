@@ -799,6 +799,27 @@ describe("scoreboard", () => {
     });
   });
 
+  it("a board read right after an Accepted verdict has the solve the board has not batched yet", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a] = await seedPlayers(gameId, 1);
+    await board(gameId);
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await runInDurableObject(room(gameId), async (instance) => {
+      const r = instance as unknown as {
+        pendingSolves: unknown[];
+        readBoard(gameId: number): Promise<{ kind: string; body?: Uint8Array }>;
+      };
+      for (let i = 0; i < 200 && r.pendingSolves.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(r.pendingSolves).toHaveLength(1);
+      const read = await r.readBoard(gameId);
+      expect(read.kind).toBe("ok");
+      const model = JSON.parse(new TextDecoder().decode(read.body)) as ScoreboardModel;
+      expect(model.items.find((item) => item.id === a!.teamId)?.solvedChallenges.map((s) => s.id)).toEqual([cid]);
+      expect(r.pendingSolves).toHaveLength(0);
+    });
+  });
+
   it("ranks by division and skips overall ranks without RankOverall", async () => {
     const { admin, gameId } = await setup();
     const edit = await updateGame(admin, gameId, {

@@ -1,12 +1,14 @@
 import { eq } from "drizzle-orm";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
+import { sha256Hex } from "~/.server/auth/session";
 import { users } from "~/.server/db/schema";
-import { parseRelayFrames, RELAY_TOKEN_HEADER } from "~/core/protocol";
+import { parseRelayFrames, type RelayItem, RELAY_TOKEN_HEADER } from "~/core/protocol";
+import { reauthorizeGameSocket } from "~/core/socket-access";
 import { AdminHub } from "../../workers/admin-hub/admin-hub";
-import { createGame, newAdmin, room, seedPlayers, userIdOf } from "./game-helpers";
-import { Client, db, newUser } from "./helpers";
+import { createGame, join, newAdmin, room, seedPlayers, teamWithMembers, updateGame, userIdOf } from "./game-helpers";
+import { Client, db, newUser, PASSWORD } from "./helpers";
 
 async function openSocket(client: Awaited<ReturnType<typeof newUser>>["client"], path: string) {
   const res = await client.fetch(path, { headers: { upgrade: "websocket" } });
@@ -202,9 +204,17 @@ describe("the npm start socket relay's calls (workers/hub.ts)", () => {
     // A hidden game's board is for admins and monitors only.
     const asked = await player!.client.json<{ userId: string | null; teamId: number | null; boardReader: boolean }>(`/hub/game/${game.id}`, { headers: relayHeaders() });
     expect(asked.status).toBe(200);
-    expect(asked.body).toEqual({ userId: player!.userId, teamId: player!.teamId, boardReader: false });
+    // The session, so that signing out closes the relay's socket of it too.
+    const session = await sha256Hex(`${player!.userId}-session`);
+    expect(asked.body).toEqual({ userId: player!.userId, teamId: player!.teamId, boardReader: false, staff: false, session });
     expect(asked.res.headers.get("cache-control")).toBe("no-store");
-    expect((await admin.json(`/hub/game/${game.id}`, { headers: relayHeaders() })).body).toEqual({ userId: await userIdOf(admin), teamId: null, boardReader: true });
+    expect((await admin.json(`/hub/game/${game.id}`, { headers: relayHeaders() })).body).toEqual({
+      userId: await userIdOf(admin),
+      teamId: null,
+      boardReader: true,
+      staff: true,
+      session: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     // A wrong or missing token is a plain request without an upgrade: not found.
     expect((await player!.client.fetch(`/hub/game/${game.id}`, { headers: { [RELAY_TOKEN_HEADER]: `${TOKEN}x` } })).status).toBe(404);
     expect((await player!.client.fetch(`/hub/game/${game.id}`)).status).toBe(404);
@@ -273,3 +283,293 @@ describe("the npm start socket relay's calls (workers/hub.ts)", () => {
     direct.webSocket!.close(1000);
   });
 });
+
+// ── Sockets end with the access that opened them (rules.md §11) ──────────────────────────────────────
+
+type Frame = { type: string; seq: number; data: { id?: number; values?: string[]; submissionId?: number } };
+
+/** An open socket recording its frames and its close code (null while open); resolves after its hello. */
+async function watchSocket(client: Client, path: string) {
+  const res = await openSocket(client, path);
+  expect(res.status, path).toBe(101);
+  const ws = res.webSocket!;
+  const socket = { ws, frames: [] as Frame[], code: null as number | null };
+  ws.addEventListener("message", (e) => socket.frames.push(JSON.parse(e.data as string) as Frame));
+  ws.addEventListener("close", (e) => {
+    socket.code = e.code;
+  });
+  ws.accept();
+  await expect.poll(() => socket.frames.length, { timeout: 3_000, interval: 10 }).toBeGreaterThan(0);
+  return socket;
+}
+type Watched = Awaited<ReturnType<typeof watchSocket>>;
+
+const closeCodeOf = (socket: Watched) => expect.poll(() => socket.code, { timeout: 3_000, interval: 20 });
+const noticesOf = (socket: Watched) => socket.frames.filter((f) => f.type === "notice").map((f) => f.data.values?.[0]);
+
+/** Posts a notice and waits until each of `open` got it (sockets still open get every notice). */
+async function postNotice(admin: Client, gameId: number, content: string, open: Watched[]) {
+  expect((await admin.json(`/api/edit/games/${gameId}/notices`, { method: "POST", body: { content } })).status).toBe(200);
+  for (const socket of open) await expect.poll(() => noticesOf(socket), { timeout: 3_000, interval: 20 }).toContain(content);
+}
+
+/** Another signed-in session of a seeded player (a second browser). */
+async function anotherSession(userId: string): Promise<Client> {
+  const id = `${userId}-second-${crypto.randomUUID()}`;
+  const now = Date.now();
+  await env.DB.prepare("INSERT INTO sessions (id_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)").bind(await sha256Hex(id), userId, now, now + 86_400_000).run();
+  const client = new Client();
+  client.cookie = `flagstaff_session=${id}`;
+  return client;
+}
+
+async function asRole(role: "Monitor" | "Admin") {
+  const user = await newUser();
+  await db().update(users).set({ role }).where(eq(users.userName, user.userName));
+  return { ...user, id: await userIdOf(user.client) };
+}
+
+/** Loads the game's room (an admin reads the board), so a change finds it running rather than asleep. */
+async function loadRoom(admin: Client, gameId: number) {
+  expect((await admin.fetch(`/api/game/${gameId}/scoreboard`)).status).toBe(200);
+}
+
+describe("live sockets end with the access that opened them", () => {
+  it("signing out closes what that session opened, on every channel, and nothing else", async () => {
+    const admin = (await newAdmin()).client;
+    const game = await createGame(admin, { hidden: true });
+    const [alice, bob] = await seedPlayers(game.id, 2);
+    const aliceElsewhere = await anotherSession(alice!.userId);
+    const signedOut = await watchSocket(alice!.client, `/hub/game/${game.id}`);
+    const sameUser = await watchSocket(aliceElsewhere, `/hub/game/${game.id}`);
+    const otherUser = await watchSocket(bob!.client, `/hub/game/${game.id}`);
+    const monitor = await asRole("Monitor");
+    const monitorGame = await watchSocket(monitor.client, `/hub/game/${game.id}`);
+    const monitorFeed = await watchSocket(monitor.client, `/hub/game/${game.id}/monitor`);
+    const staff = await asRole("Admin");
+    const logs = await watchSocket(staff.client, "/hub/admin");
+    const otherLogs = await watchSocket(admin, "/hub/admin");
+
+    expect((await alice!.client.json("/api/account/logout", { method: "POST" })).status).toBe(200);
+    await closeCodeOf(signedOut).toBe(4403);
+    await postNotice(admin, game.id, "after alice signed out", [sameUser, otherUser, monitorGame]);
+    expect(noticesOf(signedOut)).toEqual([]);
+    // The REST answer to the same browser, and its socket's reopening.
+    expect((await alice!.client.fetch(`/api/game/${game.id}/notices`)).status).toBe(401);
+    expect((await openSocket(alice!.client, `/hub/game/${game.id}`)).status).toBe(404);
+
+    expect((await monitor.client.json("/api/account/logout", { method: "POST" })).status).toBe(200);
+    await closeCodeOf(monitorGame).toBe(4403);
+    await closeCodeOf(monitorFeed).toBe(4403);
+    expect((await staff.client.json("/api/account/logout", { method: "POST" })).status).toBe(200);
+    await closeCodeOf(logs).toBe(4403);
+    await postNotice(admin, game.id, "after the staff signed out", [sameUser, otherUser]);
+    for (const socket of [sameUser, otherUser, otherLogs]) expect(socket.code).toBeNull();
+  });
+
+  it.each([
+    ["Suspended", true],
+    ["Suspended", false],
+    ["Rejected", true],
+    ["Pending", false],
+  ] as const)("a hidden game's participation set to %s (room running: %s) closes its members' player sockets of that game only", async (status, running) => {
+    const admin = (await newAdmin()).client;
+    const game = await createGame(admin, { hidden: true });
+    const elsewhere = await createGame(admin);
+    const [alice, bob] = await seedPlayers(game.id, 2);
+    if (running) await loadRoom(admin, game.id);
+    const aliceSecond = await anotherSession(alice!.userId);
+    const first = await watchSocket(alice!.client, `/hub/game/${game.id}`);
+    const second = await watchSocket(aliceSecond, `/hub/game/${game.id}`);
+    const otherGame = await watchSocket(alice!.client, `/hub/game/${elsewhere.id}`);
+    const otherTeam = await watchSocket(bob!.client, `/hub/game/${game.id}`);
+
+    expect((await admin.json(`/api/admin/participation/${alice!.participationId}/${status}`, { method: "PUT" })).status).toBe(200);
+    await closeCodeOf(first).toBe(4403);
+    await closeCodeOf(second).toBe(4403);
+    await postNotice(admin, game.id, `after ${status}`, [otherTeam]);
+    await postNotice(admin, elsewhere.id, `elsewhere after ${status}`, [otherGame]);
+    expect(noticesOf(first)).toEqual([]);
+    expect(otherTeam.code).toBeNull();
+    expect(otherGame.code).toBeNull();
+    // What REST answers the same users, and a reopened socket.
+    for (const client of [alice!.client, aliceSecond]) expect((await client.fetch(`/api/game/${game.id}/notices`)).status).toBe(403);
+    expect((await openSocket(aliceSecond, `/hub/game/${game.id}`)).status).toBe(403);
+  });
+
+  it("a public game's team that is no longer accepted keeps the notices and the board a visitor gets, not its verdicts", async () => {
+    const admin = (await newAdmin()).client;
+    const game = await createGame(admin);
+    const [alice, bob] = await seedPlayers(game.id, 2);
+    await loadRoom(admin, game.id);
+    const aliceSocket = await watchSocket(alice!.client, `/hub/game/${game.id}`);
+    const bobSocket = await watchSocket(bob!.client, `/hub/game/${game.id}`);
+    expect((await admin.json(`/api/admin/participation/${alice!.participationId}/Suspended`, { method: "PUT" })).status).toBe(200);
+    // REST: a visitor reads this game's notices and board.
+    expect((await alice!.client.fetch(`/api/game/${game.id}/notices`)).status).toBe(200);
+    expect((await alice!.client.fetch(`/api/game/${game.id}/scoreboard`)).status).toBe(200);
+    await runInDurableObject(room(game.id), async (instance) => {
+      const hub = instance as unknown as { publishMany(m: unknown[]): Promise<number> };
+      await hub.publishMany([
+        { channel: "game", type: "verdict", data: { submissionId: 1 }, teamId: alice!.teamId },
+        { channel: "game", type: "verdict", data: { submissionId: 2 }, teamId: bob!.teamId },
+        { channel: "game", type: "scoreboard", data: { version: 99 }, boardReadersOnly: true },
+        { channel: "game", type: "notice", data: { id: 1, type: "Normal", values: ["for all"], time: 1 } },
+      ]);
+    });
+    await expect.poll(() => bobSocket.frames.map((f) => f.type).slice(-3), { timeout: 3_000, interval: 20 }).toEqual(["verdict", "scoreboard", "notice"]);
+    await expect.poll(() => noticesOf(aliceSocket), { timeout: 3_000, interval: 20 }).toEqual(["for all"]);
+    expect(aliceSocket.frames.filter((f) => f.type === "verdict")).toEqual([]);
+    expect(aliceSocket.frames.some((f) => f.type === "scoreboard")).toBe(true);
+    expect(aliceSocket.code).toBeNull();
+  });
+
+  it("leaving a playing team, being kicked from it, or its deletion closes those members' sockets of its hidden game", async () => {
+    const admin = (await newAdmin()).client;
+    const game = await createGame(admin, { hidden: true, acceptWithoutReview: true });
+    const { captain, team, members } = await teamWithMembers(2);
+    const [kicked, leaver] = members;
+    for (const user of [captain, kicked!, leaver!]) expect((await join(user.client, game.id, { teamId: team.id })).status).toBe(200);
+    // Accepted in a running game locks the team: the admin unlocks it so that its members may go.
+    expect((await admin.json(`/api/admin/teams/${team.id}`, { method: "PUT", body: { locked: false } })).status).toBe(200);
+    const captainSocket = await watchSocket(captain.client, `/hub/game/${game.id}`);
+    const kickedSocket = await watchSocket(kicked!.client, `/hub/game/${game.id}`);
+    const leaverSocket = await watchSocket(leaver!.client, `/hub/game/${game.id}`);
+
+    expect((await captain.client.json(`/api/team/${team.id}/kick/${kicked!.id}`, { method: "POST" })).status).toBe(200);
+    await closeCodeOf(kickedSocket).toBe(4403);
+    await loadRoom(admin, game.id);
+    expect((await leaver!.client.json(`/api/team/${team.id}/leave`, { method: "POST" })).status).toBe(200);
+    await closeCodeOf(leaverSocket).toBe(4403);
+    await postNotice(admin, game.id, "the captain plays on", [captainSocket]);
+    expect(captainSocket.code).toBeNull();
+    expect((await admin.json(`/api/admin/teams/${team.id}`, { method: "DELETE" })).status).toBe(200);
+    await closeCodeOf(captainSocket).toBe(4403);
+  });
+
+  it("a monitor made a user loses the hidden game's socket (its notices, board and challenge news), keeps a public game's", async () => {
+    const admin = (await newAdmin()).client;
+    const hidden = await createGame(admin, { hidden: true });
+    const open = await createGame(admin);
+    const [player] = await seedPlayers(hidden.id, 1);
+    const monitor = await asRole("Monitor");
+    const otherMonitor = await asRole("Monitor");
+    const demotedHidden = await watchSocket(monitor.client, `/hub/game/${hidden.id}`);
+    const demotedOpen = await watchSocket(monitor.client, `/hub/game/${open.id}`);
+    const keptMonitor = await watchSocket(otherMonitor.client, `/hub/game/${hidden.id}`);
+    const playerSocket = await watchSocket(player!.client, `/hub/game/${hidden.id}`);
+
+    expect((await admin.json(`/api/admin/users/${monitor.id}`, { method: "PUT", body: { role: "User" } })).status).toBe(200);
+    await closeCodeOf(demotedHidden).toBe(4403);
+    expect((await monitor.client.fetch(`/api/game/${hidden.id}/scoreboard`)).status).toBe(403);
+    expect((await openSocket(monitor.client, `/hub/game/${hidden.id}`)).status).toBe(403);
+    await postNotice(admin, hidden.id, "for the hidden game", [keptMonitor, playerSocket]);
+    await postNotice(admin, open.id, "for the public game", [demotedOpen]);
+    expect(noticesOf(demotedHidden)).toEqual([]);
+    for (const socket of [demotedOpen, keptMonitor, playerSocket]) expect(socket.code).toBeNull();
+  });
+
+  it("a game hidden under open sockets closes those who may no longer see it, and takes the board from its players", async () => {
+    const admin = (await newAdmin()).client;
+    const game = await createGame(admin);
+    const [player] = await seedPlayers(game.id, 1);
+    const { client: stranger } = await newUser();
+    const monitor = await asRole("Monitor");
+    await loadRoom(admin, game.id);
+    const visitorSocket = await watchSocket(new Client(), `/hub/game/${game.id}`);
+    const strangerSocket = await watchSocket(stranger, `/hub/game/${game.id}`);
+    const playerSocket = await watchSocket(player!.client, `/hub/game/${game.id}`);
+    const monitorSocket = await watchSocket(monitor.client, `/hub/game/${game.id}`);
+
+    expect((await updateGame(admin, game.id, { hidden: true })).status).toBe(200);
+    await closeCodeOf(visitorSocket).toBe(4403);
+    await closeCodeOf(strangerSocket).toBe(4403);
+    // Every board reader first heard that the board changed (an open board page refetches and is refused).
+    for (const socket of [visitorSocket, playerSocket]) expect(socket.frames.some((f) => f.type === "scoreboard")).toBe(true);
+    expect((await player!.client.fetch(`/api/game/${game.id}/scoreboard`)).status).toBe(403);
+    const before = playerSocket.frames.length;
+    await runInDurableObject(room(game.id), async (instance) => {
+      const hub = instance as unknown as { publishMany(m: unknown[]): Promise<number> };
+      await hub.publishMany([
+        { channel: "game", type: "scoreboard", data: { version: 99 }, boardReadersOnly: true },
+        { channel: "game", type: "notice", data: { id: 1, type: "Normal", values: ["still here"], time: 1 } },
+      ]);
+    });
+    await expect.poll(() => noticesOf(playerSocket), { timeout: 3_000, interval: 20 }).toEqual(["still here"]);
+    await expect.poll(() => monitorSocket.frames.map((f) => f.type).slice(-2), { timeout: 3_000, interval: 20 }).toEqual(["scoreboard", "notice"]);
+    expect(playerSocket.frames.slice(before).map((f) => f.type)).toEqual(["notice"]);
+    expect(playerSocket.code).toBeNull();
+    expect(monitorSocket.code).toBeNull();
+  });
+
+  it("a password change, a reset by mail or an admin's batch import closes the user's sockets, and no one else's", async () => {
+    const admin = (await newAdmin()).client;
+    const game = await createGame(admin);
+    const bystander = await watchSocket((await newUser()).client, `/hub/game/${game.id}`);
+
+    const changer = await newUser();
+    const changed = await watchSocket(changer.client, `/hub/game/${game.id}`);
+    expect((await changer.client.json("/api/account/changepassword", { method: "PUT", body: { old: PASSWORD, new: "Chang3dPw" } })).status).toBe(200);
+    await closeCodeOf(changed).toBe(4403);
+
+    const forgetful = await newUser();
+    const forgot = await watchSocket(forgetful.client, `/hub/game/${game.id}`);
+    const email = `${forgetful.userName}@example.com`;
+    expect((await new Client().json("/api/account/recovery", { method: "POST", body: { email } })).status).toBe(200);
+    const link = await resetLinkTo(email);
+    expect((await new Client().json("/api/account/passwordreset", { method: "POST", body: { ...link, password: "Rec0vered!" } })).status).toBe(200);
+    await closeCodeOf(forgot).toBe(4403);
+
+    const imported = await newUser();
+    const importedFeed = await watchSocket(imported.client, `/hub/game/${game.id}`);
+    const rows = [{ userName: imported.userName, password: "Imp0rtedPw", email: `${imported.userName}@example.com` }];
+    expect((await admin.json<{ result: string }[]>("/api/admin/users", { method: "POST", body: rows })).body).toEqual([{ userName: imported.userName, result: "updated" }]);
+    await closeCodeOf(importedFeed).toBe(4403);
+
+    await postNotice(admin, game.id, "still open", [bystander]);
+    expect(bystander.code).toBeNull();
+  });
+
+  it("orders the npm start relay to close a session's sockets and to check its sockets after a participation change", async () => {
+    const admin = (await newAdmin()).client;
+    const game = await createGame(admin, { hidden: true });
+    const [alice, bob] = await seedPlayers(game.id, 2);
+    await loadRoom(admin, game.id);
+    const res = await new Client().fetch(`/hub/game/${game.id}/relay`, { headers: { "x-flagstaff-relay-token": "integration-relay-token-0123456789", upgrade: "websocket" } });
+    expect(res.status).toBe(101);
+    const items: RelayItem[] = [];
+    res.webSocket!.addEventListener("message", (e) => {
+      const text = e.data as string;
+      if (!text.startsWith("{")) items.push(...(parseRelayFrames(text) ?? []));
+    });
+    res.webSocket!.accept();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect((await admin.json(`/api/admin/participation/${alice!.participationId}/Suspended`, { method: "PUT" })).status).toBe(200);
+    await expect.poll(() => items.filter((item) => "reauthorize" in item), { timeout: 3_000, interval: 20 }).toHaveLength(1);
+    const order = items.find((item) => "reauthorize" in item) as { reauthorize: Parameters<typeof reauthorizeGameSocket>[1] };
+    // The relay's sockets of alice close, bob's stay as they are.
+    const holder = (userId: string, teamId: number) => ({ userId, teamId, staff: false, boardReader: false });
+    expect(reauthorizeGameSocket(holder(alice!.userId, alice!.teamId), order.reauthorize)).toBeNull();
+    const bobs = holder(bob!.userId, bob!.teamId);
+    expect(reauthorizeGameSocket(bobs, order.reauthorize)).toBe(bobs);
+
+    expect((await bob!.client.json("/api/account/logout", { method: "POST" })).status).toBe(200);
+    await expect.poll(() => items.filter((item) => "closeSession" in item), { timeout: 3_000, interval: 20 }).toEqual([
+      { closeSession: await sha256Hex(`${bob!.userId}-session`), code: 4403 },
+    ]);
+    res.webSocket!.close(1000);
+  });
+});
+
+/** The reset link mailed to an address (the loopback SMTP server of tests/integration/mail-server.ts). */
+async function resetLinkTo(address: string): Promise<{ rToken: string; email: string }> {
+  const res = await fetch(`http://127.0.0.1:${inject("mailboxPort")}/?to=${encodeURIComponent(address)}`);
+  const mails = (await res.json()) as { raw: string }[];
+  const raw = mails.at(-1)?.raw ?? "";
+  const part = /Content-Type: text\/plain; charset="UTF-8"\r\nContent-Transfer-Encoding: base64\r\n\r\n([A-Za-z0-9+/=\r\n]+)/.exec(raw);
+  const text = new TextDecoder().decode(Uint8Array.from(atob((part?.[1] ?? "").replace(/\s+/g, "")), (c) => c.charCodeAt(0)));
+  const link = /http:\/\/flagstaff\.test\/account\/reset\?token=([^&\s]+)&email=([^\s]+)/.exec(text);
+  if (!link) throw new Error(`no reset link in: ${text}`);
+  return { rToken: link[1]!, email: link[2]! };
+}

@@ -272,6 +272,8 @@ describe("GET admin/logs", () => {
       const errors = await admin.client.json<LogMessage[]>("/api/admin/logs?level=Error&count=2");
       expect(errors.body.map((r) => r.msg)).toEqual([game(3), game(1)]);
       expect(errors.body.every((r) => r.level === "Error")).toBe(true);
+      // Tools spell the level in any case.
+      expect((await admin.client.json<LogMessage[]>("/api/admin/logs?level=error&count=2")).body.map((r) => r.msg)).toEqual([game(3), game(1)]);
       expect((await admin.client.json("/api/admin/logs?count=1001")).status).toBe(400);
       expect((await admin.client.json("/api/admin/logs?level=Loud")).status).toBe(400);
       expect((await admin.client.json<LogMessage[]>("/api/admin/logs?count=1000")).body.length).toBeLessThanOrEqual(1000);

@@ -6,7 +6,9 @@ import * as accountMail from "~/.server/services/account-mail";
 import { smtpConfigFromEnv } from "~/.server/mail/config";
 import { getPlatformConfig } from "~/.server/services/config";
 import { refreshRoomsOfUser } from "~/.server/services/room";
+import { disconnectSession, disconnectUser } from "~/.server/services/sockets";
 import { AppError, badRequest } from "~/core/errors";
+import { publicOrigin } from "~/core/public-url";
 import { emailSchema, passwordSchema } from "~/core/schemas/account";
 import { z } from "zod";
 import { checkCaptcha } from "./captcha-check";
@@ -19,7 +21,7 @@ import { defineRoute } from "./registry";
 export const account = new Hono<ApiEnv>();
 const tag = "Account";
 const deps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now") });
-const mailDeps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now"), smtp: smtpConfigFromEnv(c.env), origin: new URL(c.req.url).origin });
+const mailDeps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now"), smtp: smtpConfigFromEnv(c.env), origin: publicOrigin(c.env.FLAGSTAFF_PUBLIC_URL, c.req.url), language: c.get("lang") });
 const ok = (c: ApiContext, key: string) => c.json({ title: c.get("t")(key), status: 200 });
 
 defineRoute(account, { method: "POST", path: "/account/register", auth: "Public", tag, summary: "Register", body: registerSchema }, async (c, { body }) => {
@@ -40,10 +42,12 @@ defineRoute(account, { method: "POST", path: "/account/register", auth: "Public"
 });
 
 defineRoute(account, { method: "POST", path: "/account/login", auth: "Public", tag, summary: "Sign in", body: loginSchema }, async (c, { body }) => {
-  enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.userName.toLowerCase()}`]);
+  enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`]);
   await checkCaptcha(c, body.challenge);
-  const { userName, sessionId } = await accounts.login(deps(c), body).catch(async (err: unknown) => {
-    if (err instanceof AppError) {
+  // The account's bucket is the account's, whether it is named by its user name or its email (rules.md §10).
+  const { userName, sessionId } = await accounts.login(deps(c), body, (account) => enforceLimit(c, limiters.register, [`acct:${account}`])).catch(async (err: unknown) => {
+    // A refusal by the sign-in limit is no guess at the password: not logged as a failed sign-in.
+    if (err instanceof AppError && err.httpStatus !== 429) {
       await logEvent(c, { level: "Warning", logger: "Account", userName: body.userName, text: { key: "signInFailed", params: { reason: err.code } }, status: "Failed" });
     }
     throw err;
@@ -54,7 +58,9 @@ defineRoute(account, { method: "POST", path: "/account/login", auth: "Public", t
 });
 
 defineRoute(account, { method: "POST", path: "/account/logout", auth: "User", tag, summary: "Sign out" }, async (c) => {
-  await revokeSession(c.get("db"), c.req.raw);
+  const session = await revokeSession(c.get("db"), c.req.raw);
+  // What the session opened ends with it (its live sockets were authorised when they opened).
+  if (session) await disconnectSession(c.env, c.get("db"), session);
   c.header("Set-Cookie", clearedSessionCookie(c.req.raw));
   return ok(c, "account.logged_out");
 });
@@ -71,6 +77,7 @@ defineRoute(account, { method: "PUT", path: "/account/update", auth: "User", tag
 
 defineRoute(account, { method: "PUT", path: "/account/changepassword", auth: "User", tag, summary: "Change password (signs out everywhere)", body: changePasswordSchema }, async (c, { body, user }) => {
   await accounts.changePassword(deps(c), user!.id, body);
+  await disconnectUser(c.env, c.get("db"), user!.id, user!.role, user!.role, true);
   await logEvent(c, { level: "Information", logger: "Account", text: { key: "passwordChanged", params: {} }, status: "Success" });
   c.header("Set-Cookie", clearedSessionCookie(c.req.raw));
   return ok(c, "account.password_changed");
@@ -99,7 +106,8 @@ defineRoute(account, { method: "POST", path: "/account/recovery", auth: "Public"
 
 defineRoute(account, { method: "POST", path: "/account/passwordreset", auth: "Public", tag, summary: "Set a new password from a reset link (signs out everywhere)", body: z.object({ password: passwordSchema, email: z.string().min(1).max(1024), rToken: z.string().min(1).max(1024) }) }, async (c, { body }) => {
   enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.email}`]);
-  const { userName } = await accountMail.resetPassword(deps(c), body);
+  const { userId, userName, role } = await accountMail.resetPassword(deps(c), body);
+  await disconnectUser(c.env, c.get("db"), userId, role, role, true);
   await logEvent(c, { level: "Information", logger: "Account", userName, text: { key: "passwordResetByMail", params: {} }, status: "Success" });
   return ok(c, "account.password_reset");
 });

@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { gamesOfUser, refreshRooms, refreshRoomsOfTeam, refreshRoomsOfUser } from "~/.server/services/room";
 import * as teams from "~/.server/services/teams";
-import { disconnectUser } from "~/.server/services/sockets";
+import { disconnectUser, disconnectUsers } from "~/.server/services/sockets";
 import * as usersAdmin from "~/.server/services/users-admin";
 import { badRequest, notFound } from "~/core/errors";
+import { queryEnum } from "~/core/schemas/query";
 import { adminTeamUpdateSchema, pageQuerySchema, searchQuerySchema } from "~/core/schemas/team";
 import { getPlatformConfig, updatePlatformConfig } from "~/.server/services/config";
 import { configUpdateSchema } from "~/core/schemas/config";
@@ -65,7 +66,7 @@ defineRoute(admin, { method: "PUT", path: "/admin/teams/:id", auth: "Admin", tag
 });
 
 defineRoute(admin, { method: "DELETE", path: "/admin/teams/:id", auth: "Admin", tag, summary: "Delete a team" }, async (c) => {
-  const games = await teams.adminDeleteTeam({ db: c.get("db"), bucket: c.env.FILES }, adminTeamId(c));
+  const games = await teams.adminDeleteTeam({ db: c.get("db"), bucket: c.env.FILES, destroyContainers: (id) => containerService.destroyContainersOfTeam(containerDeps(c), id) }, adminTeamId(c));
   // Its participations and submissions went with it: those boards rebuild.
   await refreshRooms(c.env, games, "solves");
   await logEvent(c, { level: "Warning", logger: "Admin", text: { key: "teamDeleted", params: { id: adminTeamId(c) } }, status: "Success" });
@@ -89,7 +90,8 @@ defineRoute(admin, { method: "POST", path: "/admin/users/search", auth: "Admin",
 );
 
 defineRoute(admin, { method: "POST", path: "/admin/users", auth: "Admin", tag, summary: "Create or update users in batch", body: usersAdmin.batchCreateSchema }, async (c, { body }) => {
-  const results = await usersAdmin.batchCreateUsers({ db: c.get("db"), now: c.get("now") }, body, c.get("t"));
+  const { results, revoked } = await usersAdmin.batchCreateUsers({ db: c.get("db"), now: c.get("now") }, body, c.get("t"));
+  await disconnectUsers(c.env, c.get("db"), revoked);
   await logEvent(c, { level: "Information", logger: "Admin", text: { key: "usersImported", params: { rows: body.length } }, status: "Success" });
   return c.json(results);
 });
@@ -130,7 +132,7 @@ defineRoute(admin, { method: "DELETE", path: "/admin/users/:id/password", auth: 
 // ── Logs (api.md §7) ─────────────────────────────────────────────────────────────────────────────────
 
 const logQuerySchema = z.object({
-  level: z.enum(LOG_LEVELS).default("All"),
+  level: queryEnum(LOG_LEVELS).default("All"),
   count: z.coerce.number().int().min(0).max(1000).default(50),
   skip: z.coerce.number().int().min(0).default(0),
 });

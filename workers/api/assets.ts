@@ -10,7 +10,7 @@ const tag = "Assets";
 
 const uploadQuerySchema = z.object({ filename: z.string().max(255).optional() });
 
-defineRoute(assets, { method: "POST", path: "/assets", auth: "Admin", tag, summary: "Upload one or more files (multipart `files`)", query: uploadQuerySchema, rawBody: "multipart", fileField: "files" }, async (c, { query }) => {
+defineRoute(assets, { method: "POST", path: "/assets", auth: "Admin", tag, summary: "Upload one or more files (multipart `files`)", query: uploadQuerySchema, rawBody: "multipart", fileField: "files", upload: "attachments" }, async (c, { query }) => {
   const form = await c.req.formData().catch(() => null);
   const uploads = form ? form.getAll("files") : [];
   return c.json(await storeAssets({ db: c.get("db"), bucket: c.env.FILES, now: c.get("now") }, uploads, query.filename));

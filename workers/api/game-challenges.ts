@@ -12,7 +12,7 @@ const tag = "Game";
 
 defineRoute(gameChallenges, { method: "GET", path: "/game/:id/challenges/:cid", auth: "User", access: "Player", tag, summary: "A challenge for the caller's team (Player); assigns its flag on first open" }, async (c: ApiContext, { user }) => {
   const player = await requirePlayer(c.get("db"), editGameId(c), user!.id, c.get("now"));
-  const detail = await getPlayerChallenge({ db: c.get("db"), log: (entry) => logEvent(c, entry) }, player, pathId(c, "cid", "challenge.not_found"));
+  const detail = await getPlayerChallenge({ db: c.get("db"), now: c.get("now"), log: (entry) => logEvent(c, entry) }, player, pathId(c, "cid", "challenge.not_found"));
   // The team's own flag may have just been assigned: the room's judge must know it before the player submits.
   await refreshRoom(c.env, player.game.id, { challengeId: detail.id, participationId: player.participation.id });
   // With a limit, the attempts are the room's count: D1 gets the newest submissions only when the room drains.

@@ -2,8 +2,10 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import type { CurrentUser } from "~/.server/auth/current-user";
 import { AppError, badRequest } from "~/core/errors";
+import { bodyKindOf, type UploadRule } from "~/core/http/body-limit";
 import { cleanJsonInput, describeIssue, fieldLabel, firstIssue, issueField } from "~/core/validation";
 import { hasErrorKey } from "~/core/i18n/translator";
+import { holdUndeclaredBody, refuseDeclaredOversize } from "./body-limit";
 import type { ApiContext, ApiEnv } from "./context";
 import { requireAuth } from "./guard";
 
@@ -24,6 +26,11 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
   rawBody?: "multipart";
   /** The multipart field that carries the file(s): `file` unless given (`files` for several). */
   fileField?: "file" | "files";
+  /**
+   * The file rule of a multipart route, which sets its body cap (app/core/http/body-limit.ts): one image
+   * unless given. Other bodies are capped at 64 KB, or 4 MB on Admin and internal routes.
+   */
+  upload?: UploadRule;
   /**
    * Who may call it as api.md names it, when narrower than `auth` (checked by the service): e.g.
    * "Captain", "Player"; shown as the OpenAPI document's `x-auth`.
@@ -78,8 +85,12 @@ export function defineRoute<B extends z.ZodType | undefined = undefined, Q exten
   handler: (c: ApiContext, input: HandlerInput<Infer<B>, Infer<Q>>) => Response | Promise<Response>,
 ): void {
   routeTable.push(spec as RouteSpec<z.ZodType | undefined, z.ZodType | undefined>);
+  const bodyKind = bodyKindOf(spec);
   app.on(spec.method, spec.path.toLowerCase(), async (c) => {
+    // An oversized declared body is refused before the guard; a counted one only after it.
+    refuseDeclaredOversize(c, bodyKind);
     const user = await requireAuth(c, spec.auth);
+    await holdUndeclaredBody(c, bodyKind);
     const body = spec.body ? parseWith(c, spec.body, await readJson(c)) : undefined;
     // An empty parameter (`?count=`) is an absent one: it takes the default instead of reading as 0.
     const query = spec.query ? parseWith(c, spec.query, Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v.trim() !== ""))) : undefined;

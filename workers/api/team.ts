@@ -1,8 +1,10 @@
 import { Hono } from "hono";
 import { refreshRooms, refreshRoomsOfTeam } from "~/.server/services/room";
+import { destroyContainersOfTeam } from "~/.server/services/containers";
 import * as teamService from "~/.server/services/teams";
 import { badRequest, notFound, tooManyRequests } from "~/core/errors";
 import { inviteCodeSchema, teamCreateSchema, teamUpdateSchema, teamVerifySchema, transferSchema } from "~/core/schemas/team";
+import { containerDeps } from "./container-deps";
 import type { ApiContext, ApiEnv } from "./context";
 import { defineRoute } from "./registry";
 
@@ -60,7 +62,7 @@ defineRoute(team, { method: "PUT", path: "/team/:id", auth: "User", access: "Cap
 });
 
 defineRoute(team, { method: "DELETE", path: "/team/:id", auth: "User", access: "Captain", tag, summary: "Disband a team (captain)" }, async (c, { user }) => {
-  const games = await teamService.deleteTeam(storageDeps(c), user!.id, teamId(c));
+  const games = await teamService.deleteTeam({ ...storageDeps(c), destroyContainers: (id) => destroyContainersOfTeam(containerDeps(c), id) }, user!.id, teamId(c));
   // Its participations and submissions went with it: those boards rebuild.
   await refreshRooms(c.env, games, "solves");
   return ok(c, "team.disbanded");

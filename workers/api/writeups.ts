@@ -18,7 +18,7 @@ defineRoute(writeups, { method: "GET", path: "/game/:id/writeup", auth: "User", 
   c.json(await writeupService.getWriteupStatus(deps(c), user!, editGameId(c))),
 );
 
-defineRoute(writeups, { method: "POST", path: "/game/:id/writeup", auth: "User", access: "Player", tag: "Game", summary: "Upload the team's writeup (one PDF ≤ 20 MB, until the deadline)", rawBody: "multipart" }, async (c, { user }) => {
+defineRoute(writeups, { method: "POST", path: "/game/:id/writeup", auth: "User", access: "Player", tag: "Game", summary: "Upload the team's writeup (one PDF ≤ 20 MB, until the deadline)", rawBody: "multipart", upload: "pdf" }, async (c, { user }) => {
   const id = editGameId(c);
   let form: FormData;
   try {

@@ -2,16 +2,17 @@ import { composeLogText } from "~/.server/services/logs";
 import type { AnswerResult } from "~/core/enums";
 import { type BoardDelta, type BoardIndex, indexBoard, refetchDelta, solveDelta } from "~/core/game-room/delta";
 import { type ChallengeFlagCache, judge, playerStatus, setInstance } from "~/core/game-room/judge";
-import { addSolve, boardInput, canViewChallenge, checkSubmission, hasSolved, pairKey, type RoomState, solveType } from "~/core/game-room/state";
+import { addSolve, boardInput, canViewChallenge, checkSubmission, hasSolved, pairKey, type RoomAccess, roomAccess, type RoomState, solveType } from "~/core/game-room/state";
 import { computeGamePhase } from "~/core/game/phase";
 import { etagMatches } from "~/core/http/conditional";
 import { type BodyCoding, gzipBytes } from "~/core/http/encoding";
 import { redactField } from "~/core/log-redact";
-import type { Channel, GameEvent, LogMessage, SubmissionRecord } from "~/core/protocol";
+import { type Channel, type GameEvent, type LogMessage, relayReauthorize, type SubmissionRecord } from "~/core/protocol";
 import { TokenBucketLimiter } from "~/core/rate-limit";
 import { type BoardSolve, type ChallengeInfo, computeScoreboard, type ScoreboardItem, type ScoreboardModel } from "~/core/scoring/scoreboard";
+import { type GameAccessChange, lostTeams, reauthorizeGameSocket } from "~/core/socket-access";
 import { type OutgoingMessage, SocketHub } from "../shared/socket-hub";
-import { loadFlagCache, loadState, reloadMeta } from "./load";
+import { loadAccess, loadFlagCache, loadHidden, loadState, reloadMeta } from "./load";
 import type { BoardRead, DetailsResult, RefreshWhat, RoomRefusal, StatusResult, SubmitRequest, SubmitResult } from "./types";
 import { drainStatements, emptyWrites, hasWrites, IdPool, j, mergeWrites, type NewSubmission, type PendingWrites, reserveIdsStatements } from "./writes";
 
@@ -96,6 +97,9 @@ interface BoardBody {
 
 const refusal = (status: number, code: string, retryAfter?: number): RoomRefusal =>
   retryAfter === undefined ? { ok: false, status, code } : { ok: false, status, code, retryAfter };
+
+/** Refreshes after which the open player sockets are checked again (visibility, participations, members). */
+const changesAccess = (what: RefreshWhat) => what === "game" || what === "participations" || what === "all" || what === "solves";
 
 /**
  * One per game (named `game:{id}`): the single judge of the game's submissions and the holder of its live
@@ -645,6 +649,20 @@ export class GameRoom extends SocketHub {
     this.queueBoardPush(state, refetchDelta(board.version, model.updateTimeUtc));
   }
 
+  /**
+   * The board as it is now for a reader: solves judged but still waiting for the board's next batch go in
+   * first (and out to the board's sockets), so a player told "Accepted" who opens the board, or an export,
+   * finds the solve there (rules.md §4: no stale board).
+   */
+  private currentBoard(): Board {
+    if (this.pendingSolves.length > 0) {
+      this.addPendingSolves();
+      void this.pushOut();
+    }
+    if (!this.board) this.recomputeBoard(false);
+    return this.board!;
+  }
+
   /** The next version of the board (its serialisations are made on first read). */
   private setBoard(model: ScoreboardModel): Board {
     const version = ++this.boardVersion;
@@ -680,8 +698,7 @@ export class GameRoom extends SocketHub {
     if (!state) return { kind: "notFound" };
     if (state.game.hidden && !opts.allowHidden) return { kind: "hidden" };
     if (Date.now() < state.game.start) return { kind: "notStarted" };
-    if (!this.board) this.recomputeBoard(false);
-    const board = this.board!;
+    const board = this.currentBoard();
     let variant: BoardBody;
     if (opts.count === undefined) {
       variant = board.whole ??= { etag: board.etag, body: utf8.encode(JSON.stringify({ ...board.model, version: board.version })), gzip: null };
@@ -720,8 +737,7 @@ export class GameRoom extends SocketHub {
   async boardModel(gameId: number): Promise<ScoreboardModel | null> {
     const state = await this.ready(gameId);
     if (!state) return null;
-    if (!this.board) this.recomputeBoard(false);
-    return this.board!.model;
+    return this.currentBoard().model;
   }
 
   /**
@@ -804,6 +820,7 @@ export class GameRoom extends SocketHub {
     if (this.loading) await this.loading;
     if (!this.state || this.state.game.id !== gameId) {
       this.board = null;
+      if (changesAccess(what)) await this.reauthorizeUnloaded(gameId);
       return;
     }
     if (what === "solves") {
@@ -815,6 +832,7 @@ export class GameRoom extends SocketHub {
       await this.refreshInstance(state, what.challengeId, what.participationId);
       return;
     }
+    const before = changesAccess(what) ? roomAccess(state) : null;
     const exists = await reloadMeta(this.env.DB, state);
     if (!exists) {
       await this.reset(gameId);
@@ -826,7 +844,61 @@ export class GameRoom extends SocketHub {
       state.flagCaches.clear();
     }
     this.recomputeBoard(true);
+    // The board's readers hear of the change first (a game just hidden: a board page refetches and is refused).
     await this.pushOut();
+    if (before) this.reauthorizeLoaded(state, before);
+  }
+
+  // ── Who holds the player sockets ───────────────────────────────────────────────────────────────────
+
+  /**
+   * A user lost the monitor's or the admin's role (their monitor feeds are closed apart): their player
+   * sockets are checked again — a hidden game they do not play closes, its board stops.
+   */
+  async reauthorize(gameId: number, change: { unstaffed: string[] }): Promise<number> {
+    if (!this.hasListeners("game")) return 0;
+    const hidden = this.state?.game.id === gameId ? this.state.game.hidden : await loadHidden(this.env.DB, gameId);
+    if (hidden === null) return 0;
+    const full: GameAccessChange = { hidden, unstaffed: change.unstaffed };
+    return this.reviseGameSockets(full, full);
+  }
+
+  /**
+   * After a change to the game or its participations: the room's own sockets are checked against all it
+   * knows now; the relay hears what changed since `before` (the users whose team went, the game hidden).
+   */
+  private reauthorizeLoaded(state: RoomState, before: RoomAccess | null): number {
+    if (!this.hasListeners("game")) return 0;
+    const now = roomAccess(state);
+    const all: GameAccessChange = { hidden: now.hidden, teams: Object.fromEntries(now.accepted), complete: true };
+    let relay: GameAccessChange | null = all;
+    if (before) {
+      const teams = lostTeams(before.accepted, now.accepted);
+      relay = Object.keys(teams).length > 0 || (now.hidden && !before.hidden) ? { hidden: now.hidden, teams } : null;
+    }
+    return this.reviseGameSockets(all, relay);
+  }
+
+  /** The same with the room not loaded (its sockets outlived it in memory): read from D1, not loaded for this. */
+  private async reauthorizeUnloaded(gameId: number): Promise<number> {
+    if (!this.hasListeners("game")) return 0;
+    const access = await loadAccess(this.env.DB, gameId);
+    // A game that is gone: its deletion closes every socket.
+    if (!access) return 0;
+    const all: GameAccessChange = { hidden: access.hidden, teams: Object.fromEntries(access.accepted), complete: true };
+    return this.reviseGameSockets(all, all);
+  }
+
+  private reviseGameSockets(change: GameAccessChange, relay: GameAccessChange | null): number {
+    return this.reviseSockets(
+      "game",
+      (identity) => {
+        const holder = { ...identity, staff: identity.staff === true, boardReader: identity.boardReader === true };
+        const next = reauthorizeGameSocket(holder, change);
+        return next === holder ? identity : next;
+      },
+      relay ? relayReauthorize(relay) : null,
+    );
   }
 
   private async refreshInstance(state: RoomState, challengeId: number, participationId: number): Promise<void> {
@@ -893,12 +965,17 @@ export class GameRoom extends SocketHub {
   /** Reloads everything from D1 (what a restart does) and tells the board's readers to refetch. */
   private async rebuild(gameId: number): Promise<void> {
     const hadBoard = this.board !== null;
+    const before = this.state ? roomAccess(this.state) : null;
     await this.reset(gameId);
     const state = await this.ready(gameId);
-    if (!state || !hadBoard) return;
-    if (!this.board) this.recomputeBoard(false);
-    this.queueBoardPush(state, refetchDelta(this.board!.version, this.board!.model.updateTimeUtc));
-    await this.pushOut();
+    if (!state) return;
+    if (hadBoard) {
+      if (!this.board) this.recomputeBoard(false);
+      this.queueBoardPush(state, refetchDelta(this.board!.version, this.board!.model.updateTimeUtc));
+      await this.pushOut();
+    }
+    // A deleted team's (or user's) sockets.
+    this.reauthorizeLoaded(state, before);
   }
 
   /** Loads the room if needed and reports how long the last rebuild took (bench and tests). */

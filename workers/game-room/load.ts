@@ -1,6 +1,6 @@
 import type { ChallengeCategory, ChallengeType, ParticipationStatus } from "~/core/enums";
 import { emptyFlagCache, setInstance, type ChallengeFlagCache } from "~/core/game-room/judge";
-import { addSolve, pairKey, type RoomChallenge, type RoomGame, type RoomParticipation, type RoomState } from "~/core/game-room/state";
+import { addSolve, pairKey, type RoomAccess, type RoomChallenge, type RoomGame, type RoomParticipation, type RoomState } from "~/core/game-room/state";
 import type { BoardDivision } from "~/core/scoring/scoreboard";
 
 /**
@@ -183,6 +183,28 @@ export async function reloadMeta(db: D1Database, state: RoomState): Promise<bool
   const limited = [...state.challenges.values()].filter((c) => c.submissionLimit > 0 && !before.get(c.id)?.submissionLimit).map((c) => c.id);
   await loadSubmissionCounts(db, state, limited);
   return true;
+}
+
+const ACCEPTED_SQL =
+  "SELECT m.user_id, p.team_id FROM participation_members m JOIN participations p ON p.id = m.participation_id WHERE m.game_id = ?1 AND p.status = 'Accepted'";
+
+/**
+ * Who may hold the game's player sockets (the game's visibility and its accepted players), read without
+ * loading the room; null when the game does not exist.
+ */
+export async function loadAccess(db: D1Database, gameId: number): Promise<RoomAccess | null> {
+  const [game, members] = await db.batch([db.prepare("SELECT hidden FROM games WHERE id = ?1").bind(gameId), db.prepare(ACCEPTED_SQL).bind(gameId)]);
+  const row = (game!.results as { hidden: number }[])[0];
+  if (!row) return null;
+  const accepted = new Map<string, number>();
+  for (const r of members!.results as { user_id: string; team_id: number }[]) accepted.set(String(r.user_id), Number(r.team_id));
+  return { hidden: Boolean(row.hidden), accepted };
+}
+
+/** Whether the game is hidden; null when it does not exist. */
+export async function loadHidden(db: D1Database, gameId: number): Promise<boolean | null> {
+  const row = await db.prepare("SELECT hidden FROM games WHERE id = ?1").bind(gameId).first<{ hidden: number }>();
+  return row ? Boolean(row.hidden) : null;
 }
 
 /** A challenge's flags and instances (with each team's own flag for dynamic types). */

@@ -1,13 +1,21 @@
 import { DurableObject } from "cloudflare:workers";
-import { type Channel, HUB_HEADERS, type PayloadOf, relayCloseUser, relayFrame, relayFrames, type ServerMessageType, safeCloseCode } from "~/core/protocol";
+import { type Channel, CLOSE_ACCESS_ENDED, HUB_HEADERS, type PayloadOf, relayCloseSession, relayCloseUser, relayFrame, relayFrames, type ServerMessageType, safeCloseCode } from "~/core/protocol";
 
 /** What a hibernating socket remembers about its owner (kept with serializeAttachment). */
 export interface SocketIdentity {
   userId: string | null;
+  /** The hash of the session that opened it (null for a visitor): signing out closes it. Absent on older sockets. */
+  session?: string | null;
   channel: Channel;
+  /**
+   * The team whose messages (verdicts) it gets. Its runtime tag is fixed when it opens; the room may drop
+   * the team later (the team's participation is no longer Accepted), never set another.
+   */
   teamId: number | null;
   /** May read the game's scoreboard (hidden games: monitors and admins); absent on older sockets. */
   boardReader?: boolean;
+  /** Opened by a monitor or an admin (who see hidden games by their role); absent on older sockets. */
+  staff?: boolean;
   /** The `npm start` socket relay's feed of the channel: gets every message of it, routed (core/protocol relayFrame). */
   relay?: boolean;
 }
@@ -68,9 +76,11 @@ export abstract class SocketHub extends DurableObject<Env> {
     const teamHeader = request.headers.get(HUB_HEADERS.teamId);
     const identity: SocketIdentity = {
       userId: request.headers.get(HUB_HEADERS.userId),
+      session: request.headers.get(HUB_HEADERS.session),
       channel,
       teamId: teamHeader ? Number(teamHeader) : null,
       boardReader: request.headers.get(HUB_HEADERS.boardReader) === "1",
+      staff: request.headers.get(HUB_HEADERS.staff) === "1",
       relay: request.headers.get(HUB_HEADERS.relay) === "1",
     };
     const pair = new WebSocketPair();
@@ -189,6 +199,11 @@ export abstract class SocketHub extends DurableObject<Env> {
       for (const ws of sockets) {
         const identity = this.identityOf(ws);
         if (identity?.channel !== m.channel) continue;
+        if (m.teamId !== undefined && identity.teamId !== m.teamId) {
+          // Its team was dropped (reviseSockets) after this set was read from the runtime's tags.
+          sockets.delete(ws);
+          continue;
+        }
         if (m.boardReadersOnly && !identity.boardReader) continue;
         if (this.sendTo(ws, frame)) sent++;
       }
@@ -218,16 +233,62 @@ export abstract class SocketHub extends DurableObject<Env> {
   }
 
   /**
-   * Closes a user's sockets on the given channels (their role changed, they were banned or deleted): a
-   * socket is authorised once, when it opens. Close code 4403; the page's reconnect is then refused or
-   * let in by the Worker's check of the new role. Returns how many were closed.
+   * Closes users' sockets on the given channels (their role changed, they were banned or deleted, their
+   * sessions revoked): a socket is authorised when it opens. Close code 4403: the page does not reconnect
+   * (core/protocol FINAL_CLOSE_CODES); a reload is refused or let in by the Worker's check of the new role.
+   * Returns how many were closed.
    */
-  async disconnectUser(userId: string, channels: readonly Channel[]): Promise<number> {
+  async disconnectUser(userIds: string | readonly string[], channels: readonly Channel[]): Promise<number> {
+    const users = new Set(typeof userIds === "string" ? [userIds] : userIds);
     const mine = channels.filter((channel) => this.allowedChannels.includes(channel));
-    const owned = mine.flatMap((channel) => this.ctx.getWebSockets(`c:${channel}`)).filter((ws) => this.identityOf(ws)?.userId === userId);
+    const owned = mine.flatMap((channel) => this.ctx.getWebSockets(`c:${channel}`)).filter((ws) => users.has(this.identityOf(ws)?.userId ?? ""));
     // The `npm start` relay holds its sockets itself: it closes the user's on this order.
-    for (const channel of mine) for (const feed of this.socketsOf(`r:${channel}`)) this.sendTo(feed, relayCloseUser(userId, 4403));
-    return this.closeSockets(owned, 4403, "access changed");
+    for (const channel of mine) for (const feed of this.socketsOf(`r:${channel}`)) for (const userId of users) this.sendTo(feed, relayCloseUser(userId, CLOSE_ACCESS_ENDED));
+    return this.closeSockets(owned, CLOSE_ACCESS_ENDED, "access changed");
+  }
+
+  /** Closes every socket one session opened, on every channel (signed out). Close code 4403. Returns how many were closed. */
+  async disconnectSession(session: string): Promise<number> {
+    const owned = this.ctx.getWebSockets().filter((ws) => {
+      const identity = this.identityOf(ws);
+      return identity !== null && !identity.relay && identity.session === session;
+    });
+    for (const channel of this.allowedChannels) for (const feed of this.socketsOf(`r:${channel}`)) this.sendTo(feed, relayCloseSession(session, CLOSE_ACCESS_ENDED));
+    return this.closeSockets(owned, CLOSE_ACCESS_ENDED, "signed out");
+  }
+
+  /** Whether any socket listens on a channel, directly or through a relay feed. */
+  protected hasListeners(channel: Channel): boolean {
+    return this.ctx.getWebSockets(`c:${channel}`).length > 0 || this.ctx.getWebSockets(`r:${channel}`).length > 0;
+  }
+
+  /**
+   * Checks a channel's open sockets again (what their holders may receive changed): `revise` gives a
+   * socket's identity from now on — the same object to leave it as it is — or null to close it (4403).
+   * A socket's team may only be dropped (its runtime tag stays; publish skips it). The relay's feeds of
+   * the channel get `relayOrder` and apply the same rule to their sockets. Returns how many were closed.
+   */
+  protected reviseSockets(channel: Channel, revise: (identity: SocketIdentity) => SocketIdentity | null, relayOrder: string | null): number {
+    const closing: WebSocket[] = [];
+    for (const ws of this.ctx.getWebSockets(`c:${channel}`)) {
+      const identity = this.identityOf(ws);
+      if (!identity) continue;
+      const next = revise(identity);
+      if (next === identity) continue;
+      if (next === null) {
+        closing.push(ws);
+        continue;
+      }
+      if (identity.teamId !== null && next.teamId !== identity.teamId) this.sockets.get(`t:${identity.teamId}`)?.delete(ws);
+      try {
+        ws.serializeAttachment(next);
+      } catch {
+        // Closed meanwhile.
+      }
+      this.identities.set(ws, next);
+    }
+    if (relayOrder !== null) for (const feed of this.socketsOf(`r:${channel}`)) this.sendTo(feed, relayOrder);
+    return this.closeSockets(closing, CLOSE_ACCESS_ENDED, "access changed");
   }
 
   /**

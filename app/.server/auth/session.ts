@@ -73,12 +73,23 @@ export async function createSession(db: Db, userId: string, now: number): Promis
   return id;
 }
 
-export async function revokeSession(db: Db, request: Request): Promise<void> {
+/**
+ * The hash of the request's session id (what D1 stores, never the id itself), or null without a session
+ * cookie: live sockets record it, so signing out closes what the session opened.
+ */
+export async function sessionHashOf(request: Request): Promise<string | null> {
   const id = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
-  if (!id) return;
-  const idHash = await sha256Hex(id);
+  if (!id || id.length > 128) return null;
+  return sessionIdHash(id);
+}
+
+/** Ends the request's session. Returns its hash (null without a session cookie). */
+export async function revokeSession(db: Db, request: Request): Promise<string | null> {
+  const idHash = await sessionHashOf(request);
+  if (!idHash) return null;
   sessionCache.delete(idHash);
   await db.delete(sessions).where(eq(sessions.idHash, idHash));
+  return idHash;
 }
 
 export async function revokeAllSessions(db: Db, userId: string): Promise<void> {

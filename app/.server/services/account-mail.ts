@@ -1,9 +1,11 @@
 import { and, eq } from "drizzle-orm";
+import type { Role } from "~/core/enums";
 import { badRequest, unauthorized } from "~/core/errors";
 import { hashPassword } from "../auth/password";
 import { createSession, forgetCachedUser, revokeAllSessions } from "../auth/session";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
+import type { Language } from "~/core/i18n/languages";
 import type { SmtpConfig } from "../mail/smtp";
 import { sendAccountMail } from "../mail/send";
 import { isEmailDomainAllowed } from "./accounts";
@@ -16,6 +18,11 @@ export interface MailDeps {
   smtp: SmtpConfig | null;
   /** Origin of the links in mails, e.g. `https://ctf.example.org`. */
   origin: string;
+  /**
+   * The language of the request (its UI language, else Accept-Language): a mail someone asks for now
+   * (password reset, email change) is written in it, not in the language the account registered in.
+   */
+  language: Language;
 }
 
 const key = (s: string) => s.trim().toLowerCase();
@@ -86,18 +93,18 @@ export async function requestRecovery(deps: MailDeps, email: string): Promise<vo
   const link = await mailLink(deps, "reset", "/account/reset", user, user.email);
   await sendAccountMail(deps.smtp, "reset", {
     to: user.email,
-    language: user.language,
+    language: deps.language,
     platform: await platformName(deps.db, deps.now),
     userName: user.userName,
     link,
   });
 }
 
-/** Sets a new password from a reset link, rotates the stamp and revokes every session. */
+/** Sets a new password from a reset link, rotates the stamp and revokes every session. Returns the user (their live sockets close too). */
 export async function resetPassword(
   { db, now }: Pick<MailDeps, "db" | "now">,
   input: { email: string; rToken: string; password: string },
-): Promise<{ userName: string }> {
+): Promise<{ userId: string; userName: string; role: Role }> {
   const user = await userForLink(db, now, "reset", { token: input.rToken, email: input.email });
   if (!user) throw badRequest("account.reset_token_invalid");
   const updated = await db
@@ -108,7 +115,7 @@ export async function resetPassword(
     .get();
   if (!updated) throw badRequest("account.reset_token_invalid");
   await revokeAllSessions(db, user.id);
-  return { userName: user.userName };
+  return { userId: user.id, userName: user.userName, role: user.role };
 }
 
 /**
@@ -128,7 +135,7 @@ export async function requestEmailChange(deps: MailDeps, userId: string, newMail
   const link = await mailLink(deps, "changeEmail", "/account/confirm", user, newMail);
   await sendAccountMail(deps.smtp, "changeEmail", {
     to: newMail,
-    language: user.language,
+    language: deps.language,
     platform: await platformName(deps.db, deps.now),
     userName: user.userName,
     link,

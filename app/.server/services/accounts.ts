@@ -107,13 +107,23 @@ export async function register(
 }
 
 /** Signs in by user name or email. The password is always hashed so timing does not reveal who exists. */
-export async function login({ db, now }: ServiceDeps, input: LoginInput): Promise<{ userId: string; userName: string; sessionId: string }> {
+/**
+ * Signs in by user name or email. `beforeGuess` is told which account the name stands for (its id, or the
+ * name itself when there is none) before the password is checked: a sign-in limit counted on it allows
+ * as many guesses whichever of the account's names is used.
+ */
+export async function login(
+  { db, now }: ServiceDeps,
+  input: LoginInput,
+  beforeGuess: (account: string) => void = () => {},
+): Promise<{ userId: string; userName: string; sessionId: string }> {
   const k = key(input.userName);
   const user = await db
     .select({ id: users.id, userName: users.userName, passwordHash: users.passwordHash, role: users.role, emailConfirmed: users.emailConfirmed })
     .from(users)
     .where(or(eq(users.userNameKey, k), eq(users.emailKey, k)))
     .get();
+  beforeGuess(user ? `id:${user.id}` : `name:${k}`);
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await getDecoyHash()));
   if (!user || !ok) throw unauthorized("account.wrong_credentials");
   if (user.role === "Banned") throw unauthorized("account.banned");

@@ -61,14 +61,15 @@ async function collect(deps: CaptureDeps, agent: AgentStatus, file: AgentCapture
   if (owner) {
     const data = await downloadAgentCapture(env, agent, file.key);
     const r2Key = `${R2_PREFIX}${file.key}`;
+    const rawSize = gunzippedSize(data);
     await bucket.put(r2Key, data, {
       httpMetadata: { contentType: "application/vnd.tcpdump.pcap", contentEncoding: "gzip" },
-      customMetadata: { rawSize: String(gunzippedSize(data)), packets: String(file.packets), dropped: String(file.dropped) },
+      customMetadata: { rawSize: String(rawSize), packets: String(file.packets), dropped: String(file.dropped) },
     });
     const container = await db.select({ id: containers.id }).from(containers).where(eq(containers.id, file.instanceId.toLowerCase())).get();
     await db
       .insert(trafficCaptures)
-      .values({ challengeId, participationId, containerId: container?.id ?? null, r2Key, fileName, size: data.byteLength, createdAt: file.createdAt })
+      .values({ challengeId, participationId, containerId: container?.id ?? null, r2Key, fileName, size: data.byteLength, rawSize, createdAt: file.createdAt })
       .onConflictDoNothing()
       .run();
   }
@@ -173,11 +174,19 @@ const filesOf = (db: Db, challengeId: number, participationId: number) =>
     .orderBy(asc(trafficCaptures.createdAt), asc(trafficCaptures.id))
     .all();
 
-/** GET game/captures/{cid}/{teamId}: FileRecord[] (size = stored, compressed bytes). */
+/**
+ * GET game/captures/{cid}/{teamId}: FileRecord[]. `size` is the pcap's, the bytes a download gives once its
+ * `Content-Encoding: gzip` is undone (and an entry of the `.tar.gz`); files collected before that was kept
+ * (migration 0006) read it from their object's metadata.
+ */
 export async function listCaptureFiles(deps: CaptureDeps, challengeId: number, participationId: number): Promise<FileRecord[]> {
   await requireParticipationOf(deps.db, challengeId, participationId);
   await sweepCaptures(deps);
-  return (await filesOf(deps.db, challengeId, participationId)).map((f) => ({ fileName: f.fileName, size: f.size, updateTime: f.createdAt }));
+  const files = await filesOf(deps.db, challengeId, participationId);
+  const sizes = await Promise.all(
+    files.map(async (f) => f.rawSize ?? Number((await deps.bucket.head(f.r2Key))?.customMetadata?.rawSize ?? f.size)),
+  );
+  return files.map((f, i) => ({ fileName: f.fileName, size: sizes[i]!, updateTime: f.createdAt }));
 }
 
 /** GET game/captures/{cid}/{teamId}/{file}: the stored gzip bytes (served with Content-Encoding: gzip). */

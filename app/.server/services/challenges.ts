@@ -144,7 +144,8 @@ async function postChallengeNotice({ db, now, publish }: ChallengeDeps, gameId: 
 
 /**
  * PUT edit/games/{id}/challenges/{cid}: a partial update. Enabling needs a flag (except
- * DynamicContainer) and, for container types, an image; enabling creates every accepted team's instance.
+ * DynamicContainer) and, for container types, an image, which an enabled one keeps; enabling creates every
+ * accepted team's instance.
  * While the game runs, enabling posts NewChallenge and a hint change of an enabled challenge posts NewHint.
  * With `ifMatch` (the parsed `If-Match`), 412 and nothing written unless the stored version is one of
  * those: checked here first, then again by the UPDATE itself.
@@ -161,6 +162,7 @@ export async function updateChallenge(
   const game = await requireGame(db, gameId);
   const current = await requireChallenge(db, gameId, challengeId);
   if (!versionMatches(ifMatch, current.version)) throw preconditionFailed();
+  if (input.type != null && input.type !== current.type) throw badRequest("challenge.type_immutable");
   const set: Partial<NewChallenge> = {};
   if (input.title != null) set.title = input.title;
   if (input.content != null) set.content = input.content;
@@ -190,6 +192,16 @@ export async function updateChallenge(
     if (next.type !== "DynamicContainer" && !(await hasFlags(db, current.id))) throw badRequest("challenge.no_flag");
     if (isContainerType(next.type) && !next.containerImage?.trim()) throw badRequest("challenge.no_image");
   }
+  // Nor may an enabled one lose its image: its teams could no longer start their containers.
+  const clearingImage = isContainerType(next.type) && set.containerImage !== undefined && !next.containerImage?.trim();
+  if (clearingImage && next.isEnabled) throw badRequest("challenge.image_required");
+  // Of an enable and an image removal racing, the second write finds the first's change (no row) and reads again.
+  const imageGuard =
+    clearingImage && set.isEnabled === undefined
+      ? eq(challenges.isEnabled, false)
+      : enabling && isContainerType(next.type) && set.containerImage === undefined
+        ? sql`trim(coalesce(${challenges.containerImage}, '')) <> ''`
+        : undefined;
 
   // New hints are written only over the hints this call read: of two saves racing (a double click, two
   // tabs), the second reads again below and, finding its hints already there, posts no second NewHint.
@@ -201,7 +213,7 @@ export async function updateChallenge(
       updated = await db
         .update(challenges)
         .set({ ...set, version: bumpVersion(challenges.version, ifMatch) })
-        .where(and(eq(challenges.id, current.id), hintsChange ? sql`json(${challenges.hints}) = json(${JSON.stringify(current.hints)})` : undefined))
+        .where(and(eq(challenges.id, current.id), hintsChange ? sql`json(${challenges.hints}) = json(${JSON.stringify(current.hints)})` : undefined, imageGuard))
         .returning()
         .get();
     } catch (err) {

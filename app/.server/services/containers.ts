@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { AgentContainer, CreateContainerRequest } from "~/core/agent-protocol";
 import { GamePermission, isContainerType, type PortMappingType } from "~/core/enums";
 import type { AgentFailure, ReleasedContainer } from "~/core/log-messages";
@@ -29,6 +29,7 @@ import {
   challenges,
   type Container,
   containers,
+  type NewContainer,
   gameEvents,
   gameInstances,
   games,
@@ -194,6 +195,18 @@ async function claimCooldown(db: Db, instanceId: number, now: number): Promise<v
   }
 }
 
+/**
+ * Gives back a cooldown slot claimed by a create that never happened (rules.md §8 counts creates): the
+ * previous time returns only while the slot still holds this call's claim.
+ */
+async function restoreCooldown(db: Db, instanceId: number, claimedAt: number, previous: number): Promise<void> {
+  await db
+    .update(gameInstances)
+    .set({ lastContainerOperation: previous })
+    .where(and(eq(gameInstances.id, instanceId), eq(gameInstances.lastContainerOperation, claimedAt)))
+    .run();
+}
+
 // ── Housekeeping ──────────────────────────────────────────────────────────────────────────────────────
 
 /**
@@ -331,15 +344,85 @@ async function startOnAgent(deps: ContainerDeps, row: Container, request: Create
 }
 
 /**
+ * Releases the team's containers that are past their expiry (the agent removes them within its sweep, or
+ * at its next start when it is down): they neither block a new start of their challenge nor count towards
+ * the team limit. Destroyed on their agent when it answers; released all the same when it does not (the
+ * agent removes an expired container on its own).
+ */
+async function releaseExpiredOfParticipation(deps: ContainerDeps, participationId: number): Promise<void> {
+  const expired = await deps.db
+    .select()
+    .from(containers)
+    .where(and(eq(containers.participationId, participationId), live, lte(containers.expectStopAt, deps.now)))
+    .all();
+  for (const row of expired) await destroyContainer(deps, row);
+}
+
+const isUniqueViolation = (error: unknown): boolean => /UNIQUE constraint failed/i.test(`${String(error)} ${String((error as { cause?: unknown } | null)?.cause ?? "")}`);
+
+/**
+ * Inserts the team's new Pending container only while the team limit leaves room for it, in one statement
+ * (D1 runs each atomically), so teammates starting at once cannot get past the limit together. With
+ * auto-destroy a team at its limit may start one container beyond it, one at a time (no other start of the
+ * team in flight); its oldest goes once the new one runs. Null when refused.
+ */
+async function claimContainerSlot(db: Db, values: NewContainer, limit: number, autoDestroy: boolean): Promise<Container | null> {
+  const pid = values.participationId!;
+  const teamLive = sql`(select count(*) from ${containers} where participation_id = ${pid} and instance_id is not null and status <> 'Destroyed')`;
+  const room =
+    limit <= 0
+      ? sql`1`
+      : autoDestroy
+        ? sql`(${teamLive} < ${limit} or not exists (select 1 from ${containers} where participation_id = ${pid} and instance_id is not null and status = 'Pending'))`
+        : sql`${teamLive} < ${limit}`;
+  const inserted = await db.all<{ id: string }>(sql`insert into ${containers}
+      (id, image, status, started_at, expect_stop_at, challenge_id, instance_id, participation_id, user_id, capture_enabled)
+    select ${values.id}, ${values.image}, 'Pending', ${values.startedAt}, ${values.expectStopAt}, ${values.challengeId}, ${values.instanceId}, ${pid}, ${values.userId}, ${values.captureEnabled ? 1 : 0}
+    where ${room}
+    returning id`);
+  if (inserted.length === 0) return null;
+  return (await db.select().from(containers).where(eq(containers.id, values.id)).get()) ?? null;
+}
+
+/**
+ * Auto-destroy: once the team's new container runs, its oldest running ones go until the team is back at
+ * the limit. Only containers older than the new one: a teammate's newer one is settled by its own call.
+ */
+async function releaseOldestOverLimit(deps: ContainerDeps, player: Player, started: Container, limit: number): Promise<void> {
+  const running = await deps.db
+    .select()
+    .from(containers)
+    .where(and(eq(containers.participationId, player.participation.id), isNotNull(containers.instanceId), eq(containers.status, "Running")))
+    .orderBy(asc(containers.startedAt), asc(containers.id))
+    .all();
+  const excess = running.length - limit;
+  if (excess <= 0) return;
+  const older = running.filter((c) => c.id !== started.id && (c.startedAt < started.startedAt || (c.startedAt === started.startedAt && c.id < started.id)));
+  for (const old of older.slice(0, excess)) {
+    const outcome = await destroyContainer(deps, old);
+    await deps.log({
+      level: outcome.reached ? "Information" : "Warning",
+      logger: "Container",
+      text: outcome.failure
+        ? { key: "containerLimitReleased", params: { id: old.id, team: player.teamName, limit, failure: outcome.failure } }
+        : { key: "containerLimitDestroyed", params: { id: old.id, team: player.teamName, limit } },
+      status: "Success",
+    });
+  }
+}
+
+/**
  * POST game/{id}/container/{cid}: starts the team's container. The team's flag is assigned first when the
  * team has not opened the challenge yet; the per-team limit refuses or, with auto-destroy, removes the
- * team's oldest containers.
+ * team's oldest containers once the new one runs (a failed start costs the team nothing, its cooldown
+ * included).
  */
 export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: InstanceDeps, player: Player, challengeId: number, userId: string): Promise<ContainerInfo> {
   const { db, now, env } = deps;
   const challenge = await requirePlayerContainerChallenge(db, player, challengeId);
   if (!challenge.containerImage?.trim()) throw badRequest("challenge.no_image_to_start");
   await releaseStaleContainers(db, now);
+  await releaseExpiredOfParticipation(deps, player.participation.id);
   const instance = await openInstance(instanceDeps, {
     challenge,
     participation: player.participation,
@@ -348,44 +431,22 @@ export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: I
   });
   const existing = await db.select().from(containers).where(and(eq(containers.instanceId, instance.id), live)).get();
   if (existing) throw badRequest("container.already_running");
-  // Checked before the limit may destroy older containers; claimed atomically below.
+  // Checked early so that a refused call writes nothing; claimed atomically below.
   if (instance.lastContainerOperation > now - CONTAINER_COOLDOWN_MS) throw cooldownError(instance.lastContainerOperation, now);
 
   const policy = (await getPlatformConfig(db, now)).containerPolicy;
   const limit = player.game.containerCountLimit;
-  if (limit > 0) {
-    const running = await db
-      .select()
-      .from(containers)
-      .where(and(eq(containers.participationId, player.participation.id), isNotNull(containers.instanceId), live))
-      .orderBy(asc(containers.startedAt))
-      .all();
-    if (running.length >= limit) {
-      if (!policy.autoDestroyOnLimitReached) throw badRequest("container.limit_exceeded");
-      for (const old of running.slice(0, running.length - limit + 1)) {
-        const outcome = await destroyContainer(deps, old);
-        await deps.log({
-          level: outcome.reached ? "Information" : "Warning",
-          logger: "Container",
-          text: outcome.failure
-            ? { key: "containerLimitReleased", params: { id: old.id, team: player.teamName, limit, failure: outcome.failure } }
-            : { key: "containerLimitDestroyed", params: { id: old.id, team: player.teamName, limit } },
-          status: "Success",
-        });
-      }
-    }
-  }
+  const autoDestroy = limit > 0 && policy.autoDestroyOnLimitReached;
   const id = crypto.randomUUID();
   const capture = captureWanted(env, challenge, computeGamePhase(player.game, now) === "Running");
   const expectStopAt = now + policy.defaultLifetime * MINUTE;
-  let row: Container;
+  let row: Container | null;
   try {
-    row = (await db
-      .insert(containers)
-      .values({
+    row = await claimContainerSlot(
+      db,
+      {
         id,
         image: challenge.containerImage,
-        status: "Pending",
         startedAt: now,
         expectStopAt,
         challengeId: challenge.id,
@@ -393,13 +454,17 @@ export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: I
         participationId: player.participation.id,
         userId,
         captureEnabled: capture,
-      })
-      .returning()
-      .get())!;
-  } catch {
+      },
+      limit,
+      autoDestroy,
+    );
+  } catch (error) {
     // The live-instance unique index: a concurrent request of the same team won.
-    throw badRequest("container.already_running");
+    if (isUniqueViolation(error)) throw badRequest("container.already_running");
+    throw error;
   }
+  // Refused by the limit; with auto-destroy, another start of the team is under way.
+  if (!row) throw badRequest(autoDestroy ? "container.team_starting" : "container.limit_exceeded");
   // The cooldown is claimed after the row: of two teammates starting at once, the second is told the
   // container is running (the index above), not to wait 10 s.
   try {
@@ -428,7 +493,13 @@ export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: I
       ? { capture: { challengeId: challenge.id, challengeTitle: challenge.title, participationId: player.participation.id, teamId: player.participation.teamId, teamName: player.teamName } }
       : {}),
   };
-  const started = await startOnAgent(deps, row, request, "container.create_failed");
+  let started: Container;
+  try {
+    started = await startOnAgent(deps, row, request, "container.create_failed");
+  } catch (error) {
+    await restoreCooldown(db, instance.id, now, instance.lastContainerOperation);
+    throw error;
+  }
   await containerEvent(deps, "ContainerStart", player.game.id, challenge, player.participation.teamId, userId);
   await deps.log({
     level: "Information",
@@ -439,6 +510,7 @@ export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: I
     },
     status: "Success",
   });
+  if (autoDestroy) await releaseOldestOverLimit(deps, player, started, limit);
   return toContainerInfo(started);
 }
 
@@ -721,8 +793,8 @@ const releasedCounts = (released: ReleasedContainer[], total: number) => ({ rele
 
 /**
  * Destroys the live containers of a participation that is no longer Accepted (suspended, rejected or
- * back to pending): its team can neither use nor destroy them, and they would hold a slot of the agent
- * until they expire. Never fails because of an agent, as above.
+ * back to pending) or is about to be deleted with its team: its team can neither use nor destroy them,
+ * and they would hold a slot of the agent until they expire. Never fails because of an agent, as above.
  */
 export async function destroyContainersOfParticipation(deps: ContainerDeps, participationId: number): Promise<number> {
   const rows = await deps.db
@@ -746,6 +818,14 @@ export async function destroyContainersOfParticipation(deps: ContainerDeps, part
     });
   }
   return rows.length;
+}
+
+/** Destroys the live containers of every participation of a team that is about to be deleted. */
+export async function destroyContainersOfTeam(deps: ContainerDeps, teamId: number): Promise<number> {
+  const rows = await deps.db.select({ id: participations.id }).from(participations).where(eq(participations.teamId, teamId)).all();
+  let destroyed = 0;
+  for (const { id } of rows) destroyed += await destroyContainersOfParticipation(deps, id);
+  return destroyed;
 }
 
 export async function destroyContainersOfGame(deps: ContainerDeps, gameId: number): Promise<number> {

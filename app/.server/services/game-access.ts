@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { roleRank } from "~/core/enums";
+import { gameView } from "~/core/socket-access";
 import type { CurrentUser } from "../auth/current-user";
 import type { Db } from "../db/client";
 import { games, participationMembers, participations } from "../db/schema";
@@ -13,12 +14,14 @@ export interface GameAccess {
   teamId: number | null;
   /** Whether the caller may read the scoreboard (hidden games: monitors and admins only). */
   canReadBoard: boolean;
+  /** Whether the caller is a monitor or an admin (who see hidden games by their role). */
+  staff: boolean;
 }
 
 /** What the caller may see of one game, in one query. */
 export async function getGameAccess(db: Db, gameId: number, user: CurrentUser | null): Promise<GameAccess> {
   const game = await db.select({ hidden: games.hidden }).from(games).where(eq(games.id, gameId)).get();
-  if (!game) return { exists: false, hidden: false, canView: false, teamId: null, canReadBoard: false };
+  if (!game) return { exists: false, hidden: false, canView: false, teamId: null, canReadBoard: false, staff: false };
   let teamId: number | null = null;
   if (user) {
     const row = await db
@@ -29,6 +32,6 @@ export async function getGameAccess(db: Db, gameId: number, user: CurrentUser | 
       .get();
     if (row?.status === "Accepted") teamId = row.teamId;
   }
-  const privileged = user !== null && roleRank(user.role) >= roleRank("Monitor");
-  return { exists: true, hidden: game.hidden, canView: !game.hidden || privileged || teamId !== null, teamId, canReadBoard: !game.hidden || privileged };
+  const staff = user !== null && roleRank(user.role) >= roleRank("Monitor");
+  return { exists: true, hidden: game.hidden, teamId, staff, ...gameView(game.hidden, { staff, teamId }) };
 }

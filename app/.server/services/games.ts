@@ -65,6 +65,15 @@ export async function gamePageId(db: Db, raw: string | undefined): Promise<numbe
   return id;
 }
 
+/** For a page's loader: the challenge id of the address when it is one of the game's, else a 404 page. */
+export async function challengePageId(db: Db, gameId: number, raw: string | undefined): Promise<number> {
+  const id = Number(raw);
+  const exists =
+    Number.isSafeInteger(id) && id > 0 && (await db.select({ id: challenges.id }).from(challenges).where(and(eq(challenges.id, id), eq(challenges.gameId, gameId))).get());
+  if (!exists) throw new Response("Not Found", { status: 404 });
+  return id;
+}
+
 export async function requireGame(db: Db, gameId: number): Promise<Game> {
   const game = await db.select().from(games).where(eq(games.id, gameId)).get();
   if (!game) throw notFound("game.not_found");

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
+import { and, count, eq, gt, gte, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
 import { GamePermission } from "~/core/enums";
 import { forbidden, notFound } from "~/core/errors";
 import { assertPlayable } from "~/core/game/phase";
@@ -129,9 +129,10 @@ export async function computeChallengeStats(db: Db, game: Game, list: Challenge[
 
 /**
  * GET game/{id}/challenges/{cid}: ChallengeDetailModel. Disabled, unknown or not viewable challenges are
- * 404; the first open attaches the team's own flag or dynamic attachment.
+ * 404; the first open attaches the team's own flag or dynamic attachment. A container past its expiry is
+ * not shown (its agent removes it; the next start releases it).
  */
-export async function getPlayerChallenge(deps: InstanceDeps, player: Player, challengeId: number): Promise<ChallengeDetail> {
+export async function getPlayerChallenge(deps: InstanceDeps & { now: number }, player: Player, challengeId: number): Promise<ChallengeDetail> {
   const { db } = deps;
   const challenge = await db
     .select()
@@ -172,7 +173,7 @@ export async function getPlayerChallenge(deps: InstanceDeps, player: Player, cha
     db
       .select({ expectStopAt: containers.expectStopAt, entry: containers.entry })
       .from(containers)
-      .where(and(eq(containers.instanceId, instance.id), ne(containers.status, "Destroyed")))
+      .where(and(eq(containers.instanceId, instance.id), ne(containers.status, "Destroyed"), gt(containers.expectStopAt, deps.now)))
       .get(),
   ]);
 

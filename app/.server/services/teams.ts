@@ -20,6 +20,12 @@ export interface TeamStorageDeps extends TeamDeps {
   bucket: R2Bucket;
 }
 
+/** Deleting a team: its containers would outlive their rows (they go by cascade), so they are destroyed first. */
+export interface TeamRemovalDeps extends TeamStorageDeps {
+  /** Destroys the team's live containers (containers.ts); called once the deletion is allowed, before it. */
+  destroyContainers: (teamId: number) => Promise<unknown>;
+}
+
 function isUniqueViolation(err: unknown): boolean {
   const text = String((err as { cause?: unknown })?.cause ?? err);
   return /UNIQUE constraint failed/i.test(text);
@@ -174,12 +180,14 @@ export async function updateTeam({ db }: TeamDeps, userId: string, teamId: numbe
 
 /** Disbands the team: captain only, never while locked or taking part in a running game. */
 /** Disbands a team; returns the games it had joined (their rooms must rebuild: its submissions went with it). */
-export async function deleteTeam({ db, now, bucket }: TeamStorageDeps, userId: string, teamId: number): Promise<number[]> {
+export async function deleteTeam({ db, now, bucket, destroyContainers }: TeamRemovalDeps, userId: string, teamId: number): Promise<number[]> {
   const team = await requireTeam(db, teamId);
   requireCaptain(team, userId);
   await assertLockNotInForce(db, teamId, now);
   if (await isInRunningGame(db, teamId, now)) throw badRequest("team.in_running_game");
   const games = await gamesOfTeam(db, teamId);
+  // A game that has ended in practice mode still runs containers.
+  await destroyContainers(teamId);
   const gone = await db
     .delete(teams)
     .where(and(eq(teams.id, teamId), eq(teams.captainId, userId), sql`not ${lockInForce(teamId, now)}`))
@@ -385,8 +393,9 @@ export async function adminUpdateTeam(db: Db, teamId: number, input: AdminTeamUp
 
 /** Deletes a team whatever its state (its participations go with it). */
 /** Deletes a team (admin); returns the games it had joined, like `deleteTeam`. */
-export async function adminDeleteTeam({ db, bucket }: Omit<TeamStorageDeps, "now">, teamId: number): Promise<number[]> {
+export async function adminDeleteTeam({ db, bucket, destroyContainers }: Omit<TeamRemovalDeps, "now">, teamId: number): Promise<number[]> {
   const games = await gamesOfTeam(db, teamId);
+  await destroyContainers(teamId);
   const gone = await db.delete(teams).where(eq(teams.id, teamId)).returning({ avatarHash: teams.avatarHash }).get();
   if (!gone) throw notFound("team.not_found");
   await releaseFile({ db, bucket }, gone.avatarHash);

@@ -310,10 +310,11 @@ async function joinTeamByName(db: Db, userId: string, teamName: string, now: num
 /**
  * Batch creation (api.md §7). The list's shape was validated by the route (empty or malformed → 400,
  * nothing written); each row is then checked and applied on its own and reported as created, updated or
- * its localised error.
+ * its localised error. `revoked`: the users updated, whose password was reset and sessions revoked.
  */
-export async function batchCreateUsers({ db, now }: AdminUserDeps, rows: BatchCreateInput, t: Translate): Promise<BatchRowResult[]> {
+export async function batchCreateUsers({ db, now }: AdminUserDeps, rows: BatchCreateInput, t: Translate): Promise<{ results: BatchRowResult[]; revoked: string[] }> {
   const results: BatchRowResult[] = [];
+  const revoked: string[] = [];
   const createdTeams = new Map<string, number>();
   for (const raw of rows) {
     const userName = raw.userName.trim();
@@ -326,6 +327,7 @@ export async function batchCreateUsers({ db, now }: AdminUserDeps, rows: BatchCr
     const row = parsed.data;
     try {
       const { id, created } = await upsertRow(db, row, now);
+      if (!created) revoked.push(id);
       let result = created ? "created" : "updated";
       if (row.teamName) {
         try {
@@ -341,5 +343,5 @@ export async function batchCreateUsers({ db, now }: AdminUserDeps, rows: BatchCr
       results.push({ userName: row.userName, result: t(err.code, err.params) });
     }
   }
-  return results;
+  return { results, revoked };
 }

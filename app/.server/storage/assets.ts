@@ -21,7 +21,15 @@ export function matchAssetPath(pathname: string): { hash: string; name: string }
   return { hash, name };
 }
 
-const contentDisposition = (type: "inline" | "attachment", name: string) => {
+/** The last segment of a name, either slash (`../../etc/passwd` → `passwd`), without control characters. */
+export function downloadName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
+  const base = name.split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  return base === "" || base === "." || base === ".." ? "file" : base;
+}
+
+const contentDisposition = (type: "inline" | "attachment", requested: string) => {
+  const name = downloadName(requested);
   const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
   return `${type}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 };

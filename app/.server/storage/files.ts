@@ -1,13 +1,14 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import { badRequest, notFound } from "~/core/errors";
+import { FILE_LIMITS } from "~/core/http/body-limit";
 import type { Db } from "../db/client";
 import { attachments, configEntries, files, games, teams, users, writeups } from "../db/schema";
 import { type DetectedKind, detectImage, isPdf, MIME_BY_KIND } from "./magic-bytes";
 
 /** Image uploads (avatar, poster, logo): 1 B – 3 MB. */
-export const IMAGE_LIMIT = 3 * 1024 * 1024;
+export const IMAGE_LIMIT = FILE_LIMITS.image;
 /** Writeups: one PDF, 1 B – 20 MB. */
-export const PDF_LIMIT = 20 * 1024 * 1024;
+export const PDF_LIMIT = FILE_LIMITS.pdf;
 
 export type UploadKind = "image" | "pdf" | "any";
 
@@ -129,7 +130,7 @@ export async function getFile(db: Db, hash: string) {
 // ── Assets (api.md §8) ───────────────────────────────────────────────────────────────────────────────
 
 /** Largest single file of POST /api/assets (challenge attachments): 100 MB, the Workers request limit. */
-export const ASSET_LIMIT = 100 * 1024 * 1024;
+export const ASSET_LIMIT = FILE_LIMITS.attachment;
 
 /** A stored name: the base name of the upload, without control characters or slashes, at most 255 characters. */
 export function sanitizeFileName(name: string, fallback = "file"): string {

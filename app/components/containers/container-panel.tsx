@@ -4,6 +4,7 @@ import { formatCountdown, formatDateTime, useNow } from "~/components/games/time
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
+import { portMappingOfEntry } from "~/core/container-entry";
 import type { ClientConfig } from "~/core/schemas/config";
 import { api, errorMessage } from "~/lib/api";
 
@@ -15,7 +16,7 @@ export interface ContainerInfo {
   entry: string;
 }
 
-type Policy = Pick<ClientConfig, "portMapping" | "renewalWindow">;
+type Policy = Pick<ClientConfig, "renewalWindow">;
 
 let policyRequest: Promise<Policy> | null = null;
 /** The client config's container fields (fetched once per page load). */
@@ -86,7 +87,7 @@ export function ContainerPanel({
     let live = true;
     loadPolicy()
       .then((p) => live && setPolicy(p))
-      .catch(() => live && setPolicy({ portMapping: "Default", renewalWindow: 10 }));
+      .catch(() => live && setPolicy({ renewalWindow: 10 }));
     return () => {
       live = false;
     };
@@ -119,7 +120,8 @@ export function ContainerPanel({
 
   const remaining = info && now !== null ? info.expectStopAt - now : null;
   const extendOpen = info && policy && now !== null ? canExtend(info.expectStopAt, now, policy.renewalWindow) : false;
-  const proxied = policy?.portMapping === "PlatformProxy";
+  // The entry's own form, not the current setting: a container keeps the mapping it was started with.
+  const proxied = info ? portMappingOfEntry(info.entry) === "PlatformProxy" : false;
   const origin = typeof window === "undefined" ? "" : window.location.origin;
   const address = info ? (proxied ? proxyAddress(origin, info.entry) : info.entry) : "";
 

@@ -1,10 +1,10 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/components/games/time";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { portMappingOfEntry } from "~/core/container-entry";
 import type { ChallengeEditDetail } from "~/core/schemas/challenge";
-import type { ClientConfig } from "~/core/schemas/config";
 import { api, errorMessage } from "~/lib/api";
 import { proxyAddress } from "./container-panel";
 
@@ -16,14 +16,6 @@ export function TestContainerControls({ gameId, challengeId, initial }: { gameId
   const [current, setCurrent] = useState<TestContainer | null>(initial);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [proxied, setProxied] = useState(false);
-
-  useEffect(() => {
-    api<ClientConfig>("/api/config")
-      .then((c) => setProxied(c.portMapping === "PlatformProxy"))
-      .catch(() => setProxied(false));
-  }, []);
-
   const url = `/api/edit/games/${gameId}/challenges/${challengeId}/container`;
   const run = async (start: boolean) => {
     setBusy(true);
@@ -54,7 +46,7 @@ export function TestContainerControls({ gameId, challengeId, initial }: { gameId
             <code className="font-mono break-all" data-testid="test-container-entry">
               {current.entry}
             </code>
-            {proxied ? <span className="block text-xs text-zinc-600 dark:text-zinc-400">{proxyAddress(origin, current.entry, true)}</span> : null}
+            {portMappingOfEntry(current.entry) === "PlatformProxy" ? <span className="block text-xs text-zinc-600 dark:text-zinc-400">{proxyAddress(origin, current.entry, true)}</span> : null}
           </dd>
           <dt className="text-zinc-600 dark:text-zinc-400">{t("testContainer.flag")}</dt>
           <dd>

@@ -53,7 +53,7 @@ export function JoinDialog({
   // What the server would refuse for this team that the page knows already (rules.md §2) is said at the
   // team, and Join waits for another choice; the server still checks everything when it is pressed.
   const refusal = teamId === "" ? null : joinRefusal({ teamId, participation: registered, myTeamId: game.teamId, memberLimit: game.limit });
-  const refusalText = refusal ? t(`games.join.refused.${refusal}`, { team: game.teamName ?? "", limit: game.limit }) : null;
+  const refusalText = refusal ? t(`games.join.refused.${refusal}`, { team: game.teamName ?? "", count: game.limit }) : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();

@@ -1,4 +1,4 @@
-import { memo, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useMemo, useRef, useState } from "react";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/components/games/time";
@@ -94,7 +94,10 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
   const [query, setQuery] = useState("");
-  const [detail, setDetail] = useState<ScoreboardItem | null>(null);
+  // The team's id, not a copy of its row: an open detail follows the live board (a solve moves its score).
+  const [detailId, setDetailId] = useState<number | null>(null);
+  const showDetail = useCallback((item: ScoreboardItem) => setDetailId(item.id), []);
+  const detail = detailId === null ? null : (items.find((item) => item.id === detailId) ?? null);
   const top = useRef<HTMLDivElement>(null);
   const inDivision = divisionId === null ? items : items.filter((i) => i.divisionId === divisionId);
   const needle = searchKey(query.trim());
@@ -164,7 +167,7 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
           </thead>
           <tbody>
             {shown.map((item) => (
-              <BoardRow key={item.id} item={item} rank={divisionId === null ? item.rank : item.divisionRank} columns={columns} names={names} onDetail={setDetail} />
+              <BoardRow key={item.id} item={item} rank={divisionId === null ? item.rank : item.divisionRank} columns={columns} names={names} onDetail={showDetail} />
             ))}
           </tbody>
         </table>
@@ -180,7 +183,7 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
           </Button>
         </div>
       ) : null}
-      <Dialog open={detail !== null} title={detail ? `${t("scoreboard.teamDetail")}: ${detail.name}` : ""} onClose={() => setDetail(null)}>
+      <Dialog open={detail !== null} title={detail ? t("scoreboard.teamDetailOf", { name: detail.name }) : ""} onClose={() => setDetailId(null)}>
         {detail ? (
           <div className="space-y-2 text-sm">
             {detail.bio ? <p className="wrap-anywhere">{detail.bio}</p> : null}
@@ -196,7 +199,7 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
                 </li>
               ))}
             </ul>
-            <Button variant="secondary" onClick={() => setDetail(null)}>
+            <Button variant="secondary" onClick={() => setDetailId(null)}>
               {t("scoreboard.close")}
             </Button>
           </div>

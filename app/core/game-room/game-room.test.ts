@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GamePermission } from "../enums";
 import { emptyFlagCache, judge, playerStatus, setInstance } from "./judge";
 import { checkFlagText } from "./schemas";
-import { addSolve, checkSubmission, type RoomChallenge, type RoomState, solveType } from "./state";
+import { addSolve, checkSubmission, type RoomChallenge, roomAccess, type RoomState, solveType } from "./state";
 import { verdictText, WRONG_MESSAGE_COUNT, wrongMessageKey } from "./verdict-text";
 
 describe("judge", () => {
@@ -67,6 +67,24 @@ function state(overrides: Partial<RoomState["game"]> = {}): RoomState {
   }
   return s;
 }
+
+describe("roomAccess", () => {
+  it("lists the members of Accepted participations with their team, and the game's visibility", () => {
+    const s = state({ hidden: true });
+    s.members.set("pending", 7);
+    s.participations.set(7, { id: 7, teamId: 107, name: "t7", bio: "", avatar: null, divisionId: null, status: "Pending", token: "" });
+    s.members.set("orphan", 99);
+    const access = roomAccess(s);
+    expect(access.hidden).toBe(true);
+    expect([...access.accepted]).toEqual([
+      ["u1", 101],
+      ["u2", 102],
+      ["u3", 103],
+      ["u4", 104],
+      ["u6", 106],
+    ]);
+  });
+});
 
 describe("submission checks", () => {
   it("follows the order of rules.md §7", () => {

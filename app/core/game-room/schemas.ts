@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ANSWER_RESULTS } from "../enums";
+import { queryBoolean, queryEnum } from "../schemas/query";
 
 /** Request schemas of the game room calls (api.md §10). */
 
@@ -20,13 +21,8 @@ export function checkFlagText(flag: unknown): string | null {
   return null;
 }
 
-const booleanQuery = z
-  .union([z.boolean(), z.string()])
-  .transform((v) => v === true || v === "true" || v === "1")
-  .default(false);
-
 export const eventsQuerySchema = z.object({
-  hideContainer: booleanQuery,
+  hideContainer: queryBoolean,
   /** Only this team's events: the monitor's team filter. */
   teamId: z.coerce.number().int().positive().optional(),
   count: z.coerce.number().int().min(0).max(MONITOR_PAGE_MAX).default(MONITOR_PAGE_MAX),
@@ -34,7 +30,7 @@ export const eventsQuerySchema = z.object({
 });
 
 export const submissionsQuerySchema = z.object({
-  type: z.enum(ANSWER_RESULTS).optional(),
+  type: queryEnum(ANSWER_RESULTS).optional(),
   /** Only this challenge's or this team's submissions: the monitor's filters. */
   challengeId: z.coerce.number().int().positive().optional(),
   teamId: z.coerce.number().int().positive().optional(),

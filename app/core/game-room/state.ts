@@ -165,3 +165,19 @@ export function addSolve(state: RoomState, solve: BoardSolve): void {
   if (list) list.push(solve);
   else state.solvesByChallenge.set(solve.challengeId, [solve]);
 }
+
+/** Who may hold the game's player sockets as far as the room knows: its visibility and its players. */
+export interface RoomAccess {
+  hidden: boolean;
+  /** User id → the team of each registered member whose participation is Accepted. */
+  accepted: Map<string, number>;
+}
+
+export function roomAccess(state: RoomState): RoomAccess {
+  const accepted = new Map<string, number>();
+  for (const [userId, participationId] of state.members) {
+    const p = state.participations.get(participationId);
+    if (p?.status === "Accepted") accepted.set(userId, p.teamId);
+  }
+  return { hidden: state.game.hidden, accepted };
+}

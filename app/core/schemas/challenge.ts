@@ -31,9 +31,12 @@ export const challengeCreateSchema = z.object({
 });
 export type ChallengeCreateInput = z.infer<typeof challengeCreateSchema>;
 
-/** ChallengeUpdateModel: every field optional; `type` is fixed at creation and refused when sent. */
+/**
+ * ChallengeUpdateModel: every field optional. `type` is fixed at creation: the stored type may be sent back
+ * (a tool saves what it read), another one is refused (`updateChallenge`).
+ */
 export const challengeUpdateSchema = z.object({
-  type: z.null("challenge.type_immutable").optional(),
+  type: z.enum(CHALLENGE_TYPES, "validation.challenge_type").nullish(),
   title: title.nullish(),
   content: z.string(typeMessage("validation.invalid_type")).max(CHALLENGE_CONTENT_MAX).nullish(),
   category: z.enum(CHALLENGE_CATEGORIES, "validation.challenge_category").nullish(),

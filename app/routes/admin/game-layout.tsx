@@ -2,14 +2,17 @@ import { env } from "cloudflare:workers";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, Outlet } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
+import { createDb } from "~/.server/db/client";
+import { gamePageId } from "~/.server/services/games";
 import { LoadingStatus } from "~/components/teams/loading";
 import type { GameInfo } from "~/core/schemas/game";
 import { api, orNotFound } from "~/lib/api";
 import type { Route } from "./+types/game-layout";
 
-/** /admin/games/{id}/*: the game's title and a tab bar over its admin pages. */
-export async function loader({ request }: Route.LoaderArgs) {
+/** /admin/games/{id}/*: the game's title and a tab bar over its admin pages; an unknown game is a 404 page. */
+export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, env, "Admin");
+  await gamePageId(createDb(env.DB), params.id);
   return null;
 }
 

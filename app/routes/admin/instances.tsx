@@ -10,6 +10,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { api, errorMessage } from "~/lib/api";
+import { formatInstanceSummary } from "~/lib/instance-summary";
 import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -102,7 +103,7 @@ export default function AdminInstancesPage() {
           <h1 className="text-2xl font-semibold tracking-tight">{t("adminInstances.title")}</h1>
           {stats ? (
             <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="instance-stats">
-              {t("adminInstances.summary", { count: stats.total, teams: stats.teams, challenges: stats.challenges })}
+              {formatInstanceSummary(t, stats)}
               {stats.unreachable > 0 ? ` · ${t("adminInstances.unreachableCount", { count: stats.unreachable })}` : ""}
             </p>
           ) : null}

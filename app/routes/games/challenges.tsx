@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, type ShouldRevalidateFunctionArgs, useSearchParams } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs, useRevalidator, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
 import { requireGame } from "~/.server/services/games";
@@ -332,6 +332,22 @@ function Board({
   // Refused while the page is open (the team was suspended, or taken off the game): say so instead of a
   // board that only fails when a flag is sent.
   const refused = isApiError(error) && error.status === 403 ? errorMessage(error) : null;
+  // The server ended the feed for good (the team's participation changed, signed out elsewhere): the board
+  // is read again, so the page says why rather than only "live updates stopped".
+  useEffect(() => {
+    if (verdicts.socket === "ended") void refresh();
+    // Once per end of the feed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [verdicts.socket]);
+  // The game has ended and play is over (practice mode turned off after the end, or an end moved while the
+  // page was open): the page reads its data again and shows what a reload would.
+  const revalidator = useRevalidator();
+  const over = isApiError(error) && error.status === GAME_ENDED;
+  useEffect(() => {
+    if (over) void revalidator.revalidate();
+    // Once per refusal: `revalidator` changes with its own state.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [over]);
   // Below the two-column layout the panel opens under the board: bring it into view.
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {

@@ -75,6 +75,8 @@ export const trafficCaptures = sqliteTable(
     fileName: text("file_name").notNull(),
     /** Stored (compressed) bytes. */
     size: integer("size").notNull(),
+    /** Bytes of the pcap itself, as a download gives it (FileRecord.size); null for files collected before it was kept. */
+    rawSize: integer("raw_size"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [

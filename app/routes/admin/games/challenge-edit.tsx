@@ -3,6 +3,8 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
+import { createDb } from "~/.server/db/client";
+import { challengePageId, gamePageId } from "~/.server/services/games";
 import { ChallengeView } from "~/components/challenges/challenge-view";
 import { TestContainerControls } from "~/components/containers/test-container";
 import { CheckboxField, SelectField } from "~/components/challenges/fields";
@@ -27,8 +29,11 @@ import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenge-edit";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUser(request, env, "Admin");
+  // An unknown game or challenge is a 404 page from the server (the page itself is read in the browser).
+  const db = createDb(env.DB);
+  await challengePageId(db, await gamePageId(db, params.id), params.chalId);
   return { pageTitle: getInstance(context).t("adminChallenges.editTitle") };
 }
 

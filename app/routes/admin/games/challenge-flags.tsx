@@ -4,6 +4,8 @@ import i18next from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
+import { createDb } from "~/.server/db/client";
+import { challengePageId, gamePageId } from "~/.server/services/games";
 import { formatBytes } from "~/components/challenges/challenge-view";
 import { parseRemotePairs, parseStaticFlags } from "~/components/challenges/flag-lines";
 import { uploadForAttachment } from "~/lib/upload";
@@ -23,8 +25,11 @@ import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenge-flags";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUser(request, env, "Admin");
+  // An unknown game or challenge is a 404 page from the server (the page itself is read in the browser).
+  const db = createDb(env.DB);
+  await challengePageId(db, await gamePageId(db, params.id), params.chalId);
   return { pageTitle: getInstance(context).t("adminChallenges.flagsTitle") };
 }
 

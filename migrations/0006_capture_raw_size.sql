@@ -1,0 +1,1 @@
+ALTER TABLE `traffic_captures` ADD `raw_size` integer;
