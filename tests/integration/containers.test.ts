@@ -497,7 +497,7 @@ describe("player containers", () => {
     expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
   });
 
-  it("releases an expired container: the detail no longer shows it and the team starts a new one at once", { timeout: 60_000 }, async () => {
+  it("releases an expired container: the detail no longer shows it, it cannot be extended, and the team starts a new one at once", { timeout: 60_000 }, async () => {
     const { admin, game } = await setup();
     const c = await containerChallenge(admin.client, game.id);
     const p = await acceptedPlayer(game.id);
@@ -507,6 +507,12 @@ describe("player containers", () => {
     await db().update(containers).set({ expectStopAt: Date.now() - 1_000 }).where(eq(containers.id, old.body.entry)).run();
     const detail = await p.client.json<ChallengeDetail>(`/api/game/${game.id}/challenges/${c.id}`);
     expect(detail.body.context).toMatchObject({ closeTime: null, instanceEntry: null });
+    // Nor can it be extended back to life: it is released.
+    await resetCooldown(p.participation.id);
+    const late = await extend(p.client, game.id, c.id);
+    expect(late.status).toBe(400);
+    expect(late.body.title).toBe("No running container");
+    expect((await liveRow(old.body.entry))!.status).toBe("Destroyed");
 
     await resetCooldown(p.participation.id);
     const fresh = await start(p.client, game.id, c.id);

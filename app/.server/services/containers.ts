@@ -526,11 +526,18 @@ async function requireLiveTeamContainer(db: Db, player: Player, challengeId: num
   return { challenge, container: row.container, instanceId: row.instanceId };
 }
 
-/** POST game/{id}/container/{cid}/extend: only inside the renewal window before expiry. */
+/**
+ * POST game/{id}/container/{cid}/extend: only inside the renewal window before expiry. An expired container
+ * the agent has not removed yet is released, not brought back (the challenge's detail no longer shows it).
+ */
 export async function extendPlayerContainer(deps: ContainerDeps, player: Player, challengeId: number): Promise<ContainerInfo> {
   const { db, now, env } = deps;
   await releaseStaleContainers(db, now);
   const { container, instanceId } = await requireLiveTeamContainer(db, player, challengeId);
+  if (container.expectStopAt <= now) {
+    await destroyContainer(deps, container);
+    throw badRequest("container.not_running");
+  }
   const policy = (await getPlatformConfig(db, now)).containerPolicy;
   if (container.expectStopAt - now > policy.renewalWindow * MINUTE) {
     throw badRequest("container.extend_too_early", { min: policy.renewalWindow });
@@ -539,7 +546,7 @@ export async function extendPlayerContainer(deps: ContainerDeps, player: Player,
   // 400 with the reason (api.md §1 has no 503); the container may still run, so the row stays.
   if (!agent) throw agentUnreachable();
   await claimCooldown(db, instanceId, now);
-  const expectStopAt = Math.max(container.expectStopAt, now) + policy.extensionDuration * MINUTE;
+  const expectStopAt = container.expectStopAt + policy.extensionDuration * MINUTE;
   try {
     await extendOnAgent(env, agent, container.id, expectStopAt);
   } catch (error) {
