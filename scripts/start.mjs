@@ -14,6 +14,7 @@ import { freePort } from "./lib/free-port.mjs";
 import { removeLock, takeOverDataDir, writeLock } from "./lib/runtime-lock.mjs";
 import { startFront } from "./lib/socket-relay.mjs";
 import { collectStaticFiles, gzipStaticFiles } from "./lib/static-files.mjs";
+import { parsePublicUrl } from "../app/core/public-url.ts";
 
 // Offline and quiet, whatever the caller's environment says.
 Object.assign(process.env, {
@@ -73,14 +74,7 @@ function readPort() {
 function readPublicUrl(port) {
   const raw = process.env.FLAGSTAFF_PUBLIC_URL?.trim();
   if (!raw) return `http://${HOST}:${port}`;
-  let url;
-  try {
-    url = new URL(raw);
-  } catch {
-    fail(`FLAGSTAFF_PUBLIC_URL must be an http(s) URL such as https://ctf.example.org, got "${raw}"`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") fail(`FLAGSTAFF_PUBLIC_URL must be an http(s) URL such as https://ctf.example.org, got "${raw}"`);
-  return url.origin;
+  return parsePublicUrl(raw) ?? fail(`FLAGSTAFF_PUBLIC_URL must be an http(s) URL such as https://ctf.example.org, got "${raw}"`);
 }
 
 function readWranglerConfig() {

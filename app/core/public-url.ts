@@ -2,8 +2,9 @@
  * The platform's own address for links that leave it (account mail). It is never taken from a request's
  * `Host`: behind a reverse proxy that passes the client's `Host` on, a password-recovery request naming
  * another host would mail the victim a reset link to that host (reset poisoning). `FLAGSTAFF_PUBLIC_URL`
- * names the address; `npm start` sets it to its own loopback address when unset (scripts/start.mjs). On
- * Cloudflare a request reaches the worker only through its routes, so its URL is the platform's.
+ * names the address; `npm start` sets it to its own loopback address when unset and checks a given one
+ * here (scripts/start.mjs loads this file under Node: it imports nothing). On Cloudflare a request reaches
+ * the worker only through its routes, so its URL is the platform's.
  */
 
 /** The origin of an http(s) URL (`https://ctf.example.org/` → `https://ctf.example.org`), else null. */

@@ -1,5 +1,5 @@
 import { createDb } from "../db/client";
-import { blobKey, getFile, isFileHash } from "./files";
+import { blobKey, getFile, isFileHash, sanitizeFileName } from "./files";
 import { contentTypeForName } from "./magic-bytes";
 
 const ASSET_PATH = /^\/assets\/([0-9a-f]{64})\/([^/]+)$/i;
@@ -21,15 +21,9 @@ export function matchAssetPath(pathname: string): { hash: string; name: string }
   return { hash, name };
 }
 
-/** The last segment of a name, either slash (`../../etc/passwd` → `passwd`), without control characters. */
-export function downloadName(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is removed
-  const base = name.split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, "").trim();
-  return base === "" || base === "." || base === ".." ? "file" : base;
-}
-
 const contentDisposition = (type: "inline" | "attachment", requested: string) => {
-  const name = downloadName(requested);
+  // The name asked for in the address, reduced as a stored name is (`../../etc/passwd` → `passwd`).
+  const name = sanitizeFileName(requested);
   const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
   return `${type}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 };
