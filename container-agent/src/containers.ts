@@ -540,9 +540,19 @@ export class ContainerManager {
     return this.sweeping;
   }
 
+  /**
+   * One timed pass: the sweep, then the platform's word on every container (it drops, for example, the
+   * containers of a game that ended without practice mode). Not part of `sweep`, which a listing also runs:
+   * the platform lists containers through the agent, and must not wait on a call back to itself.
+   */
+  async reap(): Promise<void> {
+    await this.sweep();
+    await this.reapUnknown({ quiet: true });
+  }
+
   startReaper(intervalMs: number): void {
     this.stopReaper();
-    this.reaper = setInterval(() => void this.sweep(), intervalMs);
+    this.reaper = setInterval(() => void this.reap(), intervalMs);
     this.reaper.unref();
   }
 

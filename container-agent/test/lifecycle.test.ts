@@ -61,6 +61,34 @@ describe("expiry", () => {
   });
 });
 
+describe("the platform's word on every pass", () => {
+  it("reaps a running container the platform drops, keeps the others, and keeps all while it cannot answer", async () => {
+    let known: Set<string> | null = null;
+    const provider: KnownInstancesProvider = {
+      known: async () => {
+        if (!known) throw new Error("platform down");
+        return new Set(known);
+      },
+    };
+    const t = await start({ reapIntervalMs: 200 }, { knownInstances: provider });
+    const dropped = createBody();
+    const kept = createBody();
+    await t.call("POST", "/containers", dropped);
+    await t.call("POST", "/containers", kept);
+    // Several passes while the platform cannot answer: nothing is removed, and only the first failure
+    // (at adoption, none here) would be logged.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await containersOf(t.config.agentId)).toHaveLength(2);
+    expect(t.log.find("platform.unreachable")).toHaveLength(0);
+
+    known = new Set([kept.instanceId]);
+    await waitFor(async () => (await containersOf(t.config.agentId)).length === 1, 10_000);
+    expect((await containersOf(t.config.agentId)).map((c) => c.Labels["flagstaff.instance"])).toEqual([kept.instanceId]);
+    expect(t.log.find("container.destroyed").map((e) => [e.fields.instanceId, e.fields.reason])).toEqual([[dropped.instanceId, "unknown"]]);
+    expect((await t.call("GET", `/containers/${kept.instanceId}`)).status).toBe(200);
+  });
+});
+
 describe("restart", () => {
   it("re-adopts running containers with their extended expiry, and reaps those the platform no longer knows", async () => {
     const first = await start();

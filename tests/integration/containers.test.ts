@@ -810,6 +810,46 @@ describe("agent callbacks", () => {
   });
 });
 
+describe("containers of an ended game", () => {
+  it("are no longer known to the agent when the game ended without practice mode; test containers and practice games keep theirs", { timeout: 90_000 }, async () => {
+    const { admin, game } = await setup({ practiceMode: false });
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const team = await start(p.client, game.id, c.id);
+    expect(team.status, JSON.stringify(team.body)).toBe(200);
+    const test = await admin.client.json<Info & ErrorBody>(`/api/edit/games/${game.id}/challenges/${c.id}/container`, { method: "POST" });
+    expect(test.status, JSON.stringify(test.body)).toBe(200);
+    const practice = await setup();
+    const pc = await containerChallenge(practice.admin.client, practice.game.id);
+    const pp = await acceptedPlayer(practice.game.id);
+    const kept = await start(pp.client, practice.game.id, pc.id);
+    expect(kept.status).toBe(200);
+    const ask = async () => {
+      const r = await signedPost("/api/agent/instances", { agentId: agent.agentId, instanceIds: [team.body.entry, test.body.entry, kept.body.entry] });
+      expect(r.status).toBe(200);
+      return ((await r.json()) as { known: string[] }).known.sort();
+    };
+    expect(await ask()).toEqual([team.body.entry, test.body.entry, kept.body.entry].sort());
+
+    for (const g of [{ admin, id: game.id }, { admin: practice.admin, id: practice.game.id }]) {
+      expect((await updateGame(g.admin.client, g.id, { start: Date.now() - 2 * HOUR, end: Date.now() - 60_000 })).status).toBe(200);
+    }
+    // The team can no longer destroy it (10002); the agent's next pass removes it, and the row follows.
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(400);
+    expect(await ask()).toEqual([test.body.entry, kept.body.entry].sort());
+
+    const gone = { type: "container.destroyed", agentId: agent.agentId, at: Date.now(), instanceId: team.body.entry, reason: "unknown" };
+    expect((await signedPost("/api/agent/events", gone)).status).toBe(204);
+    expect((await liveRow(team.body.entry))!.status).toBe("Destroyed");
+
+    expect((await admin.client.json(`/api/edit/games/${game.id}/challenges/${c.id}/container`, { method: "DELETE" })).status).toBe(200);
+    expect((await practice.admin.client.json(`/api/admin/instances/${kept.body.entry}`, { method: "DELETE" })).status).toBe(200);
+    expect((await admin.client.json(`/api/admin/instances/${team.body.entry}`, { method: "DELETE" })).status).toBe(404);
+    // The agent itself still runs the team's container (the event above was the test's): remove it there.
+    expect((await agentCall("DELETE", `/containers/${team.body.entry}`)).status).toBe(204);
+  });
+});
+
 describe("proxy and traffic capture", () => {
   it("relays a TCP echo over the WebSocket and answers 404/204 for unknown and plain requests", { timeout: 60_000 }, async () => {
     const { admin, game } = await setup();

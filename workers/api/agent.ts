@@ -37,7 +37,7 @@ async function signedJson(c: ApiContext): Promise<unknown> {
 defineRoute(agentApi, { method: "POST", path: "/agent/instances", auth: "Public", internal: true, tag, summary: "Agent callback: which of its instances the platform still knows (signed)" }, async (c) => {
   const body = (await signedJson(c)) as Partial<KnownInstancesRequest>;
   if (!Array.isArray(body.instanceIds) || !body.instanceIds.every((i) => typeof i === "string")) throw badRequest("validation.malformed_json");
-  const response: KnownInstancesResponse = { known: await knownInstances(c.get("db"), body.instanceIds) };
+  const response: KnownInstancesResponse = { known: await knownInstances(c.get("db"), body.instanceIds, c.get("now")) };
   return c.json(response);
 });
 

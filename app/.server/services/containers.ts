@@ -4,7 +4,7 @@ import { GamePermission, isContainerType, type PortMappingType } from "~/core/en
 import type { AgentFailure, ReleasedContainer } from "~/core/log-messages";
 import { AppError, badRequest, notFound } from "~/core/errors";
 import { generateTestFlag, type Randomness } from "~/core/flags/template";
-import { computeGamePhase } from "~/core/game/phase";
+import { computeGamePhase, type GameTimes } from "~/core/game/phase";
 import type { GameEvent } from "~/core/protocol";
 import { permissionsFor } from "~/core/scoring/scoreboard";
 import {
@@ -842,17 +842,25 @@ export async function destroyContainersOfGame(deps: ContainerDeps, gameId: numbe
 
 // ── Agent callbacks ──────────────────────────────────────────────────────────────────────────────────
 
-/** POST api/agent/instances: which of the agent's instance ids are live here (the others are reaped). */
-export async function knownInstances(db: Db, instanceIds: string[]): Promise<string[]> {
+/**
+ * POST api/agent/instances: which of the agent's instance ids are live here and still of use (the agent
+ * reaps the others, at its start and on every sweep). A team's container whose game has ended without
+ * practice mode is not: its team can neither use, extend nor destroy it (10002), so it would hold a slot of
+ * the agent until it expired. Admin test containers (no participation) follow their row only.
+ */
+export async function knownInstances(db: Db, instanceIds: string[], now: number): Promise<string[]> {
   const ids = [...new Set(instanceIds.map((i) => i.toLowerCase()).filter((i) => /^[0-9a-f-]{36}$/.test(i)))];
   const rows = await inChunks(ids, (part) =>
     db
-      .select({ id: containers.id })
+      .select({ id: containers.id, game: { startTime: games.startTime, endTime: games.endTime, practiceMode: games.practiceMode } })
       .from(containers)
+      .leftJoin(participations, eq(participations.id, containers.participationId))
+      .leftJoin(games, eq(games.id, participations.gameId))
       .where(and(inArray(containers.id, part), live))
       .all(),
   );
-  return rows.map((r) => r.id);
+  const closed = (game: GameTimes) => computeGamePhase(game, now) === "Ended" && !game.practiceMode;
+  return rows.filter((r) => r.game?.endTime == null || !closed(r.game as GameTimes)).map((r) => r.id);
 }
 
 /** A container the agent reports as started: the row learns its agent if it did not know it yet. */

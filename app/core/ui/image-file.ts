@@ -1,7 +1,10 @@
+import { FILE_LIMITS } from "../http/body-limit";
+
 /** The image types avatars, logos and posters accept (the server checks the bytes too, api.md §3). */
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
-/** Images are refused above 3 MB by the server too (api.md §3); checking first saves the upload. */
-export const IMAGE_MAX_BYTES = 3 * 1024 * 1024;
+
+/** Images are refused above this size by the server too (api.md §3); checking first saves the upload. */
+export const IMAGE_MAX_BYTES = FILE_LIMITS.image;
 
 export type ImageProblem = "empty" | "tooLarge" | "wrongType";
 
