@@ -1,11 +1,11 @@
 import { and, eq, gt, like } from "drizzle-orm";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { files, logs, participations, writeups } from "~/.server/db/schema";
+import { files, logs, participations, trafficCaptures, writeups } from "~/.server/db/schema";
 import { blobKey } from "~/.server/storage/files";
 import type { AdminWriteupList, WriteupStatus } from "~/.server/services/writeups";
 import { Client, db, newUser, unique } from "./helpers";
-import { createGame, type ErrorBody, HOUR, join, newAdmin, teamWithMembers } from "./game-helpers";
+import { createGame, type ErrorBody, HOUR, join, newAdmin, teamWithMembers, updateGame } from "./game-helpers";
 
 const enc = new TextEncoder();
 const INVALID = "Please check file format and size";
@@ -211,6 +211,45 @@ describe("GET and POST /api/game/{id}/writeup", () => {
     expect((await captain.client.json(`/api/game/${game.id}`, { method: "DELETE" })).status).toBe(200);
     expect(await teamWriteups(game.id, team.id)).toHaveLength(0);
     expect(await blobExists(await sha256(a))).toEqual({ row: null, blob: false });
+  });
+
+  it("releases a team's writeup and removes its traffic captures when the team is deleted (admin) or disbanded (captain)", async () => {
+    const { admin, game, team, captain } = await setup();
+    const other = await teamWithMembers(0);
+    expect((await join(other.captain.client, game.id, { teamId: other.team.id, ...(game.divisions[0] ? { divisionId: game.divisions[0].id } : {}) })).status).toBe(200);
+    const challenge = await admin.client.json<{ id: number }>(`/api/edit/games/${game.id}/challenges`, { method: "POST", body: { title: unique("c"), category: "Misc", type: "StaticAttachment" } });
+    expect(challenge.status).toBe(200);
+    const kept = pdf();
+    const stored: { hash: string; key: string; teamId: number }[] = [];
+    for (const t of [{ team, client: captain.client }, { team: other.team, client: other.captain.client }]) {
+      const bytes = pdf();
+      expect((await upload(t.client, game.id, form(bytes))).status).toBe(200);
+      const [row] = await teamWriteups(game.id, t.team.id);
+      const fileName = `${unique("cap").replace(/[^0-9a-z]/gi, "").slice(0, 12)}-1.pcap`;
+      const key = `capture/${challenge.body.id}/${row!.w.participationId}/${fileName}`;
+      await env.FILES.put(key, enc.encode("pcap"));
+      await db().insert(trafficCaptures).values({ challengeId: challenge.body.id, participationId: row!.w.participationId, r2Key: key, fileName, size: 4, rawSize: 4, createdAt: Date.now() }).run();
+      stored.push({ hash: await sha256(bytes), key, teamId: t.team.id });
+    }
+    // A replaced writeup is released at once; the current one is what the deletion releases.
+    expect((await upload(captain.client, game.id, form(kept))).status).toBe(200);
+    const replaced = stored[0]!;
+    stored[0] = { ...replaced, hash: await sha256(kept) };
+    expect(await blobExists(replaced.hash)).toEqual({ row: null, blob: false });
+
+    expect((await admin.client.json(`/api/admin/teams/${other.team.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await blobExists(stored[1]!.hash)).toEqual({ row: null, blob: false });
+    expect(await env.FILES.head(stored[1]!.key)).toBeNull();
+    // The first team's files are untouched by the other team's deletion.
+    expect(await blobExists(stored[0]!.hash)).toMatchObject({ blob: true, row: { referenceCount: 1 } });
+    expect(await env.FILES.head(stored[0]!.key)).not.toBeNull();
+
+    // Disbanding is allowed once the game has ended.
+    expect((await updateGame(admin.client, game.id, { start: Date.now() - 2 * HOUR, end: Date.now() - 60_000 })).status).toBe(200);
+    const disband = await captain.client.json(`/api/team/${team.id}`, { method: "DELETE" });
+    expect(disband.status, JSON.stringify(disband.body)).toBe(200);
+    expect(await blobExists(stored[0]!.hash)).toEqual({ row: null, blob: false });
+    expect(await env.FILES.head(stored[0]!.key)).toBeNull();
   });
 
   it("refuses outsiders: anonymous 401, non-members, unregistered members and pending teams 403, unknown games 404", async () => {

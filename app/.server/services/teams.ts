@@ -8,7 +8,7 @@ import { avatarUrl } from "../auth/session";
 import { inChunks } from "../db/chunks";
 import { gamesOfTeam } from "./room";
 import type { Db } from "../db/client";
-import { games, participationMembers, participations, type Team, teamMembers, teams, users } from "../db/schema";
+import { games, participationMembers, participations, type Team, teamMembers, teams, trafficCaptures, users, writeups } from "../db/schema";
 import { IMAGE_LIMIT, releaseFile, storeUpload } from "../storage/files";
 
 export interface TeamDeps {
@@ -24,6 +24,30 @@ export interface TeamStorageDeps extends TeamDeps {
 export interface TeamRemovalDeps extends TeamStorageDeps {
   /** Destroys the team's live containers (containers.ts); called once the deletion is allowed, before it. */
   destroyContainers: (teamId: number) => Promise<unknown>;
+}
+
+/** What a team's deletion takes with it by cascade that lives in storage too: writeups and traffic captures. */
+interface StoredFilesOfTeam {
+  writeupHashes: string[];
+  captureKeys: string[];
+}
+
+async function storedFilesOfTeam(db: Db, teamId: number): Promise<StoredFilesOfTeam> {
+  const ofTeam = db.select({ id: participations.id }).from(participations).where(eq(participations.teamId, teamId));
+  const [written, captured] = await Promise.all([
+    db.select({ hash: writeups.fileHash }).from(writeups).where(inArray(writeups.participationId, ofTeam)).all(),
+    db.select({ key: trafficCaptures.r2Key }).from(trafficCaptures).where(inArray(trafficCaptures.participationId, ofTeam)).all(),
+  ]);
+  return { writeupHashes: written.map((r) => r.hash), captureKeys: captured.map((r) => r.key) };
+}
+
+/** Once the team's rows are gone: its writeups' files lose a reference, its captures are removed. */
+async function releaseStoredFiles({ db, bucket }: Pick<TeamStorageDeps, "db" | "bucket">, stored: StoredFilesOfTeam): Promise<void> {
+  for (const hash of stored.writeupHashes) await releaseFile({ db, bucket }, hash);
+  await inChunks(stored.captureKeys, async (part) => {
+    await bucket.delete(part);
+    return part;
+  });
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -188,6 +212,7 @@ export async function deleteTeam({ db, now, bucket, destroyContainers }: TeamRem
   const games = await gamesOfTeam(db, teamId);
   // A game that has ended in practice mode still runs containers.
   await destroyContainers(teamId);
+  const stored = await storedFilesOfTeam(db, teamId);
   const gone = await db
     .delete(teams)
     .where(and(eq(teams.id, teamId), eq(teams.captainId, userId), sql`not ${lockInForce(teamId, now)}`))
@@ -195,6 +220,7 @@ export async function deleteTeam({ db, now, bucket, destroyContainers }: TeamRem
     .get();
   if (!gone) throw badRequest("team.locked");
   await releaseFile({ db, bucket }, gone.avatarHash);
+  await releaseStoredFiles({ db, bucket }, stored);
   return games;
 }
 
@@ -396,8 +422,10 @@ export async function adminUpdateTeam(db: Db, teamId: number, input: AdminTeamUp
 export async function adminDeleteTeam({ db, bucket, destroyContainers }: Omit<TeamRemovalDeps, "now">, teamId: number): Promise<number[]> {
   const games = await gamesOfTeam(db, teamId);
   await destroyContainers(teamId);
+  const stored = await storedFilesOfTeam(db, teamId);
   const gone = await db.delete(teams).where(eq(teams.id, teamId)).returning({ avatarHash: teams.avatarHash }).get();
   if (!gone) throw notFound("team.not_found");
   await releaseFile({ db, bucket }, gone.avatarHash);
+  await releaseStoredFiles({ db, bucket }, stored);
   return games;
 }
