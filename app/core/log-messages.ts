@@ -38,6 +38,7 @@ export interface LogParams {
   signedIn: None;
   passwordChanged: None;
   passwordResetByMail: None;
+  recoveryMailFailed: { user: string };
   settingsChanged: { fields: string[] };
   teamEdited: { team: string; id: number };
   teamLocked: { team: string; id: number };
@@ -217,6 +218,7 @@ export const PARAM_KINDS: { [K in LogKey]: Partial<Record<keyof LogParams[K], Re
   signedIn: {},
   passwordChanged: {},
   passwordResetByMail: {},
+  recoveryMailFailed: {},
   settingsChanged: { fields: fieldList(SETTINGS_FIELD_LABELS) },
   teamEdited: {},
   teamLocked: {},

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
-import { users } from "~/.server/db/schema";
+import { logs, users } from "~/.server/db/schema";
 import { Client, db, newUser, PASSWORD, unique } from "./helpers";
 
 type Body = { title: string; status: number; data?: unknown };
@@ -157,6 +157,18 @@ describe("password recovery", () => {
     expect(await mailsTo(email)).toEqual([]);
   });
 
+  it("answers the same when the mail to a known address fails, and tells the admins in the log", async () => {
+    const { userName } = await newUser();
+    const email = `${userName}@bounce.test`;
+    await db().update(users).set({ email, emailKey: email.toLowerCase() }).where(eq(users.userNameKey, userName.toLowerCase())).run();
+    const failed = await new Client().json<Body>("/api/account/recovery", { method: "POST", body: { email } });
+    const unknown = await new Client().json<Body>("/api/account/recovery", { method: "POST", body: { email: `${unique("nobody")}@bounce.test` } });
+    expect(failed.status).toBe(200);
+    expect(failed.body).toEqual(unknown.body);
+    const logged = await db().select().from(logs).where(eq(logs.userName, userName)).all();
+    expect(logged.map((l) => [l.level, l.status, l.message])).toContainEqual(["Error", "Failed", `The password reset mail to ${userName} could not be sent (the requester was not told)`]);
+  });
+
   it("refuses a token after the password changed (bound to the security stamp)", async () => {
     const { client, userName } = await newUser();
     const email = `${userName}@example.com`;
@@ -205,6 +217,31 @@ describe("change email", () => {
       expect((await client.json("/api/account/mailchangeconfirm", { method: "POST", body: link })).status).toBe(200);
       expect((await client.json<{ email: string }>("/api/account/profile")).body.email).toBe(newMail);
       expect((await client.json("/api/account/mailchangeconfirm", { method: "POST", body: { token: link.token, email: link.email } })).status).toBe(400);
+    });
+  });
+
+  it("lets a user change the case of their own address; another user's address stays taken", async () => {
+    const { client, userName } = await newUser();
+    const other = await newUser();
+    await withPolicy({ emailConfirmationRequired: true }, async () => {
+      const upper = `${userName.toUpperCase()}@Example.com`;
+      const r = await client.json<Body>("/api/account/changeemail", { method: "PUT", body: { newMail: upper } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const link = await lastLink(upper, "/account/confirm");
+      expect((await client.json("/api/account/mailchangeconfirm", { method: "POST", body: link })).status).toBe(200);
+      expect((await client.json<{ email: string }>("/api/account/profile")).body.email).toBe(upper);
+      const taken = await client.json<Body>("/api/account/changeemail", { method: "PUT", body: { newMail: `${other.userName}@EXAMPLE.com` } });
+      expect(taken.body).toMatchObject({ status: 400, title: "This email is already registered" });
+    });
+  });
+
+  it("names the whitelist without speaking of registration, in the request's language", async () => {
+    const { client } = await newUser();
+    await withPolicy({ emailConfirmationRequired: true, emailDomainList: "uni.edu" }, async () => {
+      const en = await client.json<Body>("/api/account/changeemail", { method: "PUT", body: { newMail: `${unique()}@b.com` } });
+      expect(en.body).toMatchObject({ status: 400, title: "Only email addresses of these domains can be used: uni.edu" });
+      const zh = await client.json<Body>("/api/account/changeemail", { method: "PUT", body: { newMail: `${unique()}@b.com` }, headers: { "accept-language": "zh-CN" } });
+      expect(zh.body.title).toBe("只能使用以下域名的邮箱：uni.edu");
     });
   });
 });

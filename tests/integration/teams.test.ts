@@ -43,7 +43,7 @@ async function newAdmin() {
 }
 
 /** A game around `now` (running unless told otherwise) and the team's participation in it. */
-async function enterGame(teamId: number, status: "Accepted" | "Pending" | "Rejected", window: { start: number; end: number }) {
+async function enterGame(teamId: number, status: "Accepted" | "Pending" | "Rejected" | "Suspended", window: { start: number; end: number }) {
   const keys = await generateTeamTokenKeys();
   const [game] = await db()
     .insert(games)
@@ -225,6 +225,32 @@ describe("captain actions", () => {
     expect((await a.client.json<TeamInfo[]>("/api/team")).body).toEqual([]);
   });
 
+  it("drops a Pending or Rejected registration left without registered members; an Accepted one stays", async () => {
+    const { captain, team, members } = await teamWithMembers(3);
+    const [a, b, c] = members as [(typeof members)[0], (typeof members)[0], (typeof members)[0]];
+    const later = { start: Date.now() + HOUR, end: Date.now() + 2 * HOUR };
+    const pending = await enterGame(team.id, "Pending", later);
+    const rejected = await enterGame(team.id, "Rejected", later);
+    const accepted = await enterGame(team.id, "Accepted", { start: Date.now() - 2 * HOUR, end: Date.now() - HOUR });
+    await db().insert(participationMembers).values([
+      { participationId: pending.participationId, gameId: pending.gameId, userId: a.id },
+      { participationId: pending.participationId, gameId: pending.gameId, userId: b.id },
+      { participationId: rejected.participationId, gameId: rejected.gameId, userId: c.id },
+      { participationId: accepted.participationId, gameId: accepted.gameId, userId: c.id },
+    ]);
+    const left = async () => (await db().select({ id: participations.id }).from(participations).where(eq(participations.teamId, team.id))).map((r) => r.id).sort();
+    const all = [pending.participationId, rejected.participationId, accepted.participationId].sort();
+
+    // One registered member remains: the registration stays.
+    expect((await a.client.json(`/api/team/${team.id}/leave`, { method: "POST" })).status).toBe(200);
+    expect(await left()).toEqual(all);
+    expect((await captain.client.json(`/api/team/${team.id}/kick/${b.id}`, { method: "POST" })).status).toBe(200);
+    expect(await left()).toEqual([rejected.participationId, accepted.participationId].sort());
+    // The ended game's Accepted registration is the team's result: it stays without members.
+    expect((await c.client.json(`/api/team/${team.id}/leave`, { method: "POST" })).status).toBe(200);
+    expect(await left()).toEqual([accepted.participationId]);
+  });
+
   it("lets members leave but not the captain; non-members get 404", async () => {
     const { captain, team, members } = await teamWithMembers(1);
     const captainLeaves = await captain.client.json<ErrorBody>(`/api/team/${team.id}/leave`, { method: "POST" });
@@ -297,6 +323,23 @@ describe("team lock", () => {
     // Once the game has ended the lock no longer holds.
     await db().update(games).set({ startTime: Date.now() - 2 * HOUR, endTime: Date.now() - HOUR }).where(eq(games.id, gameId));
     expect(await mine()).toMatchObject({ locked: true, lockInForce: false });
+    expect((await b.client.json(`/api/team/${team.id}/leave`, { method: "POST" })).status).toBe(200);
+  });
+
+  it("holds for a suspended team too, so its members cannot leave and come back with another team", async () => {
+    const { captain, team, members } = await teamWithMembers(2);
+    const [a, b] = members as [(typeof members)[0], (typeof members)[0]];
+    const admin = await newAdmin();
+    const { gameId } = await enterGame(team.id, "Suspended", running());
+    expect((await admin.client.json(`/api/admin/teams/${team.id}`, { method: "PUT", body: { locked: true } })).status).toBe(200);
+    const calls = [
+      b.client.json<ErrorBody>(`/api/team/${team.id}/leave`, { method: "POST" }),
+      captain.client.json<ErrorBody>(`/api/team/${team.id}/kick/${a.id}`, { method: "POST" }),
+      captain.client.json<ErrorBody>(`/api/team/${team.id}/transfer`, { method: "PUT", body: { newCaptainId: a.id } }),
+    ];
+    for (const r of await Promise.all(calls)) expect(r.body).toEqual({ title: LOCKED, status: 400 });
+    expect((await captain.client.json<MyTeamInfo[]>("/api/team")).body.find((t) => t.id === team.id)).toMatchObject({ lockInForce: true });
+    await db().update(games).set({ startTime: Date.now() - 2 * HOUR, endTime: Date.now() - HOUR }).where(eq(games.id, gameId));
     expect((await b.client.json(`/api/team/${team.id}/leave`, { method: "POST" })).status).toBe(200);
   });
 

@@ -56,6 +56,11 @@ export async function startMailServer(ports: { smtp?: number; mailbox?: number }
       if (auth.username === SMTP_TEST_USER && auth.password === SMTP_TEST_PASSWORD) cb(null, { user: auth.username });
       else cb(new Error("Invalid username or password"));
     },
+    // Addresses at bounce.test are refused, as a real server refuses an unknown mailbox: a failed delivery.
+    onRcptTo(address, _session, cb) {
+      if (address.address.toLowerCase().endsWith("@bounce.test")) cb(Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 }));
+      else cb();
+    },
     onData(stream, session, cb) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));

@@ -100,7 +100,8 @@ defineRoute(account, { method: "POST", path: "/account/verify", auth: "Public", 
 defineRoute(account, { method: "POST", path: "/account/recovery", auth: "Public", tag, summary: "Mail a password reset link", body: z.object({ email: emailSchema, challenge: z.string().max(4096).optional() }) }, async (c, { body }) => {
   enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.email.toLowerCase()}`]);
   await checkCaptcha(c, body.challenge);
-  await accountMail.requestRecovery(mailDeps(c), body.email);
+  const failed = await accountMail.requestRecovery(mailDeps(c), body.email);
+  if (failed) await logEvent(c, { level: "Error", logger: "Account", userName: failed.undelivered, text: { key: "recoveryMailFailed", params: { user: failed.undelivered } }, status: "Failed" });
   return ok(c, "account.recovery_sent");
 });
 

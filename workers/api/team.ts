@@ -91,7 +91,7 @@ defineRoute(team, { method: "PUT", path: "/team/:id/invite", auth: "User", acces
 
 defineRoute(team, { method: "POST", path: "/team/:id/kick/:userid", auth: "User", access: "Captain", tag, summary: "Remove a member (captain)" }, async (c, { user }) => {
   const id = teamId(c);
-  const info = await teamService.kickMember(deps(c), user!.id, id, c.req.param("userid") ?? "");
+  const info = await teamService.kickMember(storageDeps(c), user!.id, id, c.req.param("userid") ?? "");
   // The member's game registrations went: the rooms stop taking their flags.
   await refreshRoomsOfTeam(c.env, c.get("db"), id);
   return c.json(info);
@@ -99,7 +99,7 @@ defineRoute(team, { method: "POST", path: "/team/:id/kick/:userid", auth: "User"
 
 defineRoute(team, { method: "POST", path: "/team/:id/leave", auth: "User", access: "Member", tag, summary: "Leave a team (member)" }, async (c, { user }) => {
   const id = teamId(c);
-  await teamService.leaveTeam(deps(c), user!.id, id);
+  await teamService.leaveTeam(storageDeps(c), user!.id, id);
   await refreshRoomsOfTeam(c.env, c.get("db"), id);
   return ok(c, "team.left");
 });

@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { Role } from "~/core/enums";
-import { badRequest, unauthorized } from "~/core/errors";
+import { AppError, badRequest, unauthorized } from "~/core/errors";
 import { hashPassword } from "../auth/password";
 import { createSession, forgetCachedUser, revokeAllSessions } from "../auth/session";
 import type { Db } from "../db/client";
@@ -86,18 +86,26 @@ export async function verifyAccount({ db, now }: Pick<MailDeps, "db" | "now">, i
  * Mails a reset link to a confirmed, non-banned account with this email. Answers the same whether or not
  * the email exists (only the missing mail configuration is reported).
  */
-export async function requestRecovery(deps: MailDeps, email: string): Promise<void> {
+export async function requestRecovery(deps: MailDeps, email: string): Promise<{ undelivered: string } | null> {
   if (!deps.smtp) throw badRequest("mail.not_configured");
   const user = await deps.db.select().from(users).where(eq(users.emailKey, key(email))).get();
-  if (!user || !user.emailConfirmed || user.role === "Banned") return;
+  if (!user || !user.emailConfirmed || user.role === "Banned") return null;
   const link = await mailLink(deps, "reset", "/account/reset", user, user.email);
-  await sendAccountMail(deps.smtp, "reset", {
-    to: user.email,
-    language: deps.language,
-    platform: await platformName(deps.db, deps.now),
-    userName: user.userName,
-    link,
-  });
+  try {
+    await sendAccountMail(deps.smtp, "reset", {
+      to: user.email,
+      language: deps.language,
+      platform: await platformName(deps.db, deps.now),
+      userName: user.userName,
+      link,
+    });
+  } catch (err) {
+    // The answer never says whether the address exists (rules.md §14), not even when the mail fails:
+    // the caller logs the failure for the admins instead.
+    if (err instanceof AppError && err.code === "mail.send_failed") return { undelivered: user.userName };
+    throw err;
+  }
+  return null;
 }
 
 /** Sets a new password from a reset link, rotates the stamp and revokes every session. Returns the user (their live sockets close too). */
@@ -126,9 +134,14 @@ export async function requestEmailChange(deps: MailDeps, userId: string, newMail
   const { accountPolicy } = await getPlatformConfig(deps.db, deps.now);
   if (!accountPolicy.emailConfirmationRequired) throw badRequest("account.email_change_by_admin");
   if (!isEmailDomainAllowed(newMail, accountPolicy.emailDomainList)) {
-    throw badRequest("account.email_domain_not_allowed", { domains: accountPolicy.emailDomainList });
+    throw badRequest("account.email_domain_not_allowed_change", { domains: accountPolicy.emailDomainList });
   }
-  const taken = await deps.db.select({ id: users.id }).from(users).where(eq(users.emailKey, key(newMail))).get();
+  // One's own address in another case is not taken.
+  const taken = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.emailKey, key(newMail)), ne(users.id, userId)))
+    .get();
   if (taken) throw badRequest("account.email_taken");
   const user = await deps.db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw unauthorized();
@@ -153,7 +166,11 @@ export async function confirmEmailChange(
   if (!link || !user) throw badRequest("account.email_verify_failed");
   const subject = { userId: user.id, securityStamp: user.securityStamp, email: link.email };
   if (!(await checkMailToken(db, "changeEmail", subject, link.token, now))) throw badRequest("account.email_verify_failed");
-  const taken = await db.select({ id: users.id }).from(users).where(eq(users.emailKey, key(link.email))).get();
+  const taken = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.emailKey, key(link.email)), ne(users.id, user.id)))
+    .get();
   if (taken) throw badRequest("account.email_taken");
   try {
     const updated = await db

@@ -57,14 +57,15 @@ function isUniqueViolation(err: unknown): boolean {
 
 /**
  * SQL condition "the team lock is in force" (rules.md §2): the team is locked and has an Accepted
- * participation in a game that has not ended. Used both to diagnose and inside conditional writes, so a
- * lock set concurrently is still honoured.
+ * participation in a game that has not ended. A Suspended one holds the lock too: otherwise a banned
+ * team's members could leave (or hand over captaincy and leave) and come back to the game with a new team.
+ * Used both to diagnose and inside conditional writes, so a lock set concurrently is still honoured.
  */
 const lockInForce = (teamId: number | typeof teams.id, now: number) => sql`exists (
   select 1 from ${teams} t
   where t.id = ${teamId} and t.locked = 1 and exists (
     select 1 from ${participations} p join ${games} g on g.id = p.game_id
-    where p.team_id = t.id and p.status = 'Accepted' and g.end_time > ${now}
+    where p.team_id = t.id and p.status in ('Accepted', 'Suspended') and g.end_time > ${now}
   )
 )`;
 
@@ -264,12 +265,22 @@ export async function acceptInvite({ db, now }: TeamDeps, userId: string, code: 
 
 /**
  * Removes a non-captain member, and their registrations in this team's games, unless the lock is in force.
- * Returns false when nothing was removed (the caller diagnoses why).
+ * A Pending or Rejected registration left without registered members goes too, as when the last member
+ * leaves the game (rules.md §2), with its writeup's file. Returns false when nothing was removed (the
+ * caller diagnoses why).
  */
-async function removeMember(db: Db, teamId: number, userId: string, now: number): Promise<boolean> {
+async function removeMember({ db, bucket, now }: TeamStorageDeps, teamId: number, userId: string): Promise<boolean> {
   const guard = sql`not ${lockInForce(teamId, now)}
     and ${userId} <> (select captain_id from ${teams} where id = ${teamId})`;
-  const [, removed] = await db.batch([
+  const open = and(eq(participations.teamId, teamId), inArray(participations.status, ["Pending", "Rejected"]));
+  // A Rejected team may have uploaded a writeup while it was Accepted.
+  const written = await db
+    .select({ participationId: writeups.participationId, hash: writeups.fileHash })
+    .from(writeups)
+    .innerJoin(participations, eq(participations.id, writeups.participationId))
+    .where(open)
+    .all();
+  const [, removed, dropped] = await db.batch([
     db
       .delete(participationMembers)
       .where(
@@ -284,7 +295,13 @@ async function removeMember(db: Db, teamId: number, userId: string, now: number)
       .delete(teamMembers)
       .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId), guard))
       .returning({ userId: teamMembers.userId }),
+    db
+      .delete(participations)
+      .where(and(open, sql`not exists (select 1 from ${participationMembers} m where m.participation_id = ${participations.id})`))
+      .returning({ id: participations.id }),
   ]);
+  const droppedIds = new Set(dropped.map((r) => r.id));
+  for (const w of written) if (droppedIds.has(w.participationId)) await releaseFile({ db, bucket }, w.hash);
   return removed.length > 0;
 }
 
@@ -296,13 +313,14 @@ async function diagnoseRemoval(db: Db, teamId: number, userId: string): Promise<
   throw badRequest("team.locked");
 }
 
-export async function kickMember({ db, now }: TeamDeps, captainId: string, teamId: number, userId: string): Promise<TeamInfo> {
+export async function kickMember(deps: TeamStorageDeps, captainId: string, teamId: number, userId: string): Promise<TeamInfo> {
+  const { db, now } = deps;
   const team = await requireTeam(db, teamId);
   requireCaptain(team, captainId);
   if (userId === team.captainId) throw badRequest("team.cannot_kick_captain");
   if (!(await isMember(db, teamId, userId))) throw notFound("team.user_not_member");
   await assertLockNotInForce(db, teamId, now);
-  if (!(await removeMember(db, teamId, userId, now))) {
+  if (!(await removeMember(deps, teamId, userId))) {
     const current = await requireTeam(db, teamId);
     if (current.captainId === userId) throw badRequest("team.cannot_kick_captain");
     await diagnoseRemoval(db, teamId, userId);
@@ -310,12 +328,13 @@ export async function kickMember({ db, now }: TeamDeps, captainId: string, teamI
   return getTeamInfo(db, teamId);
 }
 
-export async function leaveTeam({ db, now }: TeamDeps, userId: string, teamId: number): Promise<void> {
+export async function leaveTeam(deps: TeamStorageDeps, userId: string, teamId: number): Promise<void> {
+  const { db, now } = deps;
   const team = await requireTeam(db, teamId);
   if (!(await isMember(db, teamId, userId))) throw notFound("team.user_not_member");
   if (team.captainId === userId) throw badRequest("team.captain_cannot_leave");
   await assertLockNotInForce(db, teamId, now);
-  if (!(await removeMember(db, teamId, userId, now))) await diagnoseRemoval(db, teamId, userId);
+  if (!(await removeMember(deps, teamId, userId))) await diagnoseRemoval(db, teamId, userId);
 }
 
 /** Hands captaincy to another member; the unique captain index refuses a user who already owns a team. */
