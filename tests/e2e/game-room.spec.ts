@@ -495,6 +495,59 @@ test("the scoreboard shows what each challenge is worth, draws a solve worth not
   await expect(player.getByRole("dialog").getByText("Solved later")).toBeVisible();
 });
 
+test("a board read answered late never replaces the newer board a push brought meanwhile", async ({ adminApi: admin, page: player }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Late ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
+  const addChallenge = async (title: string) => {
+    const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } }));
+    await ok(admin.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
+    await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, originalScore: 500 } }));
+    return c.id;
+  };
+  const first = await addChallenge("First");
+  const second = await addChallenge("Second");
+  await registerUser(player);
+  const team = await ok<{ id: number }>(player.request.post("/api/team", { data: { name: `L${stamp}`.slice(0, 15) } }));
+  await ok(player.request.post(`/api/game/${game.id}`, { data: { teamId: team.id } }));
+  await ok(player.request.post(`/api/game/${game.id}/challenges/${first}`, { data: { flag: FLAG } }));
+
+  await player.goto(`/games/${game.id}/scoreboard`);
+  const score = player.getByTestId(`board-team-${team.id}`).getByTestId("board-score");
+  await expect(score).toHaveText("525", { timeout: 10_000 });
+
+  // The next read of the board is answered by the server at once (before the solve below) but reaches
+  // the page only after the solve's push; later reads pass.
+  let reads = 0;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let answered!: () => void;
+  const held = new Promise<void>((resolve) => (answered = resolve));
+  let landed!: () => void;
+  const delivered = new Promise<void>((resolve) => (landed = resolve));
+  await player.route(new RegExp(`/api/game/${game.id}/scoreboard$`), async (route) => {
+    if (++reads > 1) return route.continue();
+    const response = await route.fetch();
+    const body = await response.text();
+    answered();
+    await released;
+    await route.fulfill({ response, body });
+    landed();
+  });
+  // An edit of a challenge asks every open board to read it again.
+  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${first}`, { data: { content: `edited ${stamp}` } }));
+  await held;
+  await ok(player.request.post(`/api/game/${game.id}/challenges/${second}`, { data: { flag: FLAG } }));
+  await expect(score).toHaveText("1050", { timeout: 10_000 });
+
+  release();
+  await delivered;
+  // The page handles the late answer in the same task it arrives in; give it a moment to show it if it would.
+  await player.waitForTimeout(1_000);
+  await expect(score).toHaveText("1050");
+  await player.unroute(new RegExp(`/api/game/${game.id}/scoreboard$`));
+});
+
 test("a player whose computer clock is ten minutes fast still reads an in-time flag as scored", async ({ adminApi: admin, page: player }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();

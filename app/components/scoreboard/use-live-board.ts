@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { takesFetchedBoard } from "~/core/game-room/board-fetch";
 import { applyBoardDelta } from "~/core/game-room/delta";
 import type { ScoreboardModel } from "~/core/scoring/scoreboard";
 import { api, errorMessage, isApiError } from "~/lib/api";
@@ -17,15 +18,21 @@ export function useLiveBoard(gameId: number) {
   const [board, setBoard] = useState<LiveBoard | null>(null);
   const [error, setError] = useState<{ message: string; status: number } | null>(null);
   const boardRef = useRef<LiveBoard | null>(null);
+  // Answers can arrive out of order: only the latest request's, and never one older than a pushed delta.
+  const fetchRef = useRef({ latestRequest: 0, deltaSinceRequest: false });
 
   const refetch = useCallback(() => {
+    const request = ++fetchRef.current.latestRequest;
+    fetchRef.current.deltaSinceRequest = false;
     api<LiveBoard>(`/api/game/${gameId}/scoreboard`)
       .then((b) => {
+        if (!takesFetchedBoard({ ...fetchRef.current, shownVersion: boardRef.current?.version ?? null }, { request, version: b.version })) return;
         boardRef.current = b;
         setBoard(b);
         setError(null);
       })
       .catch((err: unknown) => {
+        if (request !== fetchRef.current.latestRequest) return;
         const status = isApiError(err) ? err.status : 0;
         // Not (or no longer) allowed to see it — e.g. the game was hidden: the board goes, not just stays stale.
         if (DENIED.includes(status)) {
@@ -51,6 +58,7 @@ export function useLiveBoard(gameId: number) {
         return;
       }
       const next = { ...applyBoardDelta(current, delta), version: delta.version };
+      fetchRef.current.deltaSinceRequest = true;
       boardRef.current = next;
       setBoard(next);
     },
