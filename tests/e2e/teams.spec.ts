@@ -213,3 +213,28 @@ test("by keyboard: a new team takes the focus, its invite code takes it when sho
   await expect(page).toHaveTitle(new RegExp(`^${en.games.title} · `));
   await expect(page.getByTestId("route-announcer")).toHaveText(await page.title());
 });
+
+test("a captain is not offered to disband a team whose results stand on a game's board, and is told why", async ({ adminApi: admin, page }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const created = await admin.post("/api/edit/games", { data: { title: `Results ${stamp}`, start: now - 7_200_000, end: now + 3_600_000, acceptWithoutReview: true } });
+  expect(created.status()).toBe(200);
+  const game = (await created.json()) as { id: number };
+  await registerUser(page);
+  const made = await page.request.post("/api/team", { data: { name: `R${stamp}`.slice(0, 15) } });
+  const team = (await made.json()) as { id: number };
+  expect((await page.request.post(`/api/game/${game.id}`, { data: { teamId: team.id } })).status()).toBe(200);
+  // The admin unlocks the team: what remains is the running game, then the results once it has ended.
+  expect((await admin.put(`/api/admin/teams/${team.id}`, { data: { locked: false } })).status()).toBe(200);
+
+  await page.goto("/teams");
+  const card = page.getByTestId(`team-${team.id}`);
+  await expect(card.getByText(en.teams.disbandRunningNote)).toBeVisible(FIRST_LOAD);
+  await expect(card.getByRole("button", { name: en.teams.disband, exact: true })).toHaveCount(0);
+
+  expect((await admin.put(`/api/edit/games/${game.id}`, { data: { end: Date.now() - 60_000 } })).status()).toBe(200);
+  await page.reload();
+  await expect(card.getByText(en.teams.disbandResultsNote)).toBeVisible();
+  await expect(card.getByRole("button", { name: en.teams.disband, exact: true })).toHaveCount(0);
+  await expect(card.getByRole("button", { name: en.teams.edit, exact: true })).toBeVisible();
+});

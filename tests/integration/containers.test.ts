@@ -715,7 +715,7 @@ describe("admin containers", () => {
     expect((await destroy(other.client, game.id, c.id)).status).toBe(200);
   });
 
-  it("destroys a team's containers when an admin deletes the team or its captain disbands it", { timeout: 90_000 }, async () => {
+  it("destroys a team's containers when an admin deletes the team (a captain cannot disband a team with results)", { timeout: 90_000 }, async () => {
     const { admin, game } = await setup();
     const c = await containerChallenge(admin.client, game.id);
     const deleted = await acceptedPlayer(game.id);
@@ -730,10 +730,13 @@ describe("admin containers", () => {
     expect(events.map((e) => e.values)).toEqual([[String(c.id), c.title]]);
     expect((await agentGet(`/containers/${theirs.body.entry}`)).status).toBe(200);
 
-    // After the end (practice mode on, containers still allowed) the lock is no longer in force: the captain disbands.
+    // After the end (practice mode on, containers still allowed) the team has results: its captain cannot
+    // disband it (the board keeps them), and the containers run on until an admin deletes the team.
     expect((await updateGame(admin.client, game.id, { start: Date.now() - 2 * HOUR, end: Date.now() - 60_000 })).status).toBe(200);
-    const disband = await disbanded.client.json(`/api/team/${disbanded.team.id}`, { method: "DELETE" });
-    expect(disband.status, JSON.stringify(disband.body)).toBe(200);
+    const disband = await disbanded.client.json<ErrorBody>(`/api/team/${disbanded.team.id}`, { method: "DELETE" });
+    expect(disband.body.status, JSON.stringify(disband.body)).toBe(400);
+    expect((await agentGet(`/containers/${theirs.body.entry}`)).status).toBe(200);
+    expect((await admin.client.json(`/api/admin/teams/${disbanded.team.id}`, { method: "DELETE" })).status).toBe(200);
     expect((await agentGet(`/containers/${theirs.body.entry}`)).status).toBe(404);
   });
 

@@ -358,6 +358,30 @@ describe("team lock", () => {
     expect((await other.members[0]!.client.json(`/api/team/${other.team.id}/leave`, { method: "POST" })).status).toBe(200);
   });
 
+  it("refuses a captain's disbanding of a team with results in a game, and says what blocks it in GET team", async () => {
+    const { captain, team } = await teamWithMembers(0);
+    const mine = async () => (await captain.client.json<MyTeamInfo[]>("/api/team")).body.find((t) => t.id === team.id);
+    expect(await mine()).toMatchObject({ lockInForce: false, disbandBlockedBy: null });
+    // Accepted in a game that has not started: no results yet.
+    const { gameId } = await enterGame(team.id, "Accepted", { start: Date.now() + HOUR, end: Date.now() + 2 * HOUR });
+    expect(await mine()).toMatchObject({ disbandBlockedBy: null });
+    await db().update(games).set({ startTime: Date.now() - HOUR }).where(eq(games.id, gameId));
+    expect(await mine()).toMatchObject({ disbandBlockedBy: "running" });
+    await db().update(games).set({ startTime: Date.now() - 2 * HOUR, endTime: Date.now() - HOUR }).where(eq(games.id, gameId));
+    expect(await mine()).toMatchObject({ disbandBlockedBy: "results" });
+    const r = await captain.client.json<ErrorBody>(`/api/team/${team.id}`, { method: "DELETE" });
+    expect(r.body).toEqual({ title: "This team has taken part in a game and its results stay on that game's scoreboard; only an admin can delete it", status: 400 });
+    const zh = await captain.client.json<ErrorBody>(`/api/team/${team.id}`, { method: "DELETE", headers: { "accept-language": "zh-CN" } });
+    expect(zh.body.title).toBe("该队伍已参加过比赛，其成绩会保留在该比赛的排行榜上；只有管理员可以删除它");
+    expect((await new Client().json(`/api/team/${team.id}`)).status).toBe(200);
+    // A suspended team's records stay too; a rejected one has none.
+    await db().update(participations).set({ status: "Suspended" }).where(eq(participations.teamId, team.id));
+    expect(await mine()).toMatchObject({ disbandBlockedBy: "results" });
+    await db().update(participations).set({ status: "Rejected" }).where(eq(participations.teamId, team.id));
+    expect(await mine()).toMatchObject({ disbandBlockedBy: null });
+    expect((await captain.client.json(`/api/team/${team.id}`, { method: "DELETE" })).status).toBe(200);
+  });
+
   it("refuses to disband an unlocked team that is in a running game, with a clear message", async () => {
     const { captain, team } = await teamWithMembers(0);
     await enterGame(team.id, "Accepted", running());

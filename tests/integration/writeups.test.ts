@@ -5,7 +5,7 @@ import { files, logs, participations, trafficCaptures, writeups } from "~/.serve
 import { blobKey } from "~/.server/storage/files";
 import type { AdminWriteupList, WriteupStatus } from "~/.server/services/writeups";
 import { Client, db, newUser, unique } from "./helpers";
-import { createGame, type ErrorBody, HOUR, join, newAdmin, teamWithMembers, updateGame } from "./game-helpers";
+import { createGame, type ErrorBody, HOUR, join, newAdmin, teamWithMembers } from "./game-helpers";
 
 const enc = new TextEncoder();
 const INVALID = "Please check file format and size";
@@ -244,8 +244,9 @@ describe("GET and POST /api/game/{id}/writeup", () => {
     expect(await blobExists(stored[0]!.hash)).toMatchObject({ blob: true, row: { referenceCount: 1 } });
     expect(await env.FILES.head(stored[0]!.key)).not.toBeNull();
 
-    // Disbanding is allowed once the game has ended.
-    expect((await updateGame(admin.client, game.id, { start: Date.now() - 2 * HOUR, end: Date.now() - 60_000 })).status).toBe(200);
+    // A captain disbands a team without results: here the team was rejected after uploading.
+    const [mine] = await teamWriteups(game.id, team.id);
+    expect((await admin.client.json(`/api/admin/participation/${mine!.w.participationId}/Rejected`, { method: "PUT" })).status).toBe(200);
     const disband = await captain.client.json(`/api/team/${team.id}`, { method: "DELETE" });
     expect(disband.status, JSON.stringify(disband.body)).toBe(200);
     expect(await blobExists(stored[0]!.hash)).toEqual({ row: null, blob: false });

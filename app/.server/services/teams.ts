@@ -74,22 +74,26 @@ async function isLockInForce(db: Db, teamId: number, now: number): Promise<boole
   return Boolean(row?.v);
 }
 
+/**
+ * SQL condition "the team has results": Accepted or Suspended in a game that has started. Its solves,
+ * bloods and records stand on that game's board, lists and exports; a captain's disbanding would take them
+ * along (by cascade), so only an admin deletes such a team.
+ */
+const hasResults = (teamId: number | typeof teams.id, now: number) => sql`exists (
+  select 1 from ${participations} p join ${games} g on g.id = p.game_id
+  where p.team_id = ${teamId} and p.status in ('Accepted', 'Suspended') and g.start_time <= ${now}
+)`;
+
+/** SQL condition "the team takes part in a game now running (any status but Rejected)". */
+const inRunningGame = (teamId: number | typeof teams.id, now: number) => sql`exists (
+  select 1 from ${participations} p join ${games} g on g.id = p.game_id
+  where p.team_id = ${teamId} and p.status <> 'Rejected' and g.start_time <= ${now} and g.end_time > ${now}
+)`;
+
 /** A team that takes part in a game now running (any status but Rejected). */
 async function isInRunningGame(db: Db, teamId: number, now: number): Promise<boolean> {
-  const row = await db
-    .select({ id: participations.id })
-    .from(participations)
-    .innerJoin(games, eq(games.id, participations.gameId))
-    .where(
-      and(
-        eq(participations.teamId, teamId),
-        sql`${participations.status} <> 'Rejected'`,
-        sql`${games.startTime} <= ${now}`,
-        sql`${games.endTime} > ${now}`,
-      ),
-    )
-    .get();
-  return Boolean(row);
+  const row = await db.get<{ v: number }>(sql`select ${inRunningGame(teamId, now)} as v`);
+  return Boolean(row?.v);
 }
 
 async function requireTeam(db: Db, teamId: number): Promise<Team> {
@@ -157,10 +161,15 @@ export async function getTeamInfo(db: Db, teamId: number): Promise<TeamInfo> {
   return toTeamInfo(db, await requireTeam(db, teamId));
 }
 
-/** The teams the user belongs to (captain or member), each with whether its lock is in force now. */
+/** The teams the user belongs to (captain or member), each with whether its lock is in force now and what keeps it from being disbanded. */
 export async function listMyTeams(db: Db, userId: string, now: number): Promise<MyTeamInfo[]> {
   const rows = await db
-    .select({ team: teams, lockInForce: sql<number>`${lockInForce(teams.id, now)}` })
+    .select({
+      team: teams,
+      lockInForce: sql<number>`${lockInForce(teams.id, now)}`,
+      running: sql<number>`${inRunningGame(teams.id, now)}`,
+      results: sql<number>`${hasResults(teams.id, now)}`,
+    })
     .from(teams)
     .innerJoin(teamMembers, eq(teamMembers.teamId, teams.id))
     .where(eq(teamMembers.userId, userId))
@@ -170,7 +179,11 @@ export async function listMyTeams(db: Db, userId: string, now: number): Promise<
     db,
     rows.map((r) => r.team),
   );
-  return infos.map((info, i) => ({ ...info, lockInForce: Boolean(rows[i]!.lockInForce) }));
+  return infos.map((info, i) => {
+    const row = rows[i]!;
+    const disbandBlockedBy = row.lockInForce ? "locked" : row.running ? "running" : row.results ? "results" : null;
+    return { ...info, lockInForce: Boolean(row.lockInForce), disbandBlockedBy };
+  });
 }
 
 /** Creates a team captained by the user; the unique captain index settles concurrent creations. */
@@ -210,6 +223,8 @@ export async function deleteTeam({ db, now, bucket, destroyContainers }: TeamRem
   requireCaptain(team, userId);
   await assertLockNotInForce(db, teamId, now);
   if (await isInRunningGame(db, teamId, now)) throw badRequest("team.in_running_game");
+  const results = await db.get<{ v: number }>(sql`select ${hasResults(teamId, now)} as v`);
+  if (results?.v) throw badRequest("team.has_results");
   const games = await gamesOfTeam(db, teamId);
   // A game that has ended in practice mode still runs containers.
   await destroyContainers(teamId);

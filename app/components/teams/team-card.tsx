@@ -117,13 +117,14 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
           <p className="text-sm wrap-anywhere text-zinc-600 dark:text-zinc-400">{team.bio || t("teams.noBio")}</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          {/* While the lock is in force the server refuses leaving and disbanding: they are not offered. */}
+          {/* What the server would refuse is not offered: leaving while the lock is in force, disbanding while
+              anything blocks it (the lock, a running game, results in a game). */}
           {isCaptain ? (
             <>
               <Button variant="secondary" onClick={() => setEditing(true)}>
                 {t("teams.edit")}
               </Button>
-              {team.lockInForce ? null : (
+              {team.disbandBlockedBy !== null ? null : (
                 <Button variant="danger" onClick={() => ask({ kind: "disband" })}>
                   {t("teams.disband")}
                 </Button>
@@ -141,6 +142,10 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
         <div className="mt-4">
           <Alert>{t("teams.lockedNote")}</Alert>
         </div>
+      ) : isCaptain && team.disbandBlockedBy === "running" ? (
+        <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">{t("teams.disbandRunningNote")}</p>
+      ) : isCaptain && team.disbandBlockedBy === "results" ? (
+        <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">{t("teams.disbandResultsNote")}</p>
       ) : null}
 
       <h3 className="mt-6 mb-2 text-sm font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">

@@ -76,8 +76,13 @@ export interface TeamInfo {
 
 /** GET /api/team: the caller's teams, each saying whether its lock is in force now (rules.md §2). */
 export interface MyTeamInfo extends TeamInfo {
-  /** Locked and in an accepted game that has not ended: no kick, leave, transfer or disband. */
+  /** Locked and in an accepted (or suspended) game that has not ended: no kick, leave, transfer or disband. */
   lockInForce: boolean;
+  /**
+   * What keeps the captain from disbanding the team, or null: the lock; a game now running; results in a
+   * game (Accepted or Suspended in a game that has started), which only an admin deletes.
+   */
+  disbandBlockedBy: "locked" | "running" | "results" | null;
 }
 
 export interface ArrayResponse<T> {
