@@ -6,7 +6,7 @@ import { ThemeSwitch } from "~/components/theme-switch";
 import { buttonClass } from "~/components/ui/button";
 import type { Role } from "~/core/enums";
 import { api } from "~/lib/api";
-import { clearCacheAndReload } from "~/lib/cache";
+import { clearCacheAndReload, clearListCaches } from "~/lib/cache";
 import type { ThemePreference } from "~/lib/theme";
 
 export interface ShellUser {
@@ -61,6 +61,8 @@ export function SiteHeader({
     } catch {
       // An expired session is already logged out; the page is refreshed either way.
     }
+    // The cached lists hold what this user saw (their teams, admin lists): not for whoever uses the browser next.
+    clearListCaches();
     await navigate("/");
     await revalidator.revalidate();
   }

@@ -1,5 +1,5 @@
 import type { Page, Route } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, registerUser, test } from "./fixtures";
 import { en } from "./ui-seed";
 
 /** rules.md §15: lists paint from the compressed browser cache on reload; "Clear Cache" empties it. */
@@ -60,7 +60,7 @@ test("a list reload paints from the compressed cache before the API answers, and
   // The admin list is cached too, under the same prefix.
   await page.goto("/admin/games");
   await expect(page.getByRole("cell", { name: title }).or(page.getByRole("link", { name: title })).first()).toBeVisible();
-  await expect.poll(async () => Object.keys(await cacheEntries(page))).toContain(`${PREFIX}admin-games`);
+  await expect.poll(async () => Object.keys(await cacheEntries(page))).toContain(`${PREFIX}admin-games:1`);
 
   // Clear Cache removes every cached list and nothing else.
   await page.evaluate(() => localStorage.setItem("flagstaff-unrelated", "kept"));
@@ -105,4 +105,18 @@ test("the posts list paints from the compressed cache on reload while the API is
   await expect.poll(() => hold.state.answered).toBeGreaterThan(0);
   await hold.stop();
   await expect(page.getByRole("link", { name: title })).toBeVisible();
+});
+
+test("logging out drops the cached lists of what the user saw", async ({ page }) => {
+  await registerUser(page);
+  const made = await page.request.post("/api/team", { data: { name: `Cache ${Date.now().toString(36)}`.slice(0, 15) } });
+  expect(made.status()).toBe(200);
+  await page.goto("/teams");
+  await expect.poll(async () => Object.keys(await cacheEntries(page)).some((k) => k.startsWith(`${PREFIX}teams:`))).toBe(true);
+  await page.evaluate(() => localStorage.setItem("flagstaff-unrelated", "kept"));
+
+  await page.getByRole("button", { name: en.nav.logout }).first().click();
+  await expect(page.getByRole("link", { name: en.nav.login }).first()).toBeVisible();
+  expect(Object.keys(await cacheEntries(page)).filter((k) => k.startsWith(`${PREFIX}teams:`))).toEqual([]);
+  expect(await page.evaluate(() => localStorage.getItem("flagstaff-unrelated"))).toBe("kept");
 });
