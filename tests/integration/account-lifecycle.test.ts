@@ -81,6 +81,51 @@ describe("email verification on register", () => {
     });
   });
 
+  it("a registration whose mail was lost is sent again by registering with the same name, email and password; nobody else replaces it", async () => {
+    await withPolicy({ emailConfirmationRequired: true }, async () => {
+      const userName = unique();
+      const email = `${userName}@example.com`;
+      expect((await register(new Client(), userName, email)).body.data).toBe("EmailConfirmationRequired");
+      const first = await lastLink(email, "/account/verify");
+      // Someone else, without the password, is told the name is taken and replaces nothing.
+      const other = await new Client().json<Body>("/api/account/register", { method: "POST", body: { userName, password: "Other1234", email } });
+      expect(other.body).toMatchObject({ status: 400, title: "This user name is already taken" });
+      expect(await mailsTo(email)).toHaveLength(1);
+
+      const again = await register(new Client(), userName, email);
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body.data).toBe("EmailConfirmationRequired");
+      expect(await mailsTo(email)).toHaveLength(2);
+      const second = await lastLink(email, "/account/verify");
+      expect((await new Client().json("/api/account/verify", { method: "POST", body: { token: first.token, email: first.email } })).status).toBe(401);
+      const v = new Client();
+      expect((await v.json("/api/account/verify", { method: "POST", body: { token: second.token, email: second.email } })).status).toBe(200);
+      expect((await v.json<{ userName: string }>("/api/account/profile")).body.userName).toBe(userName);
+      // Confirmed: the name and address are held for good.
+      expect((await register(new Client(), userName, email)).body).toMatchObject({ status: 400 });
+    });
+  });
+
+  it("a registration never confirmed gives its name and email up once its link has expired", async () => {
+    await withPolicy({ emailConfirmationRequired: true }, async () => {
+      const squatter = unique("sq");
+      const victim = unique("vi");
+      const email = `${victim}@example.com`;
+      expect((await register(new Client(), squatter, email)).body.data).toBe("EmailConfirmationRequired");
+      expect((await register(new Client(), victim, email)).body).toMatchObject({ status: 400, title: "This email is already registered" });
+      vi.useFakeTimers({ toFake: ["Date"] });
+      try {
+        vi.setSystemTime(Date.now() + 3 * 3600_000 + 1000);
+        const r = await register(new Client(), victim, email);
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        expect(r.body.data).toBe("EmailConfirmationRequired");
+      } finally {
+        vi.useRealTimers();
+      }
+      expect(await db().select().from(users).where(eq(users.userNameKey, squatter.toLowerCase())).get()).toBeUndefined();
+    });
+  });
+
   it("AdminConfirmationRequired: no sign-in until an admin activates", async () => {
     await withPolicy({ emailConfirmationRequired: false, activeOnRegister: false }, async () => {
       const userName = unique();

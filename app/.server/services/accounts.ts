@@ -1,4 +1,4 @@
-import { eq, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import { AppError, badRequest, unauthorized } from "~/core/errors";
 import type { RegisterStatus } from "~/core/enums";
 import type { ChangePasswordInput, LoginInput, ProfileUpdateInput, RegisterInput } from "~/core/schemas/account";
@@ -7,6 +7,7 @@ import { avatarUrl, createSession, forgetCachedUser, revokeAllSessions } from ".
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { getPlatformConfig } from "./config";
+import { MAIL_TOKEN_TTL_MS } from "./mail-tokens";
 
 export interface ServiceDeps {
   db: Db;
@@ -84,6 +85,34 @@ export interface RegisterOutcome {
   sessionId: string | null;
 }
 
+/**
+ * A registration waiting for its verification mail does not hold its name and email for ever: one whose
+ * link has expired (never confirmed, never signed in) gives them up to a new registration, and so does a
+ * waiting one registered again with the same name, email and password (its owner lost the mail: the new
+ * registration sends a new link; someone else, not knowing the password, cannot replace it). Otherwise a
+ * lost mail, or someone registering another person's address, would keep both taken with no way out.
+ */
+async function releaseUnconfirmedHolders(db: Db, input: { userName: string; email: string; password: string }, now: number): Promise<void> {
+  const { userName, email } = input;
+  const waiting = and(eq(users.emailConfirmed, false), eq(users.lastVisitedTime, 0), eq(users.role, "User"));
+  const holders = await db
+    .select({ id: users.id, userNameKey: users.userNameKey, emailKey: users.emailKey, registerTime: users.registerTime, passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(or(eq(users.userNameKey, key(userName)), eq(users.emailKey, key(email))), waiting))
+    .all();
+  for (const holder of holders) {
+    const expired = holder.registerTime <= now - MAIL_TOKEN_TTL_MS;
+    const again = !expired && holder.userNameKey === key(userName) && holder.emailKey === key(email) && (await verifyPassword(input.password, holder.passwordHash));
+    if (!expired && !again) continue;
+    try {
+      await db.delete(users).where(and(eq(users.id, holder.id), waiting)).run();
+      forgetCachedUser(holder.id);
+    } catch {
+      // Something refers to the account by foreign key meanwhile: it keeps its name, and the usual "taken" follows.
+    }
+  }
+}
+
 export async function register(
   { db, now }: ServiceDeps,
   input: RegisterInput,
@@ -96,6 +125,7 @@ export async function register(
   }
   const emailConfirmationRequired = accountPolicy.emailConfirmationRequired;
   const active = !emailConfirmationRequired && accountPolicy.activeOnRegister;
+  if (emailConfirmationRequired) await releaseUnconfirmedHolders(db, input, now);
   const userId = await insertUser(
     db,
     { userName: input.userName, email: input.email, password: input.password, emailConfirmed: active, language: meta.language },
