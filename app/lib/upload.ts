@@ -1,4 +1,6 @@
 import i18next from "i18next";
+import { FILE_LIMITS, formatByteSize } from "~/core/http/body-limit";
+import { planUploadBatches } from "~/core/http/upload-batches";
 import { ApiError, api } from "~/lib/api";
 
 /**
@@ -64,18 +66,37 @@ function uploadAssets(files: File[], onProgress: (fraction: number) => void): Pr
 }
 
 /**
- * Uploads files for an attachment: POSTs them to /api/assets, hands the stored list to `attach` (whose
- * attachment rows add their own references), then drops the upload's own reference, whether `attach`
- * succeeded or not. A file uploaded this way then lives as long as what refers to it (api.md §8: a blob
- * is removed when nothing refers to it); the same bytes kept in Admin → Settings → Files keep theirs.
+ * Uploads files for an attachment: POSTs them to /api/assets (in as many requests as the body cap needs,
+ * progress counted over all of them), hands the stored list to `attach` (whose attachment rows add their
+ * own references), then drops the upload's own reference to every stored file, whether `attach` or a
+ * later request succeeded or not. A file uploaded this way then lives as long as what refers to it
+ * (api.md §8: a blob is removed when nothing refers to it); the same bytes kept in Admin → Settings →
+ * Files keep theirs. An empty or too large file is refused by name before anything is sent.
  */
 export async function uploadForAttachment<T>(
   files: File[],
   onProgress: (fraction: number) => void,
   attach: (stored: { hash: string; name: string }[]) => Promise<T>,
 ): Promise<T> {
-  const stored = await uploadAssets(files, onProgress);
+  const plan = planUploadBatches(files);
+  if (!plan.ok) {
+    const name = files[plan.index]!.name;
+    const message =
+      plan.reason === "empty"
+        ? i18next.t("common:upload.fileEmptyNamed", { name })
+        : i18next.t("common:upload.fileTooLarge", { name, limit: formatByteSize(FILE_LIMITS.attachment) });
+    throw new ApiError(message, 400);
+  }
+  const total = files.reduce((sum, file) => sum + file.size, 0);
+  const stored: { hash: string; name: string }[] = [];
   try {
+    let sent = 0;
+    for (const batch of plan.batches) {
+      const part = batch.map((i) => files[i]!);
+      const size = part.reduce((sum, file) => sum + file.size, 0);
+      stored.push(...(await uploadAssets(part, (fraction) => onProgress((sent + fraction * size) / total))));
+      sent += size;
+    }
     return await attach(stored);
   } finally {
     await Promise.allSettled(stored.map((file) => api(`/api/assets/${file.hash}`, { method: "DELETE" })));

@@ -166,3 +166,31 @@ test("an admin runs a test container from the challenge editor and opens the Tra
   await admin.goto(`/games/${gameId}/monitor/traffic`);
   await expect(admin.getByText(en.traffic.noChallenges)).toBeVisible();
 });
+
+test("the Traffic page refreshes its lists every 10 seconds and keeps the selection", async ({ adminPage: admin }) => {
+  test.setTimeout(60_000);
+  const now = Date.now();
+  const stamp = now.toString(36);
+  const game = await admin.request.post("/api/edit/games", { data: { title: `Captures ${stamp}`, start: now - HOUR, end: now + 2 * HOUR } });
+  const gameId = ((await game.json()) as { id: number }).id;
+  const captured = async (title: string) => {
+    const created = await admin.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title, category: "Misc", type: "DynamicContainer" } });
+    const id = ((await created.json()) as { id: number }).id;
+    const updated = await admin.request.put(`/api/edit/games/${gameId}/challenges/${id}`, { data: { containerImage: TEST_IMAGE, enableTrafficCapture: true } });
+    expect(updated.status(), await updated.text()).toBe(200);
+  };
+  await captured(`First ${stamp}`);
+
+  await admin.goto(`/games/${gameId}/monitor/traffic`);
+  const list = admin.getByRole("region", { name: en.traffic.challenges });
+  const first = list.getByRole("button", { name: new RegExp(`First ${stamp}`) });
+  await first.click();
+  await expect(first).toHaveAttribute("aria-pressed", "true");
+  await expect(admin.getByText(en.traffic.noTeams)).toBeVisible();
+
+  // A challenge set to capture after the page loaded shows up with the next refresh (rules.md §15: 10 s).
+  await captured(`Second ${stamp}`);
+  await expect(list.getByRole("button", { name: new RegExp(`Second ${stamp}`) })).toBeVisible({ timeout: 15_000 });
+  await expect(first).toHaveAttribute("aria-pressed", "true");
+  await expect(admin.getByText(en.traffic.noTeams)).toBeVisible();
+});

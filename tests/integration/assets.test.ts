@@ -53,10 +53,11 @@ describe("assets (api.md §8) and admin/files", () => {
     // The same bytes again: one blob, two references.
     const again = await admin.json<{ hash: string; name: string }[]>("/api/assets?filename=renamed.txt", { method: "POST", raw: upload([a, "x.txt"]) });
     expect(again.body[0]!.hash).toBe(r.body[0]!.hash);
-    // The answer names the file as it is kept and listed: by its first name.
-    expect(again.body[0]!.name).toBe("a.txt");
+    // The latest named upload names the file as it is listed (and as the next attachment takes it).
+    expect(again.body[0]!.name).toBe("renamed.txt");
     const row = await db().select().from(files).where(eq(files.hash, r.body[0]!.hash)).get();
     expect(row!.referenceCount).toBe(2);
+    expect(row!.name).toBe("renamed.txt");
 
     // Each DELETE drops one reference; the blob goes with the last one.
     expect((await admin.json(`/api/assets/${r.body[0]!.hash}`, { method: "DELETE" })).status).toBe(200);
@@ -98,6 +99,59 @@ describe("assets (api.md §8) and admin/files", () => {
     expect((await db().select().from(files).where(eq(files.hash, stored!.hash)).get())!.referenceCount).toBe(1);
     expect((await admin.json(`/api/assets/${stored!.hash}`, { method: "DELETE" })).status).toBe(400);
     expect((await new Client().fetch(`/assets/${stored!.hash}/att.bin`)).status).toBe(200);
+  });
+
+  it("serves each attachment under the name it was attached with, whoever uploads the same bytes later", async () => {
+    const { client: admin } = await newAdmin();
+    const bytes = text(`renamed copy ${unique()}`);
+    const game = await createGame(admin);
+    const newChallenge = async (title: string) =>
+      (await admin.json<{ id: number }>(`/api/edit/games/${game.id}/challenges`, { method: "POST", body: { title, category: "Misc", type: "StaticAttachment" } })).body.id;
+    const attachUpload = async (challengeId: number, name: string) => {
+      const [stored] = (await admin.json<{ hash: string; name: string }[]>(`/api/assets?filename=${name}`, { method: "POST", raw: upload([bytes, "tmp.bin"]) })).body;
+      expect(stored!.name).toBe(name);
+      const r = await admin.json(`/api/edit/games/${game.id}/challenges/${challengeId}/attachment`, { method: "POST", body: { attachmentType: "Local", fileHash: stored!.hash } });
+      expect(r.status).toBe(200);
+      await admin.json(`/api/assets/${stored!.hash}`, { method: "DELETE" });
+    };
+    const attachmentUrl = async (challengeId: number) =>
+      (await admin.json<{ attachment: { url: string } | null }>(`/api/edit/games/${game.id}/challenges/${challengeId}`)).body.attachment?.url;
+    const hash = await sha256(bytes);
+
+    const hidden = await newChallenge("Hidden");
+    await attachUpload(hidden, "hidden-secret.txt");
+    expect(await attachmentUrl(hidden)).toBe(`/assets/${hash}/hidden-secret.txt`);
+    // The same bytes for another challenge under another name: each keeps its own.
+    const other = await newChallenge("Other");
+    await attachUpload(other, "public.txt");
+    expect(await attachmentUrl(other)).toBe(`/assets/${hash}/public.txt`);
+    expect(await attachmentUrl(hidden)).toBe(`/assets/${hash}/hidden-secret.txt`);
+    // An organiser replacing the attachment with a renamed copy serves the new name.
+    await attachUpload(hidden, "renamed.txt");
+    expect(await attachmentUrl(hidden)).toBe(`/assets/${hash}/renamed.txt`);
+    expect(await attachmentUrl(other)).toBe(`/assets/${hash}/public.txt`);
+  });
+
+  it("decodes the escapes browsers put in multipart file names (%22, %0D, %0A)", async () => {
+    const { client: admin } = await newAdmin();
+    const content = `quoted ${unique()}`;
+    // As a browser's form sends `say "hi"\r\n.txt` (HTML spec: `"`, CR and LF escaped, nothing else).
+    const body = [
+      "--b0undary",
+      'Content-Disposition: form-data; name="files"; filename="say %22hi%22%0D%0A 100%.txt"',
+      "Content-Type: text/plain",
+      "",
+      content,
+      "--b0undary--",
+      "",
+    ].join("\r\n");
+    const r = await admin.json<{ hash: string; name: string }[]>("/api/assets", {
+      method: "POST",
+      raw: body,
+      headers: { "content-type": "multipart/form-data; boundary=b0undary" },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual([{ hash: await sha256(text(content)), name: 'say "hi" 100%.txt' }]);
   });
 
   it("uses the filename query for a single file", async () => {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { challenges, divisionChallengeConfigs, divisions, files, games } from "~/.server/db/schema";
+import { challenges, divisionChallengeConfigs, divisions, files, games, users } from "~/.server/db/schema";
 import { DEFAULT_BLOOD_BONUS } from "~/core/game/blood-bonus";
 import type { BasicGameInfo, DetailedGameInfo, DivisionInput, GameInfo, GameNoticeInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
@@ -233,6 +233,28 @@ describe("player game views", () => {
     const mine = await captain.client.json<DetailedGameInfo>(`/api/game/${g.id}`);
     expect(mine.body).toMatchObject({ status: "Pending", teamName: team.name, division: g.divisions[0]!.id, teamCount: 0 });
     expect((await anon.json(`/api/game/999999999`)).status).toBe(404);
+  });
+});
+
+describe("monitor pages", () => {
+  it("answer a 404 page for a game that does not exist, after the role check", async () => {
+    const monitor = await newUser();
+    await db().update(users).set({ role: "Monitor" }).where(eq(users.userName, monitor.userName));
+    const game = await createGame(await newAdmin().then((a) => a.client));
+    for (const page of ["traffic", "events", "submissions", "cheatinfo"]) {
+      for (const id of ["999999999", "abc", "0"]) {
+        const r = await monitor.client.fetch(`/games/${id}/monitor/${page}`);
+        expect(r.status, `${id}/${page}`).toBe(404);
+        await r.arrayBuffer();
+      }
+      const known = await monitor.client.fetch(`/games/${game.id}/monitor/${page}`);
+      expect(known.status, page).toBe(200);
+      await known.arrayBuffer();
+      // A player is refused before anything about the game is told.
+      const player = await (await newUser()).client.fetch(`/games/999999999/monitor/${page}`);
+      expect(player.status, page).toBe(403);
+      await player.arrayBuffer();
+    }
   });
 });
 

@@ -37,18 +37,26 @@ function requireSpec({ type, fileHash, remoteUrl }: AttachmentSpec): AttachmentS
 
 /**
  * Adds one reference to each Local file (the attachment rows will point at it); 400 when a hash is unknown.
- * Returns the sizes by hash.
+ * Returns each file's size and current name by hash (an attachment keeps the name it is given now).
  */
-async function referenceFiles(db: Db, hashes: string[]): Promise<Map<string, number>> {
-  const sizes = new Map<string, number>();
+async function referenceFiles(db: Db, hashes: string[]): Promise<Map<string, { size: number; name: string }>> {
+  const known = new Map<string, { size: number; name: string }>();
   const distinct = [...new Set(hashes)];
-  if (distinct.length === 0) return sizes;
-  const known = await inChunks(distinct, (part) => db.select({ hash: files.hash, size: files.size }).from(files).where(inArray(files.hash, part)).all());
-  for (const k of known) sizes.set(k.hash, k.size);
-  if (sizes.size !== distinct.length) throw badRequest("challenge.file_unknown");
+  if (distinct.length === 0) return known;
+  const rows = await inChunks(distinct, (part) =>
+    db.select({ hash: files.hash, size: files.size, name: files.name }).from(files).where(inArray(files.hash, part)).all(),
+  );
+  for (const r of rows) known.set(r.hash, { size: r.size, name: r.name });
+  if (known.size !== distinct.length) throw badRequest("challenge.file_unknown");
   const updates = hashes.map((hash) => db.update(files).set({ referenceCount: sql`${files.referenceCount} + 1` }).where(eq(files.hash, hash)));
   await db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
-  return sizes;
+  return known;
+}
+
+/** The attachment row of a spec, with the size and name of its Local file. */
+function attachmentValues(spec: AttachmentSpec, known: Map<string, { size: number; name: string }>) {
+  const file = spec.fileHash ? known.get(spec.fileHash) : undefined;
+  return { type: spec.type, fileHash: spec.fileHash ?? null, remoteUrl: spec.remoteUrl ?? null, fileSize: file?.size ?? null, name: file?.name ?? null };
 }
 
 /** Removes attachment rows and releases their files (the blob goes with its last reference). */
@@ -65,10 +73,10 @@ export async function setChallengeAttachment(deps: FlagDeps, challenge: Challeng
   const spec = requireSpec({ type: input.attachmentType, fileHash: input.fileHash, remoteUrl: input.remoteUrl });
   let attachmentId: number | null = null;
   if (spec.type !== "None") {
-    const sizes = await referenceFiles(db, spec.fileHash ? [spec.fileHash] : []);
+    const known = await referenceFiles(db, spec.fileHash ? [spec.fileHash] : []);
     const row = await db
       .insert(attachments)
-      .values({ type: spec.type, fileHash: spec.fileHash ?? null, remoteUrl: spec.remoteUrl ?? null, fileSize: spec.fileHash ? (sizes.get(spec.fileHash) ?? null) : null })
+      .values(attachmentValues(spec, known))
       .returning({ id: attachments.id })
       .get();
     attachmentId = row.id;
@@ -107,7 +115,7 @@ export async function addFlags(deps: FlagDeps, challenge: Challenge, input: Flag
     if (type === "None") throw badRequest("challenge.flag_attachment_required");
     return requireSpec({ type, fileHash: f.fileHash, remoteUrl: f.remoteUrl });
   });
-  const sizes = await referenceFiles(
+  const known = await referenceFiles(
     db,
     specs.flatMap((s) => (s?.fileHash ? [s.fileHash] : [])),
   );
@@ -117,11 +125,7 @@ export async function addFlags(deps: FlagDeps, challenge: Challenge, input: Flag
       attachmentIds.push(null);
       continue;
     }
-    const row = await db
-      .insert(attachments)
-      .values({ type: spec.type, fileHash: spec.fileHash ?? null, remoteUrl: spec.remoteUrl ?? null, fileSize: spec.fileHash ? (sizes.get(spec.fileHash) ?? null) : null })
-      .returning({ id: attachments.id })
-      .get();
+    const row = await db.insert(attachments).values(attachmentValues(spec, known)).returning({ id: attachments.id }).get();
     attachmentIds.push(row.id);
   }
   // The challenge's edit version moves with its flags (GET edit/games/{id}/challenges/{cid} lists them).
@@ -176,16 +180,14 @@ export async function listFlags(db: Db, challenge: Challenge): Promise<FlagInfo[
   }));
 }
 
-/** The shared attachment of a static challenge, downloaded under the file's own name. */
+/**
+ * The shared attachment of a static challenge, downloaded under the name it was attached with: not the
+ * shared file row's, which a later upload of the same bytes (maybe for another challenge) renames.
+ */
 export async function getChallengeAttachment(db: Db, challenge: Challenge): Promise<AttachmentInfo | null> {
   if (challenge.attachmentId == null) return null;
-  const row = await db
-    .select({ attachment: attachments, name: files.name })
-    .from(attachments)
-    .leftJoin(files, eq(files.hash, attachments.fileHash))
-    .where(eq(attachments.id, challenge.attachmentId))
-    .get();
-  return row ? toAttachmentInfo(row.attachment, row.name ?? challenge.fileName) : null;
+  const row = await db.select().from(attachments).where(eq(attachments.id, challenge.attachmentId)).get();
+  return row ? toAttachmentInfo(row, row.name ?? challenge.fileName) : null;
 }
 
 /** Whether a challenge has at least one flag row. */

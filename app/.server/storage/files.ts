@@ -59,12 +59,13 @@ export async function readValidatedUpload(
 
 /**
  * Stores bytes in R2 under their SHA-256 and adds one reference to the `files` row (created on first use).
- * Storing the same content twice keeps one blob with two references.
+ * Storing the same content twice keeps one blob with two references. `rename`: a named upload (POST
+ * /api/assets) gives a stored row its name; role uploads (avatar, poster, logo, writeup) leave it.
  */
 export async function storeBytes(
   { db, bucket, now }: StorageDeps,
   bytes: Uint8Array<ArrayBuffer>,
-  meta: { name: string; contentType: string },
+  meta: { name: string; contentType: string; rename?: boolean },
 ): Promise<StoredFile> {
   const hash = await sha256Hex(bytes);
   const existing = await db.select({ hash: files.hash, name: files.name }).from(files).where(eq(files.hash, hash)).get();
@@ -74,10 +75,14 @@ export async function storeBytes(
   await db
     .insert(files)
     .values({ hash, name: meta.name, size: bytes.byteLength, contentType: meta.contentType, referenceCount: 1, uploadTime: now })
-    .onConflictDoUpdate({ target: files.hash, set: { referenceCount: sql`${files.referenceCount} + 1` } })
+    .onConflictDoUpdate({
+      target: files.hash,
+      set: { referenceCount: sql`${files.referenceCount} + 1`, ...(meta.rename ? { name: meta.name } : {}) },
+    })
     .run();
-  // Stored before: the row keeps its first name, and that is the name lists and links show.
-  return { hash, name: existing?.name ?? meta.name, size: bytes.byteLength, contentType: meta.contentType };
+  // Attachments keep the name they were given when attached (attachments.name), so a rename here reaches
+  // only the file list and attachments made from now on.
+  return { hash, name: meta.rename ? meta.name : (existing?.name ?? meta.name), size: bytes.byteLength, contentType: meta.contentType };
 }
 
 /** Validates and stores an upload in one step (see readValidatedUpload and storeBytes). */
@@ -141,6 +146,14 @@ export function sanitizeFileName(name: string, fallback = "file"): string {
 }
 
 /**
+ * The name a browser sent as a multipart filename: forms escape `"`, CR and LF as `%22`, `%0D` and `%0A`
+ * (HTML spec, multipart/form-data encoding) and escape nothing else, so exactly those are decoded.
+ */
+export function decodeMultipartFileName(name: string): string {
+  return name.replace(/%22|%0D|%0A/g, (escape) => (escape === "%22" ? '"' : escape === "%0D" ? "\r" : "\n"));
+}
+
+/**
  * POST /api/assets: stores each upload (any type, 1 B – ASSET_LIMIT) with one reference. `filename`
  * names the file when exactly one is sent. 400 `asset.no_file` without files, `asset.empty_file` for
  * an empty or oversized one (nothing is stored then).
@@ -151,9 +164,9 @@ export async function storeAssets(deps: StorageDeps, uploads: unknown[], filenam
   if (blobs.some((b) => b.size < 1 || b.size > ASSET_LIMIT)) throw badRequest("asset.empty_file");
   const result: { hash: string; name: string }[] = [];
   for (const blob of blobs) {
-    const name = sanitizeFileName(blobs.length === 1 && filename ? filename : (blob as File).name ?? "");
+    const name = sanitizeFileName(blobs.length === 1 && filename ? filename : decodeMultipartFileName((blob as File).name ?? ""));
     const { bytes, contentType } = await readValidatedUpload(blob, "any", ASSET_LIMIT, "asset.empty_file");
-    const stored = await storeBytes(deps, bytes, { name, contentType });
+    const stored = await storeBytes(deps, bytes, { name, contentType, rename: true });
     result.push({ hash: stored.hash, name: stored.name });
   }
   return result;

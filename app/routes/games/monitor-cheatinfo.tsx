@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
+import { createDb } from "~/.server/db/client";
+import { gamePageId } from "~/.server/services/games";
 import type { CheatInfoModel } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
@@ -16,7 +18,8 @@ import type { Route } from "./+types/monitor-cheatinfo";
 /** /games/{id}/monitor/cheatinfo (Monitor): submissions of another team's flag, updated live. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
-  return { pageTitle: getInstance(context).t("monitor.cheatInfo"), gameId: Number(params.id) };
+  const gameId = await gamePageId(createDb(env.DB), params.id);
+  return { pageTitle: getInstance(context).t("monitor.cheatInfo"), gameId };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
+import { gamePageId } from "~/.server/services/games";
 import { gameTeamOptions } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { appendOlderEvents, eventTypeOptions, isContainerEvent, matchesEventFilter } from "~/components/monitor/event-list";
@@ -26,8 +27,9 @@ import type { Route } from "./+types/monitor-events";
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
-  const gameId = Number(params.id);
-  const teams = Number.isSafeInteger(gameId) && gameId > 0 ? await gameTeamOptions(createDb(env.DB), gameId) : [];
+  const db = createDb(env.DB);
+  const gameId = await gamePageId(db, params.id);
+  const teams = await gameTeamOptions(db, gameId);
   return { pageTitle: getInstance(context).t("monitor.events"), gameId, teams };
 }
 

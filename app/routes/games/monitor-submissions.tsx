@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
+import { gamePageId } from "~/.server/services/games";
 import { gameChallengeOptions, gameTeamOptions } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
@@ -27,10 +28,9 @@ import type { Route } from "./+types/monitor-submissions";
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
-  const gameId = Number(params.id);
-  const known = Number.isSafeInteger(gameId) && gameId > 0;
   const db = createDb(env.DB);
-  const [challenges, teams] = known ? await Promise.all([gameChallengeOptions(db, gameId), gameTeamOptions(db, gameId)]) : [[], []];
+  const gameId = await gamePageId(db, params.id);
+  const [challenges, teams] = await Promise.all([gameChallengeOptions(db, gameId), gameTeamOptions(db, gameId)]);
   return { pageTitle: getInstance(context).t("monitor.submissions"), gameId, challenges, teams };
 }
 

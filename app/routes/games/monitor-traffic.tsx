@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
+import { createDb } from "~/.server/db/client";
+import { gamePageId } from "~/.server/services/games";
 import { formatBytes } from "~/components/challenges/challenge-view";
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
@@ -9,6 +11,7 @@ import { ConfirmDialog } from "~/components/teams/dialog";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { api, errorMessage } from "~/lib/api";
+import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/monitor-traffic";
@@ -38,7 +41,8 @@ interface FileRecord {
 /** /games/{id}/monitor/traffic (Monitor): captured traffic by challenge → team → files. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
-  return { pageTitle: getInstance(context).t("traffic.title"), gameId: Number(params.id) };
+  const gameId = await gamePageId(createDb(env.DB), params.id);
+  return { pageTitle: getInstance(context).t("traffic.title"), gameId };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -52,46 +56,42 @@ const itemClass = (active: boolean) =>
 
 type Pending = { kind: "one"; file: string } | { kind: "all" };
 
+/** A list with the address it was read from, so a list of the previous selection is never shown for the next. */
+type ListOf<T> = { url: string; list: T[] } | null;
+
+/**
+ * A list of the page, read at once and then every 10 s like the other monitor lists (rules.md §15), the
+ * rows staying on screen meanwhile. `url` null (nothing selected): no list and no requests.
+ */
+function useCaptureList<T>(url: string | null) {
+  const { data, error, refresh } = useCachedList<ListOf<T>>(
+    `monitor-traffic:${url}`,
+    async (signal) => (url ? { url, list: await api<T[]>(url, { signal }) } : null),
+    { initial: null, stale: true, refreshMs: REFRESH_MS.list, persist: false },
+  );
+  return { list: url !== null && data?.url === url ? data.list : null, error, refresh };
+}
+
 export default function MonitorTrafficPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { gameId } = loaderData;
-  const [challenges, setChallenges] = useState<CaptureChallenge[] | null>(null);
+  // The selection is the page's own state: refreshed lists never reset it.
   const [challengeId, setChallengeId] = useState<number | null>(null);
-  const [teams, setTeams] = useState<CaptureTeam[] | null>(null);
   const [teamId, setTeamId] = useState<number | null>(null);
-  const [files, setFiles] = useState<FileRecord[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const [dialogError, setDialogError] = useState<string | null>(null);
 
-  const loadChallenges = useCallback(() => {
-    api<CaptureChallenge[]>(`/api/game/games/${gameId}/captures`)
-      .then((list) => {
-        setChallenges(list);
-        setError(null);
-      })
-      .catch((err: unknown) => setError(errorMessage(err)));
-  }, [gameId]);
-  useEffect(loadChallenges, [loadChallenges]);
-
-  const loadTeams = useCallback(() => {
-    if (challengeId === null) return;
-    api<CaptureTeam[]>(`/api/game/captures/${challengeId}`)
-      .then(setTeams)
-      .catch((err: unknown) => setError(errorMessage(err)));
-  }, [challengeId]);
-  useEffect(loadTeams, [loadTeams]);
-
-  const loadFiles = useCallback(() => {
-    if (challengeId === null || teamId === null) return;
-    api<FileRecord[]>(`/api/game/captures/${challengeId}/${teamId}`)
-      .then(setFiles)
-      .catch((err: unknown) => setError(errorMessage(err)));
-  }, [challengeId, teamId]);
-  useEffect(loadFiles, [loadFiles]);
-
   const base = challengeId !== null && teamId !== null ? `/api/game/captures/${challengeId}/${teamId}` : null;
+  const challengeList = useCaptureList<CaptureChallenge>(`/api/game/games/${gameId}/captures`);
+  const teamList = useCaptureList<CaptureTeam>(challengeId !== null ? `/api/game/captures/${challengeId}` : null);
+  const fileList = useCaptureList<FileRecord>(base);
+  const challenges = challengeList.list;
+  const teams = teamList.list;
+  const files = fileList.list;
+  const failure = challengeList.error ?? teamList.error ?? fileList.error;
+  const error = failure ? errorMessage(failure) : null;
+
   const remove = async () => {
     if (!pending || !base) return;
     setBusy(true);
@@ -99,9 +99,9 @@ export default function MonitorTrafficPage({ loaderData }: Route.ComponentProps)
     try {
       await api(pending.kind === "all" ? `${base}/all` : `${base}/${pending.file}`, { method: "DELETE" });
       setPending(null);
-      loadFiles();
-      loadTeams();
-      loadChallenges();
+      void fileList.refresh();
+      void teamList.refresh();
+      void challengeList.refresh();
     } catch (err) {
       setDialogError(errorMessage(err));
     } finally {
@@ -121,11 +121,10 @@ export default function MonitorTrafficPage({ loaderData }: Route.ComponentProps)
               key={c.id}
               type="button"
               className={itemClass(c.id === challengeId)}
+              aria-pressed={c.id === challengeId}
               onClick={() => {
                 setChallengeId(c.id);
                 setTeamId(null);
-                setTeams(null);
-                setFiles(null);
               }}
             >
               <span className="truncate">{c.title}</span>
@@ -142,10 +141,8 @@ export default function MonitorTrafficPage({ loaderData }: Route.ComponentProps)
               key={team.id}
               type="button"
               className={itemClass(team.id === teamId)}
-              onClick={() => {
-                setTeamId(team.id);
-                setFiles(null);
-              }}
+              aria-pressed={team.id === teamId}
+              onClick={() => setTeamId(team.id)}
             >
               <span className="truncate">
                 {team.name}

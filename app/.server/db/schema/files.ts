@@ -11,6 +11,7 @@ export const files = sqliteTable(
   {
     /** SHA-256, 64 lower-case hex. */
     hash: text("hash").primaryKey(),
+    /** The name of its latest named upload (POST /api/assets); what the admin file list shows. */
     name: text("name").notNull(),
     size: integer("size").notNull(),
     contentType: text("content_type").notNull().default("application/octet-stream"),
@@ -31,6 +32,11 @@ export const attachments = sqliteTable(
     type: text("type", { enum: FILE_TYPES }).notNull(),
     fileHash: text("file_hash").references(() => files.hash),
     remoteUrl: text("remote_url"),
+    /**
+     * The download name of a Local file, taken from the file when attached: the same bytes uploaded later
+     * under another name (or for another challenge) leave it as it is. Null for Remote and None.
+     */
+    name: text("name"),
     /** Bytes; the file's size for Local, null when unknown (Remote, None). */
     fileSize: integer("file_size"),
   },
