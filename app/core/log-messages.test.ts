@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import resources from "~/locales";
 import { LANGUAGES, type Language } from "./i18n/languages";
 import { getTranslator, hasKey } from "./i18n/translator";
-import { type LogRenderOptions, type LogText, PARAM_KINDS, renderLogText } from "./log-messages";
+import { type LogRenderOptions, type LogText, PARAM_KINDS, PLURAL_COUNT, renderLogText } from "./log-messages";
 
 const options = (lang: Language, mode: LogRenderOptions["mode"]): LogRenderOptions => ({
   t: getTranslator(lang, "common"),
@@ -51,6 +51,13 @@ const RECORDS: [LogText, string][] = [
     "1 of 2 containers of team Gamma, no longer taking part, were released without their agent: c1 (the agent could not be reached); each agent removes them at expiry or at its next start",
   ],
   [{ key: "writeupReplaced", params: { team: 4, game: 2, file: "w.pdf", size: 1024 } }, "Team #4 replaced the writeup of game #2: w.pdf (1024 bytes)"],
+  [{ key: "usersImported", params: { rows: 1 } }, "Batch user import: 1 row"],
+  [{ key: "usersImported", params: { rows: 2 } }, "Batch user import: 2 rows"],
+  [{ key: "gameEdited", params: { title: "Finals", id: 2 } }, "Game Finals (#2) edited"],
+  [{ key: "posterRemoved", params: { game: 2 } }, "Poster of game #2 removed"],
+  [{ key: "noticePosted", params: { id: 5, game: 2 } }, "Notice #5 posted in game #2"],
+  [{ key: "postEdited", params: { title: "Hello", id: "0a1b2c3d" } }, "Post Hello (0a1b2c3d) edited"],
+  [{ key: "logoReset", params: {} }, "Platform logo reset to the default"],
 ];
 
 describe("the stored English text", () => {
@@ -77,6 +84,9 @@ describe("the reader's text", () => {
     expect(read("ja-JP", { key: "challengeCreated", params: { title: "W", id: 9, type: "DynamicContainer", game: 2 } })).toBe("大会 #2 に問題 W（#9、動的コンテナ）を作成しました");
     expect(read("zh-CN", { key: "containerRemovedByAgent", params: { id: "c1", agent: "a1", reason: "expired" } })).toBe("Agent a1 删除了容器 c1（已到期）");
     expect(read("ja-JP", { key: "containerExtended", params: { team: "X", id: "c1", until: 5 } })).toBe("チーム X がコンテナ c1 を at 5 まで延長しました");
+    expect(read("en-US", { key: "usersImported", params: { rows: 1 } })).toBe("Batch user import: 1 row");
+    expect(read("ja-JP", { key: "usersImported", params: { rows: 1 } })).toBe("ユーザーの一括登録：1 行");
+    expect(read("zh-CN", { key: "usersImported", params: { rows: 3 } })).toBe("批量导入用户：3 行");
   });
 
   it("inserts names as they are: not escaped, not interpolated, not nested", () => {
@@ -100,10 +110,18 @@ describe("the reader's text", () => {
 describe("the templates", () => {
   const vars = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
   const templates = (lang: Language) => (resources[lang].common.adminLogs as { messages: Record<string, string> }).messages;
+  /** The message keys of the templates: a plural form (`key_one`, `key_other`) stands for `key`. */
+  const keysOf = (lang: Language) => [...new Set(Object.keys(templates(lang)).map((key) => key.replace(/_(zero|one|two|few|many|other)$/, "")))].sort();
 
   it.each(LANGUAGES)("%s has a template for every message key, with the English template's parameters", (lang) => {
     const english = templates("en-US");
-    expect(Object.keys(templates(lang)).sort()).toEqual(Object.keys(PARAM_KINDS).sort());
+    expect(keysOf(lang)).toEqual(Object.keys(PARAM_KINDS).sort());
     for (const [key, text] of Object.entries(templates(lang))) expect({ key, vars: vars(text) }).toEqual({ key, vars: vars(english[key]!) });
+  });
+
+  it.each(LANGUAGES)("%s has the plural forms of every counted message, and only those", (lang) => {
+    const plural = Object.keys(templates(lang)).filter((key) => /_(one|other)$/.test(key));
+    const counted = Object.keys(PLURAL_COUNT).flatMap((key) => [`${key}_one`, `${key}_other`]);
+    expect(plural.sort()).toEqual(counted.sort());
   });
 });

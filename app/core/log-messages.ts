@@ -65,6 +65,17 @@ export interface LogParams {
   flagsAdded: { added: number; title: string; id: number };
   gameCreated: { title: string; id: number };
   gameDeleted: { id: number };
+  gameEdited: { title: string; id: number };
+  posterUploaded: { game: number };
+  posterRemoved: { game: number };
+  noticePosted: { id: number; game: number };
+  noticeEdited: { id: number; game: number };
+  noticeDeleted: { id: number; game: number };
+  postCreated: { title: string; id: string };
+  postEdited: { title: string; id: string };
+  postDeleted: { id: string };
+  logoUploaded: None;
+  logoReset: None;
   testContainerStarted: { id: string; title: string; challenge: number; entry: string };
   testContainerStopped: { id: string; title: string; challenge: number };
   testContainerReleased: { id: string; title: string; challenge: number } & Released;
@@ -245,6 +256,17 @@ export const PARAM_KINDS: { [K in LogKey]: Partial<Record<keyof LogParams[K], Re
   flagsAdded: {},
   gameCreated: {},
   gameDeleted: {},
+  gameEdited: {},
+  posterUploaded: {},
+  posterRemoved: {},
+  noticePosted: {},
+  noticeEdited: {},
+  noticeDeleted: {},
+  postCreated: {},
+  postEdited: {},
+  postDeleted: {},
+  logoUploaded: {},
+  logoReset: {},
   testContainerStarted: {},
   testContainerStopped: {},
   testContainerReleased: { failure },
@@ -267,6 +289,12 @@ export const PARAM_KINDS: { [K in LogKey]: Partial<Record<keyof LogParams[K], Re
   solvedBlood: { type: enumLabel("notices.type") },
 };
 
+/**
+ * Messages whose template has plural forms (`{key}_one`, `{key}_other`, i18next's suffixes), by the
+ * parameter that counts.
+ */
+export const PLURAL_COUNT: Partial<Record<LogKey, string>> = { usersImported: "rows" };
+
 export const isLogKey = (key: unknown): key is LogKey => typeof key === "string" && Object.hasOwn(PARAM_KINDS, key);
 
 /**
@@ -275,7 +303,9 @@ export const isLogKey = (key: unknown): key is LogKey => typeof key === "string"
  * not escape (React does, on render) and does not interpolate inside values.
  */
 export function renderLogText(key: unknown, params: unknown, o: LogRenderOptions): string | null {
-  if (!isLogKey(key) || !o.exists(`${TEMPLATE}.${key}`)) return null;
+  if (!isLogKey(key)) return null;
+  const counted = PLURAL_COUNT[key];
+  if (!o.exists(counted === undefined ? `${TEMPLATE}.${key}` : `${TEMPLATE}.${key}_other`)) return null;
   const given = (params && typeof params === "object" && !Array.isArray(params) ? params : {}) as Params;
   const kinds = PARAM_KINDS[key] as Record<string, Render | undefined>;
   const values: Params = {};
@@ -283,5 +313,7 @@ export function renderLogText(key: unknown, params: unknown, o: LogRenderOptions
     const kind = Object.hasOwn(kinds, name) ? kinds[name] : undefined;
     values[name] = kind ? kind(value, given, o) : typeof value === "number" ? value : str(value);
   }
-  return translate(o, `${TEMPLATE}.${key}`, values);
+  if (counted === undefined) return translate(o, `${TEMPLATE}.${key}`, values);
+  const count = given[counted];
+  return o.t(`${TEMPLATE}.${key}`, { replace: values, count: typeof count === "number" ? count : 0 });
 }

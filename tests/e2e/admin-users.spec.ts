@@ -113,6 +113,39 @@ test("an admin edits a user, resets a password shown once, and deletes a user", 
   await expect(adminPage.getByText(fill(en.adminUsers.noMatch, { hint: user.userName }))).toBeVisible();
 });
 
+test("an admin's own edit dialog offers neither their role nor deactivation, and still saves", async ({ adminPage, adminCredentials }) => {
+  await openUser(adminPage, adminCredentials.userName);
+  await userRow(adminPage, adminCredentials.userName).getByRole("button", { name: en.adminUsers.edit, exact: true }).click();
+  const edit = adminPage.getByRole("dialog", { name: en.adminUsers.editTitle });
+  await expect(edit.getByLabel(en.adminUsers.role)).toBeDisabled();
+  await expect(edit.getByRole("checkbox", { name: en.adminUsers.activeToggle })).toBeDisabled();
+  await expect(edit.getByRole("checkbox", { name: en.adminUsers.activeToggle })).toBeChecked();
+  await expect(edit.getByText(en.adminUsers.ownActive)).toBeVisible();
+  await edit.getByRole("button", { name: en.adminUsers.save, exact: true }).click();
+  await expect(edit).toBeHidden();
+  expect((await adminPage.request.get("/api/account/profile")).status()).toBe(200);
+});
+
+test("a list page past the end says so, with no pager pointing further", async ({ adminPage, browser }) => {
+  // At least two pages of 20 users.
+  const total = async () => ((await (await adminPage.request.get("/api/admin/users?count=1")).json()) as { total: number }).total;
+  const missing = 21 - (await total());
+  if (missing > 0) {
+    const other = await browser.newContext();
+    for (let i = 0; i < missing; i++) await registerUser(other.request);
+    await other.close();
+  }
+  const pages = Math.ceil((await total()) / 20);
+  await adminPage.goto(`/admin/users?page=${pages + 5}`);
+  await expect(adminPage.getByText(fill(en.pager.pastEnd, { page: pages + 5, pages }))).toBeVisible(FIRST_LOAD);
+  await expect(adminPage.getByRole("navigation", { name: en.adminUsers.pagination })).toHaveCount(0);
+  await adminPage.getByRole("link", { name: fill(en.pager.lastPage, { pages }) }).click();
+  const pager = adminPage.getByRole("navigation", { name: en.adminUsers.pagination });
+  await expect(pager).toContainText(fill(en.pager.pageOf, { page: pages, pages }));
+  await expect(pager.getByRole("link", { name: en.pager.previous })).toHaveAttribute("href", new RegExp(`page=${pages - 1}$`));
+  await expect(pager.getByRole("link", { name: en.pager.next })).toHaveCount(0);
+});
+
 test("batch creation reports each row", async ({ adminPage }) => {
   const [a, b] = [uniqueUserName("ba"), uniqueUserName("bb")];
   await adminPage.goto("/admin/users");

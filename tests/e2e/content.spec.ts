@@ -134,3 +134,59 @@ test("a saved settings card keeps what it saved, and the next save does not send
     await page.request.put("/api/admin/config", { data: { accountPolicy: { allowRegister: true, emailDomainList: "" } } });
   }
 });
+
+test("a logo upload or reset keeps what is typed in the platform card and says it was done", async ({ adminPage: page }) => {
+  // A 1×1 transparent PNG.
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+  await page.goto("/admin/settings");
+  const platform = page.getByRole("region", { name: en.settings.platform.heading });
+  const slogan = platform.getByRole("textbox", { name: en.settings.platform.slogan, exact: true });
+  await expect(slogan).toBeVisible(FIRST_LOAD);
+  try {
+    await slogan.fill(`Unsaved ${stamp()}`);
+    const typed = await slogan.inputValue();
+    await platform.getByLabel(en.settings.platform.uploadLogo).setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: png });
+    await expect(platform.getByText(en.settings.platform.logoUploaded)).toBeVisible();
+    await expect(platform.getByRole("img", { name: en.settings.platform.logo })).toBeVisible();
+    await expect(slogan).toHaveValue(typed);
+
+    await platform.getByRole("button", { name: en.settings.platform.resetLogo }).click();
+    await expect(platform.getByText(en.settings.platform.logoReset)).toBeVisible();
+    await expect(platform.getByText(en.settings.platform.noLogo)).toBeVisible();
+    await expect(slogan).toHaveValue(typed);
+  } finally {
+    await page.request.delete("/api/admin/config/logo");
+  }
+});
+
+test("a cleared container minutes field is named at the field instead of saving nothing under “Settings saved”", async ({ adminPage: page }) => {
+  await page.goto("/admin/settings");
+  const container = page.getByRole("region", { name: en.settings.container.heading });
+  const lifetime = container.getByRole("spinbutton", { name: en.settings.container.defaultLifetime });
+  await expect(lifetime).toBeVisible(FIRST_LOAD);
+  const stored = await lifetime.inputValue();
+  await lifetime.fill("");
+  await container.getByRole("button", { name: en.settings.save }).click();
+  const message = en.settings.container.minutesRange.replace("{{min}}", "1").replace("{{max}}", "7200");
+  await expect(container.getByText(message)).toBeVisible();
+  await expect(lifetime).toHaveAttribute("aria-invalid", "true");
+  await expect(container.getByText(en.settings.saved)).toHaveCount(0);
+  // Typing the number back saves, and the field's message goes.
+  await lifetime.fill(stored);
+  await container.getByRole("button", { name: en.settings.save }).click();
+  await expect(container.getByText(en.settings.saved)).toBeVisible();
+  await expect(container.getByText(message)).toHaveCount(0);
+});
+
+test("switching CAPTCHA on without a provider on the server warns in the account card", async ({ adminPage: page }) => {
+  // The e2e server has no FLAGSTAFF_CAPTCHA_* (GET /api/captcha answers None).
+  await page.goto("/admin/settings");
+  const account = page.getByRole("region", { name: en.settings.account.heading });
+  const captcha = account.getByRole("checkbox", { name: en.settings.account.useCaptcha });
+  await expect(captcha).toBeVisible(FIRST_LOAD);
+  await captcha.uncheck();
+  await expect(account.getByText(en.settings.account.noCaptchaTitle)).toHaveCount(0);
+  await captcha.check();
+  await expect(account.getByRole("alert")).toContainText(en.settings.account.noCaptchaTitle);
+  await expect(account.getByRole("alert")).toContainText(en.settings.account.noCaptcha);
+});

@@ -227,3 +227,31 @@ test("an admin uploads a game poster and removes it again", async ({ adminPage: 
   await expect(admin.getByRole("img", { name: en.adminGames.posterAlt })).toHaveCount(0);
   expect(((await (await admin.request.get(`/api/edit/games/${gameId}`)).json()) as { poster: string | null }).poster).toBeNull();
 });
+
+test("/admin/games pages through every game, 20 at a time", async ({ adminPage: page }) => {
+  const total = async () => ((await (await page.request.get("/api/edit/games?count=1")).json()) as { total: number }).total;
+  // Hidden games that started long ago: they sort last and no player list shows them.
+  const stamp = Date.now().toString(36);
+  const start = Date.UTC(2001, 0, 1);
+  const oldest = `Oldest ${stamp}`;
+  const created = await page.request.post("/api/edit/games", { data: { title: oldest, start, end: start + 3_600_000, hidden: true } });
+  expect(created.status()).toBe(200);
+  for (let i = await total(); i < 21; i++) {
+    await page.request.post("/api/edit/games", { data: { title: `Filler ${stamp} ${i}`, start: start + 60_000, end: start + 3_600_000, hidden: true } });
+  }
+  const pages = Math.ceil((await total()) / 20);
+
+  await page.goto("/admin/games");
+  const rows = page.locator('[data-testid^="admin-game-"]');
+  await expect(rows).toHaveCount(20, FIRST_LOAD);
+  const pager = page.getByRole("navigation", { name: en.adminGames.pagination });
+  await expect(pager).toContainText(fill(en.pager.pageOf, { page: 1, pages }));
+  await pager.getByRole("link", { name: en.pager.next }).click();
+  await expect(page).toHaveURL(/[?&]page=2$/);
+  await expect(pager).toContainText(fill(en.pager.pageOf, { page: 2, pages }));
+
+  // The last page holds the game that started first.
+  await page.goto(`/admin/games?page=${pages}`);
+  await expect(page.getByRole("link", { name: oldest })).toBeVisible(FIRST_LOAD);
+  await expect(pager.getByRole("link", { name: en.pager.next })).toHaveCount(0);
+});

@@ -151,6 +151,40 @@ describe("admin users: view and edit", () => {
   });
 });
 
+describe("admin users: deactivation", () => {
+  it("deactivating revokes the open session at once and blocks sign-in; reactivating allows it again", async () => {
+    const admin = await newAdmin();
+    const target = await newUser();
+    const tid = await userId(target.client);
+    const stampBefore = (await db().select().from(users).where(eq(users.id, tid)).get())!.securityStamp;
+
+    expect((await admin.client.json(`/api/admin/users/${tid}`, { method: "PUT", body: { emailConfirmed: false } })).status).toBe(200);
+    expect((await target.client.json("/api/account/profile")).status).toBe(401);
+    const row = (await db().select().from(users).where(eq(users.id, tid)).get())!;
+    expect(row.emailConfirmed).toBe(false);
+    expect(row.securityStamp).not.toBe(stampBefore);
+    expect((await login(target.userName, PASSWORD)).status).toBe(401);
+
+    // Saving the dialog again with the account left inactive changes nothing more.
+    expect((await admin.client.json(`/api/admin/users/${tid}`, { method: "PUT", body: { emailConfirmed: false } })).status).toBe(200);
+    expect((await db().select().from(users).where(eq(users.id, tid)).get())!.securityStamp).toBe(row.securityStamp);
+
+    await admin.client.json(`/api/admin/users/${tid}`, { method: "PUT", body: { emailConfirmed: true } });
+    expect((await login(target.userName, PASSWORD)).status).toBe(200);
+  });
+
+  it("refuses to deactivate your own account, with a localised message", async () => {
+    const admin = await newAdmin({ lang: "zh-CN" });
+    const self = await admin.client.json<ErrorBody>(`/api/admin/users/${admin.id}`, { method: "PUT", body: { emailConfirmed: false } });
+    expect(self.status).toBe(400);
+    expect(self.body.title).toBe("不能停用自己的账号");
+    expect((await db().select().from(users).where(eq(users.id, admin.id)).get())!.emailConfirmed).toBe(true);
+    expect((await admin.client.json("/api/account/profile")).status).toBe(200);
+    // Your own account stays editable otherwise (the dialog leaves the switch out for yourself).
+    expect((await admin.client.json(`/api/admin/users/${admin.id}`, { method: "PUT", body: { bio: "me", emailConfirmed: true } })).status).toBe(200);
+  });
+});
+
 describe("admin users: delete", () => {
   it("refuses to delete yourself or a team captain, deletes others", async () => {
     const admin = await newAdmin({ lang: "ja-JP" });

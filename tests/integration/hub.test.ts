@@ -142,7 +142,7 @@ describe("game notices over the game socket", () => {
     playerSocket.webSocket!.close(1000);
   });
 
-  it("closes a user's open sockets when their role no longer opens them, they are banned, or the game is deleted", async () => {
+  it("closes a user's open sockets when their role no longer opens them, they are banned or deactivated, or the game is deleted", async () => {
     const admin = await newAdminClient();
     const gameId = await createGameAs(admin, { acceptWithoutReview: true });
     /** An accepted socket and the close code it gets (null while open). */
@@ -184,6 +184,13 @@ describe("game notices over the game socket", () => {
     const keptFeed = await watch(kept.client, `/hub/game/${gameId}`);
     expect((await admin.json(`/api/admin/users/${await userIdOf(banned.client)}`, { method: "PUT", body: { role: "Banned" } })).status).toBe(200);
     await closeCode(bannedFeed).toBe(4403);
+    expect(keptFeed.code).toBeNull();
+
+    // So does a deactivated player's (like a ban, deactivation ends their sessions at once).
+    const deactivated = await newUser();
+    const deactivatedFeed = await watch(deactivated.client, `/hub/game/${gameId}`);
+    expect((await admin.json(`/api/admin/users/${await userIdOf(deactivated.client)}`, { method: "PUT", body: { emailConfirmed: false } })).status).toBe(200);
+    await closeCode(deactivatedFeed).toBe(4403);
     expect(keptFeed.code).toBeNull();
 
     // Deleting the game closes every socket still open on it.

@@ -9,6 +9,8 @@ import { writeLog } from "~/.server/services/logs";
 import type { LogMessage } from "~/core/protocol";
 import type { ApiEnv } from "../../workers/api/context";
 import { apiContext, errorResponse } from "../../workers/api/middleware";
+import { png } from "./content-helpers";
+import { createGame } from "./game-helpers";
 import { Client, PASSWORD, db, newUser, unique } from "./helpers";
 
 const hub = () => env.ADMIN_HUB.get(env.ADMIN_HUB.idFromName("admin"));
@@ -103,6 +105,75 @@ describe("log records for security-relevant actions", () => {
     // The freshly reset password never reached a record.
     const all = await db().select().from(logs).where(gt(logs.time, since - 1)).all();
     expect(JSON.stringify(all)).not.toContain(reset.body);
+  });
+
+  it("names only the fields an admin's user edit changed", async () => {
+    const since = Date.now();
+    const admin = await newUser();
+    await makeAdmin(admin.userName);
+    const target = await newUser();
+    const id = await userId(target.userName);
+    const row = (await db().select().from(users).where(eq(users.id, id)).get())!;
+    // The edit dialog sends every field; only the real name is new.
+    const body = { userName: row.userName, email: row.email, realName: "Grace", stdNumber: row.stdNumber, phone: row.phone, bio: row.bio, role: row.role, emailConfirmed: row.emailConfirmed };
+    expect((await admin.client.json(`/api/admin/users/${id}`, { method: "PUT", body })).status).toBe(200);
+    await waitForLog((r) => r.message === `User ${target.userName} updated: realName`, since);
+    expect((await admin.client.json(`/api/admin/users/${id}`, { method: "PUT", body })).status).toBe(200);
+    await waitForLog((r) => r.message === `User ${target.userName} updated: nothing`, since);
+    expect((await admin.client.json(`/api/admin/users/${id}`, { method: "PUT", body: { ...body, emailConfirmed: false } })).status).toBe(200);
+    const deactivated = await waitForLog((r) => r.message === `User ${target.userName} updated: emailConfirmed`, since);
+    expect(deactivated.level).toBe("Warning");
+  });
+
+  it("logs edits of games, posters, notices, posts and the logo, and counts imported rows in the right plural", async () => {
+    const since = Date.now();
+    const admin = await newUser();
+    await makeAdmin(admin.userName);
+    const by = (message: string) => waitForLog((r) => r.message === message && r.userName === admin.userName && r.logger === "Admin", since);
+    const image = (salt: string) => {
+      const form = new FormData();
+      form.append("file", new File([png(salt)], "image.png", { type: "image/png" }));
+      return form;
+    };
+
+    const game = await createGame(admin.client);
+    const title = unique("renamed");
+    expect((await admin.client.json(`/api/edit/games/${game.id}`, { method: "PUT", body: { title } })).status).toBe(200);
+    await by(`Game ${title} (#${game.id}) edited`);
+    expect((await admin.client.json(`/api/edit/games/${game.id}/poster`, { method: "PUT", raw: image(unique("poster")) })).status).toBe(200);
+    await by(`Poster of game #${game.id} uploaded`);
+    expect((await admin.client.json(`/api/edit/games/${game.id}/poster`, { method: "DELETE" })).status).toBe(200);
+    await by(`Poster of game #${game.id} removed`);
+
+    const notice = await admin.client.json<{ id: number }>(`/api/edit/games/${game.id}/notices`, { method: "POST", body: { content: "Hint" } });
+    expect(notice.status).toBe(200);
+    await by(`Notice #${notice.body.id} posted in game #${game.id}`);
+    expect((await admin.client.json(`/api/edit/games/${game.id}/notices/${notice.body.id}`, { method: "PUT", body: { content: "Hint 2" } })).status).toBe(200);
+    await by(`Notice #${notice.body.id} of game #${game.id} edited`);
+    expect((await admin.client.json(`/api/edit/games/${game.id}/notices/${notice.body.id}`, { method: "DELETE" })).status).toBe(200);
+    await by(`Notice #${notice.body.id} of game #${game.id} deleted`);
+
+    const post = await admin.client.json<{ id: string }>("/api/edit/posts", { method: "POST", body: { title: "News" } });
+    expect(post.status).toBe(200);
+    await by(`Post News (${post.body.id}) created`);
+    expect((await admin.client.json(`/api/edit/posts/${post.body.id}`, { method: "PUT", body: { title: "News 2" } })).status).toBe(200);
+    await by(`Post News 2 (${post.body.id}) edited`);
+    expect((await admin.client.json(`/api/edit/posts/${post.body.id}`, { method: "DELETE" })).status).toBe(200);
+    await by(`Post ${post.body.id} deleted`);
+
+    expect((await admin.client.json("/api/admin/config/logo", { method: "POST", raw: image(unique("logo")) })).status).toBe(200);
+    await by("Platform logo uploaded");
+    expect((await admin.client.json("/api/admin/config/logo", { method: "DELETE" })).status).toBe(200);
+    await by("Platform logo reset to the default");
+
+    const row = () => {
+      const name = unique("imp");
+      return { userName: name, password: PASSWORD, email: `${name}@example.org` };
+    };
+    expect((await admin.client.json("/api/admin/users", { method: "POST", body: [row()] })).status).toBe(200);
+    await by("Batch user import: 1 row");
+    expect((await admin.client.json("/api/admin/users", { method: "POST", body: [row(), row()] })).status).toBe(200);
+    await by("Batch user import: 2 rows");
   });
 
   it("logs team lock, unlock and deletion by an admin", async () => {

@@ -101,12 +101,12 @@ defineRoute(admin, { method: "GET", path: "/admin/users/:id", auth: "Admin", tag
 );
 
 defineRoute(admin, { method: "PUT", path: "/admin/users/:id", auth: "Admin", tag, summary: "Edit a user (fields, role, activation)", body: usersAdmin.adminUserUpdateSchema }, async (c, { body, user }) => {
-  const before = body.userName == null ? null : await usersAdmin.getUserProfile(c.get("db"), adminUserId(c));
-  const { user: info, previousRole } = await usersAdmin.updateUser({ db: c.get("db"), now: c.get("now") }, user!.id, adminUserId(c), body);
-  await disconnectUser(c.env, c.get("db"), adminUserId(c), previousRole, info.role);
-  if (before && before.userName !== info.userName) await refreshRoomsOfUser(c.env, c.get("db"), adminUserId(c));
-  const fields = Object.entries(body).flatMap(([k, v]) => (v == null ? [] : [k]));
-  await logEvent(c, { level: body.role === "Banned" ? "Warning" : "Information", logger: "Admin", text: { key: "userUpdated", params: { user: info.userName, fields, role: body.role ?? null } }, status: "Success" });
+  const { user: info, previousRole, changed, revoked } = await usersAdmin.updateUser({ db: c.get("db"), now: c.get("now") }, user!.id, adminUserId(c), body);
+  // Banned or deactivated: every live socket closes, as the sessions did.
+  await disconnectUser(c.env, c.get("db"), adminUserId(c), previousRole, info.role, revoked);
+  if (changed.includes("userName")) await refreshRoomsOfUser(c.env, c.get("db"), adminUserId(c));
+  const role = changed.includes("role") ? info.role : null;
+  await logEvent(c, { level: revoked ? "Warning" : "Information", logger: "Admin", text: { key: "userUpdated", params: { user: info.userName, fields: changed, role } }, status: "Success" });
   return c.json({ title: c.get("t")("admin.user_updated"), status: 200 });
 });
 
@@ -145,11 +145,14 @@ defineRoute(admin, { method: "GET", path: "/admin/logs", auth: "Admin", tag, sum
 
 defineRoute(admin, { method: "POST", path: "/admin/config/logo", auth: "Admin", tag, summary: "Upload the platform logo (image ≤ 3 MB; also the favicon)", rawBody: "multipart" }, async (c) => {
   const form = await c.req.formData().catch(() => null);
-  return c.json(await branding.setLogo({ db: c.get("db"), bucket: c.env.FILES, now: c.get("now") }, form?.get("file")));
+  const logo = await branding.setLogo({ db: c.get("db"), bucket: c.env.FILES, now: c.get("now") }, form?.get("file"));
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "logoUploaded", params: {} }, status: "Success" });
+  return c.json(logo);
 });
 
 defineRoute(admin, { method: "DELETE", path: "/admin/config/logo", auth: "Admin", tag, summary: "Restore the default logo" }, async (c) => {
   await branding.resetLogo({ db: c.get("db"), bucket: c.env.FILES, now: c.get("now") });
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "logoReset", params: {} }, status: "Success" });
   return c.json({ title: c.get("t")("admin.logo_reset"), status: 200 });
 });
 

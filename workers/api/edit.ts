@@ -58,6 +58,7 @@ defineRoute(
     const id = editGameId(c);
     const updated = await gameService.updateGame(deps(c), id, body, ifMatchOf(c));
     await refreshRoom(c.env, id, "game");
+    await logEvent(c, { level: "Information", logger: "Admin", text: { key: "gameEdited", params: { title: updated.value.title, id } }, status: "Success" });
     return jsonWithVersion(c, updated);
   },
 );
@@ -83,11 +84,14 @@ defineRoute(edit, { method: "PUT", path: "/edit/games/:id/poster", auth: "Admin"
   } catch {
     throw badRequest("file.invalid");
   }
-  return c.json(await gameService.updatePoster({ ...deps(c), bucket: c.env.FILES }, id, form.get("file")));
+  const poster = await gameService.updatePoster({ ...deps(c), bucket: c.env.FILES }, id, form.get("file"));
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "posterUploaded", params: { game: id } }, status: "Success" });
+  return c.json(poster);
 });
 
 defineRoute(edit, { method: "DELETE", path: "/edit/games/:id/poster", auth: "Admin", tag, summary: "Remove the game poster" }, async (c) => {
   await gameService.removePoster({ ...deps(c), bucket: c.env.FILES }, editGameId(c));
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "posterRemoved", params: { game: editGameId(c) } }, status: "Success" });
   return c.json({ title: c.get("t")("game.poster_removed"), status: 200 });
 });
 
@@ -99,15 +103,20 @@ defineRoute(edit, { method: "GET", path: "/edit/games/:id/notices", auth: "Admin
   c.json(await noticeService.listAllNotices(c.get("db"), editGameId(c))),
 );
 
-defineRoute(edit, { method: "POST", path: "/edit/games/:id/notices", auth: "Admin", tag, summary: "Post a notice (pushed to players)", body: noticeSchema }, async (c, { body }) =>
-  c.json(await noticeService.createNotice(noticeDeps(c), editGameId(c), body.content)),
-);
+defineRoute(edit, { method: "POST", path: "/edit/games/:id/notices", auth: "Admin", tag, summary: "Post a notice (pushed to players)", body: noticeSchema }, async (c, { body }) => {
+  const notice = await noticeService.createNotice(noticeDeps(c), editGameId(c), body.content);
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "noticePosted", params: { id: notice.id, game: editGameId(c) } }, status: "Success" });
+  return c.json(notice);
+});
 
-defineRoute(edit, { method: "PUT", path: "/edit/games/:id/notices/:nid", auth: "Admin", tag, summary: "Edit a Normal notice", body: noticeSchema }, async (c, { body }) =>
-  c.json(await noticeService.updateNotice(noticeDeps(c), editGameId(c), noticeId(c), body.content)),
-);
+defineRoute(edit, { method: "PUT", path: "/edit/games/:id/notices/:nid", auth: "Admin", tag, summary: "Edit a Normal notice", body: noticeSchema }, async (c, { body }) => {
+  const notice = await noticeService.updateNotice(noticeDeps(c), editGameId(c), noticeId(c), body.content);
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "noticeEdited", params: { id: notice.id, game: editGameId(c) } }, status: "Success" });
+  return c.json(notice);
+});
 
 defineRoute(edit, { method: "DELETE", path: "/edit/games/:id/notices/:nid", auth: "Admin", tag, summary: "Delete a Normal notice" }, async (c) => {
   await noticeService.deleteNotice(noticeDeps(c), editGameId(c), noticeId(c));
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "noticeDeleted", params: { id: noticeId(c), game: editGameId(c) } }, status: "Success" });
   return c.json({ title: c.get("t")("notice.deleted"), status: 200 });
 });

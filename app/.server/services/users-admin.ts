@@ -149,34 +149,57 @@ async function assertFree(db: Db, field: "userName" | "email", value: string, ex
   if (taken) throw badRequest(field === "userName" ? "account.username_taken" : "account.email_taken");
 }
 
+/** The fields of an admin edit, as PUT admin/users names them. */
+export type AdminUserField = Exclude<keyof AdminUserUpdateInput, undefined>;
+
 /**
- * Edits a user. Banning rotates the security stamp and revokes every session at once. Returns the user and
- * the role they had (the caller closes the live sockets a lower role no longer opens).
+ * Edits a user. Banning or deactivating rotates the security stamp and revokes every session at once (the
+ * caller closes their live sockets too: `revoked`). Returns the user, the role they had and the fields whose
+ * value changed. An admin cannot change their own role nor deactivate their own account.
  */
-export async function updateUser({ db }: AdminUserDeps, actorId: string, userId: string, input: AdminUserUpdateInput): Promise<{ user: UserInfo; previousRole: Role }> {
+export async function updateUser(
+  { db }: AdminUserDeps,
+  actorId: string,
+  userId: string,
+  input: AdminUserUpdateInput,
+): Promise<{ user: UserInfo; previousRole: Role; changed: AdminUserField[]; revoked: boolean }> {
   const user = await requireUser(db, userId);
   const patch: Partial<typeof users.$inferInsert> = {};
+  const changed: AdminUserField[] = [];
   if (input.userName != null && input.userName !== user.userName) {
     await assertFree(db, "userName", input.userName, userId);
     patch.userName = input.userName;
     patch.userNameKey = key(input.userName);
+    changed.push("userName");
   }
   if (input.email != null && input.email !== user.email) {
     await assertFree(db, "email", input.email, userId);
     patch.email = input.email;
     patch.emailKey = key(input.email);
+    changed.push("email");
   }
-  if (input.bio != null) patch.bio = input.bio;
-  if (input.realName != null) patch.realName = input.realName;
-  if (input.stdNumber != null) patch.stdNumber = input.stdNumber;
-  if (input.phone != null) patch.phone = input.phone;
-  if (input.emailConfirmed != null) patch.emailConfirmed = input.emailConfirmed;
-  const banning = input.role === "Banned" && user.role !== "Banned";
+  for (const field of ["realName", "stdNumber", "phone", "bio"] as const) {
+    const value = input[field];
+    if (value != null && value !== user[field]) {
+      patch[field] = value;
+      changed.push(field);
+    }
+  }
   if (input.role != null && input.role !== user.role) {
     if (userId === actorId) throw badRequest("admin.cannot_change_own_role");
     patch.role = input.role;
+    changed.push("role");
   }
-  if (banning) patch.securityStamp = crypto.randomUUID();
+  if (input.emailConfirmed != null && input.emailConfirmed !== user.emailConfirmed) {
+    if (userId === actorId && !input.emailConfirmed) throw badRequest("admin.cannot_deactivate_self");
+    patch.emailConfirmed = input.emailConfirmed;
+    changed.push("emailConfirmed");
+  }
+  const banning = patch.role === "Banned";
+  const deactivating = patch.emailConfirmed === false;
+  // Like a ban, deactivation takes effect at once: no session of the account keeps working.
+  const revoked = banning || deactivating;
+  if (revoked) patch.securityStamp = crypto.randomUUID();
   if (Object.keys(patch).length > 0) {
     try {
       await db.update(users).set(patch).where(eq(users.id, userId)).run();
@@ -186,8 +209,8 @@ export async function updateUser({ db }: AdminUserDeps, actorId: string, userId:
     }
   }
   forgetCachedUser(userId);
-  if (banning) await revokeAllSessions(db, userId);
-  return { user: toUserInfo(await requireUser(db, userId)), previousRole: user.role };
+  if (revoked) await revokeAllSessions(db, userId);
+  return { user: toUserInfo(await requireUser(db, userId)), previousRole: user.role, changed, revoked };
 }
 
 /** Deletes a user (not oneself, not a team captain); memberships and sessions go with them. Returns their role. */

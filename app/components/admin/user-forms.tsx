@@ -30,8 +30,8 @@ export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUs
           stdNumber: text("stdNumber"),
           phone: text("phone"),
           bio: text("bio"),
-          ...(isSelf ? {} : { role: text("role") as Role }),
-          emailConfirmed: form.get("emailConfirmed") === "on",
+          // Own role and activation are not offered (a disabled field is not in the form either).
+          ...(isSelf ? {} : { role: text("role") as Role, emailConfirmed: form.get("emailConfirmed") === "on" }),
         },
       });
       onDone();
@@ -73,10 +73,13 @@ export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUs
         </div>
       </div>
       <TextAreaField label={t("adminUsers.bio")} name="bio" maxLength={128} rows={2} defaultValue={user.bio} />
-      <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" name="emailConfirmed" defaultChecked={user.emailConfirmed} className="size-4 accent-primary-600" />
-        {t("adminUsers.activeToggle")}
-      </label>
+      <div className="space-y-1">
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="emailConfirmed" defaultChecked={user.emailConfirmed} disabled={isSelf} className="size-4 accent-primary-600" />
+          {t("adminUsers.activeToggle")}
+        </label>
+        {isSelf ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminUsers.ownActive")}</p> : null}
+      </div>
       <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={onCancel} disabled={busy}>
           {t("adminUsers.cancel")}

@@ -7,7 +7,20 @@ import type { AdminSettings } from "./types";
 
 type Policy = AdminSettings["accountPolicy"];
 
-export function AccountSection({ settings, state, mailEnabled, onSave }: { settings: Policy; state: SaveState; mailEnabled: boolean; onSave: (patch: Policy) => void }) {
+export function AccountSection({
+  settings,
+  state,
+  mailEnabled,
+  captchaEnabled,
+  onSave,
+}: {
+  settings: Policy;
+  state: SaveState;
+  mailEnabled: boolean;
+  /** Whether the server has a CAPTCHA provider and its keys (without them "Use CAPTCHA" changes nothing). */
+  captchaEnabled: boolean;
+  onSave: (patch: Policy) => void;
+}) {
   const { t } = useTranslation();
   const [policy, setPolicy] = useState(settings);
   const set = <K extends keyof Policy>(key: K) => (value: Policy[K]) => setPolicy((p) => ({ ...p, [key]: value }));
@@ -22,6 +35,11 @@ export function AccountSection({ settings, state, mailEnabled, onSave }: { setti
       {policy.emailConfirmationRequired && !mailEnabled ? (
         <Alert tone="error" title={t("settings.account.noMailTitle")}>
           {t("settings.account.noMail")}
+        </Alert>
+      ) : null}
+      {policy.useCaptcha && !captchaEnabled ? (
+        <Alert tone="error" title={t("settings.account.noCaptchaTitle")}>
+          {t("settings.account.noCaptcha")}
         </Alert>
       ) : null}
       <TextField

@@ -1,12 +1,13 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { TextField } from "~/components/ui/field";
+import { type ContainerMinutesField, checkContainerMinutes, type MinutesProblem } from "~/core/ui/container-policy-form";
 import { CheckboxField, type SaveState, SettingsSection } from "./section";
 import type { AdminSettings } from "./types";
 
 type Policy = AdminSettings["containerPolicy"];
 
-/** Numbers are sent as typed; the server validates the ranges (api.md §3) and answers with a localised message. */
+/** The minutes are checked here, each at its field (an empty one would be sent as "unchanged"); the server checks them again. */
 export function ContainerSection({ settings, state, onSave }: { settings: Policy; state: SaveState; onSave: (patch: Policy) => void }) {
   const { t } = useTranslation();
   const [lifetime, setLifetime] = useState(String(settings.defaultLifetime));
@@ -14,26 +15,34 @@ export function ContainerSection({ settings, state, onSave }: { settings: Policy
   const [window, setWindow] = useState(String(settings.renewalWindow));
   const [autoDestroy, setAutoDestroy] = useState(settings.autoDestroyOnLimitReached);
   const [envNames, setEnvNames] = useState(settings.extraFlagEnvNames.join(", "));
-  const num = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
+  const [problems, setProblems] = useState<Partial<Record<ContainerMinutesField, MinutesProblem>>>({});
+  const problem = (field: ContainerMinutesField) => {
+    const range = problems[field];
+    return range ? t("settings.container.minutesRange", { min: range.min, max: range.max }) : undefined;
+  };
   return (
     <SettingsSection
       id="settings-container"
       title={t("settings.container.heading")}
       state={state}
-      onSubmit={() =>
+      onSubmit={() => {
+        const checked = checkContainerMinutes({ defaultLifetime: lifetime, extensionDuration: extension, renewalWindow: window });
+        if ("problems" in checked) {
+          setProblems(checked.problems);
+          return;
+        }
+        setProblems({});
         onSave({
-          defaultLifetime: num(lifetime),
-          extensionDuration: num(extension),
-          renewalWindow: num(window),
+          ...checked.values,
           autoDestroyOnLimitReached: autoDestroy,
           extraFlagEnvNames: envNames.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean),
-        })
-      }
+        });
+      }}
     >
       <div className="grid gap-4 md:grid-cols-3">
-        <TextField label={t("settings.container.defaultLifetime")} name="defaultLifetime" type="number" min={1} max={7200} value={lifetime} onChange={(e) => setLifetime(e.target.value)} />
-        <TextField label={t("settings.container.extension")} name="extensionDuration" type="number" min={1} max={7200} value={extension} onChange={(e) => setExtension(e.target.value)} />
-        <TextField label={t("settings.container.renewalWindow")} name="renewalWindow" type="number" min={1} max={360} value={window} onChange={(e) => setWindow(e.target.value)} />
+        <TextField label={t("settings.container.defaultLifetime")} name="defaultLifetime" type="number" min={1} max={7200} error={problem("defaultLifetime")} value={lifetime} onChange={(e) => setLifetime(e.target.value)} />
+        <TextField label={t("settings.container.extension")} name="extensionDuration" type="number" min={1} max={7200} error={problem("extensionDuration")} value={extension} onChange={(e) => setExtension(e.target.value)} />
+        <TextField label={t("settings.container.renewalWindow")} name="renewalWindow" type="number" min={1} max={360} error={problem("renewalWindow")} value={window} onChange={(e) => setWindow(e.target.value)} />
       </div>
       <CheckboxField label={t("settings.container.autoDestroy")} checked={autoDestroy} onChange={setAutoDestroy} />
       <TextField

@@ -27,6 +27,30 @@ export function Pager({ page, pages, onPage, label }: { page: number; pages: num
   );
 }
 
+/**
+ * Previous / "Page n of m" / Next as links under a list paged by the server (`?page=n`); nothing when there
+ * is one page, or when `page` is past the last (PastEndNotice says so and links to the last page instead).
+ */
+export function PageLinks({ page, pages, label, href }: { page: number; pages: number; label: string; href: (page: number) => string }) {
+  const { t } = useTranslation();
+  if (pages <= 1 || page > pages) return null;
+  return (
+    <nav aria-label={label} className="flex items-center justify-center gap-3 text-sm">
+      {page > 1 ? (
+        <Link className={buttonClass("secondary")} to={href(page - 1)}>
+          {t("pager.previous")}
+        </Link>
+      ) : null}
+      <span>{t("pager.pageOf", { page, pages })}</span>
+      {page < pages ? (
+        <Link className={buttonClass("secondary")} to={href(page + 1)}>
+          {t("pager.next")}
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
 /** A server-paged list opened past its last page (a bookmark, or rows deleted since): says so, links to the last. */
 export function PastEndNotice({ page, pages, lastPageHref }: { page: number; pages: number; lastPageHref: string }) {
   const { t } = useTranslation();

@@ -51,10 +51,19 @@ export const globalConfigSchema = z.object({
   faviconHash: z.string().nullable().default(null),
 });
 
+/** The ranges of the container policy's numbers (minutes), also checked by the settings form. */
+export const CONTAINER_POLICY_MINUTES = {
+  defaultLifetime: { min: 1, max: 7200 },
+  extensionDuration: { min: 1, max: 7200 },
+  renewalWindow: { min: 1, max: 360 },
+} as const;
+
+const minutes = (field: keyof typeof CONTAINER_POLICY_MINUTES) => z.number().int().min(CONTAINER_POLICY_MINUTES[field].min).max(CONTAINER_POLICY_MINUTES[field].max);
+
 export const containerPolicySchema = z.object({
-  defaultLifetime: z.number().int().min(1).max(7200).default(120),
-  extensionDuration: z.number().int().min(1).max(7200).default(120),
-  renewalWindow: z.number().int().min(1).max(360).default(10),
+  defaultLifetime: minutes("defaultLifetime").default(120),
+  extensionDuration: minutes("extensionDuration").default(120),
+  renewalWindow: minutes("renewalWindow").default(10),
   autoDestroyOnLimitReached: z.boolean().default(false),
   extraFlagEnvNames: z
     .array(z.string().regex(/^(?!FLAGSTAFF_)[A-Za-z_][A-Za-z0-9_]{0,63}$/, "validation.env_name"))

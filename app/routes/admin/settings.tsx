@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
+import { captchaSettingsFromEnv } from "~/.server/captcha/verify";
 import { smtpConfigFromEnv } from "~/.server/mail/config";
 import { AccountSection } from "~/components/settings/account-section";
 import { ContainerSection } from "~/components/settings/container-section";
@@ -18,8 +19,13 @@ import type { Route } from "./+types/settings";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Admin");
-  // Account mail needs SMTP settings of the server (FLAGSTAFF_SMTP_*): the account card warns without them.
-  return { pageTitle: getInstance(context).t("settings.title"), mailEnabled: smtpConfigFromEnv(env) !== null };
+  // Account mail needs SMTP settings of the server (FLAGSTAFF_SMTP_*), CAPTCHA a provider and its keys
+  // (FLAGSTAFF_CAPTCHA_*): the account card warns without them.
+  return {
+    pageTitle: getInstance(context).t("settings.title"),
+    mailEnabled: smtpConfigFromEnv(env) !== null,
+    captchaEnabled: captchaSettingsFromEnv(env).provider !== "None",
+  };
 }
 
 /** The settings are read from the API in the browser; a save revalidates, so every section shows what is stored. */
@@ -34,6 +40,14 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 type SectionName = keyof AdminSettings;
+
+/**
+ * What the platform card's form edits: not the logo, which its logo field uploads and shows by itself (a logo
+ * change keeps what is typed in the card, and the field's own message).
+ */
+function platformFormValues({ logoHash: _logo, faviconHash: _favicon, ...values }: AdminSettings["globalConfig"]) {
+  return values;
+}
 
 export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -72,7 +86,7 @@ export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) 
       ) : (
         <>
           <PlatformSection
-            key={`platform-${JSON.stringify(settings.globalConfig)}`}
+            key={`platform-${JSON.stringify(platformFormValues(settings.globalConfig))}`}
             settings={settings.globalConfig}
             state={states.globalConfig}
             onSave={(patch) => void save("globalConfig", patch)}
@@ -83,6 +97,7 @@ export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) 
             settings={settings.accountPolicy}
             state={states.accountPolicy}
             mailEnabled={loaderData.mailEnabled}
+            captchaEnabled={loaderData.captchaEnabled}
             onSave={(patch) => void save("accountPolicy", patch)}
           />
           <ContainerSection

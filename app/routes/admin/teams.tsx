@@ -1,16 +1,16 @@
 import { env } from "cloudflare:workers";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useRevalidator, useSearchParams } from "react-router";
+import { useRevalidator, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
 import { LoadingStatus } from "~/components/teams/loading";
 import { TeamAvatar } from "~/components/teams/team-avatar";
 import { TeamForm } from "~/components/teams/team-form";
 import { Alert } from "~/components/ui/alert";
-import { Button, buttonClass } from "~/components/ui/button";
+import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { PastEndNotice } from "~/components/ui/pager";
+import { PageLinks, PastEndNotice } from "~/components/ui/pager";
 import { HintSearchForm } from "~/components/ui/search-input";
 import type { ArrayResponse, TeamInfo } from "~/core/schemas/team";
 import { loadCached, useCachedList } from "~/lib/list-cache";
@@ -208,21 +208,9 @@ export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
 
       {hint ? (
         result.total > result.length ? <Alert>{t("adminTeams.searchLimited", { count: result.length })}</Alert> : null
-      ) : pages > 1 ? (
-        <nav aria-label={t("adminTeams.pagination")} className="flex items-center justify-center gap-3 text-sm">
-          {page > 1 ? (
-            <Link className={buttonClass("secondary")} to={pageLink(page - 1)}>
-              {t("adminTeams.previous")}
-            </Link>
-          ) : null}
-          <span>{t("adminTeams.pageOf", { page, pages })}</span>
-          {page < pages ? (
-            <Link className={buttonClass("secondary")} to={pageLink(page + 1)}>
-              {t("adminTeams.next")}
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      ) : (
+        <PageLinks page={page} pages={pages} label={t("adminTeams.pagination")} href={pageLink} />
+      )}
 
       <Dialog open={editing !== null} title={t("adminTeams.editTitle")} onClose={() => setEditing(null)}>
         {editing ? (

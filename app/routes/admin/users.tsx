@@ -1,17 +1,17 @@
 import { env } from "cloudflare:workers";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useRevalidator, useSearchParams } from "react-router";
+import { useRevalidator, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { BatchCreateForm, UserEditForm } from "~/components/admin/user-forms";
 import { type AdminUserInfo, formatDateTime } from "~/components/admin/user-types";
 import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
 import { Alert } from "~/components/ui/alert";
-import { Button, buttonClass } from "~/components/ui/button";
+import { Button } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
 import { Card } from "~/components/ui/card";
 import { HintSearchForm } from "~/components/ui/search-input";
-import { PastEndNotice } from "~/components/ui/pager";
+import { PageLinks, PastEndNotice } from "~/components/ui/pager";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { api, errorMessage } from "~/lib/api";
@@ -234,21 +234,9 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
 
       {hint ? (
         result.total > result.length ? <Alert>{t("adminUsers.searchLimited", { count: result.length })}</Alert> : null
-      ) : pages > 1 ? (
-        <nav aria-label={t("adminUsers.pagination")} className="flex items-center justify-center gap-3 text-sm">
-          {page > 1 ? (
-            <Link className={buttonClass("secondary")} to={pageLink(page - 1)}>
-              {t("adminUsers.previous")}
-            </Link>
-          ) : null}
-          <span>{t("adminUsers.pageOf", { page, pages })}</span>
-          {page < pages ? (
-            <Link className={buttonClass("secondary")} to={pageLink(page + 1)}>
-              {t("adminUsers.next")}
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      ) : (
+        <PageLinks page={page} pages={pages} label={t("adminUsers.pagination")} href={pageLink} />
+      )}
 
       <Dialog open={editing !== null} title={t("adminUsers.editTitle")} onClose={() => setEditing(null)}>
         {editing ? (

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { PhaseBadge } from "~/components/games/badges";
 import { formatDateTime, fromLocalInput, phaseOf, toLocalInput, useNow } from "~/components/games/time";
@@ -11,6 +11,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
+import { PageLinks, PastEndNotice } from "~/components/ui/pager";
 import type { GameInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { loadCached, useCachedList } from "~/lib/list-cache";
@@ -24,13 +25,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { pageTitle: getInstance(context).t("adminGames.title") };
 }
 
-const GAMES_KEY = "admin-games";
-const fetchGames = (signal?: AbortSignal) => api<ArrayResponse<GameInfo>>("/api/edit/games?count=100", { signal });
+const PAGE_SIZE = 20;
+/** A page of the list (`?page=n`, 1-based), cached in the browser per page as /admin/users and /admin/teams are. */
+const gamesKey = (page: number) => `admin-games:${page}`;
+const fetchGames = (page: number, signal?: AbortSignal) => api<ArrayResponse<GameInfo>>(`/api/edit/games?count=${PAGE_SIZE}&skip=${(page - 1) * PAGE_SIZE}`, { signal });
 
 /** Painted from the browser cache on reload, then refreshed (rules.md §15). */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
-  const [server, games] = await Promise.all([serverLoader(), loadCached(GAMES_KEY, () => fetchGames(request.signal))]);
-  return { ...server, games };
+  const page = Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1);
+  const [server, games] = await Promise.all([serverLoader(), loadCached(gamesKey(page), () => fetchGames(page, request.signal))]);
+  return { ...server, games, page };
 }
 clientLoader.hydrate = true as const;
 
@@ -107,8 +111,16 @@ export default function AdminGamesPage({ loaderData }: Route.ComponentProps) {
 function AdminGamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const now = useNow(10_000);
-  const { data: games } = useCachedList(GAMES_KEY, fetchGames, { initial: loaderData.games.data, stale: loaderData.games.fromCache });
+  const [searchParams] = useSearchParams();
+  const { page } = loaderData;
+  const { data: games } = useCachedList(gamesKey(page), (signal) => fetchGames(page, signal), { initial: loaderData.games.data, stale: loaderData.games.fromCache });
   const [creating, setCreating] = useState(false);
+  const pages = Math.max(1, Math.ceil(games.total / PAGE_SIZE));
+  const pageLink = (n: number) => {
+    const next = new URLSearchParams(searchParams);
+    next.set("page", String(n));
+    return `?${next.toString()}`;
+  };
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -118,7 +130,9 @@ function AdminGamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
         </div>
         <Button onClick={() => setCreating(true)}>{t("adminGames.new")}</Button>
       </div>
-      {games.data.length === 0 ? (
+      {games.data.length === 0 && games.total > 0 ? (
+        <PastEndNotice page={page} pages={pages} lastPageHref={pageLink(pages)} />
+      ) : games.data.length === 0 ? (
         <Card className="text-center">
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminGames.empty")}</p>
         </Card>
@@ -166,6 +180,7 @@ function AdminGamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
           </table>
         </div>
       )}
+      <PageLinks page={page} pages={pages} label={t("adminGames.pagination")} href={pageLink} />
       <Dialog open={creating} title={t("adminGames.newTitle")} onClose={() => setCreating(false)}>
         {creating ? <CreateGameForm onCancel={() => setCreating(false)} /> : null}
       </Dialog>
