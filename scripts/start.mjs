@@ -5,13 +5,14 @@
 // FLAGSTAFF_DATA_DIR in wrangler's `--persist-to` layout. `npm start` builds first.
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./lib/d1-migrations.mjs";
 import { freePort } from "./lib/free-port.mjs";
-import { removeLock, takeOverDataDir, writeLock } from "./lib/runtime-lock.mjs";
+import { acquireDataDir, DataDirInUse, recordAgent, recordRuntimes, releaseDataDir } from "./lib/runtime-lock.mjs";
+import { checkSettings } from "./lib/settings.mjs";
 import { startFront } from "./lib/socket-relay.mjs";
 import { collectStaticFiles, gzipStaticFiles } from "./lib/static-files.mjs";
 import { parsePublicUrl } from "../app/core/public-url.ts";
@@ -60,11 +61,14 @@ function fail(message) {
   process.exit(1);
 }
 
-function readPort() {
-  const raw = process.env.FLAGSTAFF_PORT ?? "8787";
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`FLAGSTAFF_PORT must be a port number, got "${raw}"`);
-  return port;
+/** Stops at a documented setting with a value the app would not understand (scripts/lib/settings.mjs). */
+function checkEnvironment() {
+  const { problems, normalized } = checkSettings(process.env);
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(`flagstaff: ${problem}`);
+    process.exit(1);
+  }
+  Object.assign(process.env, normalized);
 }
 
 /**
@@ -80,7 +84,7 @@ function readPublicUrl(port) {
 function readWranglerConfig() {
   const path = join(SERVER_DIR, "wrangler.json");
   if (!existsSync(path) || !existsSync(join(SERVER_DIR, "index.js"))) {
-    fail("build/server is missing: run `npm start` (it builds first) or `npx react-router build`");
+    throw new Error("build/server is missing: run `npm start` (it builds first) or `npx react-router build`");
   }
   return JSON.parse(readFileSync(path, "utf8"));
 }
@@ -202,7 +206,7 @@ async function migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDi
   );
   try {
     await mf.ready;
-    writeLock(dataDir);
+    recordRuntimes(dataDir);
     return await applyMigrations(await mf.getD1Database(binding, app.name), MIGRATIONS_DIR);
   } finally {
     await mf.dispose();
@@ -263,18 +267,32 @@ function dockerPing(dockerHost) {
 }
 
 
-/** Starts the local agent when possible; returns a stop function (or null) and the line to print. */
-async function startContainerAgent(platformUrl, dataDir) {
-  if (process.env.FLAGSTAFF_AGENTS) return { stop: null, line: `Containers are enabled: agents ${process.env.FLAGSTAFF_AGENTS}` };
+/**
+ * Decides before the runtime starts whether containers are on: the local agent's URL and secret become
+ * bindings of the app. Returns the line to print, or `start` for the local agent, which starts only once
+ * the server listens: what it reports when it starts (containers that expired while the server was down,
+ * re-adopted ones) then reaches the platform.
+ */
+async function planContainerAgent(platformUrl, dataDir, runtimePort) {
+  if (process.env.FLAGSTAFF_AGENTS) return { line: `Containers are enabled: agents ${process.env.FLAGSTAFF_AGENTS}` };
   const dockerHost = process.env.FLAGSTAFF_DOCKER_HOST || process.env.DOCKER_HOST || "unix:///var/run/docker.sock";
   const problem = await dockerPing(dockerHost);
-  if (problem) return { stop: null, line: `Containers are disabled: ${problem} (set DOCKER_HOST, or FLAGSTAFF_AGENTS for remote agents)` };
-  const agentDir = join(ROOT, "container-agent");
-  if (!existsSync(join(agentDir, "node_modules", "dockerode"))) {
-    return { stop: null, line: "Containers are disabled: the agent's packages are missing (run `npm install` in container-agent/)" };
+  if (problem) return { line: `Containers are disabled: ${problem} (set DOCKER_HOST, or FLAGSTAFF_AGENTS for remote agents)` };
+  if (!existsSync(join(ROOT, "container-agent", "node_modules", "dockerode"))) {
+    return { line: "Containers are disabled: the agent's packages are missing (run `npm install` in container-agent/)" };
   }
   const secret = randomBytes(32).toString("hex");
-  const port = await freePort();
+  let port = await freePort();
+  while (port === runtimePort) port = await freePort();
+  process.env.FLAGSTAFF_AGENTS = `http://${HOST}:${port}`;
+  process.env.FLAGSTAFF_AGENT_SECRET = secret;
+  process.env.FLAGSTAFF_PLATFORM_URL = platformUrl;
+  return { start: () => startContainerAgent({ dockerHost, secret, port, platformUrl, dataDir }) };
+}
+
+/** Starts the local agent; returns a stop function (or null) and the line to print. */
+async function startContainerAgent({ dockerHost, secret, port, platformUrl, dataDir }) {
+  const agentDir = join(ROOT, "container-agent");
   const agentData = join(dataDir, "agent");
   mkdirSync(agentData, { recursive: true });
   const logPath = join(agentData, "agent.log");
@@ -293,8 +311,13 @@ async function startContainerAgent(platformUrl, dataDir) {
       FLAGSTAFF_AGENT_DATA_DIR: agentData,
       FLAGSTAFF_PLATFORM_URL: platformUrl,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    // The IPC channel ties the agent to this process: it stops when the channel closes, which it does
+    // when we die in any way (container-agent/src/main.ts); a live agent of a dead launcher would share
+    // the next agent's id and reap its containers as untracked.
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
+  // Recorded at once, so that the next start stops it if we are killed before it is.
+  if (child.pid !== undefined) recordAgent(dataDir, child.pid);
   let output = "";
   const listening = new Promise((ready) => {
     const onData = (part) => {
@@ -304,6 +327,7 @@ async function startContainerAgent(platformUrl, dataDir) {
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
+    child.once("error", (error) => ready(`the agent could not be started: ${error.message}`));
     child.once("exit", (code) => ready(`the agent exited with ${code}: ${output.trim().split("\n").pop() ?? ""}`));
     setTimeout(() => ready("the agent did not start within 30 s"), 30_000).unref();
   });
@@ -320,108 +344,145 @@ async function startContainerAgent(platformUrl, dataDir) {
     });
   if (failure) {
     await stop();
-    return { stop: null, line: `Containers are disabled: ${failure} (log: ${logPath})` };
+    return { stop: null, line: `Containers are unavailable: the local agent did not start: ${failure} (log: ${logPath})` };
   }
-  process.env.FLAGSTAFF_AGENTS = `http://${HOST}:${port}`;
-  process.env.FLAGSTAFF_AGENT_SECRET = secret;
-  process.env.FLAGSTAFF_PLATFORM_URL = platformUrl;
   return { stop, line: `Containers are enabled: agent at http://${HOST}:${port} on ${dockerHost} (log: ${logPath})` };
 }
+
+/**
+ * mkdir -p by hand: Node's recursive mkdirSync never returns for a path under /proc (it retries the
+ * parent's ENOENT forever); an existing non-folder throws EEXIST.
+ */
+function makeFolder(path) {
+  try {
+    mkdirSync(path);
+  } catch (error) {
+    if (error.code === "EEXIST") {
+      if (statSync(path).isDirectory()) return;
+      throw error;
+    }
+    if (error.code !== "ENOENT" || dirname(path) === path) throw error;
+    makeFolder(dirname(path));
+    mkdirSync(path);
+  }
+}
+
+/** One line for an error at startup (no stack: the message names what to fix). */
+const reasonOf = (error) => String(error?.message ?? error);
 
 async function main() {
   const major = Number(process.versions.node.split(".")[0]);
   if (major < 22) fail(`Node ${process.versions.node} is too old; run through npm (npm start) to use the project's Node 22`);
 
-  const port = readPort();
+  checkEnvironment();
+  const port = Number(process.env.FLAGSTAFF_PORT?.trim() || 8787);
   process.env.FLAGSTAFF_PUBLIC_URL = readPublicUrl(port);
   const dataDir = process.env.FLAGSTAFF_DATA_DIR ? resolve(process.env.FLAGSTAFF_DATA_DIR) : join(ROOT, "data");
-  mkdirSync(dataDir, { recursive: true });
   try {
-    const note = await takeOverDataDir(dataDir);
+    makeFolder(dataDir);
+  } catch (error) {
+    if (error.code === "EEXIST") fail(`the data folder ${dataDir} (FLAGSTAFF_DATA_DIR) is a file, not a folder`);
+    if (error.code === "ENOTDIR") fail(`cannot create the data folder ${dataDir} (FLAGSTAFF_DATA_DIR): a part of its path is a file`);
+    fail(`cannot create the data folder ${dataDir} (FLAGSTAFF_DATA_DIR): ${reasonOf(error)}`);
+  }
+  // Taken before anything else touches the folder: a second server on it stops here.
+  try {
+    const note = await acquireDataDir(dataDir);
     if (note) console.log(`flagstaff: ${note}`);
   } catch (error) {
-    fail(error.message);
-  }
-  const config = readWranglerConfig();
-  const bootstrapToken = randomBytes(32).toString("base64url");
-  const relayToken = randomBytes(32).toString("base64url");
-  const app = appWorker(config, bootstrapToken);
-
-  const { Miniflare, convertV4MiniflareOptions } = await import("miniflare");
-  try {
-    const applied = await migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDir);
-    if (applied.length > 0) console.log(`Applied D1 migrations: ${applied.join(", ")}`);
-  } catch (error) {
-    fail(error?.message ?? String(error));
+    fail(error instanceof DataDirInUse ? error.message : `cannot lock the data folder ${dataDir} (FLAGSTAFF_DATA_DIR): ${reasonOf(error)}`);
   }
 
-  // The agent's URL and secret become FLAGSTAFF_* bindings of the app.
-  const agent = await startContainerAgent(`http://${HOST}:${port}`, dataDir);
-  app.bindings = appBindings(config, bootstrapToken, relayToken);
-  // The runtime listens on a loopback port of its own; the public port is the front's
-  // (scripts/lib/socket-relay.mjs: everything passes through, the players' game sockets are held there).
-  const runtimePort = await freePort();
-
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
-      host: HOST,
-      port: 0,
-      cf: false,
-      logRequests: false,
-      handleStructuredLogs: runtimeLog,
-      telemetry: { enabled: false },
-      // Profiling only (bench/profile.mjs): the V8 inspector of the workers on loopback.
-      ...(process.env.FLAGSTAFF_INSPECTOR_PORT ? { inspectorPort: Number(process.env.FLAGSTAFF_INSPECTOR_PORT), inspectorHost: HOST } : {}),
-      // Same layout as `wrangler … --persist-to <dataDir>`: <dataDir>/v3/{d1,do,r2}.
-      resourcePersistencePath: join(dataDir, "v3"),
-      // Clients come in through the app worker's direct socket, not Miniflare's entry worker.
-      workers: [serveFromApp(app, runtimePort, dataDir)],
-    }),
-  );
-
-  let stopping = false;
+  // From here on every failure stops what was started and gives the folder back.
+  let mf = null;
   let front = null;
+  let agent = null;
+  let stopping = false;
   const stop = async (code) => {
     if (stopping) process.exit(code);
     stopping = true;
     try {
       await front?.close();
-      await agent.stop?.();
-      await mf.dispose();
-      removeLock(dataDir);
+      await agent?.stop?.();
+      await mf?.dispose();
+      releaseDataDir(dataDir);
     } finally {
       process.exit(code);
     }
   };
-  // Miniflare's own signal hooks exit at once, before an awaited dispose could finish; replace them.
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-    process.removeAllListeners(signal);
-    process.on(signal, () => void stop(0));
-  }
+  // Miniflare's own signal hooks exit at once, before an awaited dispose could finish; replace them
+  // (again after each Miniflare is made).
+  const hookSignals = () => {
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+      process.removeAllListeners(signal);
+      process.on(signal, () => void stop(0));
+    }
+  };
+  hookSignals();
 
   try {
-    await mf.ready;
-  } catch (error) {
-    console.error(`flagstaff: could not start on ${HOST}:${port}: ${error?.message ?? error}`);
-    await stop(1);
-  }
-  try {
-    front = await startFront({ host: HOST, port, upstreamPort: runtimePort, token: relayToken });
-  } catch (error) {
-    console.error(`flagstaff: could not listen on ${HOST}:${port}: ${error?.message ?? error}`);
-    await stop(1);
-  }
-  writeLock(dataDir);
-  const url = `http://${HOST}:${port}`;
+    const config = readWranglerConfig();
+    const bootstrapToken = randomBytes(32).toString("base64url");
+    const relayToken = randomBytes(32).toString("base64url");
+    const app = appWorker(config, bootstrapToken);
 
-  try {
-    await bootstrapAdmin(url, bootstrapToken);
+    const { Miniflare, convertV4MiniflareOptions } = await import("miniflare");
+    const applied = await migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDir);
+    hookSignals();
+    if (applied.length > 0) console.log(`Applied D1 migrations: ${applied.join(", ")}`);
+
+    // The runtime listens on a loopback port of its own; the public port is the front's
+    // (scripts/lib/socket-relay.mjs: everything passes through, the players' game sockets are held there).
+    const runtimePort = await freePort();
+    const url = `http://${HOST}:${port}`;
+    // The agent's URL and secret become FLAGSTAFF_* bindings of the app.
+    const containers = await planContainerAgent(url, dataDir, runtimePort);
+    app.bindings = appBindings(config, bootstrapToken, relayToken);
+
+    mf = new Miniflare(
+      convertV4MiniflareOptions({
+        host: HOST,
+        port: 0,
+        cf: false,
+        logRequests: false,
+        handleStructuredLogs: runtimeLog,
+        telemetry: { enabled: false },
+        // Profiling only (bench/profile.mjs): the V8 inspector of the workers on loopback.
+        ...(process.env.FLAGSTAFF_INSPECTOR_PORT ? { inspectorPort: Number(process.env.FLAGSTAFF_INSPECTOR_PORT), inspectorHost: HOST } : {}),
+        // Same layout as `wrangler … --persist-to <dataDir>`: <dataDir>/v3/{d1,do,r2}.
+        resourcePersistencePath: join(dataDir, "v3"),
+        // Clients come in through the app worker's direct socket, not Miniflare's entry worker.
+        workers: [serveFromApp(app, runtimePort, dataDir)],
+      }),
+    );
+    hookSignals();
+    try {
+      await mf.ready;
+    } catch (error) {
+      throw new Error(`could not start on ${HOST}:${port}: ${reasonOf(error)}`);
+    }
+    recordRuntimes(dataDir);
+
+    // The first admin is made on the runtime's own port before the front lets anyone in: a registration
+    // of the same name during the start would otherwise take it, leaving the install without an admin.
+    try {
+      await bootstrapAdmin(`http://${HOST}:${runtimePort}`, bootstrapToken);
+    } catch (error) {
+      console.error(`flagstaff: admin bootstrap failed: ${reasonOf(error)}`);
+    }
+    try {
+      front = await startFront({ host: HOST, port, upstreamPort: runtimePort, token: relayToken });
+    } catch (error) {
+      throw new Error(`could not listen on ${HOST}:${port}: ${reasonOf(error)}`);
+    }
+    agent = containers.start ? await containers.start() : containers;
+    console.log(agent.line);
+    console.log(`Flagstaff is running at ${url}`);
+    console.log(`Data folder: ${dataDir}`);
   } catch (error) {
-    console.error(`flagstaff: admin bootstrap failed: ${error?.message ?? error}`);
+    console.error(`flagstaff: ${reasonOf(error)}`);
+    await stop(1);
   }
-  console.log(agent.line);
-  console.log(`Flagstaff is running at ${url}`);
-  console.log(`Data folder: ${dataDir}`);
 }
 
 await main();

@@ -58,7 +58,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 export function parseDockerHost(value: string | undefined): DockerTarget {
   if (!value) return { socketPath: "/var/run/docker.sock" };
   if (value.startsWith("unix://")) return { socketPath: value.slice("unix://".length) };
-  const url = new URL(value.replace(/^tcp:/, "http:"));
+  let url: URL | undefined;
+  try {
+    url = new URL(value.replace(/^tcp:/, "http:"));
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname) {
+    throw new ConfigError(`DOCKER_HOST must be unix:///path, tcp://host:port or https://host:port, got "${value}"`);
+  }
   return {
     host: url.hostname,
     port: Number(url.port || (url.protocol === "https:" ? 2376 : 2375)),

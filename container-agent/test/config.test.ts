@@ -55,6 +55,14 @@ describe("configuration", () => {
   it("parses DOCKER_HOST forms", () => {
     expect(parseDockerHost("unix:///tmp/d.sock")).toEqual({ socketPath: "/tmp/d.sock" });
     expect(parseDockerHost("https://docker.internal:2376")).toEqual({ host: "docker.internal", port: 2376, protocol: "https" });
+    expect(parseDockerHost("tcp://10.0.0.5")).toEqual({ host: "10.0.0.5", port: 2375, protocol: "http" });
+  });
+
+  it("refuses a DOCKER_HOST it cannot use with a ConfigError (one line at start, no stack)", () => {
+    for (const value of ["bogus", "ssh://user@host", "tcp://"]) {
+      expect(() => parseDockerHost(value), value).toThrow(ConfigError);
+      expect(() => loadConfig({ FLAGSTAFF_AGENT_SECRET: SECRET, DOCKER_HOST: value }), value).toThrow(/DOCKER_HOST must be/);
+    }
   });
 });
 

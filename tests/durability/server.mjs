@@ -51,6 +51,31 @@ export function startServer({ dataDir, port, env = {} }) {
   });
 }
 
+/** Runs scripts/start.mjs until it exits by itself (a refused start): its exit code and output. */
+export function runToExit({ env = {}, timeoutMs = 30_000 } = {}) {
+  const child = spawn(process.execPath, [join(ROOT, "scripts/start.mjs")], {
+    cwd: ROOT,
+    // Its own process group: a start that does not stop by itself is killed with everything it began.
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  return new Promise((done, failed) => {
+    const timer = setTimeout(() => {
+      process.kill(-child.pid, "SIGKILL");
+      failed(new Error(`start.mjs did not exit within ${timeoutMs} ms:\n${stdout}${stderr}`));
+    }, timeoutMs);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      done({ code: code ?? signal, stdout, stderr });
+    });
+  });
+}
+
 /** SIGKILL for the launcher and everything in its process group (workerd included). */
 export function killHard(server) {
   try {

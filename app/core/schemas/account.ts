@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { typeMessage } from "./messages";
+// With its extension: the launcher loads this file under Node (scripts/lib/settings.mjs).
+import { typeMessage } from "./messages.ts";
 
 /** Field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
 export const USER_NAME_MIN = 3;

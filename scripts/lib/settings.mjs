@@ -1,0 +1,94 @@
+// The launcher's check of the documented settings (README.md "Configuration") before anything starts. The
+// app reads most of them leniently — an unknown FLAGSTAFF_PORT_MAPPING is Default, a FLAGSTAFF_TRAFFIC_CAPTURE
+// other than "true" is off — so a misspelt value would otherwise be ignored without a word. Documented
+// spellings are accepted in any case and passed on as the app spells them; an empty value is unset.
+import { readFileSync } from "node:fs";
+import { passwordSchema, userNameSchema } from "../../app/core/schemas/account.ts";
+
+/** The app's rule for containers (app/.server/agents.ts agentsConfigured). */
+export const MIN_AGENT_SECRET = 32;
+
+const CHOICES = {
+  FLAGSTAFF_PORT_MAPPING: ["Default", "PlatformProxy"],
+  FLAGSTAFF_CAPTCHA_PROVIDER: ["None", "GoogleRecaptcha", "CloudflareTurnstile"],
+  FLAGSTAFF_SMTP_SECURITY: ["none", "starttls", "tls"],
+  FLAGSTAFF_TRAFFIC_CAPTURE: ["true", "false"],
+  FLAGSTAFF_DISABLE_RATE_LIMIT: ["true", "false"],
+};
+
+const PORTS = ["FLAGSTAFF_PORT", "FLAGSTAFF_SMTP_PORT", "FLAGSTAFF_INSPECTOR_PORT"];
+
+const listed = (values) => (values.length === 1 ? values[0] : `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`);
+
+let englishErrors;
+/** The English text of one of the schemas' messages (i18n keys of the `errors` namespace). */
+function englishError(key) {
+  englishErrors ??= JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8"));
+  const text = key.split(".").reduce((node, part) => node?.[part], englishErrors);
+  return typeof text === "string" ? text : key;
+}
+
+/** The first problem the app's own schema finds with `value`, in English, or undefined. */
+function schemaProblem(schema, value) {
+  const result = schema.safeParse(value);
+  return result.success ? undefined : englishError(result.error.issues[0].message);
+}
+
+/**
+ * Checks the FLAGSTAFF_* settings in `env`. Returns the problems, one line each naming the variable and
+ * what it accepts, and the values to pass on instead (a documented spelling in another case).
+ */
+export function checkSettings(env) {
+  const problems = [];
+  const normalized = {};
+  const value = (name) => {
+    const raw = env[name]?.trim();
+    return raw ? raw : undefined;
+  };
+
+  for (const [name, choices] of Object.entries(CHOICES)) {
+    const raw = value(name);
+    if (raw === undefined) continue;
+    const choice = choices.find((c) => c.toLowerCase() === raw.toLowerCase());
+    if (choice === undefined) problems.push(`${name} must be ${listed(choices)}, got "${raw}"`);
+    else if (choice !== env[name]) normalized[name] = choice;
+  }
+
+  for (const name of PORTS) {
+    const raw = value(name);
+    if (raw === undefined) continue;
+    const port = Number(raw);
+    if (!/^\d+$/.test(raw) || port < 1 || port > 65535) problems.push(`${name} must be a port number (1–65535), got "${raw}"`);
+  }
+
+  const retention = value("FLAGSTAFF_LOG_RETENTION_DAYS");
+  if (retention !== undefined && !(/^\d+$/.test(retention) && Number(retention) > 0)) {
+    problems.push(`FLAGSTAFF_LOG_RETENTION_DAYS must be a whole number of days above 0, got "${retention}"`);
+  }
+
+  const agents = value("FLAGSTAFF_AGENTS");
+  if (agents !== undefined) {
+    const urls = agents.split(",").map((url) => url.trim()).filter(Boolean);
+    const wrong = urls.filter((url) => !/^https?:\/\/[^/]/.test(url));
+    if (wrong.length > 0 || urls.length === 0) {
+      problems.push(`FLAGSTAFF_AGENTS must be comma-separated http(s) URLs of container agents, got "${agents}"`);
+    }
+    if ((env.FLAGSTAFF_AGENT_SECRET ?? "").length < MIN_AGENT_SECRET) {
+      problems.push(
+        `FLAGSTAFF_AGENTS is set, so FLAGSTAFF_AGENT_SECRET must be the agents' shared secret of at least ${MIN_AGENT_SECRET} characters (openssl rand -hex 32); without it containers are off`,
+      );
+    }
+  }
+
+  // The first admin: the rules of a registration (api.md §3), checked before the server starts.
+  if (env.FLAGSTAFF_ADMIN_USER) {
+    const problem = schemaProblem(userNameSchema, env.FLAGSTAFF_ADMIN_USER);
+    if (problem) problems.push(`FLAGSTAFF_ADMIN_USER: ${problem}, got "${env.FLAGSTAFF_ADMIN_USER}"`);
+  }
+  if (env.FLAGSTAFF_ADMIN_PASSWORD) {
+    const problem = schemaProblem(passwordSchema, env.FLAGSTAFF_ADMIN_PASSWORD);
+    if (problem) problems.push(`FLAGSTAFF_ADMIN_PASSWORD: ${problem}`);
+  }
+
+  return { problems, normalized };
+}

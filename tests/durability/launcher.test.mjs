@@ -1,0 +1,158 @@
+// The `npm start` launcher (scripts/start.mjs) as an operator meets it: settings it cannot use stop it with
+// one line naming the variable; one server per data folder, however close together two are started; the
+// first admin exists before anyone can register; a SIGKILLed launcher leaves no container agent behind
+// (it would share the next agent's id and reap its containers). Needs the built app (FLAGSTAFF_BUILD_DIR or
+// build/) and, for the agent, the test Docker engine (container-agent/scripts/dockerd.sh).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ADMIN, Client, freePort, runToExit, startServer, stopServer } from "./server.mjs";
+
+const DOCKER_HOST = process.env.FLAGSTAFF_TEST_DOCKER_HOST ?? "unix:///tmp/flagstaff-docker.sock";
+/** Containers off: no engine answers there (a faster start). */
+const NO_DOCKER = { DOCKER_HOST: "unix:///nonexistent/docker.sock", FLAGSTAFF_DOCKER_HOST: "unix:///nonexistent/docker.sock" };
+
+const dirs = [];
+const servers = [];
+function dataDir() {
+  const dir = mkdtempSync(join(tmpdir(), "flagstaff-launcher-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A process that runs (an exited one its parent has not reaped yet counts as gone). */
+const alive = (pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+};
+
+async function waitFor(check, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
+}
+
+afterAll(async () => {
+  for (const server of servers) await stopServer(server);
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the npm start launcher", () => {
+  it("stops at a setting it cannot use with one line naming it, before touching the data folder", { timeout: 60_000 }, async () => {
+    const file = join(dataDir(), "a-file");
+    writeFileSync(file, "");
+    const cases = [
+      [{ FLAGSTAFF_PORT_MAPPING: "Proxy" }, /^flagstaff: FLAGSTAFF_PORT_MAPPING must be Default or PlatformProxy, got "Proxy"$/m],
+      [{ FLAGSTAFF_SMTP_SECURITY: "ssl" }, /^flagstaff: FLAGSTAFF_SMTP_SECURITY must be none, starttls or tls/m],
+      [{ FLAGSTAFF_INSPECTOR_PORT: "abc" }, /^flagstaff: FLAGSTAFF_INSPECTOR_PORT must be a port number/m],
+      [{ FLAGSTAFF_ADMIN_USER: "ab" }, /^flagstaff: FLAGSTAFF_ADMIN_USER: User name must be 3 to 15 characters/m],
+      [{ FLAGSTAFF_ADMIN_PASSWORD: "abcdef" }, /^flagstaff: FLAGSTAFF_ADMIN_PASSWORD: Password must contain an uppercase letter$/m],
+      [{ FLAGSTAFF_AGENTS: "http://127.0.0.1:8788", FLAGSTAFF_AGENT_SECRET: "" }, /^flagstaff: FLAGSTAFF_AGENTS is set, so FLAGSTAFF_AGENT_SECRET must be/m],
+      [{ FLAGSTAFF_DATA_DIR: file }, new RegExp(`^flagstaff: the data folder ${file} \\(FLAGSTAFF_DATA_DIR\\) is a file, not a folder$`, "m")],
+      [{ FLAGSTAFF_DATA_DIR: join(file, "data") }, /^flagstaff: cannot create the data folder .* a part of its path is a file$/m],
+      // Node's own recursive mkdir never returns here.
+      [{ FLAGSTAFF_DATA_DIR: "/proc/flagstaff-data" }, /^flagstaff: cannot create the data folder \/proc\/flagstaff-data \(FLAGSTAFF_DATA_DIR\): E[A-Z]+:/m],
+      [{ FLAGSTAFF_DATA_DIR: "/sys/flagstaff-data/x" }, /^flagstaff: cannot create the data folder \/sys\/flagstaff-data\/x \(FLAGSTAFF_DATA_DIR\): E[A-Z]+:/m],
+    ];
+    for (const [env, message] of cases) {
+      const dir = join(dataDir(), "data");
+      const run = await runToExit({ env: { FLAGSTAFF_DATA_DIR: dir, FLAGSTAFF_PORT: String(await freePort()), ...NO_DOCKER, ...env } });
+      const label = JSON.stringify(env);
+      expect(run.code, label).toBe(1);
+      expect(run.stderr, label).toMatch(message);
+      expect(run.stderr.trim().split("\n"), label).toHaveLength(1);
+      expect(run.stdout, label).toBe("");
+      if (!env.FLAGSTAFF_DATA_DIR) expect(existsSync(dir), label).toBe(false);
+    }
+  });
+
+  it("serves a data folder from one server only, even when two start at the same moment", { timeout: 180_000 }, async () => {
+    const dir = dataDir();
+    const [portA, portB] = [await freePort(), await freePort()];
+    const starts = await Promise.allSettled([
+      startServer({ dataDir: dir, port: portA, env: NO_DOCKER }),
+      startServer({ dataDir: dir, port: portB, env: NO_DOCKER }),
+    ]);
+    for (const start of starts) if (start.status === "fulfilled") servers.push(start.value);
+    expect(starts.map((start) => start.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const running = starts.find((start) => start.status === "fulfilled").value;
+    const refused = starts.find((start) => start.status === "rejected").reason.message;
+    expect(refused).toContain(`flagstaff: another Flagstaff server (pid ${running.child.pid}) is using ${dir}`);
+    expect(refused).toMatch(/server exited \(1\)/);
+    expect(refused).not.toMatch(/\n\s+at /);
+
+    // And later, while it runs.
+    const late = await runToExit({ env: { FLAGSTAFF_DATA_DIR: dir, FLAGSTAFF_PORT: String(await freePort()), ...NO_DOCKER } });
+    expect(late.code).toBe(1);
+    expect(late.stderr.trim()).toBe(`flagstaff: another Flagstaff server (pid ${running.child.pid}) is using ${dir}`);
+    expect((await fetch(`${running.base}/api/config`)).status).toBe(200);
+    await stopServer(running);
+  });
+
+  it("creates the first admin before the port takes a registration", { timeout: 120_000 }, async () => {
+    const dir = dataDir();
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    // Someone registers the admin's name from the first moment the port answers.
+    let ready = false;
+    const answers = [];
+    const squatter = (async () => {
+      for (let i = 0; !ready; i++) {
+        try {
+          const res = await fetch(`${base}/api/account/register`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ userName: ADMIN.userName, password: "Squat1234!", email: `squat${i}@example.com` }),
+          });
+          answers.push(res.status);
+          await res.body?.cancel();
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      }
+    })();
+    const server = await startServer({ dataDir: dir, port, env: NO_DOCKER });
+    servers.push(server);
+    ready = true;
+    await squatter;
+    expect(server.output()).toContain(`Admin account: username=${ADMIN.userName} password=${ADMIN.password}`);
+    expect(answers).not.toContain(200);
+    const admin = new Client(server.base);
+    await admin.ok("/api/account/login", { method: "POST", body: ADMIN });
+    expect((await admin.ok("/api/account/profile")).role).toBe("Admin");
+    await stopServer(server);
+  });
+
+  it("leaves no container agent behind when the launcher is SIGKILLed", { timeout: 180_000 }, async () => {
+    const dir = dataDir();
+    const port = await freePort();
+    const env = { DOCKER_HOST, FLAGSTAFF_DOCKER_HOST: DOCKER_HOST };
+    const first = await startServer({ dataDir: dir, port, env });
+    servers.push(first);
+    expect(first.output()).toContain("Containers are enabled: agent at");
+    const lock = JSON.parse(readFileSync(join(dir, "server.lock.json"), "utf8"));
+    expect(lock.server.pid).toBe(first.child.pid);
+    expect(alive(lock.agent.pid)).toBe(true);
+    expect(lock.runtimes.length).toBeGreaterThan(0);
+
+    // Only the launcher: its workerd and agent are left to themselves.
+    process.kill(first.child.pid, "SIGKILL");
+    expect(await waitFor(() => !alive(lock.agent.pid), 15_000)).toBe(true);
+
+    // The next start stops the workerd left holding the folder's files and serves.
+    const second = await startServer({ dataDir: dir, port, env });
+    servers.push(second);
+    expect(second.output()).toMatch(/flagstaff: stopped what a killed server left running \(workerd \d+/);
+    for (const runtime of lock.runtimes) expect(alive(runtime.pid)).toBe(false);
+    expect(second.output()).toContain("Containers are enabled: agent at");
+    await stopServer(second);
+  });
+});
