@@ -5,6 +5,8 @@ import { smtpTestBindings } from "./tests/integration/mail-server.ts";
 
 /** The `npm start` socket relay's proof (workers/hub.ts), fixed for tests/integration/hub.test.ts. */
 const RELAY_TEST_TOKEN = "integration-relay-token-0123456789";
+/** The launcher's one-time token for creating the first admin (tests/integration/account.test.ts). */
+const BOOTSTRAP_TEST_TOKEN = "integration-bootstrap-token-0123456789";
 
 // Integration tests run inside workerd against the built worker (`react-router build` first): the same
 // bindings as production, D1 with the real migrations, R2 and the Durable Objects.
@@ -12,7 +14,7 @@ export default defineConfig(async () => ({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: `./${process.env.FLAGSTAFF_BUILD_DIR ?? "build"}/server/wrangler.json` },
-      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("migrations"), FLAGSTAFF_RELAY_TOKEN: RELAY_TEST_TOKEN, FLAGSTAFF_PUBLIC_URL: "http://flagstaff.test", ...(await smtpTestBindings()), ...(await agentTestBindings()) } },
+      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("migrations"), FLAGSTAFF_RELAY_TOKEN: RELAY_TEST_TOKEN, FLAGSTAFF_BOOTSTRAP_TOKEN: BOOTSTRAP_TEST_TOKEN, FLAGSTAFF_PUBLIC_URL: "http://flagstaff.test", ...(await smtpTestBindings()), ...(await agentTestBindings()) } },
     }),
   ],
   resolve: { tsconfigPaths: true },

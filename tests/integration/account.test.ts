@@ -289,4 +289,12 @@ describe("client config and first admin", () => {
     const r = await new Client().json<ErrorBody>("/__internal/bootstrap-admin", { method: "POST", body: {} });
     expect(r.status).toBe(404);
   });
+
+  it("holds the bootstrap call to a registration's rules for the name and password", async () => {
+    const headers = { "x-flagstaff-bootstrap": "integration-bootstrap-token-0123456789" };
+    for (const body of [{ userName: "ab" }, { userName: "has space" }, { password: "abcdef" }, { password: "ABCDEF12" }]) {
+      const r = await new Client().json<ErrorBody>("/__internal/bootstrap-admin", { method: "POST", body, headers });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { bootstrapAdmin } from "~/.server/services/accounts";
 import { badRequest, notFound } from "~/core/errors";
+import { passwordSchema, userNameSchema } from "~/core/schemas/account";
 import { secretEquals } from "~/core/secret-equal";
 import type { ApiEnv } from "./context";
 import { apiContext, errorResponse } from "./middleware";
@@ -14,7 +15,8 @@ export const internal = new Hono<ApiEnv>();
 internal.use("*", apiContext);
 internal.onError((err, c) => errorResponse(c, err));
 
-const bootstrapSchema = z.object({ userName: z.string().trim().min(3).max(15).optional(), password: z.string().min(6).max(128).optional() });
+/** The same rules as a registration (api.md §3): the launcher checks them first, a direct call is held to them too. */
+const bootstrapSchema = z.object({ userName: userNameSchema.optional(), password: passwordSchema.optional() });
 
 internal.post("/__internal/bootstrap-admin", async (c) => {
   if (!secretEquals(c.env.FLAGSTAFF_BOOTSTRAP_TOKEN, c.req.header("x-flagstaff-bootstrap"))) throw notFound("common.route_not_found");
