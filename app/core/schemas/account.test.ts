@@ -37,6 +37,16 @@ describe("register schema", () => {
     expect(registerSchema.safeParse({ ...base, userName: "alice①" }).success).toBe(false);
   });
 
+  it("refuses names mixing look-alike alphabets, and keeps names in one of them or beside other scripts", () => {
+    const base = { password: "Abcdef1", email: "a@b.co" };
+    const message = (userName: string) => registerSchema.safeParse({ ...base, userName }).error?.issues[0]?.message;
+    // Cyrillic а (U+0430) in a Latin name; Greek ο (U+03BF) in a Latin name; Cyrillic beside Greek.
+    expect(message("\u0430lice")).toBe("validation.username_mixed_scripts");
+    expect(message("b\u03bfb")).toBe("validation.username_mixed_scripts");
+    expect(message("\u0434\u03b1\u0434")).toBe("validation.username_mixed_scripts");
+    for (const name of ["alice", "алиса", "αλίκη", "alice花子", "Иван_42", "user.名前"]) expect(message(name), name).toBeUndefined();
+  });
+
   it("refuses malformed emails", () => {
     const r = registerSchema.safeParse({ userName: "alice", password: "Abcdef1", email: "not-an-email" });
     expect(r.success).toBe(false);

@@ -7,6 +7,13 @@ export const USER_NAME_MIN = 3;
 export const USER_NAME_MAX = 15;
 export const PASSWORD_MIN = 6;
 
+/** Alphabets whose letters look alike (a/а/α, o/о/ο, p/р/ρ…): a name takes its letters from one of them at most. */
+const LOOK_ALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+
+export function mixesLookAlikeScripts(name: string): boolean {
+  return LOOK_ALIKE_SCRIPTS.filter((script) => script.test(name)).length > 1;
+}
+
 export const userNameSchema = z
   .string()
   .trim()
@@ -14,7 +21,9 @@ export const userNameSchema = z
   .max(USER_NAME_MAX, "validation.username_length")
   .regex(/^[\p{L}\p{N}_.-]+$/u, "validation.username_chars")
   // Full-width and other compatibility forms (ａlice) would pass for another user's name on a board.
-  .refine((name) => name.normalize("NFKC") === name, "validation.username_chars");
+  .refine((name) => name.normalize("NFKC") === name, "validation.username_chars")
+  // So would a name mixing look-alike alphabets: Cyrillic "а" in "аlice" (UTS #39 mixed-script confusables).
+  .refine((name) => !mixesLookAlikeScripts(name), "validation.username_mixed_scripts");
 
 export const emailSchema = z.string().trim().max(254).pipe(z.email("validation.invalid_email"));
 
