@@ -27,7 +27,8 @@ Object.assign(process.env, {
 
 // V8 in workerd collects the old generation in one pause, never incrementally (39–99 ms with 20 MB live
 // during a submission storm, BENCHMARKS.md). Starting the old generation at 512 MB keeps those pauses out
-// of bursts (storm verdict p99 ≈ 150–220 → 65–90 ms) for ≈ 200 MB more memory at the peak. Flags the
+// of bursts (storm verdict p99 ≈ 150–220 → 65–90 ms) for more memory: the heap grows until V8 collects
+// (README's MINIFLARE_WORKERD_V8_FLAGS row has the measurement and a cap for small hosts). Flags the
 // caller sets come after this one and win (Miniflare passes the variable to workerd's `v8Flags`).
 process.env.MINIFLARE_WORKERD_V8_FLAGS = ["--initial-old-space-size=512", process.env.MINIFLARE_WORKERD_V8_FLAGS].filter(Boolean).join(" ");
 
