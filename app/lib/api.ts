@@ -32,6 +32,31 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** The ETag of the version a write is based on: sent as `If-Match` (the write is refused with 412 when stale). */
   ifMatch?: string | null;
+  /**
+   * For a GET read again and again (a list refreshed every few seconds): its last answer is kept with its
+   * ETag, sent as `If-None-Match`, and a 304 gives back that same answer (the same object, so nothing
+   * re-renders) without the body travelling again.
+   */
+  revalidate?: boolean;
+}
+
+/** The last answer of each `revalidate` GET, by path; the oldest goes beyond KEPT_ANSWERS_MAX. */
+const keptAnswers = new Map<string, { etag: string; value: unknown }>();
+const KEPT_ANSWERS_MAX = 8;
+
+function keepAnswer(path: string, etag: string | null, value: unknown) {
+  keptAnswers.delete(path);
+  if (etag === null) return;
+  keptAnswers.set(path, { etag, value });
+  for (const oldest of keptAnswers.keys()) {
+    if (keptAnswers.size <= KEPT_ANSWERS_MAX) break;
+    keptAnswers.delete(oldest);
+  }
+}
+
+/** Forgets the kept answers (on logout: they hold what this user saw). */
+export function forgetKeptAnswers() {
+  keptAnswers.clear();
 }
 
 function isErrorBody(value: unknown): value is { title: string; status?: number } {
@@ -61,13 +86,17 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
 export const isStaleWrite = (error: unknown): boolean => isApiError(error) && error.status === 412;
 
 /** As `api`, with the answer's ETag: a versioned edit resource and the stored version it was read at. */
-export async function apiVersioned<T>(path: string, { method = "GET", body, signal, ifMatch }: RequestOptions = {}): Promise<ReadVersion<T>> {
+export async function apiVersioned<T>(path: string, { method = "GET", body, signal, ifMatch, revalidate = false }: RequestOptions = {}): Promise<ReadVersion<T>> {
   const headers = new Headers({ Accept: "application/json" });
   const language = i18next.resolvedLanguage ?? i18next.language;
   if (language) headers.set("Accept-Language", language);
   if (body !== undefined) headers.set("Content-Type", "application/json");
   const condition = ifMatchFor(ifMatch);
   if (condition) headers.set("If-Match", condition);
+  const keeps = revalidate && method === "GET";
+  // A request with its own If-None-Match bypasses the browser's cache, which hands the 304 over as it is.
+  const kept = keeps ? keptAnswers.get(path) : undefined;
+  if (kept) headers.set("If-None-Match", kept.etag);
 
   let response: Response;
   const sentAt = Date.now();
@@ -85,12 +114,15 @@ export async function apiVersioned<T>(path: string, { method = "GET", body, sign
   }
 
   noteServerTime(response.headers, sentAt, Date.now());
+  if (kept && response.status === 304) return { value: kept.value as T, etag: kept.etag };
   const data = await readBody(response);
   if (!response.ok) {
     if (isErrorBody(data)) throw new ApiError(data.title, typeof data.status === "number" ? data.status : response.status, response.headers.get(ERROR_FIELD_HEADER));
     throw new ApiError(i18next.t("common:error.unknown"), response.status);
   }
-  return { value: data as T, etag: response.headers.get("ETag") };
+  const etag = response.headers.get("ETag");
+  if (keeps) keepAnswer(path, etag, data);
+  return { value: data as T, etag };
 }
 
 /**

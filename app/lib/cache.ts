@@ -1,3 +1,5 @@
+import { forgetKeptAnswers } from "./api";
+
 /**
  * Browser caches of API lists live in localStorage under this prefix (rules.md §15), so "Clear Cache"
  * can empty them without touching the theme or language choices.
@@ -5,6 +7,7 @@
 export const LIST_CACHE_PREFIX = "flagstaff-cache:";
 
 export function clearListCaches() {
+  forgetKeptAnswers();
   try {
     const keys: string[] = [];
     for (let i = 0; i < window.localStorage.length; i++) {

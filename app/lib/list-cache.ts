@@ -255,7 +255,8 @@ export function useCachedList<T>(
       if (controller.signal.aborted) return;
       loadedThisPage.add(key);
       if (persist) void writeCache(key, next);
-      setState((s) => ({ initial: s.initial, data: next }));
+      // The same list (a 304 of a `revalidate` API call) renders nothing again.
+      setState((s) => (s.data === next ? s : { initial: s.initial, data: next }));
       setError(null);
     } catch (err) {
       if (!controller.signal.aborted) setError(err);
@@ -305,6 +306,10 @@ export function useCachedList<T>(
       document.removeEventListener("visibilitychange", tick);
     };
   }, [refreshMs, refresh]);
+
+  // A refresh still under way when a new `initial` came (the revalidation after a change) may answer with
+  // the list from before the change: it is dropped.
+  useEffect(() => controllerRef.current?.abort(), [initial]);
 
   useEffect(() => () => controllerRef.current?.abort(), []);
 

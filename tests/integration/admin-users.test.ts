@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { teamMembers, teams, users } from "~/.server/db/schema";
+import { ADMIN_USER_BATCH_MAX } from "~/.server/services/users-admin";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { Client, db, newUser, PASSWORD, unique } from "./helpers";
 
@@ -244,6 +245,23 @@ describe("admin users: batch create", () => {
     expect(malformed.status).toBe(400);
     expect((await admin.client.json<ErrorBody>("/api/admin/users", { method: "POST", body: { userName: name } })).status).toBe(400);
     expect(await db().select().from(users).where(eq(users.userNameKey, name.toLowerCase())).get()).toBeUndefined();
+  });
+
+  it("takes at most ADMIN_USER_BATCH_MAX rows a call (one password hash each), refusing more in the caller's language", async () => {
+    // The admin's batch form sends 50 rows a request (app/components/admin/user-forms.tsx).
+    expect(ADMIN_USER_BATCH_MAX).toBeGreaterThanOrEqual(50);
+    const admin = await newAdmin();
+    const stamp = unique("bx");
+    // Weak passwords: each row is refused before its hash, so a batch the server takes answers at once.
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ userName: `${stamp}${i}`, password: "weak", email: `${stamp}${i}@example.com` }));
+    const over = await admin.client.json<ErrorBody>("/api/admin/users", { method: "POST", body: rows(ADMIN_USER_BATCH_MAX + 1) });
+    expect(over.status).toBe(400);
+    expect(over.body.title).toBe(`Request body allows at most ${ADMIN_USER_BATCH_MAX} items`);
+    const ja = await admin.client.json<ErrorBody>("/api/admin/users", { method: "POST", body: rows(ADMIN_USER_BATCH_MAX + 1), headers: { "accept-language": "ja-JP" } });
+    expect(ja.body.title).toMatch(new RegExp(`${ADMIN_USER_BATCH_MAX} 件までです$`));
+    const full = await admin.client.json<{ result: string }[]>("/api/admin/users", { method: "POST", body: rows(ADMIN_USER_BATCH_MAX) });
+    expect(full.status).toBe(200);
+    expect(full.body).toHaveLength(ADMIN_USER_BATCH_MAX);
   });
 
   it("creates active users, updates existing ones, reports bad rows, and builds teams", async () => {

@@ -337,6 +337,40 @@ describe("admin review", () => {
     expect((await admin.json(`/api/game/999999999/participations`)).status).toBe(404);
   });
 
+  it("answers an unchanged participation list 304 to its ETag, and changes the ETag with any field of it", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin);
+    const { captain, team, members } = await teamWithMembers(1);
+    await join(captain.client, g.id, { teamId: team.id });
+    const path = `/api/game/${g.id}/participations`;
+    const read = async (etag?: string) => {
+      const res = await admin.fetch(path, { headers: etag ? { "if-none-match": etag } : {} });
+      return { status: res.status, text: await res.text(), etag: res.headers.get("etag"), cacheControl: res.headers.get("cache-control") };
+    };
+    const first = await read();
+    expect(first).toMatchObject({ status: 200, cacheControl: "private, no-cache" });
+    expect(first.etag).toMatch(/^W\//);
+    // The review page's 10-s refresh of an unchanged list: no body.
+    expect(await read(first.etag!)).toMatchObject({ status: 304, text: "", etag: first.etag });
+
+    // A member's own details (not the participation) are in the answer too.
+    expect((await members[0]!.client.json("/api/account/update", { method: "PUT", body: { phone: "+1 555 0199" } })).status).toBe(200);
+    const profileChanged = await read(first.etag!);
+    expect(profileChanged.status).toBe(200);
+    expect(profileChanged.text).toContain("+1 555 0199");
+    expect(profileChanged.etag).not.toBe(first.etag);
+
+    const p = (await participationOf(g.id, team.id))!;
+    expect((await review(admin, p.id, "Accepted")).status).toBe(200);
+    const reviewed = await read(profileChanged.etag!);
+    expect(reviewed.status).toBe(200);
+    expect(reviewed.etag).not.toBe(profileChanged.etag);
+    expect(await read(reviewed.etag!)).toMatchObject({ status: 304 });
+    // Another admin's If-None-Match of the same list is just as good (the tag is of the body).
+    const { client: other } = await newAdmin();
+    expect((await other.fetch(path, { headers: { "if-none-match": reviewed.etag! } })).status).toBe(304);
+  });
+
   it("accepts, rejects, suspends, changes the division and validates input", async () => {
     const { client: admin } = await newAdmin();
     const g = await createGame(admin, { divisions: [{ name: "A" }, { name: "B" }] });

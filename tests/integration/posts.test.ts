@@ -1,4 +1,7 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createDb } from "~/.server/db/client";
+import { getPost, latestPosts, listPosts } from "~/.server/services/posts";
 import type { PostDetail, PostInfo } from "~/core/schemas/post";
 import { Client, newUser, unique } from "./helpers";
 import { newAdmin } from "./content-helpers";
@@ -62,6 +65,26 @@ describe("posts (api.md §9, §11)", () => {
     expect(latest.status).toBe(200);
     expect(latest.body.length).toBe(20);
     expect(latest.body[0]!.isPinned).toBe(true);
+  });
+
+  it("lists posts without reading their content from the database", async () => {
+    const { client: admin } = await newAdmin();
+    const post = (await admin.json<PostDetail>("/api/edit/posts", { method: "POST", body: { title: unique("long"), content: "x".repeat(50_000) } })).body;
+    const statements: string[] = [];
+    // A binding that notes the SQL of each statement prepared through it.
+    const d1 = {
+      prepare: (sql: string) => (statements.push(sql), env.DB.prepare(sql)),
+      batch: (list: D1PreparedStatement[]) => env.DB.batch(list),
+    } as unknown as D1Database;
+    const posts = createDb(d1);
+
+    expect((await listPosts(posts)).some((p) => p.id === post.id)).toBe(true);
+    expect((await latestPosts(posts)).length).toBeGreaterThan(0);
+    expect(statements.length).toBeGreaterThanOrEqual(2);
+    for (const sql of statements) expect(sql).not.toMatch(/"content"/);
+    // The post's own page does read it (what the check above looks for).
+    expect((await getPost(posts, post.id)).content).toHaveLength(50_000);
+    expect(statements.at(-1)).toMatch(/"posts"\."content"/);
   });
 
   it("toggling only the pin keeps the post's time", async () => {

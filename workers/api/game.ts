@@ -49,6 +49,7 @@ defineRoute(game, { method: "GET", path: "/game/:id/notices", auth: "Public", ac
   return jsonWithEtag(c, await noticeService.listGameNotices(c.get("db"), id, query));
 });
 
-defineRoute(game, { method: "GET", path: "/game/:id/participations", auth: "Admin", tag, summary: "Every participation of a game with its members" }, async (c) =>
-  c.json(await participationService.listParticipations(c.get("db"), editGameId(c))),
+// The review page reads it every 10 s: its ETag (of the body) lets an unchanged list answer 304.
+defineRoute(game, { method: "GET", path: "/game/:id/participations", auth: "Admin", tag, summary: "Every participation of a game with its members (private ETag/Last-Modified, 304)" }, async (c) =>
+  jsonWithEtag(c, await participationService.listParticipations(c.get("db"), editGameId(c)), { private: true }),
 );

@@ -31,11 +31,11 @@ export function generatePostId(): string {
   return id;
 }
 
-const columns = {
+/** What a list shows: everything but the content, which only the post's own page reads. */
+const infoColumns = {
   id: posts.id,
   title: posts.title,
   summary: posts.summary,
-  content: posts.content,
   tags: posts.tags,
   isPinned: posts.isPinned,
   updateTime: posts.updateTime,
@@ -43,11 +43,12 @@ const columns = {
   authorAvatarHash: users.avatarHash,
 };
 
-type Row = {
+const detailColumns = { ...infoColumns, content: posts.content };
+
+type InfoRow = {
   id: string;
   title: string;
   summary: string;
-  content: string;
   tags: string[];
   isPinned: boolean;
   updateTime: number;
@@ -55,7 +56,9 @@ type Row = {
   authorAvatarHash: string | null;
 };
 
-function toInfo(r: Row): PostInfo {
+type Row = InfoRow & { content: string };
+
+function toInfo(r: InfoRow): PostInfo {
   return {
     id: r.id,
     title: r.title,
@@ -70,13 +73,13 @@ function toInfo(r: Row): PostInfo {
 
 const toDetail = (r: Row): PostDetail => ({ ...toInfo(r), content: r.content });
 
-function selectPosts(db: Db) {
+function selectPosts<C extends typeof infoColumns>(db: Db, columns: C) {
   return db.select(columns).from(posts).leftJoin(users, eq(users.id, posts.authorId));
 }
 
 /** All posts (or the first `limit`), pinned first, then newest. */
 export async function listPosts(db: Db, limit?: number): Promise<PostInfo[]> {
-  const query = selectPosts(db).orderBy(desc(posts.isPinned), desc(posts.updateTime), desc(posts.id));
+  const query = selectPosts(db, infoColumns).orderBy(desc(posts.isPinned), desc(posts.updateTime), desc(posts.id));
   const rows = limit === undefined ? await query.all() : await query.limit(limit).all();
   return rows.map(toInfo);
 }
@@ -85,7 +88,7 @@ export const latestPosts = (db: Db) => listPosts(db, LATEST_POSTS);
 
 export async function getPost(db: Db, id: string): Promise<PostDetail> {
   if (!isPostId(id)) throw notFound("post.not_found");
-  const row = await selectPosts(db).where(eq(posts.id, id)).get();
+  const row = await selectPosts(db, detailColumns).where(eq(posts.id, id)).get();
   if (!row) throw notFound("post.not_found");
   return toDetail(row);
 }

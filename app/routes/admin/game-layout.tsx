@@ -5,8 +5,8 @@ import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
 import { gamePageId } from "~/.server/services/games";
 import { LoadingStatus } from "~/components/teams/loading";
-import type { GameInfo } from "~/core/schemas/game";
-import { api, orNotFound } from "~/lib/api";
+import { orNotFound } from "~/lib/api";
+import { loadEditGame } from "~/lib/edit-game";
 import type { Route } from "./+types/game-layout";
 
 /** /admin/games/{id}/*: the game's title and a tab bar over its admin pages; an unknown game is a 404 page. */
@@ -17,7 +17,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function clientLoader({ request, params }: Route.ClientLoaderArgs) {
-  const game = await orNotFound(api<GameInfo>(`/api/edit/games/${Number(params.id) || 0}`, { signal: request.signal }));
+  // Shared with the page's loader, which needs the game too (one read per navigation).
+  const game = await orNotFound(loadEditGame(request, Number(params.id) || 0));
   return { game: { id: game.id, title: game.title } };
 }
 clientLoader.hydrate = true as const;

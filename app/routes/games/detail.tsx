@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRevalidator, useRouteLoaderData } from "react-router";
+import { getCurrentUser } from "~/.server/auth/session";
 import { createDb } from "~/.server/db/client";
 import { gamePageId } from "~/.server/services/games";
 import { PhaseBadge, StatusBadge } from "~/components/games/badges";
@@ -26,23 +27,25 @@ import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/detail";
 
 /** An unknown game answers 404 from the server already (the page itself is read in the browser). */
-export async function loader({ context, params }: Route.LoaderArgs) {
-  await gamePageId(createDb(env.DB), params.id);
-  return { pageTitle: getInstance(context).t("games.detailTitle") };
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const [user] = await Promise.all([getCurrentUser(request, env), gamePageId(createDb(env.DB), params.id)]);
+  return { pageTitle: getInstance(context).t("games.detailTitle"), signedIn: user !== null };
 }
 
 export async function clientLoader({ request, params, serverLoader }: Route.ClientLoaderArgs) {
   const id = Number(params.id);
   if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Not Found", { status: 404 });
-  const [server, game, teams] = await Promise.all([
-    serverLoader(),
+  const server = serverLoader();
+  const [serverData, game, teams] = await Promise.all([
+    server,
     api<DetailedGameInfo>(`/api/game/${id}`, { signal: request.signal }).catch((error: unknown) => {
       if (isApiError(error) && error.status === 404) throw new Response("Not Found", { status: 404 });
       throw error;
     }),
-    api<TeamInfo[]>("/api/team", { signal: request.signal }).catch(() => [] as TeamInfo[]),
+    // Only someone signed in has teams: an anonymous visitor would be answered 401 on every refresh.
+    server.then(({ signedIn }) => (signedIn ? api<TeamInfo[]>("/api/team", { signal: request.signal }).catch(() => [] as TeamInfo[]) : [])),
   ]);
-  return { ...server, game, teams };
+  return { ...serverData, game, teams };
 }
 clientLoader.hydrate = true as const;
 

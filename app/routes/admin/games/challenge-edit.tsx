@@ -20,8 +20,8 @@ import { Card } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import { CHALLENGE_CATEGORIES, type ChallengeCategory, type FileType, FILE_TYPES, isContainerType, NETWORK_MODES, type NetworkMode } from "~/core/enums";
 import type { ChallengeDetail, ChallengeEditDetail, ChallengeEditInfo } from "~/core/schemas/challenge";
-import type { GameInfo } from "~/core/schemas/game";
 import { api, apiVersioned, errorMessage, isStaleWrite, orNotFound } from "~/lib/api";
+import { loadEditGame } from "~/lib/edit-game";
 import { changedFields } from "~/core/ui/changed-fields";
 import { mergeHints } from "~/core/ui/merge-hints";
 import { saveOnVersion } from "~/core/ui/save-on-version";
@@ -45,7 +45,7 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
     serverLoader(),
     orNotFound(api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challengeId}`, { signal })),
     api<ChallengeEditInfo[]>(`/api/edit/games/${gameId}/challenges`, { signal }),
-    api<GameInfo>(`/api/edit/games/${gameId}`, { signal }),
+    loadEditGame(request, gameId),
   ]);
   return { ...server, gameId, challenge, list, bloodBonus: game.bloodBonus };
 }

@@ -18,7 +18,7 @@ import { TextAreaField, TextField } from "~/components/ui/field";
 import { checkTemplate, generateTestFlag, MIN_ENTROPY_BITS, parseTemplate, templateEntropy } from "~/core/flags/template";
 import { FLAG_MAX_LENGTH } from "~/core/game-room/schemas";
 import type { ChallengeEditDetail, FlagInfo } from "~/core/schemas/challenge";
-import type { ParticipationInfo } from "~/core/schemas/game";
+import type { DetailedGameInfo } from "~/core/schemas/game";
 import { api, errorMessage, orNotFound } from "~/lib/api";
 import { useErrorFor } from "~/lib/error-for";
 import { pageTitle } from "~/lib/meta";
@@ -37,14 +37,15 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
   const gameId = Number(params.id) || 0;
   const challengeId = Number(params.chalId) || 0;
   const signal = request.signal;
-  const [server, challenge, participations] = await Promise.all([
+  const [server, challenge, game] = await Promise.all([
     serverLoader(),
     orNotFound(api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challengeId}`, { signal })),
-    api<ParticipationInfo[]>(`/api/game/${gameId}/participations`, { signal }),
+    // Its count of accepted teams, not the whole participation list with every member.
+    api<DetailedGameInfo>(`/api/game/${gameId}`, { signal }),
   ]);
   // The tab's title names the challenge once it is known (the server's names the page only).
   const pageTitle = i18next.t("common:adminChallenges.flagsOf", { title: challenge.title });
-  return { ...server, pageTitle, gameId, challenge, acceptedTeams: participations.filter((p) => p.status === "Accepted").length };
+  return { ...server, pageTitle, gameId, challenge, acceptedTeams: game.teamCount };
 }
 clientLoader.hydrate = true as const;
 

@@ -13,6 +13,7 @@ import { TextField } from "~/components/ui/field";
 import { CHALLENGE_CATEGORIES, CHALLENGE_TYPES } from "~/core/enums";
 import type { ChallengeEditDetail, ChallengeEditInfo } from "~/core/schemas/challenge";
 import { api, errorMessage } from "~/lib/api";
+import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenges";
@@ -87,7 +88,14 @@ function CreateChallengeForm({ gameId, onCancel }: { gameId: number; onCancel: (
 export default function AdminChallengesPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
-  const { gameId, challenges } = loaderData;
+  const { gameId } = loaderData;
+  // Refreshed every 10 s like the other admin tables (rules.md §15): solves move the scores, and another
+  // admin may add or enable challenges. A toggle's or recount's revalidation replaces it at once.
+  const { data: challenges } = useCachedList(
+    `admin-challenges:${gameId}`,
+    (signal) => api<ChallengeEditInfo[]>(`/api/edit/games/${gameId}/challenges`, { signal }),
+    { initial: loaderData.challenges, refreshMs: REFRESH_MS.list, persist: false },
+  );
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);

@@ -20,6 +20,7 @@ import { checkGameNumbers, type GameNumberField, savedGameTimes, writeupHoursSho
 import type { DivisionInfo, GameInfo } from "~/core/schemas/game";
 import type { ChallengeEditInfo } from "~/core/schemas/challenge";
 import { api, apiVersioned, errorMessage, isStaleWrite } from "~/lib/api";
+import { loadEditGame } from "~/lib/edit-game";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/info";
@@ -33,7 +34,7 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
   const id = Number(params.id) || 0;
   const [server, game, challenges] = await Promise.all([
     serverLoader(),
-    api<GameInfo>(`/api/edit/games/${id}`, { signal: request.signal }),
+    loadEditGame(request, id),
     // For the divisions' per-challenge permissions.
     api<ChallengeEditInfo[]>(`/api/edit/games/${id}/challenges`, { signal: request.signal }),
   ]);

@@ -15,10 +15,11 @@ import { SearchInput } from "~/components/ui/search-input";
 import { selectClass } from "~/components/ui/select";
 import { PARTICIPATION_STATUSES } from "~/core/enums";
 import { needsConfirmation, parseReviewFilter, reviewCounts, reviewRows } from "~/core/game/review";
-import type { GameInfo, ParticipationInfo, ReviewStatus } from "~/core/schemas/game";
+import type { ParticipationInfo, ReviewStatus } from "~/core/schemas/game";
 import { pageOf } from "~/core/ui/list-page";
 import { useAddressFilter } from "~/lib/address-filter";
 import { api, errorMessage } from "~/lib/api";
+import { loadEditGame } from "~/lib/edit-game";
 import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -33,8 +34,8 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
   const id = Number(params.id) || 0;
   const [server, participations, game] = await Promise.all([
     serverLoader(),
-    api<ParticipationInfo[]>(`/api/game/${id}/participations`, { signal: request.signal }),
-    api<GameInfo>(`/api/edit/games/${id}`, { signal: request.signal }),
+    api<ParticipationInfo[]>(`/api/game/${id}/participations`, { signal: request.signal, revalidate: true }),
+    loadEditGame(request, id),
   ]);
   return { ...server, gameId: id, participations, divisions: game.divisions.map((d) => ({ id: d.id, name: d.name })) };
 }
@@ -75,7 +76,8 @@ function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loa
   // Refreshed every 10 s like the other admin tables (rules.md §15): new requests to join show up.
   const { data: participations } = useCachedList(
     `admin-review:${gameId}`,
-    (signal) => api<ParticipationInfo[]>(`/api/game/${gameId}/participations`, { signal }),
+    // Sent with the last answer's ETag: an unchanged list (every member's details) comes back as a bodiless 304.
+    (signal) => api<ParticipationInfo[]>(`/api/game/${gameId}/participations`, { signal, revalidate: true }),
     { initial: loaderData.participations, refreshMs: REFRESH_MS.list, persist: false },
   );
   const [params, setFilter] = useAddressFilter();
