@@ -9,8 +9,8 @@ import { join } from "node:path";
 
 const LOCK_NAME = "server.lock.json";
 
-/** {ppid, startTime, comm} of a live Linux process, or undefined. */
-function processInfo(pid) {
+/** {ppid, startTime, comm} of a live Linux process, or undefined (a zombie counts as gone). */
+export function processInfo(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const close = stat.lastIndexOf(")");

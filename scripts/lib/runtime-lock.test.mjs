@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { acquireDataDir, DataDirInUse, recordAgent, releaseDataDir } from "./runtime-lock.mjs";
+import { acquireDataDir, DataDirInUse, processInfo, recordAgent, releaseDataDir } from "./runtime-lock.mjs";
 
 const LOCK_MODULE = new URL("./runtime-lock.mjs", import.meta.url).href;
 const LOCK = "server.lock.json";
@@ -46,15 +46,8 @@ function node(body) {
   return { child, firstLine };
 }
 
-/** A process that runs (an exited one nobody has reaped yet counts as gone). */
-const alive = (pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-};
+/** A process that runs (an exited one its parent has not reaped yet counts as gone). */
+const alive = (pid) => processInfo(pid) !== undefined;
 
 async function waitFor(check, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { processInfo } from "../../scripts/lib/runtime-lock.mjs";
 import { ADMIN, Client, freePort, runToExit, startServer, stopServer } from "./server.mjs";
 
 const DOCKER_HOST = process.env.FLAGSTAFF_TEST_DOCKER_HOST ?? "unix:///tmp/flagstaff-docker.sock";
@@ -22,14 +23,7 @@ function dataDir() {
 }
 
 /** A process that runs (an exited one its parent has not reaped yet counts as gone). */
-const alive = (pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-};
+const alive = (pid) => processInfo(pid) !== undefined;
 
 async function waitFor(check, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
