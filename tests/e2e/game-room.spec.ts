@@ -515,6 +515,8 @@ test("a board read answered late never replaces the newer board a push brought m
   await player.goto(`/games/${game.id}/scoreboard`);
   const score = player.getByTestId(`board-team-${team.id}`).getByTestId("board-score");
   await expect(score).toHaveText("525", { timeout: 10_000 });
+  // The feed is open (a push before it opened would be missed, and the edit below would ask for no read).
+  await expect(player.getByTestId("board-socket")).toHaveAttribute("data-state", "open");
 
   // The next read of the board is answered by the server at once (before the solve below) but reaches
   // the page only after the solve's push; later reads pass.
