@@ -184,6 +184,21 @@ function serveFromApp(app, port, dataDir) {
   return app;
 }
 
+/**
+ * What the migration runtime and the server's runtime share: loopback, no entry port of its own, the
+ * runtime's log lines, and the persisted state in the layout of `wrangler … --persist-to <dataDir>`
+ * (<dataDir>/v3/{d1,do,r2}).
+ */
+const runtimeOptions = (dataDir) => ({
+  host: HOST,
+  port: 0,
+  cf: false,
+  logRequests: false,
+  handleStructuredLogs: runtimeLog,
+  telemetry: { enabled: false },
+  resourcePersistencePath: join(dataDir, "v3"),
+});
+
 // Migrations run before the server listens, so no request ever meets a half-migrated database: a
 // short-lived runtime holding only the D1 binding, on the same persisted files.
 async function migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDir) {
@@ -191,13 +206,7 @@ async function migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDi
   const binding = config.d1_databases[0].binding;
   const mf = new Miniflare(
     convertV4MiniflareOptions({
-      host: HOST,
-      port: 0,
-      cf: false,
-      logRequests: false,
-      handleStructuredLogs: runtimeLog,
-      telemetry: { enabled: false },
-      resourcePersistencePath: join(dataDir, "v3"),
+      ...runtimeOptions(dataDir),
       name: app.name,
       modules: true,
       script: "export default { fetch() { return new Response(null, { status: 404 }); } };",
@@ -442,16 +451,9 @@ async function main() {
 
     mf = new Miniflare(
       convertV4MiniflareOptions({
-        host: HOST,
-        port: 0,
-        cf: false,
-        logRequests: false,
-        handleStructuredLogs: runtimeLog,
-        telemetry: { enabled: false },
+        ...runtimeOptions(dataDir),
         // Profiling only (bench/profile.mjs): the V8 inspector of the workers on loopback.
         ...(process.env.FLAGSTAFF_INSPECTOR_PORT ? { inspectorPort: Number(process.env.FLAGSTAFF_INSPECTOR_PORT), inspectorHost: HOST } : {}),
-        // Same layout as `wrangler … --persist-to <dataDir>`: <dataDir>/v3/{d1,do,r2}.
-        resourcePersistencePath: join(dataDir, "v3"),
         // Clients come in through the app worker's direct socket, not Miniflare's entry worker.
         workers: [serveFromApp(app, runtimePort, dataDir)],
       }),

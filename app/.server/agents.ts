@@ -8,6 +8,7 @@
  * has no 503): a refused start, a released instance on destroy, 418 from the proxy.
  */
 import {
+  AGENT_SECRET_MIN_LENGTH,
   type AgentContainer,
   type AgentErrorBody,
   type AgentHealth,
@@ -71,12 +72,12 @@ export function agentUrls(env: AgentsEnv): string[] {
 
 /** Containers are available when at least one agent and the shared secret are configured. */
 export function agentsConfigured(env: AgentsEnv): boolean {
-  return agentUrls(env).length > 0 && (env.FLAGSTAFF_AGENT_SECRET ?? "").length >= 32;
+  return agentUrls(env).length > 0 && (env.FLAGSTAFF_AGENT_SECRET ?? "").length >= AGENT_SECRET_MIN_LENGTH;
 }
 
 function secretOf(env: AgentsEnv): string {
   const secret = env.FLAGSTAFF_AGENT_SECRET ?? "";
-  if (secret.length < 32) throw agentUnreachable("container.no_agent");
+  if (secret.length < AGENT_SECRET_MIN_LENGTH) throw agentUnreachable("container.no_agent");
   return secret;
 }
 
@@ -252,7 +253,7 @@ const callbackNonces = new NonceCache();
 /** Verifies an agent's signed callback; false for a missing, forged, expired or replayed signature. */
 export async function verifyAgentCallback(env: AgentsEnv, request: Request, body: string): Promise<boolean> {
   const secret = env.FLAGSTAFF_AGENT_SECRET ?? "";
-  if (secret.length < 32) return false;
+  if (secret.length < AGENT_SECRET_MIN_LENGTH) return false;
   const url = new URL(request.url);
   const result = await verifyRequest(
     secret,

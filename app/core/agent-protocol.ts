@@ -16,6 +16,8 @@
  */
 import type { NetworkMode } from "./enums";
 
+/** The shared HMAC secret's least length, for the platform, the agents and the launcher alike. */
+export const AGENT_SECRET_MIN_LENGTH = 32;
 export const AGENT_SIGNATURE_WINDOW_MS = 60_000;
 export const AGENT_HEADER_TIMESTAMP = "x-flagstaff-timestamp";
 export const AGENT_HEADER_NONCE = "x-flagstaff-nonce";

@@ -1,6 +1,7 @@
 /** Agent settings from the environment (README.md lists them). */
 import { hostname } from "node:os";
 import { resolve } from "node:path";
+import { AGENT_SECRET_MIN_LENGTH } from "../../app/core/agent-protocol.ts";
 import type { LogLevel } from "./log.ts";
 
 export interface RegistryAuth {
@@ -42,7 +43,7 @@ export interface AgentConfig {
 }
 
 export const DEFAULT_PORT = 8788;
-export const MIN_SECRET_LENGTH = 32;
+export const MIN_SECRET_LENGTH = AGENT_SECRET_MIN_LENGTH;
 
 export class ConfigError extends Error {}
 

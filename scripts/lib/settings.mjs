@@ -3,10 +3,9 @@
 // other than "true" is off — so a misspelt value would otherwise be ignored without a word. Documented
 // spellings are accepted in any case and passed on as the app spells them; an empty value is unset.
 import { readFileSync } from "node:fs";
+import { AGENT_SECRET_MIN_LENGTH } from "../../app/core/agent-protocol.ts";
 import { passwordSchema, userNameSchema } from "../../app/core/schemas/account.ts";
 
-/** The app's rule for containers (app/.server/agents.ts agentsConfigured). */
-export const MIN_AGENT_SECRET = 32;
 
 const CHOICES = {
   FLAGSTAFF_PORT_MAPPING: ["Default", "PlatformProxy"],
@@ -73,9 +72,9 @@ export function checkSettings(env) {
     if (wrong.length > 0 || urls.length === 0) {
       problems.push(`FLAGSTAFF_AGENTS must be comma-separated http(s) URLs of container agents, got "${agents}"`);
     }
-    if ((env.FLAGSTAFF_AGENT_SECRET ?? "").length < MIN_AGENT_SECRET) {
+    if ((env.FLAGSTAFF_AGENT_SECRET ?? "").length < AGENT_SECRET_MIN_LENGTH) {
       problems.push(
-        `FLAGSTAFF_AGENTS is set, so FLAGSTAFF_AGENT_SECRET must be the agents' shared secret of at least ${MIN_AGENT_SECRET} characters (openssl rand -hex 32); without it containers are off`,
+        `FLAGSTAFF_AGENTS is set, so FLAGSTAFF_AGENT_SECRET must be the agents' shared secret of at least ${AGENT_SECRET_MIN_LENGTH} characters (openssl rand -hex 32); without it containers are off`,
       );
     }
   }
