@@ -144,10 +144,14 @@ describe("log records for security-relevant actions", () => {
     await by(`Poster of game #${game.id} uploaded`);
     expect((await admin.client.json(`/api/edit/games/${game.id}/poster`, { method: "DELETE" })).status).toBe(200);
     await by(`Poster of game #${game.id} removed`);
+    // Removing a poster that is not there changes nothing and logs nothing.
+    expect((await admin.client.json(`/api/edit/games/${game.id}/poster`, { method: "DELETE" })).status).toBe(200);
 
     const notice = await admin.client.json<{ id: number }>(`/api/edit/games/${game.id}/notices`, { method: "POST", body: { content: "Hint" } });
     expect(notice.status).toBe(200);
     await by(`Notice #${notice.body.id} posted in game #${game.id}`);
+    const removals = await db().select().from(logs).where(and(gt(logs.time, since - 1), eq(logs.message, `Poster of game #${game.id} removed`))).all();
+    expect(removals).toHaveLength(1);
     expect((await admin.client.json(`/api/edit/games/${game.id}/notices/${notice.body.id}`, { method: "PUT", body: { content: "Hint 2" } })).status).toBe(200);
     await by(`Notice #${notice.body.id} of game #${game.id} edited`);
     expect((await admin.client.json(`/api/edit/games/${game.id}/notices/${notice.body.id}`, { method: "DELETE" })).status).toBe(200);

@@ -90,8 +90,8 @@ defineRoute(edit, { method: "PUT", path: "/edit/games/:id/poster", auth: "Admin"
 });
 
 defineRoute(edit, { method: "DELETE", path: "/edit/games/:id/poster", auth: "Admin", tag, summary: "Remove the game poster" }, async (c) => {
-  await gameService.removePoster({ ...deps(c), bucket: c.env.FILES }, editGameId(c));
-  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "posterRemoved", params: { game: editGameId(c) } }, status: "Success" });
+  const removed = await gameService.removePoster({ ...deps(c), bucket: c.env.FILES }, editGameId(c));
+  if (removed) await logEvent(c, { level: "Information", logger: "Admin", text: { key: "posterRemoved", params: { game: editGameId(c) } }, status: "Success" });
   return c.json({ title: c.get("t")("game.poster_removed"), status: 200 });
 });
 

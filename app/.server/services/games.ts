@@ -406,10 +406,13 @@ export async function updatePoster(deps: GameStorageDeps, gameId: number, file: 
   return posterUrl(stored.hash)!;
 }
 
-/** DELETE edit/games/{id}/poster: the game shows no poster again; the file loses its reference. */
-export async function removePoster(deps: GameStorageDeps, gameId: number): Promise<void> {
+/**
+ * DELETE edit/games/{id}/poster: the game shows no poster again; the file loses its reference. True when
+ * a poster was removed (false: the game had none, or another one was uploaded meanwhile and stays).
+ */
+export async function removePoster(deps: GameStorageDeps, gameId: number): Promise<boolean> {
   const game = await requireGame(deps.db, gameId);
-  if (!game.posterHash) return;
+  if (!game.posterHash) return false;
   const updated = await deps.db
     .update(games)
     .set({ posterHash: null, version: bumpVersion(games.version) })
@@ -417,7 +420,9 @@ export async function removePoster(deps: GameStorageDeps, gameId: number): Promi
     .returning({ id: games.id })
     .get();
   // A poster uploaded meanwhile stays (and keeps its file).
-  if (updated) await releaseFile(deps, game.posterHash);
+  if (!updated) return false;
+  await releaseFile(deps, game.posterHash);
+  return true;
 }
 
 // ── Player views ─────────────────────────────────────────────────────────────────────────────────────
