@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./lib/d1-migrations.mjs";
 import { freePort } from "./lib/free-port.mjs";
 import { acquireDataDir, DataDirInUse, recordAgent, recordRuntimes, releaseDataDir } from "./lib/runtime-lock.mjs";
-import { checkSettings } from "./lib/settings.mjs";
+import { checkAdminSettings, checkSettings } from "./lib/settings.mjs";
 import { startFront } from "./lib/socket-relay.mjs";
 import { collectStaticFiles, gzipStaticFiles } from "./lib/static-files.mjs";
 import { parsePublicUrl } from "../app/core/public-url.ts";
@@ -223,6 +223,16 @@ async function migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDi
   }
 }
 
+class AdminSettingsRefused extends Error {
+  constructor(problems) {
+    super(`${problems.join("\nflagstaff: ")}\nflagstaff: no admin account was created`);
+  }
+}
+
+/**
+ * Makes the first admin when none exists, from FLAGSTAFF_ADMIN_USER / FLAGSTAFF_ADMIN_PASSWORD (checked
+ * only then: an install whose admin exists ignores them). Prints the credentials once.
+ */
 async function bootstrapAdmin(baseUrl, token) {
   const body = {};
   if (process.env.FLAGSTAFF_ADMIN_USER) body.userName = process.env.FLAGSTAFF_ADMIN_USER;
@@ -233,6 +243,11 @@ async function bootstrapAdmin(baseUrl, token) {
     body: JSON.stringify(body),
   });
   const text = await response.text();
+  // No admin yet and a setting it would be made from is refused: the start stops, naming the setting.
+  if (response.status === 400) {
+    const problems = checkAdminSettings(process.env);
+    throw new AdminSettingsRefused(problems.length > 0 ? problems : [`admin bootstrap refused the settings: ${text.slice(0, 300)}`]);
+  }
   if (!response.ok) {
     const detail = response.headers.get("content-type")?.includes("json") ? `: ${text.slice(0, 300)}` : "";
     console.error(`flagstaff: admin bootstrap answered HTTP ${response.status}${detail}; no admin account was created`);
@@ -471,6 +486,7 @@ async function main() {
     try {
       await bootstrapAdmin(`http://${HOST}:${runtimePort}`, bootstrapToken);
     } catch (error) {
+      if (error instanceof AdminSettingsRefused) throw error;
       console.error(`flagstaff: admin bootstrap failed: ${reasonOf(error)}`);
     }
     try {

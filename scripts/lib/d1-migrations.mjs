@@ -140,8 +140,18 @@ export async function applyMigrations(db, dir, table = MIGRATIONS_TABLE) {
     .run();
   const { results } = await db.prepare(`SELECT name FROM ${quoted}`).all();
   const applied = new Set(results.map((row) => row.name));
+  const migrations = readMigrations(dir);
+  // A data folder a newer release has migrated: this release would run on tables it does not know,
+  // writing rows without the newer columns' values. Refused before anything is written.
+  const known = new Set(migrations.map((migration) => migration.name));
+  const newer = [...applied].filter((name) => !known.has(name));
+  if (newer.length > 0) {
+    throw new Error(
+      `the database was migrated by a newer release of Flagstaff (${newer.join(", ")}, unknown to this one): start that release or a later one, or restore a backup made before the upgrade`,
+    );
+  }
   const done = [];
-  for (const migration of readMigrations(dir)) {
+  for (const migration of migrations) {
     if (applied.has(migration.name)) continue;
     const statements = migration.queries.map((query) => db.prepare(query));
     statements.push(db.prepare(`INSERT INTO ${quoted} (name) VALUES (?)`).bind(migration.name));

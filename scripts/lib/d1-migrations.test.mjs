@@ -67,4 +67,17 @@ describe("migrations folder", () => {
       ],
     ]);
   });
+
+  it("refuses a database a newer release migrated, before writing anything", async () => {
+    dir = mkdtempSync(join(tmpdir(), "flagstaff-migrations-"));
+    writeFileSync(join(dir, "0000_init.sql"), "CREATE TABLE a (x);");
+    writeFileSync(join(dir, "0001_more.sql"), "INSERT INTO a VALUES (1);");
+    const batches = [];
+    const db = {
+      prepare: (sql) => ({ sql, bind: () => ({ sql }), run: async () => ({}), all: async () => ({ results: [{ name: "0000_init.sql" }, { name: "0002_newer.sql" }] }) }),
+      batch: async (statements) => void batches.push(statements),
+    };
+    await expect(applyMigrations(db, dir)).rejects.toThrow(/migrated by a newer release of Flagstaff \(0002_newer\.sql, unknown to this one\)/);
+    expect(batches).toEqual([]);
+  });
 });

@@ -6,7 +6,6 @@ import { readFileSync } from "node:fs";
 import { AGENT_SECRET_MIN_LENGTH } from "../../app/core/agent-protocol.ts";
 import { passwordSchema, userNameSchema } from "../../app/core/schemas/account.ts";
 
-
 const CHOICES = {
   FLAGSTAFF_PORT_MAPPING: ["Default", "PlatformProxy"],
   FLAGSTAFF_CAPTCHA_PROVIDER: ["None", "GoogleRecaptcha", "CloudflareTurnstile"],
@@ -79,7 +78,16 @@ export function checkSettings(env) {
     }
   }
 
-  // The first admin: the rules of a registration (api.md §3), checked before the server starts.
+  return { problems, normalized };
+}
+
+/**
+ * The first admin's settings held to a registration's rules (api.md §3): the problems, one line each. Asked
+ * only when the first admin is made — an install whose admin exists ignores both settings (README), so a
+ * value an older release accepted must not stop it from starting.
+ */
+export function checkAdminSettings(env) {
+  const problems = [];
   if (env.FLAGSTAFF_ADMIN_USER) {
     const problem = schemaProblem(userNameSchema, env.FLAGSTAFF_ADMIN_USER);
     if (problem) problems.push(`FLAGSTAFF_ADMIN_USER: ${problem}, got "${env.FLAGSTAFF_ADMIN_USER}"`);
@@ -88,6 +96,5 @@ export function checkSettings(env) {
     const problem = schemaProblem(passwordSchema, env.FLAGSTAFF_ADMIN_PASSWORD);
     if (problem) problems.push(`FLAGSTAFF_ADMIN_PASSWORD: ${problem}`);
   }
-
-  return { problems, normalized };
+  return problems;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkSettings } from "./settings.mjs";
+import { checkAdminSettings, checkSettings } from "./settings.mjs";
 
 const SECRET = "x".repeat(32);
 
@@ -54,14 +54,21 @@ describe("checkSettings", () => {
     ["FLAGSTAFF_PORT", "70000", /^FLAGSTAFF_PORT must be a port number/],
     ["FLAGSTAFF_INSPECTOR_PORT", "abc", /^FLAGSTAFF_INSPECTOR_PORT must be a port number/],
     ["FLAGSTAFF_LOG_RETENTION_DAYS", "0", /^FLAGSTAFF_LOG_RETENTION_DAYS must be a whole number of days above 0/],
-    ["FLAGSTAFF_ADMIN_USER", "ab", /^FLAGSTAFF_ADMIN_USER: User name must be 3 to 15 characters, got "ab"$/],
-    ["FLAGSTAFF_ADMIN_USER", "bad name", /^FLAGSTAFF_ADMIN_USER: User name may contain only/],
-    ["FLAGSTAFF_ADMIN_PASSWORD", "abcdef", /^FLAGSTAFF_ADMIN_PASSWORD: Password must contain an uppercase letter$/],
-    ["FLAGSTAFF_ADMIN_PASSWORD", "Ab1", /^FLAGSTAFF_ADMIN_PASSWORD: Password must be at least 6 characters$/],
   ])("refuses %s=%s naming the variable and what it accepts", (name, value, message) => {
     const { problems } = checkSettings({ [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(message);
+  });
+
+  it.each([
+    ["FLAGSTAFF_ADMIN_USER", "ab", /^FLAGSTAFF_ADMIN_USER: User name must be 3 to 15 characters, got "ab"$/],
+    ["FLAGSTAFF_ADMIN_USER", "bad name", /^FLAGSTAFF_ADMIN_USER: User name may contain only/],
+    ["FLAGSTAFF_ADMIN_PASSWORD", "abcdef", /^FLAGSTAFF_ADMIN_PASSWORD: Password must contain an uppercase letter$/],
+    ["FLAGSTAFF_ADMIN_PASSWORD", "Ab1", /^FLAGSTAFF_ADMIN_PASSWORD: Password must be at least 6 characters$/],
+  ])("holds the first admin's %s=%s to a registration's rules, apart from the start's own check", (name, value, message) => {
+    expect(checkAdminSettings({ [name]: value })).toEqual([expect.stringMatching(message)]);
+    // An install whose admin exists ignores both settings: they must not stop it from starting.
+    expect(checkSettings({ [name]: value }).problems).toEqual([]);
   });
 
   it("refuses agents the app would not use: no shared secret, a short one, or no http(s) URL", () => {
@@ -75,6 +82,6 @@ describe("checkSettings", () => {
   });
 
   it("reports every problem at once", () => {
-    expect(checkSettings({ FLAGSTAFF_SMTP_PORT: "x", FLAGSTAFF_SMTP_SECURITY: "ssl", FLAGSTAFF_ADMIN_PASSWORD: "abcdef" }).problems).toHaveLength(3);
+    expect(checkSettings({ FLAGSTAFF_SMTP_PORT: "x", FLAGSTAFF_SMTP_SECURITY: "ssl", FLAGSTAFF_LOG_RETENTION_DAYS: "0" }).problems).toHaveLength(3);
   });
 });

@@ -47,8 +47,6 @@ describe("the npm start launcher", () => {
       [{ FLAGSTAFF_PORT_MAPPING: "Proxy" }, /^flagstaff: FLAGSTAFF_PORT_MAPPING must be Default or PlatformProxy, got "Proxy"$/m],
       [{ FLAGSTAFF_SMTP_SECURITY: "ssl" }, /^flagstaff: FLAGSTAFF_SMTP_SECURITY must be none, starttls or tls/m],
       [{ FLAGSTAFF_INSPECTOR_PORT: "abc" }, /^flagstaff: FLAGSTAFF_INSPECTOR_PORT must be a port number/m],
-      [{ FLAGSTAFF_ADMIN_USER: "ab" }, /^flagstaff: FLAGSTAFF_ADMIN_USER: User name must be 3 to 15 characters/m],
-      [{ FLAGSTAFF_ADMIN_PASSWORD: "abcdef" }, /^flagstaff: FLAGSTAFF_ADMIN_PASSWORD: Password must contain an uppercase letter$/m],
       [{ FLAGSTAFF_AGENTS: "http://127.0.0.1:8788", FLAGSTAFF_AGENT_SECRET: "" }, /^flagstaff: FLAGSTAFF_AGENTS is set, so FLAGSTAFF_AGENT_SECRET must be/m],
       [{ FLAGSTAFF_DATA_DIR: file }, new RegExp(`^flagstaff: the data folder ${file} \\(FLAGSTAFF_DATA_DIR\\) is a file, not a folder$`, "m")],
       [{ FLAGSTAFF_DATA_DIR: join(file, "data") }, /^flagstaff: cannot create the data folder .* a part of its path is a file$/m],
@@ -89,6 +87,34 @@ describe("the npm start launcher", () => {
     expect(late.stderr.trim()).toBe(`flagstaff: another Flagstaff server (pid ${running.child.pid}) is using ${dir}`);
     expect((await fetch(`${running.base}/api/config`)).status).toBe(200);
     await stopServer(running);
+  });
+
+  it("holds the first admin's settings to the rules only when it makes the admin", { timeout: 150_000 }, async () => {
+    const dir = dataDir();
+    const weak = { FLAGSTAFF_ADMIN_USER: "ab", FLAGSTAFF_ADMIN_PASSWORD: "abcdef" };
+    const refused = await runToExit({ env: { FLAGSTAFF_DATA_DIR: dir, FLAGSTAFF_PORT: String(await freePort()), ...NO_DOCKER, ...weak }, timeoutMs: 90_000 });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split("\n")).toEqual([
+      'flagstaff: FLAGSTAFF_ADMIN_USER: User name must be 3 to 15 characters, got "ab"',
+      "flagstaff: FLAGSTAFF_ADMIN_PASSWORD: Password must contain an uppercase letter",
+      "flagstaff: no admin account was created",
+    ]);
+    expect(refused.stdout).not.toContain("Flagstaff is running");
+
+    // The same folder with settings inside the rules: the admin is made.
+    const first = await startServer({ dataDir: dir, port: await freePort(), env: NO_DOCKER });
+    servers.push(first);
+    expect(first.output()).toContain(`Admin account: username=${ADMIN.userName} password=${ADMIN.password}`);
+    await stopServer(first);
+
+    // An upgraded install still setting values an older release accepted: its admin exists, so they are ignored.
+    const again = await startServer({ dataDir: dir, port: await freePort(), env: { ...NO_DOCKER, ...weak } });
+    servers.push(again);
+    expect(again.output()).not.toContain("Admin account:");
+    const admin = new Client(again.base);
+    await admin.ok("/api/account/login", { method: "POST", body: ADMIN });
+    expect((await admin.ok("/api/account/profile")).role).toBe("Admin");
+    await stopServer(again);
   });
 
   it("creates the first admin before the port takes a registration", { timeout: 120_000 }, async () => {

@@ -290,11 +290,23 @@ describe("client config and first admin", () => {
     expect(r.status).toBe(404);
   });
 
-  it("holds the bootstrap call to a registration's rules for the name and password", async () => {
+  it("holds the bootstrap call to a registration's rules when it is to make the admin, and ignores the settings once one exists", async () => {
+    const d = db();
+    const existing = await d.select().from(users).where(eq(users.role, "Admin")).all();
+    for (const u of existing) await d.update(users).set({ role: "User" }).where(eq(users.id, u.id));
     const headers = { "x-flagstaff-bootstrap": "integration-bootstrap-token-0123456789" };
-    for (const body of [{ userName: "ab" }, { userName: "has space" }, { password: "abcdef" }, { password: "ABCDEF12" }]) {
+    const refused = [{ userName: "ab" }, { userName: "has space" }, { password: "abcdef" }, { password: "ABCDEF12" }];
+    for (const body of refused) {
       const r = await new Client().json<ErrorBody>("/__internal/bootstrap-admin", { method: "POST", body, headers });
       expect(r.status, JSON.stringify(body)).toBe(400);
+    }
+    expect(await d.select().from(users).where(eq(users.role, "Admin")).all()).toEqual([]);
+    // An install upgraded with a password an older release accepted: its admin exists, nothing is checked.
+    const admin = await newUser();
+    await d.update(users).set({ role: "Admin" }).where(eq(users.userName, admin.userName));
+    for (const body of refused) {
+      const r = await new Client().json("/__internal/bootstrap-admin", { method: "POST", body, headers });
+      expect({ status: r.status, body: r.body }, JSON.stringify(body)).toEqual({ status: 200, body: { created: false } });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { bootstrapAdmin } from "~/.server/services/accounts";
+import { bootstrapAdmin, hasAdmin } from "~/.server/services/accounts";
 import { badRequest, notFound } from "~/core/errors";
 import { passwordSchema, userNameSchema } from "~/core/schemas/account";
 import { secretEquals } from "~/core/secret-equal";
@@ -15,11 +15,15 @@ export const internal = new Hono<ApiEnv>();
 internal.use("*", apiContext);
 internal.onError((err, c) => errorResponse(c, err));
 
-/** The same rules as a registration (api.md §3): the launcher checks them first, a direct call is held to them too. */
+/**
+ * The same rules as a registration (api.md §3), applied only when the admin is to be made: an install
+ * whose admin exists ignores the settings (README), whatever an older release let them be.
+ */
 const bootstrapSchema = z.object({ userName: userNameSchema.optional(), password: passwordSchema.optional() });
 
 internal.post("/__internal/bootstrap-admin", async (c) => {
   if (!secretEquals(c.env.FLAGSTAFF_BOOTSTRAP_TOKEN, c.req.header("x-flagstaff-bootstrap"))) throw notFound("common.route_not_found");
+  if (await hasAdmin(c.get("db"))) return c.json({ created: false });
   const parsed = bootstrapSchema.safeParse(await c.req.json().catch(() => ({})));
   if (!parsed.success) throw badRequest("validation.invalid", { field: "FLAGSTAFF_ADMIN_USER / FLAGSTAFF_ADMIN_PASSWORD" });
   const input = parsed.data;

@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, or } from "drizzle-orm";
 import { AppError, badRequest, unauthorized } from "~/core/errors";
 import type { RegisterStatus } from "~/core/enums";
 import type { ChangePasswordInput, LoginInput, ProfileUpdateInput, RegisterInput } from "~/core/schemas/account";
@@ -211,6 +211,11 @@ export async function changePassword({ db }: ServiceDeps, userId: string, input:
   await revokeAllSessions(db, userId);
 }
 
+/** Whether any account has the Admin role. */
+export async function hasAdmin(db: Db): Promise<boolean> {
+  return (await db.select({ id: users.id }).from(users).where(eq(users.role, "Admin")).limit(1).get()) !== undefined;
+}
+
 /**
  * Creates the first admin when none exists (called once at server start). Returns the credentials to
  * print, or null when an admin already exists.
@@ -219,12 +224,7 @@ export async function bootstrapAdmin(
   { db, now }: ServiceDeps,
   input: { userName?: string | undefined; password?: string | undefined },
 ): Promise<{ userName: string; password: string } | null> {
-  const existing = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(users)
-    .where(eq(users.role, "Admin"))
-    .get();
-  if ((existing?.n ?? 0) > 0) return null;
+  if (await hasAdmin(db)) return null;
   const userName = input.userName || "admin";
   const password = input.password || generatePassword();
   const taken = await db.select({ id: users.id }).from(users).where(eq(users.userNameKey, key(userName))).get();
