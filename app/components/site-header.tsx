@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, useLocation, useNavigate, useRevalidator } from "react-router";
 import { LanguageSwitch } from "~/components/language-switch";
@@ -43,6 +43,19 @@ export function SiteHeader({
   if (menuOpen && openedAt !== location.key) {
     setMenuOpen(false);
   }
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const loginLink = useRef<HTMLAnchorElement>(null);
+  // After a log-out the pressed button is gone: the focus goes to the Log in link that took its place, or,
+  // where that is inside the closed small-screen menu, to the menu's button; a polite status says it.
+  const [loggedOut, setLoggedOut] = useState(false);
+  const focusAfterLogout = useRef(false);
+  useEffect(() => {
+    // The router commits the signed-out page in a transition: this waits for it, not for the click.
+    if (!focusAfterLogout.current || user) return;
+    focusAfterLogout.current = false;
+    const login = loginLink.current;
+    (login && login.getClientRects().length > 0 ? login : menuButton.current)?.focus();
+  }, [loggedOut, user]);
 
   const tabs = [
     { to: "/", label: t("nav.home"), end: true },
@@ -56,6 +69,8 @@ export function SiteHeader({
   const inSection = (section: string) => location.pathname === section || location.pathname.startsWith(`${section}/`);
 
   async function logout() {
+    focusAfterLogout.current = true;
+    setLoggedOut(true);
     try {
       await api("/api/account/logout", { method: "POST" });
     } catch {
@@ -70,7 +85,15 @@ export function SiteHeader({
   // The tabs and the account entries share one row from lg (74em): below it, with a 15-character user
   // name, they did not fit and the row wrapped (1024–1120 px); there the menu button opens them.
   return (
-    <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/90">
+    <header
+      className="sticky top-0 z-30 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/90"
+      onKeyDown={(event) => {
+        // Escape closes the small-screen menu from anywhere in it, and the focus goes back to its button.
+        if (event.key !== "Escape" || !menuOpen) return;
+        setMenuOpen(false);
+        menuButton.current?.focus();
+      }}
+    >
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
         <Link to="/" className="touch-target flex items-center gap-2 rounded-md py-1 text-lg font-semibold tracking-tight">
           {logoUrl ? (
@@ -84,6 +107,7 @@ export function SiteHeader({
         </Link>
 
         <button
+          ref={menuButton}
           type="button"
           className={buttonClass("ghost", "ms-auto lg:hidden")}
           aria-expanded={menuOpen}
@@ -134,13 +158,16 @@ export function SiteHeader({
                 </button>
               </>
             ) : (
-              <Link to="/account/login" className={buttonClass("primary", "px-3")}>
+              <Link ref={loginLink} to="/account/login" className={buttonClass("primary", "px-3")}>
                 {t("nav.login")}
               </Link>
             )}
           </div>
         </div>
       </div>
+      <p role="status" className="sr-only">
+        {loggedOut && !user ? t("nav.loggedOut") : ""}
+      </p>
     </header>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "./markdown";
+import { markdownExcerpt, renderMarkdown } from "./markdown";
 
 /** Every opening tag in the output, lower-cased, e.g. ["p", "a", "img"]. */
 function tags(html: string): string[] {
@@ -63,13 +63,33 @@ const VECTORS = [
 describe("renderMarkdown", () => {
   it("renders ordinary Markdown", () => {
     const html = renderMarkdown("# Title\n\n**bold** and [link](https://example.com)\n\n| a | b |\n| - | - |\n| 1 | 2 |");
-    // One level down: the page around it has the h1.
+    // The page around it has the h1: the author's highest heading becomes an h2.
     expect(html).toContain("<h2>Title</h2>");
-    expect(renderMarkdown("###### Six")).toContain("<h6>Six</h6>");
     expect(html).toContain("<strong>bold</strong>");
     expect(html).toContain('<a rel="nofollow noopener noreferrer" href="https://example.com">link</a>');
     expect(html).toContain("<table>");
     expect(html).toContain("<td>2</td>");
+  });
+
+  // Whatever level the author starts at, the highest heading is an h2 right under the page's h1, and the
+  // others keep their distance from it (h6 is the floor).
+  it.each([
+    ["# A\n\n## B\n\n### C", ["h2", "h3", "h4"]],
+    ["## Rules\n\n### Scoring", ["h2", "h3"]],
+    ["Intro\n\n## Rules\n\ntext\n\n## Prizes", ["h2", "h2"]],
+    ["### Deep\n\n#### Deeper\n\n### Deep again", ["h2", "h3", "h2"]],
+    ["###### Six", ["h2"]],
+    ["# One\n\n##### Five\n\n###### Six", ["h2", "h6", "h6"]],
+    ["Setext\n======\n\n> ## Quoted", ["h2", "h3"]],
+    ["no heading at all", []],
+  ])("shifts the headings of %j to %j", (source, tags) => {
+    const html = renderMarkdown(source);
+    expect([...html.matchAll(/<(h[1-6])>/g)].map((m) => m[1])).toEqual(tags);
+    expect([...html.matchAll(/<\/(h[1-6])>/g)].map((m) => m[1])).toEqual(tags);
+  });
+
+  it("counts a heading-like text in code as no heading", () => {
+    expect(renderMarkdown("`<h1>` and\n\n```\n<h3>x</h3>\n```\n\n### Real")).toMatch(/<h2>Real<\/h2>/);
   });
 
   it("keeps relative and mailto links and http images", () => {
@@ -98,5 +118,24 @@ describe("renderMarkdown", () => {
 
   it("escapes raw HTML as text", () => {
     expect(renderMarkdown("<script>alert(1)</script>")).toContain("&lt;script&gt;");
+  });
+});
+
+describe("markdownExcerpt", () => {
+  it.each([
+    ["Short notice.", "Short notice."],
+    ["**Maintenance** at noon: the scoreboard pauses for a few minutes while we upgrade it.", "Maintenance at noon: the scoreboard…"],
+    ["# Heading\n\n- [link](https://example.com) & `code`", "Heading link & code"],
+    // Raw HTML shows as typed; a character reference as its character.
+    ["Use <b>tags</b> &amp; entities", "Use <b>tags</b> & entities"],
+    ["x".repeat(64), `${"x".repeat(40)}…`],
+    ["サーバーのメンテナンスのため、正午から十分ほどスコアボードの更新を停止します。ご了承ください。", "サーバーのメンテナンスのため、正午から十分ほどスコアボードの更新を停止します。ご…"],
+    ["", ""],
+  ])("%j → %j", (source, excerpt) => {
+    expect(markdownExcerpt(source)).toBe(excerpt);
+  });
+
+  it("never splits a character made of two code units", () => {
+    expect(markdownExcerpt("🚩".repeat(50), 10)).toBe(`${"🚩".repeat(10)}…`);
   });
 });

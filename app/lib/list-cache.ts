@@ -1,4 +1,7 @@
+import i18next from "i18next";
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { Shape } from "~/core/ui/list-shape";
+import { ApiError } from "./api";
 import { LIST_CACHE_PREFIX } from "./cache";
 
 /**
@@ -7,6 +10,9 @@ import { LIST_CACHE_PREFIX } from "./cache";
  * on reload and refreshes in the background, keeping the previous rows on screen while it does.
  * Compression is the browser's own (CompressionStream, raw DEFLATE), so no library ships for it; it is
  * asynchronous, hence reads and writes are too. Without CompressionStream lists are simply not cached.
+ * What is stored and painted has the shape the page reads (its `Shape`), and an entry is used only by the
+ * build of the app that stored it: one broken answer, or an API that changed with a deployment, would
+ * otherwise break the page on every reload until the cache was cleared.
  */
 
 /** Refresh intervals of rules.md §15. */
@@ -20,11 +26,30 @@ export const REFRESH_MS = {
 /** Upper bound of all cached lists together, in stored characters (localStorage holds about 5 M). */
 export const LIST_CACHE_BUDGET = 1_000_000;
 
-const FORMAT = 1;
+/** The wrapper's format; the data's own shape is the build's (`b`) and the caller's (`Shape`). */
+const FORMAT = 2;
+
+/**
+ * The build of the app running in this page: React Router's manifest version, a hash of the build's
+ * routes and their chunks. "" outside a browser page.
+ */
+export function appBuild(): string {
+  try {
+    const version = (window as { __reactRouterManifest?: { version?: unknown } }).__reactRouterManifest?.version;
+    return typeof version === "string" ? version : "";
+  } catch {
+    return "";
+  }
+}
+
+/** The error of an answer that does not have the shape the page reads. */
+export const unexpectedAnswer = () => new ApiError(i18next.t("common:error.badAnswer"), 502);
 
 interface Envelope {
   /** Format version. */
   v: number;
+  /** The build that stored it (appBuild). */
+  b: string;
   /** When it was saved (ms). */
   t: number;
   /** Deflated JSON, base64. */
@@ -51,21 +76,25 @@ async function pipeBytes(bytes: Uint8Array<ArrayBuffer>, stream: CompressionStre
   return new Uint8Array(await new Response(output).arrayBuffer());
 }
 
-/** The stored text of a value saved at `savedAt`. */
-export async function encodeEntry(value: unknown, savedAt: number): Promise<string> {
+/** The stored text of a value saved at `savedAt` by `build`. */
+export async function encodeEntry(value: unknown, savedAt: number, build = appBuild()): Promise<string> {
   const deflated = await pipeBytes(new TextEncoder().encode(JSON.stringify(value)), new CompressionStream("deflate-raw"));
-  const envelope: Envelope = { v: FORMAT, t: savedAt, z: toBase64(deflated) };
+  const envelope: Envelope = { v: FORMAT, b: build, t: savedAt, z: toBase64(deflated) };
   return JSON.stringify(envelope);
 }
 
-/** The value and save time of a stored text; null when it is not a readable entry of this format. */
-export async function decodeEntry<T>(raw: string | null): Promise<{ data: T; savedAt: number } | null> {
+/**
+ * The value and save time of a stored text; null when it is not a readable entry of this format stored by
+ * `build`, or its value does not have `shape`.
+ */
+export async function decodeEntry<T>(raw: string | null, shape: Shape<T>, build = appBuild()): Promise<{ data: T; savedAt: number } | null> {
   if (!raw) return null;
   try {
     const envelope = JSON.parse(raw) as Partial<Envelope>;
-    if (envelope.v !== FORMAT || typeof envelope.t !== "number" || typeof envelope.z !== "string") return null;
+    if (envelope.v !== FORMAT || envelope.b !== build || typeof envelope.t !== "number" || typeof envelope.z !== "string") return null;
     const inflated = await pipeBytes(fromBase64(envelope.z), new DecompressionStream("deflate-raw"));
-    return { data: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(inflated)) as T, savedAt: envelope.t };
+    const data: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(inflated));
+    return shape(data) ? { data, savedAt: envelope.t } : null;
   } catch {
     return null;
   }
@@ -104,34 +133,38 @@ function storage(): Storage | null {
   }
 }
 
-function savedAtOf(raw: string): number {
+/** When an entry was saved; NaN (evicted first) when it is unreadable or another build's, which is never used. */
+function savedAtOf(raw: string, build: string): number {
   const match = /"t":(\d+)/.exec(raw);
-  return match ? Number(match[1]) : Number.NaN;
+  return match && raw.includes(`"b":${JSON.stringify(build)}`) ? Number(match[1]) : Number.NaN;
 }
 
 function entryStats(store: Storage): EntryStat[] {
+  const build = appBuild();
   const stats: EntryStat[] = [];
   for (let i = 0; i < store.length; i++) {
     const key = store.key(i);
     if (!key?.startsWith(LIST_CACHE_PREFIX)) continue;
     const raw = store.getItem(key) ?? "";
-    stats.push({ key, size: key.length + raw.length, savedAt: savedAtOf(raw) });
+    stats.push({ key, size: key.length + raw.length, savedAt: savedAtOf(raw, build) });
   }
   return stats;
 }
 
-/** Lists are arrays or objects (ArrayResponse); anything else (an HTML page, a broken body) is never cached. */
+/**
+ * The shape of a list when its page names none (any object: an array or an ArrayResponse); anything else
+ * (an HTML page, a broken body) is never cached.
+ */
 export function isCacheable(value: unknown): value is object {
   return typeof value === "object" && value !== null;
 }
 
-/** The cached value of a list, or null. `key` is without the prefix. */
-export async function readCache<T>(key: string): Promise<{ data: T; savedAt: number } | null> {
+/** The cached value of a list when it has `shape`, or null. `key` is without the prefix. */
+export async function readCache<T>(key: string, shape: Shape<T>): Promise<{ data: T; savedAt: number } | null> {
   const store = storage();
   if (!store) return null;
   try {
-    const entry = await decodeEntry<T>(store.getItem(LIST_CACHE_PREFIX + key));
-    return entry && isCacheable(entry.data) ? entry : null;
+    return await decodeEntry(store.getItem(LIST_CACHE_PREFIX + key), shape);
   } catch {
     return null;
   }
@@ -141,12 +174,15 @@ export async function readCache<T>(key: string): Promise<{ data: T; savedAt: num
 const writeSerial = new Map<string, number>();
 let lastSerial = 0;
 
-/** Stores a list, evicting the oldest entries beyond LIST_CACHE_BUDGET; a full or disabled storage is ignored. */
-export async function writeCache(key: string, value: unknown, now = Date.now()): Promise<void> {
+/**
+ * Stores a list that has `shape` (any other is not stored), evicting the oldest entries beyond
+ * LIST_CACHE_BUDGET; a full or disabled storage is ignored.
+ */
+export async function writeCache(key: string, value: unknown, shape: (value: unknown) => boolean, now = Date.now()): Promise<void> {
   const store = storage();
   if (!store) return;
   const fullKey = LIST_CACHE_PREFIX + key;
-  if (!isCacheable(value)) return;
+  if (!shape(value)) return;
   const serial = ++lastSerial;
   writeSerial.set(fullKey, serial);
   try {
@@ -178,17 +214,19 @@ export interface CachedLoad<T> {
 const loadedThisPage = new Set<string>();
 
 /**
- * For a clientLoader: on the first load of `key` in this page load, the cached list when there is one
- * (the page paints at once and useCachedList refreshes it); otherwise the fetched list, then cached.
+ * For a clientLoader: on the first load of `key` in this page load, the cached list when there is one of
+ * `shape` (the page paints at once and useCachedList refreshes it); otherwise the fetched list, then
+ * cached. A fetched list of another shape is refused (unexpectedAnswer), never stored.
  */
-export async function loadCached<T>(key: string, fetcher: () => Promise<T>): Promise<CachedLoad<T>> {
+export async function loadCached<T>(key: string, fetcher: () => Promise<unknown>, shape: Shape<T>): Promise<CachedLoad<T>> {
   if (!loadedThisPage.has(key)) {
     loadedThisPage.add(key);
-    const cached = await readCache<T>(key);
+    const cached = await readCache(key, shape);
     if (cached) return { data: cached.data, fromCache: true };
   }
   const data = await fetcher();
-  await writeCache(key, data);
+  if (!shape(data)) throw unexpectedAnswer();
+  await writeCache(key, data, shape);
   return { data, fromCache: false };
 }
 
@@ -206,6 +244,12 @@ export interface CachedListOptions<T> {
    * (before the first refresh, which follows at once).
    */
   fromStorage?: boolean;
+  /**
+   * The list's shape: a refresh of another shape is an error (the previous data stays) and is not
+   * stored, and a cached copy of another shape is not shown. The same as loadCached's for its key.
+   * Without it any object is stored, and a refresh is shown whatever it is.
+   */
+  shape?: Shape<T>;
 }
 
 export interface CachedList<T> {
@@ -224,12 +268,13 @@ export interface CachedList<T> {
 export function useCachedList<T>(
   key: string,
   fetcher: (signal: AbortSignal) => Promise<T>,
-  { initial, stale = false, refreshMs = REFRESH_MS.list, persist = true, fromStorage = false }: CachedListOptions<T>,
+  { initial, stale = false, refreshMs = REFRESH_MS.list, persist = true, fromStorage = false, shape }: CachedListOptions<T>,
 ): CachedList<T> {
   const [state, setState] = useState({ initial, data: initial });
   const [refreshing, setRefreshing] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const fetcherRef = useRef(fetcher);
+  const shapeRef = useRef(shape);
   const lastRef = useRef(0);
   const controllerRef = useRef<AbortController | null>(null);
 
@@ -242,6 +287,7 @@ export function useCachedList<T>(
 
   useEffect(() => {
     fetcherRef.current = fetcher;
+    shapeRef.current = shape;
   });
 
   const refresh = useCallback(async () => {
@@ -253,8 +299,10 @@ export function useCachedList<T>(
     try {
       const next = await fetcherRef.current(controller.signal);
       if (controller.signal.aborted) return;
+      const check = shapeRef.current;
+      if (check && !check(next)) throw unexpectedAnswer();
       loadedThisPage.add(key);
-      if (persist) void writeCache(key, next);
+      if (persist) void writeCache(key, next, check ?? isCacheable);
       // The same list (a 304 of a `revalidate` API call) renders nothing again.
       setState((s) => (s.data === next ? s : { initial: s.initial, data: next }));
       setError(null);
@@ -278,7 +326,7 @@ export function useCachedList<T>(
     const timer = window.setTimeout(() => {
       void (async () => {
         if (fromStorage) {
-          const cached = await readCache<T>(key);
+          const cached = await readCache(key, shapeRef.current ?? (isCacheable as Shape<T>));
           if (cancelled) return;
           // Unless a refresh has started meanwhile (its answer is newer).
           if (cached && lastRef.current === 0) setState((s) => ({ initial: s.initial, data: cached.data }));

@@ -3,6 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Link, useRouteLoaderData } from "react-router";
 import { createDb } from "~/.server/db/client";
 import { latestPosts } from "~/.server/services/posts";
+import { PhaseBadge } from "~/components/games/badges";
+import { phaseOf, useNow } from "~/components/games/time";
 import { LocalTime } from "~/components/posts/local-time";
 import { PostCard } from "~/components/posts/post-card";
 import { Card } from "~/components/ui/card";
@@ -47,16 +49,23 @@ function useRecentGames(): BasicGame[] | null {
   return data ?? (error ? [] : null);
 }
 
-function GameCard({ game }: { game: BasicGame }) {
+/** How often the cards' state badges are brought up to date (a game starts or ends while the page is open). */
+const PHASE_TICK_MS = 10_000;
+
+function GameCard({ game, now }: { game: BasicGame; now: number | null }) {
   return (
     <li className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900/60">
       {game.poster ? <img src={game.poster} alt="" className="aspect-video w-full object-cover" /> : null}
       <div className="space-y-1 p-4">
-        <h3 className="font-semibold wrap-anywhere">
-          <Link to={`/games/${game.id}`} className="touch-target inline-flex items-center hover:text-primary-700 hover:underline dark:hover:text-primary-300">
-            {game.title}
-          </Link>
-        </h3>
+        <div className="flex items-start justify-between gap-2">
+          <h3 className="font-semibold wrap-anywhere">
+            <Link to={`/games/${game.id}`} className="touch-target inline-flex items-center hover:text-primary-700 hover:underline dark:hover:text-primary-300">
+              {game.title}
+            </Link>
+          </h3>
+          {/* The same state as on /games (upcoming, running, ended), on the server's clock; after hydration. */}
+          {now !== null ? <PhaseBadge phase={phaseOf(game, now)} /> : null}
+        </div>
         {game.summary ? <p className="line-clamp-2 text-sm text-zinc-700 wrap-anywhere dark:text-zinc-300">{game.summary}</p> : null}
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
           <LocalTime ms={game.start} /> – <LocalTime ms={game.end} />
@@ -77,6 +86,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const title = root?.config.title ?? t("app.name");
   const slogan = root?.config.slogan;
   const games = useRecentGames();
+  const now = useNow(PHASE_TICK_MS);
 
   return (
     <div className="space-y-12">
@@ -106,7 +116,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {games.map((game) => (
-              <GameCard key={game.id} game={game} />
+              <GameCard key={game.id} game={game} now={now} />
             ))}
           </ul>
         )}

@@ -12,6 +12,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import type { MyTeamInfo } from "~/core/schemas/team";
+import { arrayOf, recordWith } from "~/core/ui/list-shape";
 import { loginPath } from "~/lib/account";
 import { api, errorMessage, fieldError, isApiError } from "~/lib/api";
 import { useErrorFor } from "~/lib/error-for";
@@ -27,6 +28,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 const teamsKey = (userId: number | string) => `teams:${userId}`;
+/** What the page reads of the list: anything else is neither cached nor shown. */
+const TEAMS_SHAPE = arrayOf(recordWith<MyTeamInfo>({ id: "number", name: "string", locked: "boolean", members: "array" }));
 
 function fetchTeams(signal: AbortSignal | undefined, url: string) {
   return api<MyTeamInfo[]>("/api/team", { signal }).catch((error: unknown) => {
@@ -43,17 +46,15 @@ function fetchTeams(signal: AbortSignal | undefined, url: string) {
  */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   const server = await serverLoader();
-  const teams = await loadCached(teamsKey(server.userId), () => fetchTeams(request.signal, request.url));
+  const teams = await loadCached(teamsKey(server.userId), () => fetchTeams(request.signal, request.url), TEAMS_SHAPE);
   return { ...server, teams };
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
-}
-
-export function HydrateFallback() {
-  return <LoadingStatus />;
 }
 
 /**
@@ -116,12 +117,19 @@ function JoinForm({ onJoined, teamsKey }: { onJoined: () => void; teamsKey: stri
 }
 
 export default function TeamsPage({ loaderData }: Route.ComponentProps) {
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!("teams" in loaderData)) return <LoadingStatus />;
+  return <TeamsPageView loaderData={loaderData} />;
+}
+
+function TeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof clientLoader>> }) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const { userId } = loaderData;
   const { data: teams } = useCachedList(teamsKey(userId), (signal) => fetchTeams(signal, window.location.href), {
     initial: loaderData.teams.data,
     stale: loaderData.teams.fromCache,
+    shape: TEAMS_SHAPE,
   });
   const [creating, setCreating] = useState(false);
   const focusTeam = useRef<number | null>(null);

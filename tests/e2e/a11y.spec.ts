@@ -32,9 +32,19 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core
  * `@axe-core/playwright`, which injects axe again for every check (DECISIONS.md). The app has no frames.
  */
 async function seriousViolations(page: Page, only?: string[]) {
+  const violations = await axeViolations(page, { runOnly: only ? { type: "rule", values: only } : { type: "tag", values: TAGS }, resultTypes: ["violations"] });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.targets.join(" | ")}`);
+}
+
+/** Violations of the named rules whatever their impact (heading rules are "moderate" best practices). */
+async function ruleViolations(page: Page, rules: string[]) {
+  const violations = await axeViolations(page, { runOnly: { type: "rule", values: rules }, resultTypes: ["violations"] });
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.targets.join(" | ")}`);
+}
+
+async function axeViolations(page: Page, options: RunOptions) {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-  const options: RunOptions = { runOnly: only ? { type: "rule", values: only } : { type: "tag", values: TAGS }, resultTypes: ["violations"] };
-  const violations = await page.evaluate(
+  return page.evaluate(
     async (runOptions) =>
       ((await (window as unknown as { axe: { run: (context: Document, options: RunOptions) => Promise<AxeResults> } }).axe.run(document, runOptions)) as AxeResults).violations.map((v) => ({
         id: v.id,
@@ -43,7 +53,6 @@ async function seriousViolations(page: Page, only?: string[]) {
       })),
     options,
   );
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.targets.join(" | ")}`);
 }
 
 /**
@@ -239,13 +248,197 @@ test.describe("layout from 30em to 90em", () => {
   test("admin and monitor screens say 'Not wide enough' on a narrow screen", async ({ adminPage: page }) => {
     await page.setViewportSize({ width: 480, height: 900 });
     const now = Date.now();
-    const created = await page.request.post("/api/edit/games", { data: { title: `Narrow ${now}`, start: now - 3_600_000, end: now + 3_600_000 } });
+    // The author's top level is "##": under the page's h1 it is an h2, not an h3 (axe heading-order).
+    const content = "Read this first.\n\n## Rules\n\nPlay fair.\n\n### Scoring\n\nDynamic.";
+    const created = await page.request.post("/api/edit/games", { data: { title: `Narrow ${now}`, content, start: now - 3_600_000, end: now + 3_600_000 } });
     const { id } = (await created.json()) as { id: number };
+    const visibleH1 = () => page.locator("h1").filter({ visible: true });
     for (const path of ["/admin/users", "/admin/games", `/games/${id}/monitor/events`]) {
       await page.goto(path);
       await expect(page.getByText(en.wide.title), path).toBeVisible();
+      // The page's own h1 is hidden with the content: the notice's title is the page's one h1.
+      await expect(visibleH1(), path).toHaveText(en.wide.title);
+      expect(await ruleViolations(page, ["page-has-heading-one"]), path).toEqual([]);
     }
     await page.setViewportSize({ width: 1440, height: 900 });
     await expect(page.getByText(en.wide.title)).toBeHidden();
+    await expect(visibleH1()).toHaveCount(1);
+    await expect(visibleH1()).not.toHaveText(en.wide.title);
+
+    await page.goto(`/games/${id}`);
+    await expect(page.getByRole("heading", { name: "Rules", level: 2 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Scoring", level: 3 })).toBeVisible();
+    expect(await ruleViolations(page, ["heading-order", "page-has-heading-one"])).toEqual([]);
+  });
+});
+
+test.describe("small screens, keyboard and announcements", () => {
+  const HOUR = 3_600_000;
+
+  test("a control reached backwards with Shift+Tab is not hidden under the sticky header", async ({ page }) => {
+    await registerUser(page);
+    await page.setViewportSize({ width: 640, height: 400 });
+    await page.goto("/account/profile");
+    await expect(page.locator("main h1")).toBeVisible();
+    await expect(page.getByText(en.common.loading, { exact: true })).toHaveCount(0);
+    // From the page's end back to the header, as a keyboard user reading backwards does.
+    await page.evaluate(() => {
+      const end = document.createElement("button");
+      end.textContent = "end";
+      document.body.appendChild(end);
+      end.focus();
+    });
+    const hidden: string[] = [];
+    let reached = 0;
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press("Shift+Tab");
+      const seen = await page.evaluate(() => {
+        const el = document.activeElement;
+        const header = document.querySelector("header")!;
+        if (!el || el === document.body || header.contains(el)) return null;
+        const box = el.getBoundingClientRect();
+        const covered = Math.max(0, Math.min(box.bottom, header.getBoundingClientRect().bottom) - Math.max(box.top, 0));
+        return { name: `${el.tagName} ${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}`, covered };
+      });
+      if (seen === null) break;
+      reached++;
+      if (seen.covered > 0) hidden.push(`${seen.name} (${Math.round(seen.covered)} px under the header)`);
+    }
+    expect(reached).toBeGreaterThan(5);
+    expect(hidden).toEqual([]);
+  });
+
+  test("long challenge titles wrap at 360 px: the board and the game's notices do not scroll sideways", async ({ page, adminApi }) => {
+    const now = Date.now();
+    const stamp = now.toString(36);
+    const game = (await (await adminApi.post("/api/edit/games", { data: { title: `Wrap ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } })).json()) as { id: number };
+    // 64 characters without a space: a URL-like or made-up word a browser cannot break by itself.
+    const title = `Supercalifragilistic${stamp}`.padEnd(64, "x");
+    const challenge = (await (await adminApi.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
+    expect((await adminApi.post(`/api/edit/games/${game.id}/challenges/${challenge.id}/flags`, { data: [{ flag: "flag{wrap}" }] })).status()).toBe(200);
+    expect((await adminApi.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { data: { isEnabled: true } })).status()).toBe(200);
+    await registerUser(page);
+    const team = (await (await page.request.post("/api/team", { data: { name: `W${stamp}`.slice(0, 15) } })).json()) as { id: number };
+    expect((await page.request.post(`/api/game/${game.id}`, { data: { teamId: team.id } })).status()).toBe(200);
+    expect((await page.request.post(`/api/game/${game.id}/challenges/${challenge.id}`, { data: { flag: "flag{wrap}" } })).status()).toBe(200);
+
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page.setViewportSize({ width: 360, height: 740 });
+    // The New challenge and First blood notices name the challenge.
+    await page.goto(`/games/${game.id}`);
+    await expect(page.getByRole("region", { name: en.notices.title }).getByTestId("notice").filter({ hasText: title })).toHaveCount(2);
+    expect(await overflow(), "game page").toBeLessThanOrEqual(0);
+
+    await page.goto(`/games/${game.id}/challenges`);
+    const card = page.locator(`[data-challenge-card="${challenge.id}"]`);
+    const badge = card.getByText(en.challenge.solvedMark);
+    await expect(badge).toBeVisible({ timeout: 15_000 });
+    for (const width of [360, 768]) {
+      await page.setViewportSize({ width, height: 740 });
+      expect(await overflow(), `challenges at ${width} px`).toBeLessThanOrEqual(0);
+      const [outer, inner] = [(await card.boundingBox())!, (await badge.boundingBox())!];
+      expect(inner.x + inner.width, `badge inside its card at ${width} px`).toBeLessThanOrEqual(outer.x + outer.width);
+    }
+  });
+
+  test("the narrow site menu closes on Escape, and logging out by keyboard says so and keeps the focus on the page", async ({ page }) => {
+    await registerUser(page);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto("/games");
+    await expect(page.locator("main h1")).toBeVisible();
+    const menu = page.getByRole("button", { name: en.nav.menu, exact: true });
+    await menu.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("button", { name: en.nav.closeMenu })).toHaveAttribute("aria-expanded", "true");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Escape");
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await expect(menu).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    const logout = page.getByRole("button", { name: en.nav.logout });
+    await logout.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status").filter({ hasText: en.nav.loggedOut })).toHaveCount(1);
+    // At 360 px the Log in link is in the closed menu: the focus is on the menu button that opens it.
+    await expect(menu).toBeFocused();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await registerUser(page);
+    await page.reload();
+    await page.getByRole("button", { name: en.nav.logout }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("link", { name: en.nav.login })).toBeFocused();
+  });
+
+  test("the admin notices page says what was posted, saved and deleted, and names each notice's buttons", async ({ adminPage: page }) => {
+    const now = Date.now();
+    const game = (await (await page.request.post("/api/edit/games", { data: { title: `Say ${now}`, start: now - HOUR, end: now + HOUR } })).json()) as { id: number };
+    await page.goto(`/admin/games/${game.id}/notices`);
+    const status = page.getByRole("status").filter({ hasText: /./ });
+    await page.getByLabel(en.adminGames.noticeContent).fill("**Maintenance** at noon: the scoreboard pauses for a few minutes while we upgrade it.");
+    await page.getByRole("button", { name: en.adminGames.postNotice }).click();
+    await expect(status).toHaveText(en.adminGames.noticePosted);
+    // The buttons name the notice by its first words (Markdown marks left out), not just "Edit" and "Delete".
+    const edit = page.getByRole("button", { name: /^Edit notice “Maintenance at noon: the scoreboard/ });
+    const remove = page.getByRole("button", { name: /^Delete notice “Maintenance at noon: the scoreboard/ });
+    await expect(edit).toHaveText(en.adminGames.edit);
+    await expect(remove).toHaveText(en.adminGames.deleteNotice);
+    await edit.click();
+    const dialog = page.getByRole("dialog", { name: en.adminGames.editNotice });
+    await dialog.getByLabel(en.adminGames.noticeContent).fill("Maintenance is over.");
+    await dialog.getByRole("button", { name: en.adminGames.save }).click();
+    await expect(status).toHaveText(en.adminGames.noticeSaved);
+    await page.getByRole("button", { name: "Delete notice “Maintenance is over.”" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: en.adminGames.deleteNotice }).click();
+    await expect(status).toHaveText(en.adminGames.noticeDeleted);
+    await expect(page.getByText(en.notices.empty)).toBeVisible();
+  });
+
+  test("placeholders keep 4.5:1 against their field in both themes", async ({ page, adminApi, baseURL }) => {
+    const now = Date.now();
+    const game = (await (await adminApi.post("/api/edit/games", { data: { title: `Hint ${now}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } })).json()) as { id: number };
+    const challenge = (await (await adminApi.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Placeholder", category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
+    await adminApi.post(`/api/edit/games/${game.id}/challenges/${challenge.id}/flags`, { data: [{ flag: "flag{p}" }] });
+    expect((await adminApi.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { data: { isEnabled: true } })).status()).toBe(200);
+    await registerUser(page);
+    const team = (await (await page.request.post("/api/team", { data: { name: `P${now.toString(36)}`.slice(0, 15) } })).json()) as { id: number };
+    expect((await page.request.post(`/api/game/${game.id}`, { data: { teamId: team.id } })).status()).toBe(200);
+
+    /** The contrast of each visible placeholder with the field's background (canvas turns oklch into sRGB). */
+    const ratios = () =>
+      page.evaluate(() => {
+        const rgba = (css: string) => {
+          const canvas = document.createElement("canvas").getContext("2d")!;
+          canvas.fillStyle = css;
+          canvas.fillRect(0, 0, 1, 1);
+          const [r = 0, g = 0, b = 0, a = 255] = canvas.getImageData(0, 0, 1, 1).data;
+          return [r, g, b, a / 255] as const;
+        };
+        const luminance = (rgb: readonly number[]) => {
+          const [r = 0, g = 0, b = 0] = rgb.map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        return [...document.querySelectorAll<HTMLInputElement>("main input[placeholder]")]
+          .filter((field) => field.checkVisibility())
+          .map((field) => {
+            const background = rgba(getComputedStyle(field).backgroundColor);
+            const [r, g, b, a] = rgba(getComputedStyle(field, "::placeholder").color);
+            const text = [r, g, b].map((v, k) => v * a + background[k]! * (1 - a));
+            const [light, dark] = [luminance(text), luminance(background)].sort((x, y) => y - x) as [number, number];
+            return { field: field.name || field.getAttribute("aria-label") || field.id, ratio: Math.round(((light + 0.05) / (dark + 0.05)) * 100) / 100 };
+          });
+      });
+    for (const path of ["/teams", `/games/${game.id}/challenges?challenge=${challenge.id}`]) {
+      // Each page starts dark (the previous one ended light).
+      await page.context().addCookies([{ name: "flagstaff-theme", value: "dark", url: baseURL! }]);
+      await page.evaluate(() => localStorage.setItem("flagstaff-theme", "dark")).catch(() => undefined);
+      await page.goto(path);
+      await expect(page.locator("main input[placeholder]").first()).toBeVisible();
+      await inBothThemes(page, async (theme) => {
+        const measured = await ratios();
+        expect(measured.length, path).toBeGreaterThan(0);
+        expect(measured.filter((m) => m.ratio < 4.5), `${path} in the ${theme} theme`).toEqual([]);
+      });
+    }
   });
 });

@@ -44,7 +44,7 @@ test("a list reload paints from the compressed cache before the API answers, and
   await expect(page.getByRole("link", { name: new RegExp(title) }).first()).toBeVisible();
   await expect.poll(async () => Object.keys(await cacheEntries(page))).toContain(`${PREFIX}games`);
   const stored = (await cacheEntries(page))[`${PREFIX}games`]!;
-  expect(stored).toMatch(/^\{"v":1,"t":\d+,"z":"[A-Za-z0-9+/=]+"\}$/);
+  expect(stored).toMatch(/^\{"v":2,"b":"[0-9a-f]+","t":\d+,"z":"[A-Za-z0-9+/=]+"\}$/);
   expect(stored).not.toContain(title);
 
   // Reload with the list API held: the cached rows are on screen while the request is still waiting.
@@ -93,7 +93,7 @@ test("the posts list paints from the compressed cache on reload while the API is
   await expect(page.getByRole("link", { name: title })).toBeVisible();
   await expect.poll(async () => Object.keys(await cacheEntries(page))).toContain(`${PREFIX}posts`);
   const stored = (await cacheEntries(page))[`${PREFIX}posts`]!;
-  expect(stored).toMatch(/^\{"v":1,"t":\d+,"z":"[A-Za-z0-9+/=]+"\}$/);
+  expect(stored).toMatch(/^\{"v":2,"b":"[0-9a-f]+","t":\d+,"z":"[A-Za-z0-9+/=]+"\}$/);
   expect(stored).not.toContain(title);
 
   const hold = await holdApi(page, /\/api\/posts$/);
@@ -120,3 +120,40 @@ test("logging out drops the cached lists of what the user saw", async ({ page })
   expect(Object.keys(await cacheEntries(page)).filter((k) => k.startsWith(`${PREFIX}teams:`))).toEqual([]);
   expect(await page.evaluate(() => localStorage.getItem("flagstaff-unrelated"))).toBe("kept");
 });
+
+for (const { page: path, api, key, body, heading } of [
+  { page: "/posts", api: /\/api\/posts$/, key: "posts", body: '{"x":1}', heading: en.posts.title },
+  { page: "/games", api: /\/api\/game\?count=50/, key: "games", body: '{"data":null,"length":0,"total":0}', heading: en.games.title },
+]) {
+  test(`a ${path} answer of another shape is neither stored nor painted, and Try again recovers`, async ({ page }) => {
+    await page.goto("/about");
+    await page.evaluate(() => localStorage.clear());
+    await page.route(api, (route) => route.fulfill({ status: 200, contentType: "application/json", body }));
+    await page.goto(path);
+    // The error screen says the answer could not be read (not a rendering crash such as "o.map is not a function").
+    await expect(page.getByRole("heading", { name: en.error.title, level: 1 })).toBeVisible();
+    await expect(page.getByText(en.error.badAnswer, { exact: true })).toBeVisible();
+    expect(Object.keys(await cacheEntries(page))).not.toContain(`${PREFIX}${key}`);
+
+    // Once the API answers properly, Try again (a reload) loads the page: nothing broken was kept.
+    await page.unroute(api);
+    await page.getByRole("button", { name: en.error.tryAgain }).click();
+    await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: en.error.title })).toHaveCount(0);
+    await expect.poll(async () => Object.keys(await cacheEntries(page))).toContain(`${PREFIX}${key}`);
+
+    // A refresh of another shape later keeps the rows on screen and is not stored over the good list.
+    const good = (await cacheEntries(page))[`${PREFIX}${key}`];
+    let served = 0;
+    await page.route(api, (route) => {
+      served += 1;
+      return route.fulfill({ status: 200, contentType: "application/json", body });
+    });
+    await page.reload();
+    await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
+    await expect.poll(() => served).toBeGreaterThan(0);
+    await expect(page.getByRole("heading", { name: en.error.title })).toHaveCount(0);
+    expect((await cacheEntries(page))[`${PREFIX}${key}`]).toBe(good);
+    await page.unroute(api);
+  });
+}

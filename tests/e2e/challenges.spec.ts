@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, interpolate, registerUser, test } from "./fixtures";
+import { expect, hydrated, interpolate, registerUser, test } from "./fixtures";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
@@ -324,6 +324,88 @@ test("the challenges page closes itself when the game ends (no practice mode) or
   await expect(practicePage.getByText(C.ended)).toBeVisible({ timeout: 30_000 });
   await expect(practicePage.getByText(C.empty)).toHaveCount(0);
   expect(await practicePage.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+  await context.close();
+});
+
+/** DD/MM/YYYY HH:mm:ss in Tokyo (UTC+9 all year), as a browser there writes a time. */
+function tokyoTime(ms: number): string {
+  const d = new Date(ms + 9 * HOUR);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+test("an open challenges page opens at the start and follows the organisers' moves of the start and end, practice mode and the game's deletion", async ({ adminApi: page, browser }) => {
+  test.setTimeout(120_000);
+  const now = Date.now();
+  const start = now + 8_000;
+  const r = await page.post("/api/edit/games", { data: { title: `Moves ${now.toString(36)}`, start, end: start + HOUR, acceptWithoutReview: true, practiceMode: false } });
+  const gameId = ((await r.json()) as { id: number }).id;
+  // A player outside UTC: the server cannot write the local time, and must not make hydration fail.
+  const context = await browser.newContext({ timezoneId: "Asia/Tokyo" });
+  const player = await context.newPage();
+  const errors: string[] = [];
+  player.on("pageerror", (error) => errors.push(error.message));
+  player.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  // The page's clock runs as usual; the test jumps it to the page's next periodic reads.
+  await player.clock.install();
+  await registerUser(player);
+  const team = await player.request.post("/api/team", { data: { name: `M${now.toString(36)}`.slice(0, 20) } });
+  const teamId = ((await team.json()) as { id: number }).id;
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId } })).status()).toBe(200);
+  await player.goto(`/games/${gameId}/challenges`);
+  await hydrated(player);
+  await expect(player.getByText(interpolate(C.notStarted, { time: tokyoTime(start) }))).toBeVisible();
+  expect(errors.filter((e) => /#418|hydrat/i.test(e))).toEqual([]);
+  // A mark on the document: a reload would lose it.
+  await player.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+  const stillHere = () => player.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere);
+
+  // At the start the page opens by itself.
+  await expect(player.getByText(C.empty)).toBeVisible({ timeout: 15_000 });
+
+  // The organisers move the start later than now (and the end soon after it): the board's next read is
+  // refused as not started, the page says so, and opens again at the new start.
+  const start2 = Date.now() + 8_000;
+  const end2 = start2 + 8_000;
+  expect((await page.put(`/api/edit/games/${gameId}`, { data: { start: start2, end: end2 } })).status()).toBe(200);
+  await player.clock.fastForward(10_000);
+  await expect(player.getByText(interpolate(C.notStarted, { time: tokyoTime(start2) }))).toBeVisible();
+  await expect(player.getByText(C.empty)).toBeVisible({ timeout: 15_000 });
+
+  // They move the end later while the page is open: play goes on past the end the page was loaded with.
+  expect((await page.put(`/api/edit/games/${gameId}`, { data: { end: Date.now() + HOUR } })).status()).toBe(200);
+  await player.waitForTimeout(Math.max(0, end2 + 3_000 - Date.now()));
+  await expect(player.getByText(C.ended)).toHaveCount(0);
+  await expect(player.getByText(C.empty)).toBeVisible();
+  // The overview offers the challenges while the game runs...
+  const overview = await context.newPage();
+  const challengesButton = overview.locator(`main a[href="/games/${gameId}/challenges"]:not(nav a)`);
+  await overview.goto(`/games/${gameId}`);
+  await expect(challengesButton).toBeVisible();
+
+  // ...and not after the end without practice mode, when the open page closes (its next read is refused).
+  expect((await page.put(`/api/edit/games/${gameId}`, { data: { end: Date.now() - 1_000 } })).status()).toBe(200);
+  await player.clock.fastForward(10_000);
+  await expect(player.getByText(C.ended)).toBeVisible();
+  await overview.reload();
+  await expect(overview.getByTestId("countdown")).toHaveText("—");
+  await expect(challengesButton).toHaveCount(0);
+
+  // Practice mode turned on: the closed page opens again at its next look.
+  expect((await page.put(`/api/edit/games/${gameId}`, { data: { practiceMode: true } })).status()).toBe(200);
+  await player.clock.fastForward(30_000);
+  await expect(player.getByText(C.empty)).toBeVisible();
+  await overview.reload();
+  await expect(challengesButton).toBeVisible();
+
+  // The game is deleted: the open page says it is gone, as a reload would.
+  expect((await page.delete(`/api/edit/games/${gameId}`)).status()).toBe(200);
+  await player.clock.fastForward(10_000);
+  await expect(player.getByRole("heading", { name: en.notFound.title })).toBeVisible();
+  expect(await stillHere()).toBe(true);
+  expect(errors.filter((e) => /#418|hydrat/i.test(e))).toEqual([]);
   await context.close();
 });
 

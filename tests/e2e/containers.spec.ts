@@ -42,6 +42,9 @@ test("a player starts a container from the challenge view, sees its entry and co
   const entry = panel.getByTestId("container-entry");
   await expect(entry).toHaveText(/^[\w.-]+:\d+$/, { timeout: 30_000 });
   const address = (await entry.textContent())!;
+  // The Start button is gone: the focus moves to the new container's details, and the start is said.
+  await expect(panel.getByTestId("container-details")).toBeFocused();
+  await expect(panel.getByRole("status").filter({ hasText: K.started })).toHaveCount(1);
   const timer = panel.getByRole("timer", { name: K.remaining });
   await expect(timer).toHaveText(/^01:59:\d\d$/);
   const first = (await timer.textContent())!;
@@ -97,6 +100,9 @@ test("a player starts a container from the challenge view, sees its entry and co
   await panel.getByRole("button", { name: K.destroy }).click();
   await expect(panel.getByText(K.none)).toBeVisible({ timeout: 30_000 });
   await expect(panel.getByRole("button", { name: K.start })).toBeEnabled();
+  // The Destroy button is gone: the focus is on Start container, and the destruction is said.
+  await expect(panel.getByRole("button", { name: K.start })).toBeFocused();
+  await expect(panel.getByRole("status").filter({ hasText: K.destroyed })).toHaveCount(1);
   for (const gone of [address, second]) {
     await expect.poll(async () => (await player.request.get(`http://${gone}/env`).catch(() => null))?.status() ?? 0, { timeout: 20_000 }).not.toBe(200);
   }

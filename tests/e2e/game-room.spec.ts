@@ -162,6 +162,8 @@ test("a first blood reaches the other team's open scoreboard, its notices and th
   // An admin's notice appears on B's open game page, and goes when the admin deletes it.
   const posted = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Hint ${stamp}` } }));
   await expect(notices.getByText(`Hint ${stamp}`)).toBeVisible();
+  // Said to screen readers as on the challenge and scoreboard pages: in a polite live region already there.
+  await expect(gamePageB.locator("[aria-live=polite]").getByTestId("live-notices")).toContainText(`Hint ${stamp}`);
   await ok(admin.request.delete(`/api/edit/games/${gameId}/notices/${posted.id}`));
   await expect(notices.getByText(`Hint ${stamp}`)).toHaveCount(0);
   await expect(notices.getByText(firstBlood)).toBeVisible();
@@ -569,4 +571,41 @@ test("a player whose computer clock is ten minutes fast still reads an in-time f
   await expect(verdict).toHaveAttribute("data-status", "Accepted");
   await expect(verdict).not.toContainText(en.verdict.notScored);
   await expect(verdict).not.toContainText(en.verdict.notScoredDeadline);
+});
+
+test("an open scoreboard shows the board at the start, and follows a start moved later: \"not started\" in the gap, then the board as recomputed", async ({ adminApi: admin, page: player }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Start ${stamp}`, start: Date.now() + HOUR, end: Date.now() + 2 * HOUR, acceptWithoutReview: true } }));
+  const challenge = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Opening", category: "Misc", type: "StaticAttachment" } }));
+  await ok(admin.post(`/api/edit/games/${game.id}/challenges/${challenge.id}/flags`, { data: [{ flag: FLAG }] }));
+  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { data: { isEnabled: true } }));
+  await registerUser(player);
+  const team = await ok<{ id: number }>(player.request.post("/api/team", { data: { name: `S${stamp}`.slice(0, 15) } }));
+  await ok(player.request.post(`/api/game/${game.id}`, { data: { teamId: team.id } }));
+
+  // The page opens a few seconds before the start.
+  const lead = 6_000;
+  await ok(admin.put(`/api/edit/games/${game.id}`, { data: { start: Date.now() + lead } }));
+  await player.goto(`/games/${game.id}/scoreboard`);
+  const notStarted = player.getByText(en.scoreboard.notStarted);
+  await expect(notStarted).toBeVisible();
+  await expect(player.getByTestId("board-socket")).toHaveAttribute("data-state", "open");
+
+  // At the start the empty board shows, without a reload and with nothing pushed (no solve yet).
+  const score = player.getByTestId(`board-team-${team.id}`).getByTestId("board-score");
+  await expect(score).toHaveText("0", { timeout: lead + 10_000 });
+  await expect(notStarted).toHaveCount(0);
+  await ok(player.request.post(`/api/game/${game.id}/challenges/${challenge.id}`, { data: { flag: FLAG } }));
+  await expect(score).toHaveText("1050");
+
+  // The admin moves the start later than now: the open board goes back to "not started" during the gap…
+  await ok(admin.put(`/api/edit/games/${game.id}`, { data: { start: Date.now() + lead } }));
+  await expect(notStarted).toBeVisible();
+  await expect(score).toHaveCount(0);
+  // …then shows the board recomputed at the new start: the solve before it earns nothing (as the API says).
+  await expect(score).toHaveText("0", { timeout: lead + 10_000 });
+  const read = await ok<{ items: { id: number; score: number }[]; challenges: Record<string, { bloods: unknown[] }[]> }>(player.request.get(`/api/game/${game.id}/scoreboard`));
+  expect(read.items.find((i) => i.id === team.id)?.score).toBe(0);
+  expect(Object.values(read.challenges).flat().flatMap((c) => c.bloods)).toEqual([]);
 });

@@ -111,7 +111,8 @@ test("admin creates a game with a division and code, a captain joins, admin acce
   await admin.getByLabel(en.adminGames.noticeContent).fill(notice);
   await admin.getByRole("button", { name: en.adminGames.postNotice }).click();
   await expect(admin.getByTestId("notice").first()).toContainText("look closer");
-  const live = player.getByTestId("notice").filter({ hasText: "look closer" });
+  // In the page's list (the live region that says it to screen readers holds it too).
+  const live = player.getByRole("list", { name: en.notices.title }).getByTestId("notice").filter({ hasText: "look closer" });
   await expect(live).toBeVisible();
   await expect(live.locator("strong")).toHaveText("look closer");
 
@@ -254,4 +255,30 @@ test("/admin/games pages through every game, 20 at a time", async ({ adminPage: 
   await page.goto(`/admin/games?page=${pages}`);
   await expect(page.getByRole("link", { name: oldest })).toBeVisible(FIRST_LOAD);
   await expect(pager.getByRole("link", { name: en.pager.next })).toHaveCount(0);
+});
+
+test("the home page's recent games carry the state badge /games shows: upcoming, running, ended", async ({ adminApi: admin, page }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const HOUR = 3_600_000;
+  const spans = { NotStarted: [now + HOUR, now + 2 * HOUR], Running: [now - HOUR, now + HOUR], Ended: [now - 2 * HOUR, now - HOUR] } as const;
+  const games: { phase: keyof typeof spans; row: Record<string, unknown> }[] = [];
+  for (const [phase, [start, end]] of Object.entries(spans) as [keyof typeof spans, readonly [number, number]][]) {
+    const created = await admin.post("/api/edit/games", { data: { title: `Home ${phase} ${stamp}`, start, end } });
+    expect(created.status()).toBe(200);
+    const game = (await created.json()) as { id: number; title: string; summary: string; poster: string | null; start: number; end: number };
+    games.push({ phase, row: { id: game.id, title: game.title, summary: game.summary, poster: game.poster, start: game.start, end: game.end, limit: 0 } });
+  }
+  // Other tests' games may come before these in the six newest: the home page's read answers with these three.
+  await page.route(/\/api\/game\?count=6$/, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { data: games.map((g) => g.row), total: games.length } });
+  });
+  await page.goto("/");
+  const recent = page.getByRole("region", { name: en.home.recentGames });
+  for (const { phase, row } of games) {
+    const card = recent.getByRole("listitem").filter({ has: page.getByRole("link", { name: String(row.title) }) });
+    await expect(card.locator("[data-phase]")).toHaveAttribute("data-phase", phase, FIRST_LOAD);
+    await expect(card.locator("[data-phase]")).toHaveText(en.games.phase[phase]);
+  }
 });

@@ -260,6 +260,15 @@ test("the monitor's pages say their feed is live, and a game hidden under an ope
   await expect(page.getByRole("alert")).toBeVisible({ timeout: 15_000 });
   await expect(table).toHaveCount(0);
   await expect(page.getByTestId("board-socket")).toHaveCount(0);
+  // Its pages offer the player no Scoreboard tab any more (rules.md §4: monitors and admins only).
+  const tabs = (p: typeof page) => p.getByRole("navigation", { name: en.gameTabs.label });
+  for (const path of [`/games/${gameId}`, `/games/${gameId}/challenges`]) {
+    await page.goto(path);
+    await expect(tabs(page).getByRole("link", { name: en.gameTabs.overview })).toBeVisible();
+    await expect(tabs(page).getByRole("link", { name: en.gameTabs.scoreboard })).toHaveCount(0);
+  }
+  await admin.goto(`/games/${gameId}`);
+  await expect(tabs(admin).getByRole("link", { name: en.gameTabs.scoreboard })).toBeVisible();
   await context.close();
 });
 

@@ -123,3 +123,54 @@ test("a player uploads a writeup with progress; the admin views it, downloads it
   await expect(player.getByTestId("writeup-state")).toHaveText(en.writeups.notSubmitted, FIRST_LOAD);
   await playerContext.close();
 });
+
+test("the writeup box follows the admin's changes to its instruction and deadline while the game page stays open", async ({ adminApi: admin, browser }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  // An ended game (practice mode on, so a team may still join): writeups are taken until their own deadline.
+  const created = await admin.post("/api/edit/games", {
+    data: { title: `WD ${stamp}`, start: Date.now() - 2 * HOUR, end: Date.now() - HOUR, acceptWithoutReview: true, writeupRequired: true, writeupDeadline: Date.now() + 3 * HOUR, writeupNote: `Old note ${stamp}` },
+  });
+  expect(created.status()).toBe(200);
+  const gameId = ((await created.json()) as { id: number }).id;
+  const edit = async (data: Record<string, unknown>) => expect((await admin.put(`/api/edit/games/${gameId}`, { data })).status()).toBe(200);
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = (await (await player.request.post("/api/team", { data: { name: `D${stamp}`.slice(0, 15) } })).json()) as { id: number };
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
+
+  await player.goto(`/games/${gameId}`);
+  const panel = player.getByTestId("writeup-panel");
+  await expect(panel.getByText(`Old note ${stamp}`)).toBeVisible(FIRST_LOAD);
+  const countdown = panel.getByTestId("writeup-countdown");
+  const uploadButton = panel.getByText(en.writeups.upload);
+  const shown = () => player.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+
+  // A new instruction: the box reads it again (here when the tab is shown again; also every 30 s).
+  await edit({ writeupNote: `New note ${stamp}` });
+  await shown();
+  await expect(panel.getByText(`New note ${stamp}`)).toBeVisible();
+
+  // The box learns a near deadline; the admin then extends it without the page being told. When the
+  // deadline it read passes, the box reads it again instead of closing: uploads are still taken.
+  const near = Date.now() + 6_000;
+  await edit({ writeupDeadline: near });
+  await shown();
+  await expect(countdown).toHaveText(/^00:00:0\d$/);
+  await edit({ writeupDeadline: Date.now() + 3 * HOUR });
+  await player.waitForTimeout(near + 1_500 - Date.now());
+  await expect(countdown).toHaveText(/^0?2:59:\d{2}$/);
+  await expect(uploadButton).toBeVisible();
+  await expect(panel.getByText(en.writeups.deadlinePassed)).toHaveCount(0);
+
+  // A deadline that really passes closes the box once a read after it confirms it.
+  const soon = Date.now() + 4_000;
+  await edit({ writeupDeadline: soon });
+  await shown();
+  await expect(countdown).toHaveText(/^00:00:0\d$/);
+  await expect(countdown).toHaveText(en.writeups.closed, { timeout: soon + 10_000 - Date.now() });
+  await expect(panel.getByText(en.writeups.deadlinePassed)).toBeVisible();
+  await expect(uploadButton).toHaveCount(0);
+  await context.close();
+});

@@ -928,6 +928,42 @@ describe("pushes", () => {
     for (const s of [mine, theirs, monitor, logs]) s.ws.close(1000);
   });
 
+  it("withdraws open boards when an edit moves the start past now, pushes nothing more before the start, and brings them back", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await ensureInstances(gameId, cid);
+    const watcher = await openSocket(b!.client, `/hub/game/${gameId}`);
+    await waitFor(() => watcher.messages.find((m) => m.type === "hello"));
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await waitFor(() => watcher.messages.find((m) => m.type === "scoreboard"));
+    await settle(gameId);
+    expect((await board(gameId)).items.find((i) => i.id === a!.teamId)!.score).toBe(1050);
+    const boardPushes = () => watcher.messages.filter((m) => m.type === "scoreboard");
+    const shown = boardPushes().length;
+
+    // The start moves past now: the board is refused before the edit returns, and open boards are told to refetch.
+    expect((await updateGame(admin, gameId, { start: Date.now() + 25_000 })).status).toBe(200);
+    const refused = await new Client().json<ErrorBody>(`/api/game/${gameId}/scoreboard`);
+    expect(refused.body.status).toBe(10001);
+    const withdrawal = await waitFor(() => boardPushes()[shown]);
+    expect(withdrawal.data.refetch).toBe(true);
+
+    // Before the start nobody holds a board: another edit pushes none (a notice after it marks the end of its frames).
+    expect((await updateGame(admin, gameId, { summary: "moved" })).status).toBe(200);
+    const content = unique("after-edit");
+    expect((await admin.json(`/api/edit/games/${gameId}/notices`, { method: "POST", body: { content } })).status).toBe(200);
+    await waitFor(() => watcher.messages.find((m) => m.type === "notice" && (m.data.values as string[])[0] === content));
+    expect(boardPushes()).toHaveLength(shown + 1);
+
+    // The start moves back before now: the boards come back at once.
+    expect((await updateGame(admin, gameId, { start: Date.now() - HOUR })).status).toBe(200);
+    const back = await waitFor(() => boardPushes()[shown + 1]);
+    expect(back.data.refetch).toBe(true);
+    expect((await board(gameId)).items.find((i) => i.id === a!.teamId)!.score).toBe(1050);
+    watcher.ws.close(1000);
+  });
+
   it("pushes a hidden game's board deltas to monitors (players among them), never to players, without seq gaps", async () => {
     const { admin, gameId } = await setup();
     expect((await updateGame(admin, gameId, { hidden: true })).status).toBe(200);

@@ -4,7 +4,7 @@ import { challenges, divisionChallengeConfigs, divisions, files, games, users } 
 import { DEFAULT_BLOOD_BONUS } from "~/core/game/blood-bonus";
 import type { BasicGameInfo, DetailedGameInfo, DivisionInput, GameInfo, GameNoticeInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
-import { createGame, type ErrorBody, HOUR, join, newAdmin, teamWithMembers, updateGame } from "./game-helpers";
+import { createGame, createTeam, type ErrorBody, HOUR, join, newAdmin, teamWithMembers, updateGame } from "./game-helpers";
 import { Client, db, newUser } from "./helpers";
 
 async function sha256Hex(text: string) {
@@ -255,6 +255,40 @@ describe("monitor pages", () => {
       expect(player.status, page).toBe(403);
       await player.arrayBuffer();
     }
+  });
+});
+
+describe("game page ids", () => {
+  it("are read as the API reads path ids: another spelling of an id is a 404 page, not that game", async () => {
+    const { client: admin } = await newAdmin();
+    const game = await createGame(admin);
+    const id = game.id;
+    const fetchStatus = async (path: string) => {
+      const r = await admin.fetch(path);
+      await r.arrayBuffer();
+      return r.status;
+    };
+    const challenge = await admin.json<{ id: number }>(`/api/edit/games/${id}/challenges`, { method: "POST", body: { title: "Spelt", category: "Misc", type: "StaticAttachment" } });
+    expect(challenge.status).toBe(200);
+    const cid = challenge.body.id;
+    expect(await fetchStatus(`/games/${id}`)).toBe(200);
+    expect(await fetchStatus(`/games/${id}/monitor/events`)).toBe(200);
+    expect(await fetchStatus(`/games/${id}/challenges`)).toBe(200);
+    expect(await fetchStatus(`/admin/games/${id}/challenges/${cid}`)).toBe(200);
+    expect(await fetchStatus(`/admin/games/${id}/challenges/0${cid}`)).toBe(404);
+    for (const raw of [`0${id}`, `00${id}`, `0x${id.toString(16)}`, `0b${id.toString(2)}`, `0o${id.toString(8)}`, `+${id}`, `%20${id}`, `${id}%20`, `${id}.0`, `${id}e0`]) {
+      expect(await fetchStatus(`/games/${raw}`), `/games/${raw}`).toBe(404);
+      expect(await fetchStatus(`/games/${raw}/monitor/events`), `/games/${raw}/monitor/events`).toBe(404);
+      expect(await fetchStatus(`/games/${raw}/challenges`), `/games/${raw}/challenges`).toBe(404);
+      expect(await fetchStatus(`/admin/games/${raw}/info`), `/admin/games/${raw}/info`).toBe(404);
+      // The API's rule is the same one.
+      expect((await admin.json(`/api/game/${raw}`)).status, `/api/game/${raw}`).toBe(404);
+    }
+    // Also for teams.
+    const team = await createTeam(admin);
+    expect((await admin.json(`/api/team/${team.id}`)).status).toBe(200);
+    expect((await admin.json(`/api/team/0${team.id}`)).status).toBe(404);
+    expect((await admin.json(`/api/admin/teams/0${team.id}`, { method: "PUT", body: { locked: true } })).status).toBe(404);
   });
 });
 

@@ -22,6 +22,7 @@ import * as containerService from "~/.server/services/containers";
 import * as participations from "~/.server/services/participations";
 import { refreshRoomOfParticipation } from "~/.server/services/room";
 import { parseReviewStatus, participationReviewSchema, participationUpdateSchema, type ReviewStatus } from "~/core/schemas/game";
+import { pathId } from "./edit";
 
 export const admin = new Hono<ApiEnv>();
 const tag = "Admin";
@@ -42,12 +43,7 @@ defineRoute(admin, { method: "PUT", path: "/admin/config", auth: "Admin", tag, s
 
 // ── Teams (api.md §7) ────────────────────────────────────────────────────────────────────────────────
 
-const adminTeamId = (c: ApiContext): number => {
-  const raw = c.req.param("id") ?? "";
-  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (id <= 0) throw notFound("team.not_found");
-  return id;
-};
+const adminTeamId = (c: ApiContext): number => pathId(c, "id", "team.not_found");
 
 defineRoute(admin, { method: "GET", path: "/admin/teams", auth: "Admin", tag, summary: "All teams, paged", query: pageQuerySchema }, async (c, { query }) =>
   c.json(await teams.listTeams(c.get("db"), query)),
@@ -162,12 +158,7 @@ defineRoute(admin, { method: "GET", path: "/admin/files", auth: "Admin", tag, su
 
 // ── Participation review (api.md §7) ─────────────────────────────────────────────────────────────────
 
-const participationId = (c: ApiContext): number => {
-  const raw = c.req.param("id") ?? "";
-  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (id <= 0) throw notFound("participation.not_found");
-  return id;
-};
+const participationId = (c: ApiContext): number => pathId(c, "id", "participation.not_found");
 
 function reviewStatus(value: string | null | undefined): ReviewStatus {
   const status = parseReviewStatus(value ?? "");

@@ -6,6 +6,7 @@ import * as noticeService from "~/.server/services/notices";
 import { refreshRoom, roomOf } from "~/.server/services/room";
 import { badRequest, notFound } from "~/core/errors";
 import { editGamesQuerySchema, gameCreateSchema, gameUpdateSchema, noticeSchema } from "~/core/schemas/game";
+import { parsePathId } from "~/core/http/path-id";
 import { containerDeps } from "./container-deps";
 import type { ApiContext, ApiEnv } from "./context";
 import { ifMatchOf, jsonWithVersion } from "./http-cache";
@@ -18,11 +19,10 @@ const tag = "Edit";
 
 const deps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now") });
 
-/** A positive integer path parameter; anything else is an unknown object (404), never a 500. */
+/** A path id (parsePathId); anything else is an unknown object (404), never a 500. */
 export function pathId(c: ApiContext, name: string, code: string): number {
-  const raw = c.req.param(name) ?? "";
-  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (id <= 0) throw notFound(code);
+  const id = parsePathId(c.req.param(name));
+  if (id === null) throw notFound(code);
   return id;
 }
 

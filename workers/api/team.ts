@@ -2,11 +2,12 @@ import { Hono } from "hono";
 import { refreshRooms, refreshRoomsOfTeam } from "~/.server/services/room";
 import { destroyContainersOfTeam } from "~/.server/services/containers";
 import * as teamService from "~/.server/services/teams";
-import { badRequest, notFound, tooManyRequests } from "~/core/errors";
+import { badRequest, tooManyRequests } from "~/core/errors";
 import { inviteCodeSchema, teamCreateSchema, teamUpdateSchema, teamVerifySchema, transferSchema } from "~/core/schemas/team";
 import { containerDeps } from "./container-deps";
 import type { ApiContext, ApiEnv } from "./context";
 import { defineRoute } from "./registry";
+import { pathId } from "./edit";
 
 export const team = new Hono<ApiEnv>();
 const tag = "Team";
@@ -14,13 +15,8 @@ const deps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now") });
 const storageDeps = (c: ApiContext) => ({ ...deps(c), bucket: c.env.FILES });
 const ok = (c: ApiContext, key: string) => c.json({ title: c.get("t")(key), status: 200 });
 
-/** A positive integer path id; anything else is an unknown team (404), never a 500. */
-function teamId(c: ApiContext): number {
-  const raw = c.req.param("id") ?? "";
-  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (id <= 0) throw notFound("team.not_found");
-  return id;
-}
+/** A path id (app/core/http/path-id.ts); anything else is an unknown team (404), never a 500. */
+const teamId = (c: ApiContext): number => pathId(c, "id", "team.not_found");
 
 /** One team creation at a time per user (api.md §13: 429); the captain index settles the rest. */
 const creating = new Set<string>();

@@ -633,8 +633,11 @@ export class GameRoom extends SocketHub {
     this.queueBoardPush(state, delta);
   }
 
-  /** Computes the whole board from the cached rows; with `push`, tells the board's readers to refetch it. */
-  private recomputeBoard(push: boolean): void {
+  /**
+   * Computes the whole board from the cached rows; with `push`, tells the board's readers to refetch it —
+   * before the start too when `boardWasOpen` (see queueBoardPush).
+   */
+  private recomputeBoard(push: boolean, boardWasOpen = false): void {
     const state = this.state;
     if (!state) return;
     this.clearBoardTimer();
@@ -646,7 +649,7 @@ export class GameRoom extends SocketHub {
     this.boardSolveTime = input.solves.reduce((max, s) => Math.max(max, s.time), 0);
     const board = this.setBoard(model);
     if (!push || !previous) return;
-    this.queueBoardPush(state, refetchDelta(board.version, model.updateTimeUtc));
+    this.queueBoardPush(state, refetchDelta(board.version, model.updateTimeUtc), boardWasOpen);
   }
 
   /**
@@ -675,8 +678,13 @@ export class GameRoom extends SocketHub {
     this.boardTimer = null;
   }
 
-  private queueBoardPush(state: RoomState, delta: BoardDelta): void {
-    if (Date.now() < state.game.start) return;
+  /**
+   * Queues a delta for the board's readers. Before the start nobody holds a board (reads are refused), so
+   * nothing goes — unless `boardWasOpen`: an edit moved the start past now under boards already shown,
+   * whose pages must refetch (and hear "not started") rather than keep the old board (rules.md §4).
+   */
+  private queueBoardPush(state: RoomState, delta: BoardDelta, boardWasOpen = false): void {
+    if (Date.now() < state.game.start && !boardWasOpen) return;
     const hidden = state.game.hidden;
     this.outgoing.push({ channel: "game", type: "scoreboard", data: delta, boardReadersOnly: hidden });
   }
@@ -799,6 +807,7 @@ export class GameRoom extends SocketHub {
       gameTitle: state.game.title,
       end: state.game.end,
       practiceMode: state.game.practiceMode,
+      hidden: state.game.hidden,
       body: JSON.stringify({
         challenges,
         challengeCount: count,
@@ -833,6 +842,8 @@ export class GameRoom extends SocketHub {
       return;
     }
     const before = changesAccess(what) ? roomAccess(state) : null;
+    // Open pages may hold the board only once the game has started (reads are refused before).
+    const boardWasOpen = Date.now() >= state.game.start;
     const exists = await reloadMeta(this.env.DB, state);
     if (!exists) {
       await this.reset(gameId);
@@ -843,7 +854,7 @@ export class GameRoom extends SocketHub {
     } else if (what !== "game") {
       state.flagCaches.clear();
     }
-    this.recomputeBoard(true);
+    this.recomputeBoard(true, boardWasOpen);
     // The board's readers hear of the change first (a game just hidden: a board page refetches and is refused).
     await this.pushOut();
     if (before) this.reauthorizeLoaded(state, before);

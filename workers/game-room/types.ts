@@ -47,7 +47,8 @@ export type RefreshWhat =
   | "solves";
 
 /**
- * `body`: GameDetailModel as JSON (the API's answer); `gameTitle`, `end` and `practiceMode` for pages
- * rendering it (the challenges page closes itself at the end when there is no practice mode).
+ * `body`: GameDetailModel as JSON (the API's answer); `gameTitle`, `end`, `practiceMode` and `hidden` for
+ * pages rendering it (the challenges page closes itself at the end when there is no practice mode, and
+ * offers no scoreboard tab for a hidden game).
  */
-export type DetailsResult = { ok: true; body: string; gameTitle: string; end: number; practiceMode: boolean } | RoomRefusal;
+export type DetailsResult = { ok: true; body: string; gameTitle: string; end: number; practiceMode: boolean; hidden: boolean } | RoomRefusal;

@@ -1,6 +1,7 @@
 import { type AnyColumn, and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { badRequest, notFound, preconditionFailed } from "~/core/errors";
 import { type Versioned, versionMatches } from "~/core/http/if-match";
+import { parsePathId } from "~/core/http/path-id";
 import { normalizeBloodBonus } from "~/core/game/blood-bonus";
 import { expectedInviteCode, keepsDivision } from "~/core/game/join";
 import type {
@@ -59,17 +60,16 @@ export const computeTeamHashSalt = (privateKey: string) => sha256Hex(`Flagstaff@
 
 /** For a page's loader: the game id of the address, or a 404 page when it is not a game. */
 export async function gamePageId(db: Db, raw: string | undefined): Promise<number> {
-  const id = Number(raw);
-  const exists = Number.isSafeInteger(id) && id > 0 && (await db.select({ id: games.id }).from(games).where(eq(games.id, id)).get());
-  if (!exists) throw new Response("Not Found", { status: 404 });
+  // The API's rule for path ids: `/games/01` or `/games/0x1` is no game, not game 1.
+  const id = parsePathId(raw);
+  if (id === null || !(await db.select({ id: games.id }).from(games).where(eq(games.id, id)).get())) throw new Response("Not Found", { status: 404 });
   return id;
 }
 
 /** For a page's loader: the challenge id of the address when it is one of the game's, else a 404 page. */
 export async function challengePageId(db: Db, gameId: number, raw: string | undefined): Promise<number> {
-  const id = Number(raw);
-  const exists =
-    Number.isSafeInteger(id) && id > 0 && (await db.select({ id: challenges.id }).from(challenges).where(and(eq(challenges.id, id), eq(challenges.gameId, gameId))).get());
+  const id = parsePathId(raw);
+  const exists = id !== null && (await db.select({ id: challenges.id }).from(challenges).where(and(eq(challenges.id, id), eq(challenges.gameId, gameId))).get());
   if (!exists) throw new Response("Not Found", { status: 404 });
   return id;
 }

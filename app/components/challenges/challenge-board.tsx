@@ -71,9 +71,11 @@ export function ChallengeBoard({ challenges, selectedId, onSelect }: { challenge
           <h2 id={`category-${category}`} className="text-sm font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
             {t(`challenge.category.${category}`)}
           </h2>
+          {/* A title of one long word (64 characters) wraps anywhere in its card: the card and the page do not
+              grow sideways, and the solved mark stays inside the card. */}
           <ul className="grid gap-2 sm:grid-cols-2 xl:grid-cols-3">
             {list.map((c) => (
-              <li key={c.id}>
+              <li key={c.id} className="min-w-0">
                 <button
                   type="button"
                   onClick={() => onSelect(c.id)}
@@ -87,7 +89,7 @@ export function ChallengeBoard({ challenges, selectedId, onSelect }: { challenge
                   } ${selectedId === c.id ? "outline-2 outline-primary-500" : ""}`}
                 >
                   <span className="flex items-start justify-between gap-2">
-                    <span className="font-medium break-words">{c.title}</span>
+                    <span className="min-w-0 font-medium wrap-anywhere">{c.title}</span>
                     {c.solvedByMe ? <span className="shrink-0 text-xs font-semibold text-emerald-700 dark:text-emerald-300">✓ {t("challenge.solvedMark")}</span> : null}
                   </span>
                   <span className="mt-1 flex justify-between text-xs text-zinc-600 dark:text-zinc-400">

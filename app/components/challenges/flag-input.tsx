@@ -61,7 +61,7 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
           aria-busy={busy || undefined}
           placeholder={t(`challenge.placeholders.${placeholder}`)}
           onChange={(e) => setFlag(e.target.value)}
-          className="block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-sm text-zinc-900 placeholder:font-sans placeholder:text-zinc-400 focus:border-primary-500 focus:outline-2 focus:outline-primary-500/40 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+          className="block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-sm text-zinc-900 placeholder:font-sans placeholder:text-zinc-500 focus:border-primary-500 focus:outline-2 focus:outline-primary-500/40 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400"
         />
         <Button type="submit" className="shrink-0 whitespace-nowrap" disabled={disabled || busy}>
           {busy ? t("teams.working") : t("challenge.submit")}

@@ -82,6 +82,18 @@ export function ContainerPanel({
   useEffect(() => () => rechecks.current.forEach(clearTimeout), []);
   const [policy, setPolicy] = useState<Policy | null>(null);
   const [busy, setBusy] = useState<"start" | "extend" | "destroy" | null>(null);
+  // Start and Destroy replace the button that was pressed: the focus goes to what took its place (else it
+  // falls to the page's body), and a polite status says what happened.
+  const [said, setSaid] = useState("");
+  const focusNext = useRef<"details" | "start" | null>(null);
+  const details = useRef<HTMLDivElement>(null);
+  const startButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const target = focusNext.current === "details" ? details.current : focusNext.current === "start" ? startButton.current : null;
+    if (!target) return;
+    focusNext.current = null;
+    target.focus();
+  });
 
   useEffect(() => {
     let live = true;
@@ -101,13 +113,20 @@ export function ContainerPanel({
   const run = async (kind: "start" | "extend" | "destroy") => {
     setBusy(kind);
     setError(null);
+    setSaid("");
     try {
       if (kind === "destroy") {
         await api(base, { method: "DELETE" });
         setInfo(null);
+        focusNext.current = "start";
+        setSaid(t("container.destroyed"));
       } else {
         const r = await api<ContainerInfo>(kind === "start" ? base : `${base}/extend`, { method: "POST" });
         setInfo({ entry: r.entry, expectStopAt: r.expectStopAt });
+        if (kind === "start") {
+          focusNext.current = "details";
+          setSaid(t("container.started"));
+        }
       }
     } catch (err) {
       setError(errorMessage(err));
@@ -128,10 +147,13 @@ export function ContainerPanel({
   return (
     <section aria-label={t("container.heading")} className="space-y-3 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
       <h3 className="text-sm font-semibold">{t("container.heading")}</h3>
+      <p role="status" className="sr-only">
+        {said}
+      </p>
       {error ? <Alert tone="error">{error}</Alert> : null}
       {copyFailed ? <Alert tone="error">{t("container.copyFailed")}</Alert> : null}
       {info ? (
-        <>
+        <div ref={details} tabIndex={-1} className="space-y-3 focus:outline-none" data-testid="container-details">
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
             <dt className="text-zinc-600 dark:text-zinc-400">{t("container.entry")}</dt>
             <dd className="flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -168,11 +190,11 @@ export function ContainerPanel({
               {busy === "destroy" ? t("container.destroying") : t("container.destroy")}
             </Button>
           </div>
-        </>
+        </div>
       ) : (
         <>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{expired ? t("container.expired") : t("container.none")}</p>
-          <Button onClick={() => void run("start")} disabled={busy !== null}>
+          <Button ref={startButton} onClick={() => void run("start")} disabled={busy !== null}>
             {busy === "start" ? t("container.starting") : t("container.start")}
           </Button>
         </>

@@ -9,10 +9,11 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
   }`;
 
 /**
- * The tab bar shared by a game's pages: overview, challenges (signed-in users), scoreboard, and for
- * monitors and admins the monitor pages (events, submissions, cheat info, traffic).
+ * The tab bar shared by a game's pages: overview, challenges (signed-in users), scoreboard (a hidden
+ * game's only for monitors and admins, rules.md §4), and for monitors and admins the monitor pages
+ * (events, submissions, cheat info, traffic).
  */
-export function GameTabs({ gameId }: { gameId: number }) {
+export function GameTabs({ gameId, hidden = false }: { gameId: number; hidden?: boolean }) {
   const { t } = useTranslation();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;
@@ -28,9 +29,11 @@ export function GameTabs({ gameId }: { gameId: number }) {
           {t("gameTabs.challenges")}
         </NavLink>
       ) : null}
-      <NavLink to={`${base}/scoreboard`} className={tabClass}>
-        {t("gameTabs.scoreboard")}
-      </NavLink>
+      {!hidden || monitor ? (
+        <NavLink to={`${base}/scoreboard`} className={tabClass}>
+          {t("gameTabs.scoreboard")}
+        </NavLink>
+      ) : null}
       {monitor ? (
         <>
           <NavLink to={`${base}/monitor/events`} className={tabClass}>

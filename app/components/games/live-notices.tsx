@@ -5,7 +5,7 @@ import type { GameNoticeInfo } from "~/core/schemas/game";
 import { api } from "~/lib/api";
 import { useKeepPlace } from "~/lib/keep-place";
 import { useHubSocket } from "~/lib/realtime";
-import { NoticeItem } from "./notice-item";
+import { ArrivedNotices } from "./notice-item";
 
 /** How many arrivals stay on screen. */
 const SHOWN_MAX = 5;
@@ -110,35 +110,24 @@ export function LiveNotices({ gameId, onNotice }: { gameId: number; onNotice?: (
     },
   });
 
-  // The live region is on the page from the start, empty: screen readers announce what is added to a
-  // region they already know, not a region that appears together with its first notice.
   return (
     <>
-      <div ref={region} aria-live="polite" className="scroll-mt-24">
-        {shown.length > 0 ? (
-          <section aria-label={t("notices.arrived")} className="rounded-md border border-primary-300 bg-primary-50 px-3 dark:border-primary-700 dark:bg-primary-950">
-            <ul data-testid="live-notices" className="divide-y divide-primary-200 dark:divide-primary-800">
-              {shown.map((n) => (
-                <NoticeItem
-                  key={n.id}
-                  notice={n}
-                  actions={
-                    <button
-                      type="button"
-                      onClick={() => setShown((prev) => prev.filter((p) => p.id !== n.id))}
-                      aria-label={t("notices.dismiss")}
-                      title={t("notices.dismiss")}
-                      className="rounded px-1.5 text-lg leading-6 text-zinc-600 hover:bg-primary-100 dark:text-zinc-300 dark:hover:bg-primary-900"
-                    >
-                      ×
-                    </button>
-                  }
-                />
-              ))}
-            </ul>
-          </section>
-        ) : null}
-      </div>
+      <ArrivedNotices
+        ref={region}
+        notices={shown}
+        className="scroll-mt-24"
+        actions={(n) => (
+          <button
+            type="button"
+            onClick={() => setShown((prev) => prev.filter((p) => p.id !== n.id))}
+            aria-label={t("notices.dismiss")}
+            title={t("notices.dismiss")}
+            className="rounded px-1.5 text-lg leading-6 text-zinc-600 hover:bg-primary-100 dark:text-zinc-300 dark:hover:bg-primary-900"
+          >
+            ×
+          </button>
+        )}
+      />
       {unseen && shown.length > 0 ? (
         <button
           type="button"

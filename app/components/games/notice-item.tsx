@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { ReactNode, Ref } from "react";
 import { useTranslation } from "react-i18next";
 import { Markdown } from "~/components/markdown";
 import type { GameNoticeInfo } from "~/core/schemas/game";
@@ -48,9 +48,50 @@ export function NoticeItem({ notice, actions }: { notice: GameNoticeInfo; action
             {formatDateTime(notice.time)}
           </time>
         </p>
-        {notice.type === "Normal" ? <Markdown source={notice.values[0] ?? ""} className="text-sm" /> : <p className="text-sm">{text(notice)}</p>}
+        {notice.type === "Normal" ? <Markdown source={notice.values[0] ?? ""} className="text-sm" /> : <p className="text-sm wrap-anywhere">{text(notice)}</p>}
       </div>
       {actions ? <div className="flex shrink-0 items-start gap-1">{actions}</div> : null}
     </li>
+  );
+}
+
+/**
+ * The notices that arrived while the page is open, newest first, in a polite live region. The region is on
+ * the page from the start, empty: screen readers announce what is added to a region they already know, not
+ * a region that appears together with its first notice. LiveNotices shows its arrivals here; the game
+ * page's list, which shows them already, keeps the region out of sight (`visuallyHidden`) only to say them.
+ */
+export function ArrivedNotices({
+  ref,
+  notices,
+  actions,
+  visuallyHidden = false,
+  className = "",
+}: {
+  ref?: Ref<HTMLDivElement>;
+  notices: readonly GameNoticeInfo[];
+  actions?: (notice: GameNoticeInfo) => ReactNode;
+  visuallyHidden?: boolean;
+  className?: string;
+}) {
+  const { t } = useTranslation();
+  const list = (
+    <ul data-testid="live-notices" className="divide-y divide-primary-200 dark:divide-primary-800">
+      {notices.map((n) => (
+        <NoticeItem key={n.id} notice={n} actions={actions?.(n)} />
+      ))}
+    </ul>
+  );
+  // Out of sight it is no landmark of its own: it only speaks.
+  return (
+    <div ref={ref} aria-live="polite" className={`${visuallyHidden ? "sr-only" : ""} ${className}`}>
+      {notices.length === 0 ? null : visuallyHidden ? (
+        list
+      ) : (
+        <section aria-label={t("notices.arrived")} className="rounded-md border border-primary-300 bg-primary-50 px-3 dark:border-primary-700 dark:bg-primary-950">
+          {list}
+        </section>
+      )}
+    </div>
   );
 }

@@ -4,16 +4,19 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import type { NoticeType } from "~/core/enums";
 import type { GameNoticeInfo } from "~/core/schemas/game";
+import { arrayOf, recordWith } from "~/core/ui/list-shape";
 import { PushesDuringRead } from "~/core/ui/pushes-during-read";
 import { api, errorMessage } from "~/lib/api";
 import { useKeepPlace } from "~/lib/keep-place";
-import { readCache, writeCache } from "~/lib/list-cache";
+import { readCache, unexpectedAnswer, writeCache } from "~/lib/list-cache";
 import { useHubSocket } from "~/lib/realtime";
-import { NoticeItem } from "./notice-item";
+import { ArrivedNotices, NoticeItem } from "./notice-item";
 
 /** The API's largest page and furthest offset of notices (api.md §10). */
 const PAGE = 100;
 const MAX_SKIP = 300;
+/** What the panel reads of a list: anything else is neither cached nor shown. */
+const NOTICES_SHAPE = arrayOf(recordWith<GameNoticeInfo>({ id: "number", type: "string", values: "array", time: "number" }));
 
 /** The notice filter of the game page (api.md §2). */
 const FILTERS = {
@@ -43,6 +46,8 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   const [notices, setNotices] = useState<GameNoticeInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState<Filter>("all");
+  // The last notice pushed over the socket, said to screen readers as LiveNotices says it (the list shows it).
+  const [arrived, setArrived] = useState<GameNoticeInfo[]>([]);
   // A notice pushed into the list above what the reader is at (further down the list, or the writeup
   // below) keeps them where they were (Safari has no scroll anchoring of its own).
   const { region: section, mark: keepPlace } = useKeepPlace<HTMLElement>('[data-testid="notice"]');
@@ -55,21 +60,26 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   const [reads] = useState(() => new PushesDuringRead<GameNoticeInfo[]>());
   const load = useCallback(() => {
     const round = reads.begin();
-    return api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}`).then(
-      (list) => {
-        const shown = reads.settle(round, sortNotices(list));
-        if (shown === null) return;
-        void writeCache(`notices:${gameId}`, list);
-        fetched.current = list.length;
-        setMore(list.length === PAGE);
-        keepPlace();
-        setNotices(shown);
-        setError(null);
-      },
-      (err: unknown) => {
-        if (reads.fail(round)) setError(errorMessage(err));
-      },
-    );
+    return api(`/api/game/${gameId}/notices?count=${PAGE}`)
+      .then((list) => {
+        if (!NOTICES_SHAPE(list)) throw unexpectedAnswer();
+        return list;
+      })
+      .then(
+        (list) => {
+          const shown = reads.settle(round, sortNotices(list));
+          if (shown === null) return;
+          void writeCache(`notices:${gameId}`, list, NOTICES_SHAPE);
+          fetched.current = list.length;
+          setMore(list.length === PAGE);
+          keepPlace();
+          setNotices(shown);
+          setError(null);
+        },
+        (err: unknown) => {
+          if (reads.fail(round)) setError(errorMessage(err));
+        },
+      );
   }, [gameId, keepPlace, reads]);
   const loadMore = () => {
     setLoadingMore(true);
@@ -88,7 +98,7 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
     // The last list paints from the browser cache at once (rules.md §15); the socket keeps it live after.
     let cancelled = false;
     const timer = setTimeout(() => {
-      void readCache<GameNoticeInfo[]>(`notices:${gameId}`).then((cached) => {
+      void readCache(`notices:${gameId}`, NOTICES_SHAPE).then((cached) => {
         if (cancelled) return;
         if (cached) setNotices((list) => list ?? sortNotices(cached.data));
         void load();
@@ -107,11 +117,13 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
         const notice = message.data;
         reads.push((list) => mergeNotice(list, notice));
         setNotices((list) => mergeNotice(list ?? [], notice));
+        setArrived([notice]);
       }
       if (message.type === "noticeDeleted") {
         const { id } = message.data;
         reads.push((list) => list.filter((n) => n.id !== id));
         setNotices((list) => list?.filter((n) => n.id !== id) ?? list);
+        setArrived((list) => list.filter((n) => n.id !== id));
       }
     },
     onResync: () => void load(),
@@ -123,59 +135,63 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   }, [notices, filter]);
 
   return (
-    <section ref={section} aria-labelledby="notices-heading" className="space-y-3">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="notices-heading" className="text-lg font-semibold">
-          {t("notices.title")}
-        </h2>
-        {enabled ? (
-          <span className="text-xs text-zinc-500 dark:text-zinc-400" data-socket-state={state}>
-            {t(`notices.socket.${state}`)}
-          </span>
-        ) : null}
-      </div>
-      {!enabled ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("notices.notStarted")}</p>
-      ) : (
-        <>
-          <div role="group" aria-label={t("notices.filter")} className="flex flex-wrap gap-1">
-            {(Object.keys(FILTERS) as Filter[]).map((f) => (
-              <button
-                key={f}
-                type="button"
-                aria-pressed={filter === f}
-                onClick={() => setFilter(f)}
-                className={`touch-target rounded-md px-2.5 py-1 text-xs font-medium ${
-                  filter === f
-                    ? "bg-primary-600 text-on-primary-600 dark:bg-primary-500 dark:text-on-primary-500"
-                    : "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
-                }`}
-              >
-                {t(`notices.filters.${f}`)}
-              </button>
-            ))}
-          </div>
-          {error ? <Alert tone="error">{error}</Alert> : null}
-          {notices === null && !error ? (
-            <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-              {t("common.loading")}
-            </p>
-          ) : shown.length === 0 ? (
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("notices.empty")}</p>
-          ) : (
-            <ul aria-label={t("notices.title")} className="divide-y divide-zinc-200 dark:divide-zinc-800">
-              {shown.map((n) => (
-                <NoticeItem key={n.id} notice={n} />
-              ))}
-            </ul>
-          )}
-          {more ? (
-            <Button variant="secondary" disabled={loadingMore} onClick={loadMore}>
-              {loadingMore ? t("common.loading") : t("notices.loadMore")}
-            </Button>
+    <>
+      <section ref={section} aria-labelledby="notices-heading" className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id="notices-heading" className="text-lg font-semibold">
+            {t("notices.title")}
+          </h2>
+          {enabled ? (
+            <span className="text-xs text-zinc-500 dark:text-zinc-400" data-socket-state={state}>
+              {t(`notices.socket.${state}`)}
+            </span>
           ) : null}
-        </>
-      )}
-    </section>
+        </div>
+        {!enabled ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("notices.notStarted")}</p>
+        ) : (
+          <>
+            <div role="group" aria-label={t("notices.filter")} className="flex flex-wrap gap-1">
+              {(Object.keys(FILTERS) as Filter[]).map((f) => (
+                <button
+                  key={f}
+                  type="button"
+                  aria-pressed={filter === f}
+                  onClick={() => setFilter(f)}
+                  className={`touch-target rounded-md px-2.5 py-1 text-xs font-medium ${
+                    filter === f
+                      ? "bg-primary-600 text-on-primary-600 dark:bg-primary-500 dark:text-on-primary-500"
+                      : "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
+                  }`}
+                >
+                  {t(`notices.filters.${f}`)}
+                </button>
+              ))}
+            </div>
+            {error ? <Alert tone="error">{error}</Alert> : null}
+            {notices === null && !error ? (
+              <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+                {t("common.loading")}
+              </p>
+            ) : shown.length === 0 ? (
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("notices.empty")}</p>
+            ) : (
+              <ul aria-label={t("notices.title")} className="divide-y divide-zinc-200 dark:divide-zinc-800">
+                {shown.map((n) => (
+                  <NoticeItem key={n.id} notice={n} />
+                ))}
+              </ul>
+            )}
+            {more ? (
+              <Button variant="secondary" disabled={loadingMore} onClick={loadMore}>
+                {loadingMore ? t("common.loading") : t("notices.loadMore")}
+              </Button>
+            ) : null}
+          </>
+        )}
+      </section>
+      {/* Outside the list's region: that region holds each notice once. */}
+      <ArrivedNotices notices={arrived} visuallyHidden />
+    </>
   );
 }

@@ -21,6 +21,34 @@ export function useNow(intervalMs = 1000): number | null {
   return now;
 }
 
+/** setTimeout's longest wait; a later moment is looked at again after it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Whether the server's clock has reached `at` (null: never); turns true at that moment, without a reload.
+ * Counted from `serverTime` (the server's time when the page's data was read, so the server's render and
+ * the hydration agree) on the browser's monotonic clock: a computer clock that is minutes off changes
+ * nothing. Without `serverTime`, from the server's clock as the browser knows it (server-clock.ts).
+ */
+export function useTimeReached(at: number | null, serverTime?: number): boolean {
+  // The moment seen reached (kept per moment: a moved one is looked at afresh).
+  const [reached, setReached] = useState<number | null>(null);
+  useEffect(() => {
+    if (at === null) return;
+    const from = serverTime ?? serverNow();
+    const mountedAt = performance.now();
+    let timer: ReturnType<typeof setTimeout>;
+    const look = () => {
+      const left = at - (from + performance.now() - mountedAt);
+      if (left <= 0) setReached(at);
+      else timer = setTimeout(look, Math.min(left + 50, MAX_TIMER_MS));
+    };
+    timer = setTimeout(look, 0);
+    return () => clearTimeout(timer);
+  }, [at, serverTime]);
+  return at !== null && ((serverTime !== undefined && at <= serverTime) || reached === at);
+}
+
 export function phaseOf(game: { start: number; end: number }, now: number): GamePhase {
   return computeGamePhase({ startTime: game.start, endTime: game.end }, now);
 }

@@ -1,6 +1,7 @@
 import i18next from "i18next";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useTimeReached } from "~/components/games/time";
 import { Button } from "~/components/ui/button";
 
 /** The file name from a Content-Disposition header (RFC 6266 `filename*` first). */
@@ -37,7 +38,20 @@ async function readWithProgress(response: Response, onProgress: (fraction: numbe
  * Downloads a generated file (the monitor's Excel exports) with a spinner and, when the size is known,
  * the progress; a refusal shows the server's localised message.
  */
-export function DownloadButton({ href, label, fallbackName }: { href: string; label: string; fallbackName: string }) {
+export function DownloadButton({
+  href,
+  label,
+  fallbackName,
+  unavailable = false,
+  describedBy,
+}: {
+  href: string;
+  label: string;
+  fallbackName: string;
+  /** Not available yet (the reason is shown by the caller, in the element `describedBy` names). */
+  unavailable?: boolean;
+  describedBy?: string;
+}) {
   const { t } = useTranslation();
   const [progress, setProgress] = useState<number | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
@@ -72,7 +86,7 @@ export function DownloadButton({ href, label, fallbackName }: { href: string; la
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <span className="inline-flex items-center gap-2">
-        <Button variant="secondary" className="px-3 py-1.5" onClick={() => void download()} disabled={busy} aria-busy={busy}>
+        <Button variant="secondary" className="px-3 py-1.5" onClick={() => void download()} disabled={busy || unavailable} aria-busy={busy} aria-describedby={describedBy}>
           {busy ? <span aria-hidden className="size-3.5 animate-spin rounded-full border-2 border-current border-t-transparent" /> : null}
           {label}
         </Button>
@@ -89,13 +103,34 @@ export function DownloadButton({ href, label, fallbackName }: { href: string; la
   );
 }
 
-/** The two Excel exports of a game (Monitor), as download buttons. */
-export function SheetDownloads({ gameId }: { gameId: number }) {
+/** When a game's sheets open: its start, and the server's time when the page's data was read. */
+export interface SheetTiming {
+  start: number;
+  serverTime: number;
+}
+
+/**
+ * The two Excel exports of a game (Monitor), as download buttons. Before the game's `start` (when given)
+ * there is no scoreboard to export (the API refuses it with 10001) nor a submission: both are disabled,
+ * with the reason, until the start comes on the server's clock (useTimeReached).
+ */
+export function SheetDownloads({ gameId, start, serverTime }: { gameId: number; start?: number; serverTime?: number }) {
   const { t } = useTranslation();
+  const reasonId = useId();
+  const started = useTimeReached(start ?? null, serverTime);
+  const unavailable = start !== undefined && !started;
+  const describedBy = unavailable ? reasonId : undefined;
   return (
-    <div className="flex flex-wrap items-start gap-2">
-      <DownloadButton href={`/api/game/${gameId}/scoreboardsheet`} label={t("monitor.downloadScoreboard")} fallbackName="Scoreboard.xlsx" />
-      <DownloadButton href={`/api/game/${gameId}/submissionsheet`} label={t("monitor.downloadSubmissions")} fallbackName="Submissions.xlsx" />
+    <div className="flex flex-col items-end gap-1">
+      <div className="flex flex-wrap items-start gap-2">
+        <DownloadButton href={`/api/game/${gameId}/scoreboardsheet`} label={t("monitor.downloadScoreboard")} fallbackName="Scoreboard.xlsx" unavailable={unavailable} describedBy={describedBy} />
+        <DownloadButton href={`/api/game/${gameId}/submissionsheet`} label={t("monitor.downloadSubmissions")} fallbackName="Submissions.xlsx" unavailable={unavailable} describedBy={describedBy} />
+      </div>
+      {unavailable ? (
+        <p id={reasonId} className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="sheets-not-started">
+          {t("monitor.sheetsAfterStart")}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -5,15 +5,15 @@ import { GameTabs } from "~/components/games/game-tabs";
 import { WideOnly } from "~/components/layout/wide-only";
 import { LiveState } from "~/components/ui/live-state";
 import { useHubSocket } from "~/lib/realtime";
-import { SheetDownloads } from "./download-button";
+import { type SheetTiming, SheetDownloads } from "./download-button";
 import type { GameEvent } from "~/core/protocol";
 
 /**
  * The monitor pages' frame: sub-navigation, downloads, and the "Not wide enough" notice on narrow screens.
  * `live` pages (events, submissions, cheat info) say whether their feed is connected: they share the
- * page's /hub/game/{id}/monitor connection.
+ * page's /hub/game/{id}/monitor connection. `sheets` says when the downloads open (the game's start).
  */
-export function MonitorShell({ gameId, live = false, children }: { gameId: number; live?: boolean; children: ReactNode }) {
+export function MonitorShell({ gameId, sheets, live = false, children }: { gameId: number; sheets: SheetTiming; live?: boolean; children: ReactNode }) {
   const { t } = useTranslation();
   const socket = useHubSocket(live ? `/hub/game/${gameId}/monitor` : null, { onMessage: () => undefined });
   const { pathname } = useLocation();
@@ -28,7 +28,7 @@ export function MonitorShell({ gameId, live = false, children }: { gameId: numbe
         <GameTabs gameId={gameId} />
         <div className="flex flex-wrap items-center gap-3">
           {live ? <LiveState state={socket} testId="monitor-socket" /> : null}
-          <SheetDownloads gameId={gameId} />
+          <SheetDownloads gameId={gameId} {...sheets} />
         </div>
       </div>
       {children}

@@ -1,18 +1,22 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { takesFetchedBoard } from "~/core/game-room/board-fetch";
+import { takesFetchedBoard, waitForStartMs } from "~/core/game-room/board-fetch";
 import { applyBoardDelta } from "~/core/game-room/delta";
 import type { ScoreboardModel } from "~/core/scoring/scoreboard";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { type SocketState, useHubSocket } from "~/lib/realtime";
+import { serverNow } from "~/lib/server-clock";
 
 export type LiveBoard = ScoreboardModel & { version: number };
 
 /** Statuses that mean the viewer may not see this board (signed out, hidden game, unknown game). */
 const DENIED = [401, 403, 404];
+/** The game has not started (rules.md §1): there is no board to show yet. */
+const NOT_STARTED = 10001;
 
 /**
  * The game's scoreboard kept live: fetched once, then changed by the `scoreboard` deltas pushed over
- * /hub/game/{id}; refetched after a reconnect, a `seq` gap, a version gap or a structural change.
+ * /hub/game/{id}; refetched after a reconnect, a `seq` gap, a version gap or a structural change. Before
+ * the start it is refused; it is fetched again at the start (nothing is pushed then).
  */
 export function useLiveBoard(gameId: number) {
   const [board, setBoard] = useState<LiveBoard | null>(null);
@@ -34,8 +38,9 @@ export function useLiveBoard(gameId: number) {
       .catch((err: unknown) => {
         if (request !== fetchRef.current.latestRequest) return;
         const status = isApiError(err) ? err.status : 0;
-        // Not (or no longer) allowed to see it — e.g. the game was hidden: the board goes, not just stays stale.
-        if (DENIED.includes(status)) {
+        // Not (or no longer) allowed to see it — e.g. the game was hidden — or not yet — its start was moved
+        // later: the board goes, not just stays stale.
+        if (DENIED.includes(status) || status === NOT_STARTED) {
           boardRef.current = null;
           setBoard(null);
         }
@@ -45,6 +50,26 @@ export function useLiveBoard(gameId: number) {
   const denied = error !== null && DENIED.includes(error.status);
 
   useEffect(refetch, [refetch]);
+
+  // Each "not started" answer: read the game's start (an admin may have moved it) and fetch the board again
+  // then. An answer still "not started" (a clock a little fast, the start moved again) comes back here.
+  const waitingFor = error?.status === NOT_STARTED ? error : null;
+  useEffect(() => {
+    if (!waitingFor) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const wait = (start: number | null) => {
+      if (!controller.signal.aborted) timer = setTimeout(refetch, waitForStartMs(start, serverNow()));
+    };
+    api<{ start: number }>(`/api/game/${gameId}`, { signal: controller.signal }).then(
+      (game) => wait(game.start),
+      () => wait(null),
+    );
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [waitingFor, gameId, refetch]);
 
   // A visitor the board is refused to has no feed to wait for either.
   const socket: SocketState = useHubSocket(denied ? null : `/hub/game/${gameId}`, {

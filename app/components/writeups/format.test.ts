@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatFileSize, precheckWriteup, WRITEUP_MAX_BYTES } from "./format";
+import { formatFileSize, precheckWriteup, WRITEUP_MAX_BYTES, writeupWindow } from "./format";
 
 describe("formatFileSize", () => {
   it.each([
@@ -24,5 +24,18 @@ describe("precheckWriteup", () => {
     [{ name: "a.png", size: 10 }, "invalid"],
   ])("%j → %s", (file, verdict) => {
     expect(precheckWriteup(file)).toBe(verdict);
+  });
+});
+
+describe("writeupWindow", () => {
+  const deadline = 1_700_000_000_000;
+  it.each([
+    ["open before the deadline", deadline - 1, deadline - 60_000, "open"],
+    ["open at the deadline", deadline, deadline - 60_000, "open"],
+    ["checking once a deadline read before it has passed", deadline + 1, deadline - 60_000, "checking"],
+    ["checking when read at the very deadline", deadline + 1, deadline, "checking"],
+    ["closed once a read after the deadline confirms it", deadline + 2_000, deadline + 1_000, "closed"],
+  ] as const)("%s", (_, now, readAt, state) => {
+    expect(writeupWindow(deadline, now, readAt)).toBe(state);
   });
 });

@@ -18,3 +18,14 @@ export const WRITEUP_MAX_BYTES = 20 * 1024 * 1024;
 export function precheckWriteup(file: { name: string; size: number }): "ok" | "invalid" {
   return /\.pdf$/i.test(file.name) && file.size >= 1 && file.size <= WRITEUP_MAX_BYTES ? "ok" : "invalid";
 }
+
+/**
+ * Where the writeup box stands (rules.md §13: uploads are taken until the deadline, which an admin may
+ * move): open before the deadline it last read; "checking" once that deadline has passed on the clock but
+ * was read before it passed — the box reads it again before saying so; closed once a read made after the
+ * deadline confirms it.
+ */
+export function writeupWindow(deadline: number, now: number, readAt: number): "open" | "checking" | "closed" {
+  if (now <= deadline) return "open";
+  return readAt <= deadline ? "checking" : "closed";
+}

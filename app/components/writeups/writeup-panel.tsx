@@ -6,7 +6,8 @@ import { uploadWithProgress } from "~/lib/upload";
 import { Alert } from "~/components/ui/alert";
 import { buttonClass } from "~/components/ui/button";
 import { api, errorMessage } from "~/lib/api";
-import { formatFileSize, precheckWriteup } from "./format";
+import { serverNow } from "~/lib/server-clock";
+import { formatFileSize, precheckWriteup, writeupWindow } from "./format";
 
 /** GET /api/game/{id}/writeup (app/.server/services/writeups.ts WriteupStatus). */
 export interface WriteupStatus {
@@ -19,9 +20,16 @@ export interface WriteupStatus {
   url: string | null;
 }
 
+/** How often an open box reads its state again, as often as the game page reads the game: an admin may move the deadline or change the instruction. */
+const WRITEUP_REFRESH_MS = 30_000;
+/** A timer further out fires at once; a deadline further away is waited for in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * The writeup box of an accepted team on the game page: the instruction, the deadline with a countdown,
- * the current state and an upload with progress (a new upload replaces the old file).
+ * the current state and an upload with progress (a new upload replaces the old file). It follows what the
+ * server enforces: read again every 30 s while the tab is shown, when the tab is shown again, after a
+ * refused upload, and before saying the deadline it read has passed.
  */
 export function WriteupPanel({ gameId }: { gameId: number }) {
   const { t } = useTranslation();
@@ -29,19 +37,23 @@ export function WriteupPanel({ gameId }: { gameId: number }) {
   const input = useRef<HTMLInputElement>(null);
   const now = useNow();
   const [status, setStatus] = useState<WriteupStatus | null>(null);
+  // When the shown status was read, on the server's clock.
+  const [readAt, setReadAt] = useState(0);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
 
-  // Bumped after an upload to read the state again.
+  // Bumped to read the state again.
   const [version, setVersion] = useState(0);
+  const reread = () => setVersion((v) => v + 1);
 
   useEffect(() => {
     const controller = new AbortController();
     api<WriteupStatus>(`/api/game/${gameId}/writeup`, { signal: controller.signal }).then(
       (next) => {
         setStatus(next);
+        setReadAt(serverNow());
         setLoadError(null);
       },
       (err: unknown) => {
@@ -50,6 +62,28 @@ export function WriteupPanel({ gameId }: { gameId: number }) {
     );
     return () => controller.abort();
   }, [gameId, version]);
+
+  useEffect(() => {
+    const refresh = () => {
+      if (document.visibilityState === "visible") setVersion((v) => v + 1);
+    };
+    const timer = setInterval(refresh, WRITEUP_REFRESH_MS);
+    document.addEventListener("visibilitychange", refresh);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", refresh);
+    };
+  }, []);
+
+  // Once the deadline read has passed, read it again (it may have been moved) before closing the box.
+  const deadline = status?.deadline ?? null;
+  useEffect(() => {
+    if (deadline === null || readAt > deadline) return;
+    const timer = setTimeout(() => setVersion((v) => v + 1), Math.min(Math.max(deadline + 1 - serverNow(), 0), MAX_TIMER_MS));
+    return () => clearTimeout(timer);
+  }, [deadline, readAt]);
+
+  const standing = status === null || now === null ? null : writeupWindow(status.deadline, now, readAt);
 
   async function upload(file: File) {
     setError(null);
@@ -63,16 +97,18 @@ export function WriteupPanel({ gameId }: { gameId: number }) {
     try {
       const result = await uploadWithProgress<{ title: string }>(`/api/game/${gameId}/writeup`, file, setProgress, "POST");
       setMessage(result.title);
-      setVersion((v) => v + 1);
+      reread();
     } catch (err) {
       setError(errorMessage(err));
+      // Refused perhaps because the deadline moved: the box shows what is enforced now.
+      reread();
     } finally {
       setProgress(null);
       if (input.current) input.current.value = "";
     }
   }
 
-  const open = status !== null && (now === null || now <= status.deadline);
+  const open = status !== null && standing !== "closed";
 
   return (
     <section aria-labelledby={`${inputId}-title`} className="space-y-4" data-testid="writeup-panel">
@@ -92,7 +128,7 @@ export function WriteupPanel({ gameId }: { gameId: number }) {
             <div>
               <dt className="text-zinc-500 dark:text-zinc-400">{t("writeups.timeLeft")}</dt>
               <dd className="font-semibold tabular-nums" data-testid="writeup-countdown">
-                {now === null ? "—" : now <= status.deadline ? formatCountdown(status.deadline - now, t) : t("writeups.closed")}
+                {now === null ? "—" : standing === "closed" ? t("writeups.closed") : formatCountdown(status.deadline - now, t)}
               </dd>
             </div>
             <div className="sm:col-span-2">

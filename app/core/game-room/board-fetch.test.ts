@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { takesFetchedBoard } from "./board-fetch";
+import { START_RETRY_MIN_MS, START_UNKNOWN_WAIT_MS, START_WAIT_MAX_MS, takesFetchedBoard, waitForStartMs } from "./board-fetch";
 
 describe("takesFetchedBoard", () => {
   it("takes the answer to the latest request when nothing was pushed meanwhile", () => {
@@ -18,5 +18,22 @@ describe("takesFetchedBoard", () => {
     expect(takesFetchedBoard(state, { request: 5, version: 2 })).toBe(false);
     expect(takesFetchedBoard(state, { request: 5, version: 3 })).toBe(true);
     expect(takesFetchedBoard(state, { request: 5, version: 4 })).toBe(true);
+  });
+});
+
+describe("waitForStartMs", () => {
+  const now = 1_700_000_000_000;
+  it.each([
+    ["until a start ahead", now + 25_000, 25_000],
+    ["a second when the start is just now", now, START_RETRY_MIN_MS],
+    ["a second when the start has passed (the page's clock runs fast)", now - 5_000, START_RETRY_MIN_MS],
+    ["at most the longest single wait for a far start", now + 30 * 86_400_000, START_WAIT_MAX_MS],
+    ["a while when the start is unknown", null, START_UNKNOWN_WAIT_MS],
+  ] as const)("waits %s", (_, start, wait) => {
+    expect(waitForStartMs(start, now)).toBe(wait);
+  });
+
+  it("never waits longer than a timer can hold", () => {
+    expect(waitForStartMs(Number.MAX_SAFE_INTEGER, now)).toBeLessThan(2 ** 31 - 1);
   });
 });

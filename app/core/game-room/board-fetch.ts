@@ -20,3 +20,21 @@ export function takesFetchedBoard(state: BoardFetchState, fetched: { request: nu
   if (state.deltaSinceRequest && state.shownVersion !== null && fetched.version < state.shownVersion) return false;
   return true;
 }
+
+/** The shortest wait before a board refused as "not started" is fetched again: a clock a little fast, a start just moved. */
+export const START_RETRY_MIN_MS = 1_000;
+/** The wait when the game's start could not be read. */
+export const START_UNKNOWN_WAIT_MS = 30_000;
+/** The longest single wait: a timer overflows past 2^31 − 1 ms; a start further away is waited for in steps. */
+export const START_WAIT_MAX_MS = 6 * 3_600_000;
+
+/**
+ * How long a page refused the board as "not started" (rules.md §1) waits before fetching it again. Nothing
+ * is pushed when a game starts, so the page waits until the game's start on the server's clock (`now`),
+ * never less than START_RETRY_MIN_MS (a refusal right at the start is answered again a second later, not
+ * in a loop), nor more than START_WAIT_MAX_MS.
+ */
+export function waitForStartMs(start: number | null, now: number): number {
+  if (start === null || !Number.isFinite(start)) return START_UNKNOWN_WAIT_MS;
+  return Math.min(Math.max(start - now, START_RETRY_MIN_MS), START_WAIT_MAX_MS);
+}

@@ -46,6 +46,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
@@ -57,10 +59,6 @@ function ProfileLoading() {
       {t("common.loading")}
     </p>
   );
-}
-
-export function HydrateFallback() {
-  return <ProfileLoading />;
 }
 
 type ActionResult =
@@ -159,8 +157,8 @@ function ProfileAvatarUpload() {
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
-  // Route chunking can load HydrateFallback after hydration starts; the server's data (no profile yet)
-  // then reaches this component first, so it draws the same fallback until the client loader is done.
+  // The server's data (no profile yet) renders first, on the server and at hydration: the loading state
+  // until the client loader is done.
   const profile: Profile | undefined = "profile" in loaderData ? loaderData.profile : undefined;
   const submitting = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const update = actionData?.intent === "update" ? actionData : null;

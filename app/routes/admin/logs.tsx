@@ -10,6 +10,7 @@ import { selectClass } from "~/components/ui/select";
 import { LOG_LEVELS, type LogLevel } from "~/core/enums";
 import { type LogRenderOptions, renderLogText } from "~/core/log-messages";
 import type { LogMessage } from "~/core/protocol";
+import { arrayOf, recordWith } from "~/core/ui/list-shape";
 import { liveRowsToKeep } from "~/core/ui/live-rows";
 import { type SocketState, connectAdminLogs } from "~/lib/admin-log-socket";
 import { api } from "~/lib/api";
@@ -34,6 +35,8 @@ const fetchLogs = (level: LogLevel, page: number, signal?: AbortSignal) =>
   api<LogMessage[]>(`/api/admin/logs?level=${level}&count=${PAGE_SIZE + 1}&skip=${(page - 1) * PAGE_SIZE}`, { signal });
 /** The first page of each level is cached in the browser (rules.md §15); newer records arrive over the socket. */
 const firstPageKey = (level: LogLevel) => `admin-logs:${level}`;
+/** What the page reads of a page of logs: anything else is neither cached nor shown. */
+const LOGS_SHAPE = arrayOf(recordWith<LogMessage>({ time: "number", level: "string", msg: "string" }));
 
 /** One page (plus one record, to know whether a next page exists) read from the API in the browser. */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
@@ -43,7 +46,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   const [server, loaded] = await Promise.all([
     serverLoader(),
     page === 1
-      ? loadCached(firstPageKey(level), () => fetchLogs(level, page, request.signal))
+      ? loadCached(firstPageKey(level), () => fetchLogs(level, page, request.signal), LOGS_SHAPE)
       : fetchLogs(level, page, request.signal).then((data) => ({ data, fromCache: false })),
   ]);
   const rows = loaded.data;
@@ -74,7 +77,7 @@ export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
   const firstPage = useCachedList(
     firstPageKey(loaded?.level ?? "All"),
     (signal) => fetchLogs(loaded?.level ?? "All", 1, signal),
-    { initial: loaded ? loaded.logs : null, stale: Boolean(loaded?.fromCache) && loaded?.page === 1, refreshMs: 0 },
+    { initial: loaded ? loaded.logs : null, stale: Boolean(loaded?.fromCache) && loaded?.page === 1, refreshMs: 0, shape: LOGS_SHAPE },
   );
   const data = loaded && firstPage.data ? { ...loaded, logs: firstPage.data.slice(0, PAGE_SIZE), hasNext: loaded.page === 1 ? firstPage.data.length > PAGE_SIZE || loaded.hasNext : loaded.hasNext } : null;
   const [live, setLive] = useState<LogMessage[]>([]);

@@ -13,6 +13,7 @@ import { Card } from "~/components/ui/card";
 import { PageLinks, PastEndNotice } from "~/components/ui/pager";
 import { HintSearchForm } from "~/components/ui/search-input";
 import type { ArrayResponse, TeamInfo } from "~/core/schemas/team";
+import { arrayResponseOf, recordWith } from "~/core/ui/list-shape";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
@@ -28,6 +29,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** A page of the list (cached in the browser, rules.md §15) or a search (not cached). */
 const listKey = (hint: string, page: number) => (hint ? "admin-teams:search" : `admin-teams:${page}`);
+/** What the page reads of a list: anything else is neither cached nor shown. */
+const LIST_SHAPE = arrayResponseOf(recordWith<TeamInfo>({ id: "number", name: "string", locked: "boolean", members: "array" }));
 const fetchList = (hint: string, page: number, signal?: AbortSignal) =>
   hint
     ? api<ArrayResponse<TeamInfo>>(`/api/admin/teams/search?hint=${encodeURIComponent(hint)}`, { method: "POST", signal })
@@ -41,7 +44,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
     serverLoader(),
     hint
       ? fetchList(hint, page, request.signal).then((data) => ({ data, fromCache: false }))
-      : loadCached(listKey(hint, page), () => fetchList(hint, page, request.signal)),
+      : loadCached(listKey(hint, page), () => fetchList(hint, page, request.signal), LIST_SHAPE),
   ]);
   return { ...server, result: loaded.data, fromCache: loaded.fromCache, hint, page };
 }
@@ -90,6 +93,7 @@ export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
     initial: loaderData.result,
     stale: loaderData.fromCache,
     persist: !hint,
+    shape: LIST_SHAPE,
   });
   const [editing, setEditing] = useState<TeamInfo | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);

@@ -13,6 +13,7 @@ import { Card } from "~/components/ui/card";
 import { HintSearchForm } from "~/components/ui/search-input";
 import { PageLinks, PastEndNotice } from "~/components/ui/pager";
 import type { ArrayResponse } from "~/core/schemas/team";
+import { arrayResponseOf, recordWith } from "~/core/ui/list-shape";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
@@ -29,6 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** A page of the list (cached in the browser, rules.md §15) or a search (not cached). */
 const listKey = (hint: string, page: number) => (hint ? "admin-users:search" : `admin-users:${page}`);
+/** What the page reads of a list: anything else is neither cached nor shown. */
+const LIST_SHAPE = arrayResponseOf(recordWith<AdminUserInfo>({ id: "string", userName: "string", role: "string" }));
 const fetchList = (hint: string, page: number, signal?: AbortSignal) =>
   hint
     ? api<ArrayResponse<AdminUserInfo>>(`/api/admin/users/search?hint=${encodeURIComponent(hint)}`, { method: "POST", signal })
@@ -43,7 +46,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
     serverLoader(),
     hint
       ? fetchList(hint, page, request.signal).then((data) => ({ data, fromCache: false }))
-      : loadCached(listKey(hint, page), () => fetchList(hint, page, request.signal)),
+      : loadCached(listKey(hint, page), () => fetchList(hint, page, request.signal), LIST_SHAPE),
   ]);
   return { ...server, result: loaded.data, fromCache: loaded.fromCache, hint, page };
 }
@@ -73,7 +76,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
   const live = useCachedList(
     listKey(loaded?.hint ?? "", loaded?.page ?? 1),
     (signal) => fetchList(loaded?.hint ?? "", loaded?.page ?? 1, signal),
-    { initial: loaded?.result ?? null, stale: loaded?.fromCache ?? false, refreshMs: loaded ? undefined : 0, persist: !loaded?.hint },
+    { initial: loaded?.result ?? null, stale: loaded?.fromCache ?? false, refreshMs: loaded ? undefined : 0, persist: !loaded?.hint, shape: LIST_SHAPE },
   );
   const data = loaded && live.data ? { ...loaded, result: live.data } : null;
 

@@ -11,7 +11,8 @@ import { ChallengeView } from "~/components/challenges/challenge-view";
 import { submitFlag } from "~/components/challenges/submit";
 import { GameTabs } from "~/components/games/game-tabs";
 import { LiveNotices } from "~/components/games/live-notices";
-import { formatDateTime, useNow } from "~/components/games/time";
+import { useNow } from "~/components/games/time";
+import { LocalTime } from "~/components/posts/local-time";
 import { type PushedVerdicts, usePushedVerdicts, VerdictMessage } from "~/components/verdict/verdict";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
@@ -19,6 +20,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { LiveState } from "~/components/ui/live-state";
 import { GAME_ENDED, GAME_NOT_STARTED } from "~/core/errors";
+import { parsePathId } from "~/core/http/path-id";
 import type { GameNotice } from "~/core/protocol";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
 import { type ChallengeInfo, orderChallenges, type ScoreboardItem } from "~/core/scoring/scoreboard";
@@ -30,9 +32,9 @@ import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenges";
 
 type PageState =
-  | { state: "ready"; challenges: PlayerChallengeInfo[]; gameTitle: string; end: number; practiceMode: boolean; serverTime: number }
-  | { state: "notStarted"; start: number; gameTitle: string }
-  | { state: "ended" | "forbidden" | "banned" | "notJoined"; gameTitle: string | null };
+  | { state: "ready"; challenges: PlayerChallengeInfo[]; gameTitle: string; end: number; practiceMode: boolean; serverTime: number; hidden: boolean }
+  | { state: "notStarted"; start: number; gameTitle: string; serverTime: number; hidden: boolean }
+  | { state: "ended" | "forbidden" | "banned" | "notJoined"; gameTitle: string | null; hidden: boolean };
 
 /**
  * /games/{id}/challenges (Player): the team's challenge board; before the start only "not started". The
@@ -42,22 +44,22 @@ type PageState =
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, env, "User");
   const t = getInstance(context).t;
-  const gameId = Number(params.id);
-  if (!Number.isSafeInteger(gameId) || gameId <= 0) throw new Response("Not Found", { status: 404 });
+  const gameId = parsePathId(params.id);
+  if (gameId === null) throw new Response("Not Found", { status: 404 });
   const base = { pageTitle: t("challenge.pageTitle"), gameId, userId: user.id };
   const details = await roomOf(env, gameId).details(gameId, user.id);
   if (details.ok) {
-    const page: PageState = { state: "ready", challenges: boardFromDetails(JSON.parse(details.body) as GameDetails), gameTitle: details.gameTitle, end: details.end, practiceMode: details.practiceMode, serverTime: Date.now() };
+    const page: PageState = { state: "ready", challenges: boardFromDetails(JSON.parse(details.body) as GameDetails), gameTitle: details.gameTitle, end: details.end, practiceMode: details.practiceMode, serverTime: Date.now(), hidden: details.hidden };
     return { ...base, ...page };
   }
   if (details.status === 404) throw new Response("Not Found", { status: 404 });
   const game = await requireGame(createDb(env.DB), gameId);
   let page: PageState;
-  if (details.status === GAME_NOT_STARTED) page = { state: "notStarted", start: game.startTime, gameTitle: game.title };
-  else if (details.status === GAME_ENDED) page = { state: "ended", gameTitle: game.title };
+  if (details.status === GAME_NOT_STARTED) page = { state: "notStarted", start: game.startTime, gameTitle: game.title, serverTime: Date.now(), hidden: game.hidden };
+  else if (details.status === GAME_ENDED) page = { state: "ended", gameTitle: game.title, hidden: game.hidden };
   // A member of a team already in the game who has not joined it yet is told to join, not that the team
   // was not accepted.
-  else page = { state: details.code === "game.banned" ? "banned" : details.code === "submission.not_joined" ? "notJoined" : "forbidden", gameTitle: game.title };
+  else page = { state: details.code === "game.banned" ? "banned" : details.code === "submission.not_joined" ? "notJoined" : "forbidden", gameTitle: game.title, hidden: game.hidden };
   return { ...base, ...page };
 }
 
@@ -242,31 +244,83 @@ function useSelectedChallenge(): [number | null, (id: number | null, replace?: b
   return [selected, select];
 }
 
-/** setTimeout's longest wait; a later end is looked at again after it. */
+/** setTimeout's longest wait; a later moment is looked at again after it. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Whether the game's `end` (null: never) has passed; turns true at that moment, without a reload. Counted
+ * Whether the moment `at` (null: never) has passed; turns true at that moment, without a reload. Counted
  * from the server's time when the page's data was read (`serverTime`) on the browser's monotonic clock, so
- * a computer clock that is minutes off neither closes the page early nor keeps it open (the page learns
- * the server's clock from its API answers only later). The moment is late by the load's own time.
+ * a computer clock that is minutes off neither opens nor closes the page at the wrong moment (the page
+ * learns the server's clock from its API answers only later). The moment is late by the load's own time.
  */
-function useEndsAt(end: number | null, serverTime: number): boolean {
-  // The end seen passed (kept per end: a changed end is looked at afresh).
-  const [passedEnd, setPassedEnd] = useState<number | null>(null);
+function usePassed(at: number | null, serverTime: number): boolean {
+  // The moment seen passed (kept per moment: a moved start or end is looked at afresh).
+  const [passed, setPassed] = useState<number | null>(null);
   useEffect(() => {
-    if (end === null) return;
+    if (at === null) return;
     const mountedAt = performance.now();
     let timer: ReturnType<typeof setTimeout>;
     const look = () => {
-      const left = end - (serverTime + performance.now() - mountedAt);
-      if (left <= 0) setPassedEnd(end);
+      const left = at - (serverTime + performance.now() - mountedAt);
+      if (left <= 0) setPassed(at);
       else timer = setTimeout(look, Math.min(left + 50, MAX_TIMER_MS));
     };
     timer = setTimeout(look, 0);
     return () => clearTimeout(timer);
-  }, [end, serverTime]);
-  return end !== null && passedEnd === end;
+  }, [at, serverTime]);
+  return at !== null && passed === at;
+}
+
+/**
+ * How often a closed page ("not started", "ended") reads its data again, as the game's overview does: the
+ * organisers may move the start or the end, turn practice mode on, or delete the game.
+ */
+const CLOSED_RECHECK_MS = 30_000;
+
+/**
+ * Reads the page's data again when `due` turns true, and, with `everyMs`, every so often while the tab is
+ * visible and at once when it becomes visible.
+ */
+function useRecheck(due: boolean, everyMs: number | null) {
+  const { revalidate } = useRevalidator();
+  const revalidateRef = useRef(revalidate);
+  useEffect(() => {
+    revalidateRef.current = revalidate;
+  });
+  useEffect(() => {
+    if (due) void revalidateRef.current();
+  }, [due]);
+  useEffect(() => {
+    if (everyMs === null) return;
+    const recheck = () => {
+      if (document.visibilityState === "visible") void revalidateRef.current();
+    };
+    const timer = setInterval(recheck, everyMs);
+    document.addEventListener("visibilitychange", recheck);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", recheck);
+    };
+  }, [everyMs]);
+}
+
+/** Stands for the time in the "not started" line, which LocalTime then writes. */
+const TIME_SLOT = "\u0000";
+
+/**
+ * "Not started … challenges open at {time}": the time in the browser's zone through LocalTime (the server
+ * knows no zone, and a time it wrote would not match the browser's at hydration).
+ */
+function NotStartedMessage({ start }: { start: number }) {
+  const { t } = useTranslation();
+  const [before, after = ""] = t("challenge.notStarted", { time: TIME_SLOT }).split(TIME_SLOT);
+  return (
+    <>
+      {before}
+      <LocalTime ms={start} />
+      {after}
+    </>
+  );
 }
 
 export default function GameChallengesPage({ loaderData }: Route.ComponentProps) {
@@ -278,32 +332,38 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
       ← {data.gameTitle || t("challenge.backToGame")}
     </Link>
   );
-  // The game ends while the page is open: without practice mode it closes as a reload would show it.
-  const ended = useEndsAt(data.state === "ready" ? data.end : null, data.state === "ready" ? data.serverTime : 0);
-  const closedByEnd = ended && data.state === "ready" && !data.practiceMode;
-  if (data.state !== "ready" || closedByEnd) {
+  // The start or the end passes while the page is open: the page reads its data again and shows what a
+  // reload would (open at the start; closed at the end without practice mode, unless the organisers moved
+  // the end later meanwhile: then play goes on until the new one).
+  const started = usePassed(data.state === "notStarted" ? data.start : null, data.state === "notStarted" ? data.serverTime : 0);
+  const ended = usePassed(data.state === "ready" ? data.end : null, data.state === "ready" ? data.serverTime : 0);
+  const closed = data.state === "notStarted" || data.state === "ended";
+  useRecheck(started || (ended && data.state === "ready" && !data.practiceMode), closed ? CLOSED_RECHECK_MS : null);
+  if (data.state !== "ready") {
     const message =
-      closedByEnd || data.state === "ended"
-        ? t("challenge.ended")
-        : data.state === "notStarted"
-          ? t("challenge.notStarted", { time: formatDateTime(data.start) })
-          : data.state === "banned"
-            ? t("challenge.banned")
-            : data.state === "notJoined"
-              ? t("challenge.notJoined")
-              : t("challenge.notPlayer");
+      data.state === "ended" ? (
+        t("challenge.ended")
+      ) : data.state === "notStarted" ? (
+        <NotStartedMessage start={data.start} />
+      ) : data.state === "banned" ? (
+        t("challenge.banned")
+      ) : data.state === "notJoined" ? (
+        t("challenge.notJoined")
+      ) : (
+        t("challenge.notPlayer")
+      );
     return (
       <div className="space-y-4">
-        <GameTabs gameId={data.gameId} />
+        <GameTabs gameId={data.gameId} hidden={data.hidden} />
         {back}
         <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
-        <Alert tone={data.state === "notStarted" && !closedByEnd ? "info" : "error"}>{message}</Alert>
+        <Alert tone={data.state === "notStarted" ? "info" : "error"}>{message}</Alert>
       </div>
     );
   }
   return (
     <div className="space-y-4">
-      <GameTabs gameId={data.gameId} />
+      <GameTabs gameId={data.gameId} hidden={data.hidden} />
       {back}
       <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
       <Board gameId={data.gameId} userId={data.userId} initial={data.challenges} ended={ended} selected={selected} onSelect={setSelected} />
@@ -339,10 +399,11 @@ function Board({
     // Once per end of the feed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [verdicts.socket]);
-  // The game has ended and play is over (practice mode turned off after the end, or an end moved while the
-  // page was open): the page reads its data again and shows what a reload would.
+  // Play is over or not yet on (practice mode turned off after the end, the end moved earlier or the start
+  // later while the page was open), or the game was deleted: the page reads its data again and shows what
+  // a reload would ("ended", "not started" until the new start, or the game's 404).
   const revalidator = useRevalidator();
-  const over = isApiError(error) && error.status === GAME_ENDED;
+  const over = isApiError(error) && (error.status === GAME_ENDED || error.status === GAME_NOT_STARTED || error.status === 404);
   useEffect(() => {
     if (over) void revalidator.revalidate();
     // Once per refusal: `revalidator` changes with its own state.
@@ -423,7 +484,7 @@ function Board({
               ref={panel}
               id="challenge-panel"
               tabIndex={-1}
-              className="scroll-mt-4 focus:outline-none lg:sticky lg:top-4 lg:self-start"
+              className="scroll-mt-4 focus:outline-none lg:sticky lg:top-16 lg:self-start"
               onKeyDown={(event) => {
                 // Not from a dialog inside the panel (a confirmation): Escape closes that dialog only.
                 if (event.key === "Escape" && !event.defaultPrevented && !(event.target as HTMLElement).closest("dialog")) close(selected);

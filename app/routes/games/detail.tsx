@@ -18,6 +18,8 @@ import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { roleRank } from "~/core/enums";
+import { canPlay } from "~/core/game/phase";
+import { parsePathId } from "~/core/http/path-id";
 import type { DetailedGameInfo } from "~/core/schemas/game";
 import type { TeamInfo } from "~/core/schemas/team";
 import { api, errorMessage, isApiError } from "~/lib/api";
@@ -33,8 +35,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function clientLoader({ request, params, serverLoader }: Route.ClientLoaderArgs) {
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Not Found", { status: 404 });
+  const id = parsePathId(params.id);
+  if (id === null) throw new Response("Not Found", { status: 404 });
   const server = serverLoader();
   const [serverData, game, teams] = await Promise.all([
     server,
@@ -119,6 +121,8 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
   const phase = now === null ? null : phaseOf(game, now);
   useOverviewRefresh(revalidate, phase);
   const joinClosed = phase === "Ended" && !game.practiceMode;
+  // The challenges are open while the game runs, and after it in practice mode only (rules.md §1).
+  const playable = now !== null && canPlay({ startTime: game.start, endTime: game.end, practiceMode: game.practiceMode }, now);
   const canJoin = user !== null && (game.status === "Unsubmitted" || game.status === "Rejected") && !joinClosed;
   const canLeave = game.status === "Pending" || game.status === "Rejected";
   const privileged = user !== null && roleRank(user.role) >= roleRank("Monitor");
@@ -142,7 +146,7 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
 
   return (
     <div className="mx-auto max-w-5xl space-y-6">
-      <GameTabs gameId={game.id} />
+      <GameTabs gameId={game.id} hidden={game.hidden} />
       {game.poster ? <img src={game.poster} alt="" className="max-h-72 w-full rounded-lg object-cover" /> : null}
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 space-y-2">
@@ -170,7 +174,7 @@ function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
               {game.status === "Rejected" ? t("games.reapply") : t("games.join.open")}
             </Button>
           ) : null}
-          {game.status === "Accepted" && phase !== null && phase !== "NotStarted" ? (
+          {game.status === "Accepted" && playable ? (
             <Link className={buttonClass("primary")} to={`/games/${game.id}/challenges`}>
               {t("challenge.pageTitle")}
             </Link>

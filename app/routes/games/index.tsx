@@ -9,6 +9,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { BasicGameInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
+import { arrayResponseOf, recordWith } from "~/core/ui/list-shape";
 import { api, errorMessage } from "~/lib/api";
 import { loadCached, REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
@@ -23,10 +24,12 @@ const GAMES_KEY = "games";
 /** The API's largest page (api.md §10): the first one is cached and refreshed, older ones load on demand. */
 const PAGE = 50;
 const fetchGames = (signal?: AbortSignal, skip = 0) => api<ArrayResponse<BasicGameInfo>>(`/api/game?count=${PAGE}&skip=${skip}`, { signal });
+/** What the page reads of the list: anything else is neither cached nor shown. */
+const GAMES_SHAPE = arrayResponseOf(recordWith<BasicGameInfo>({ id: "number", title: "string", start: "number", end: "number" }));
 
 /** The list paints from the browser cache on reload and refreshes in the background (rules.md §15). */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
-  const [server, games] = await Promise.all([serverLoader(), loadCached(GAMES_KEY, () => fetchGames(request.signal))]);
+  const [server, games] = await Promise.all([serverLoader(), loadCached(GAMES_KEY, () => fetchGames(request.signal), GAMES_SHAPE)]);
   return { ...server, games };
 }
 clientLoader.hydrate = true as const;
@@ -105,6 +108,7 @@ function GamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">)
     initial: loaderData.games.data,
     stale: loaderData.games.fromCache,
     refreshMs: REFRESH_MS.slow,
+    shape: GAMES_SHAPE,
   });
   // Pages after the first, newest first like it; a game already shown (the list moved) is not repeated.
   const [older, setOlder] = useState<BasicGameInfo[]>([]);

@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
-import { gamePageId } from "~/.server/services/games";
+import { gamePageId, requireGame } from "~/.server/services/games";
 import type { CheatInfoModel } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
@@ -18,8 +18,11 @@ import type { Route } from "./+types/monitor-cheatinfo";
 /** /games/{id}/monitor/cheatinfo (Monitor): submissions of another team's flag, updated live. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
-  const gameId = await gamePageId(createDb(env.DB), params.id);
-  return { pageTitle: getInstance(context).t("monitor.cheatInfo"), gameId };
+  const db = createDb(env.DB);
+  const gameId = await gamePageId(db, params.id);
+  // The sheet downloads open at the start, counted from the server's clock (SheetDownloads).
+  const { startTime } = await requireGame(db, gameId);
+  return { pageTitle: getInstance(context).t("monitor.cheatInfo"), gameId, sheets: { start: startTime, serverTime: Date.now() } };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -65,7 +68,7 @@ export default function MonitorCheatInfoPage({ loaderData }: Route.ComponentProp
     return () => window.clearTimeout(timer);
   }, [rows, refresh]);
   return (
-    <MonitorShell gameId={gameId} live>
+    <MonitorShell gameId={gameId} sheets={loaderData.sheets} live>
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {rows && rows.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}
       {rows && rows.length > 0 ? (

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
-import { gamePageId } from "~/.server/services/games";
+import { gamePageId, requireGame } from "~/.server/services/games";
 import { gameTeamOptions } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { appendOlderEvents, eventTypeOptions, isContainerEvent, matchesEventFilter } from "~/components/monitor/event-list";
@@ -29,8 +29,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
   const db = createDb(env.DB);
   const gameId = await gamePageId(db, params.id);
-  const teams = await gameTeamOptions(db, gameId);
-  return { pageTitle: getInstance(context).t("monitor.events"), gameId, teams };
+  // The sheet downloads open at the start, counted from the server's clock (SheetDownloads).
+  const [teams, { startTime }] = await Promise.all([gameTeamOptions(db, gameId), requireGame(db, gameId)]);
+  return { pageTitle: getInstance(context).t("monitor.events"), gameId, teams, sheets: { start: startTime, serverTime: Date.now() } };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -131,7 +132,7 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
   const matched = events.filter((e) => matchesEventFilter(e, { hideContainer, type }));
   const shown = matched.slice(0, limit);
   return (
-    <MonitorShell gameId={gameId} live>
+    <MonitorShell gameId={gameId} sheets={loaderData.sheets} live>
       <div className="mb-3 flex flex-wrap items-center gap-4 text-sm">
         <label className="flex items-center gap-2">
           <input

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
-import { gamePageId } from "~/.server/services/games";
+import { gamePageId, requireGame } from "~/.server/services/games";
 import { gameChallengeOptions, gameTeamOptions } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
@@ -30,8 +30,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
   const db = createDb(env.DB);
   const gameId = await gamePageId(db, params.id);
-  const [challenges, teams] = await Promise.all([gameChallengeOptions(db, gameId), gameTeamOptions(db, gameId)]);
-  return { pageTitle: getInstance(context).t("monitor.submissions"), gameId, challenges, teams };
+  // The sheet downloads open at the start, counted from the server's clock (SheetDownloads).
+  const [challenges, teams, { startTime }] = await Promise.all([gameChallengeOptions(db, gameId), gameTeamOptions(db, gameId), requireGame(db, gameId)]);
+  return { pageTitle: getInstance(context).t("monitor.submissions"), gameId, challenges, teams, sheets: { start: startTime, serverTime: Date.now() } };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -83,7 +84,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
     },
   });
   return (
-    <MonitorShell gameId={gameId} live>
+    <MonitorShell gameId={gameId} sheets={loaderData.sheets} live>
       <div role="group" aria-label={t("monitor.filterSubmissions")} className="mb-3 flex flex-wrap gap-2 text-sm">
         <select aria-label={t("monitor.statusLabel")} className={selectClass} value={filter.status} onChange={(e) => setFilter({ status: e.target.value as AnswerResult | "" })}>
           <option value="">{t("monitor.allStatuses")}</option>

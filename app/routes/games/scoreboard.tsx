@@ -35,8 +35,11 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-/** The game's start and end (GET game/{id}), for the timeline's edges; null until read or when refused. */
-function useGameSpan(gameId: number): { start: number; end: number } | null {
+/**
+ * The game's start and end (GET game/{id}), for the timeline's edges; null until read or when refused. Read
+ * again when the board goes to or from "not started" (an admin moved the start).
+ */
+function useGameSpan(gameId: number, notStarted: boolean): { start: number; end: number } | null {
   const [span, setSpan] = useState<{ start: number; end: number } | null>(null);
   useEffect(() => {
     const controller = new AbortController();
@@ -45,7 +48,7 @@ function useGameSpan(gameId: number): { start: number; end: number } | null {
       () => undefined,
     );
     return () => controller.abort();
-  }, [gameId]);
+  }, [gameId, notStarted]);
   return span;
 }
 
@@ -57,7 +60,8 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
   const [division, setDivision] = useState<number | null>(null);
   const challenges = useMemo(() => (board ? (Object.values(board.challenges).flat() as ChallengeInfo[]) : []), [board]);
   const timeline = board?.timelines.find((tl) => tl.divisionId === (division ?? 0));
-  const span = useGameSpan(loaderData.gameId);
+  const notStarted = error?.status === 10001;
+  const span = useGameSpan(loaderData.gameId, notStarted);
   const now = useNow(60_000);
   const firstSolve = useMemo(() => (board ? firstSolveTime(board) : 0), [board]);
   // From the game's start to now (or its end); without the game's times, from the first solve to the last update.
@@ -70,7 +74,7 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-semibold">{t("scoreboard.title")}</h1>
         <div className="flex items-center gap-3 text-sm">
-          {monitor ? <SheetDownloads gameId={loaderData.gameId} /> : null}
+          {monitor ? <SheetDownloads gameId={loaderData.gameId} start={span?.start} /> : null}
           {denied ? null : <LiveState state={socket} testId="board-socket" />}
           <Link to={`/games/${loaderData.gameId}`} className="touch-target inline-flex items-center justify-center text-primary-700 hover:underline dark:text-primary-300" aria-label={t("challenge.backToGame")} title={t("challenge.backToGame")}>
             ←
@@ -78,7 +82,7 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
         </div>
       </div>
       {denied ? null : <LiveNotices gameId={loaderData.gameId} />}
-      {error ? <Alert tone="error">{error.status === 10001 ? t("scoreboard.notStarted") : error.message}</Alert> : null}
+      {error ? <Alert tone="error">{notStarted ? t("scoreboard.notStarted") : error.message}</Alert> : null}
       {!board && !error ? <LoadingStatus /> : null}
       {board ? (
         <>

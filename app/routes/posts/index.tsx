@@ -7,6 +7,7 @@ import { LoadingStatus } from "~/components/teams/loading";
 import { buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { PostInfo } from "~/core/schemas/post";
+import { arrayOf, recordWith } from "~/core/ui/list-shape";
 import { api } from "~/lib/api";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
@@ -20,13 +21,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 const POSTS_KEY = "posts";
 const fetchPosts = (signal?: AbortSignal) => api<PostInfo[]>("/api/posts", { signal });
+/** What the page reads of the list: anything else is neither cached nor shown. */
+const POSTS_SHAPE = arrayOf(recordWith<PostInfo>({ id: "string", title: "string", tags: "array", time: "number" }));
 
 /**
  * Posts (pinned first, then newest) from GET /api/posts in the browser: on reload the list paints from the
  * browser cache and refreshes in the background every 10 s, keeping the previous rows meanwhile (rules.md §15).
  */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
-  const [server, posts] = await Promise.all([serverLoader(), loadCached(POSTS_KEY, () => fetchPosts(request.signal))]);
+  const [server, posts] = await Promise.all([serverLoader(), loadCached(POSTS_KEY, () => fetchPosts(request.signal), POSTS_SHAPE)]);
   return { ...server, posts };
 }
 clientLoader.hydrate = true as const;
@@ -53,7 +56,7 @@ export default function PostsPage({ loaderData }: Route.ComponentProps) {
 function PostsPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
   const { t } = useTranslation();
   const { isAdmin } = loaderData;
-  const { data: posts } = useCachedList(POSTS_KEY, fetchPosts, { initial: loaderData.posts.data, stale: loaderData.posts.fromCache });
+  const { data: posts } = useCachedList(POSTS_KEY, fetchPosts, { initial: loaderData.posts.data, stale: loaderData.posts.fromCache, shape: POSTS_SHAPE });
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">

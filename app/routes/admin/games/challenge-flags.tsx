@@ -49,12 +49,10 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
-}
-
-export function HydrateFallback() {
-  return <LoadingStatus />;
 }
 
 /** Runs one admin action with busy/error/success state. */
@@ -337,6 +335,12 @@ function FlagList({ gameId, challenge, onDone }: { gameId: number; challenge: Ch
 }
 
 export default function AdminChallengeFlagsPage({ loaderData }: Route.ComponentProps) {
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!("challenge" in loaderData)) return <LoadingStatus />;
+  return <AdminChallengeFlagsView loaderData={loaderData} />;
+}
+
+function AdminChallengeFlagsView({ loaderData }: { loaderData: Awaited<ReturnType<typeof clientLoader>> }) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const { gameId, challenge, acceptedTeams } = loaderData;

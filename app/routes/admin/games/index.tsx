@@ -14,6 +14,7 @@ import { TextField } from "~/components/ui/field";
 import { PageLinks, PastEndNotice } from "~/components/ui/pager";
 import type { GameInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
+import { arrayResponseOf, recordWith } from "~/core/ui/list-shape";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
@@ -28,12 +29,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const PAGE_SIZE = 20;
 /** A page of the list (`?page=n`, 1-based), cached in the browser per page as /admin/users and /admin/teams are. */
 const gamesKey = (page: number) => `admin-games:${page}`;
+/** What the page reads of a list: anything else is neither cached nor shown. */
+const GAMES_SHAPE = arrayResponseOf(recordWith<GameInfo>({ id: "number", title: "string", start: "number", end: "number" }));
 const fetchGames = (page: number, signal?: AbortSignal) => api<ArrayResponse<GameInfo>>(`/api/edit/games?count=${PAGE_SIZE}&skip=${(page - 1) * PAGE_SIZE}`, { signal });
 
 /** Painted from the browser cache on reload, then refreshed (rules.md §15). */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   const page = Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1);
-  const [server, games] = await Promise.all([serverLoader(), loadCached(gamesKey(page), () => fetchGames(page, request.signal))]);
+  const [server, games] = await Promise.all([serverLoader(), loadCached(gamesKey(page), () => fetchGames(page, request.signal), GAMES_SHAPE)]);
   return { ...server, games, page };
 }
 clientLoader.hydrate = true as const;
@@ -113,7 +116,7 @@ function AdminGamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderDa
   const now = useNow(10_000);
   const [searchParams] = useSearchParams();
   const { page } = loaderData;
-  const { data: games } = useCachedList(gamesKey(page), (signal) => fetchGames(page, signal), { initial: loaderData.games.data, stale: loaderData.games.fromCache });
+  const { data: games } = useCachedList(gamesKey(page), (signal) => fetchGames(page, signal), { initial: loaderData.games.data, stale: loaderData.games.fromCache, shape: GAMES_SHAPE });
   const [creating, setCreating] = useState(false);
   const pages = Math.max(1, Math.ceil(games.total / PAGE_SIZE));
   const pageLink = (n: number) => {

@@ -42,17 +42,14 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
 function PageLoading() {
   return <LoadingStatus />;
-}
-
-export function HydrateFallback() {
-  return <PageLoading />;
 }
 
 const PERMISSIONS = ["JoinGame", "RankOverall", "RequireReview", "ViewChallenge", "SubmitFlags", "GetScore", "GetBlood", "AffectDynamicScore"] as const;
@@ -316,7 +313,7 @@ function PosterUpload({ game, onUploaded }: { game: GameInfo; onUploaded: () => 
 
 export default function AdminGameInfoPage({ loaderData }: Route.ComponentProps) {
   // Server-rendered data carries no API data; the browser loader fills it in.
-  if (!(loaderData as { game?: unknown } | null)?.game) return <PageLoading />;
+  if (!("game" in loaderData)) return <PageLoading />;
   return <AdminGameInfoPageView loaderData={loaderData} />;
 }
 
@@ -330,7 +327,7 @@ const NUMBER_LABELS: Record<GameNumberField, string> = {
   bloodThird: "adminGames.blood.third",
 };
 
-function AdminGameInfoPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
+function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof clientLoader>> }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { revalidate } = useRevalidator();

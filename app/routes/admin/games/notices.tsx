@@ -10,6 +10,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TextAreaField } from "~/components/ui/field";
+import { markdownExcerpt } from "~/core/markdown";
 import { type GameNoticeInfo, NOTICE_CONTENT_MAX } from "~/core/schemas/game";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
@@ -115,6 +116,8 @@ function AdminGameNoticesPageView({ loaderData }: Pick<Route.ComponentProps, "lo
   const [deleting, setDeleting] = useState<GameNoticeInfo | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // What the last post, edit or deletion did, said politely (the flags page says "Flags added" the same way).
+  const [said, setSaid] = useState("");
 
   // After a deletion its buttons are gone: focus goes to the list's heading instead of the page's start.
   const listHeading = useRef<HTMLHeadingElement>(null);
@@ -129,10 +132,12 @@ function AdminGameNoticesPageView({ loaderData }: Pick<Route.ComponentProps, "lo
     if (!deleting) return;
     setBusy(true);
     setError(null);
+    setSaid("");
     try {
       await api(`/api/edit/games/${gameId}/notices/${deleting.id}`, { method: "DELETE" });
       focusList.current = true;
       setDeleting(null);
+      setSaid(t("adminGames.noticeDeleted"));
       void revalidate();
     } catch (err) {
       setError(errorMessage(err));
@@ -143,13 +148,18 @@ function AdminGameNoticesPageView({ loaderData }: Pick<Route.ComponentProps, "lo
 
   return (
     <div className="space-y-6">
+      <p role="status" className="sr-only">
+        {said}
+      </p>
       <Card className="space-y-3">
         <h2 className="font-semibold">{t("adminGames.newNotice")}</h2>
         <NoticeForm
           initial=""
           submitLabel={t("adminGames.postNotice")}
           onSubmit={async (content) => {
+            setSaid("");
             await api(`/api/edit/games/${gameId}/notices`, { method: "POST", body: { content } });
+            setSaid(t("adminGames.noticePosted"));
             void revalidate();
           }}
         />
@@ -162,6 +172,7 @@ function AdminGameNoticesPageView({ loaderData }: Pick<Route.ComponentProps, "lo
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("notices.empty")}</p>
         ) : (
           <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+            {/* The buttons name their notice: a list of "Edit", "Delete", "Edit"… says nothing out of context. */}
             {notices.map((n) => (
               <NoticeItem
                 key={n.id}
@@ -169,12 +180,13 @@ function AdminGameNoticesPageView({ loaderData }: Pick<Route.ComponentProps, "lo
                 actions={
                   n.type === "Normal" ? (
                     <>
-                      <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing(n)}>
+                      <Button variant="ghost" className="px-2 py-1" aria-label={t("adminGames.editNoticeNamed", { notice: markdownExcerpt(n.values[0]) })} onClick={() => setEditing(n)}>
                         {t("adminGames.edit")}
                       </Button>
                       <Button
                         variant="ghost"
                         className="px-2 py-1 text-red-700 dark:text-red-400"
+                        aria-label={t("adminGames.deleteNoticeNamed", { notice: markdownExcerpt(n.values[0]) })}
                         onClick={() => {
                           setError(null);
                           setDeleting(n);
@@ -197,8 +209,10 @@ function AdminGameNoticesPageView({ loaderData }: Pick<Route.ComponentProps, "lo
             submitLabel={t("adminGames.save")}
             onCancel={() => setEditing(null)}
             onSubmit={async (content) => {
+              setSaid("");
               await api(`/api/edit/games/${gameId}/notices/${editing.id}`, { method: "PUT", body: { content } });
               setEditing(null);
+              setSaid(t("adminGames.noticeSaved"));
               void revalidate();
             }}
           />
