@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { computeGamePhase, type GamePhase } from "~/core/game/phase";
 import { serverNow } from "~/lib/server-clock";
 
@@ -47,6 +47,29 @@ export function useTimeReached(at: number | null, serverTime?: number): boolean 
     return () => clearTimeout(timer);
   }, [at, serverTime]);
   return at !== null && ((serverTime !== undefined && at <= serverTime) || reached === at);
+}
+
+/**
+ * Calls `callback` every `everyMs` (null: never) while the tab is visible, and at once when it becomes
+ * visible again (a page read again while nobody looks at it would only cost requests).
+ */
+export function useWhileVisible(callback: () => void, everyMs: number | null): void {
+  const callbackRef = useRef(callback);
+  useEffect(() => {
+    callbackRef.current = callback;
+  });
+  useEffect(() => {
+    if (everyMs === null) return;
+    const call = () => {
+      if (document.visibilityState === "visible") callbackRef.current();
+    };
+    const timer = setInterval(call, everyMs);
+    document.addEventListener("visibilitychange", call);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", call);
+    };
+  }, [everyMs]);
 }
 
 export function phaseOf(game: { start: number; end: number }, now: number): GamePhase {

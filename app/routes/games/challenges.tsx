@@ -11,7 +11,7 @@ import { ChallengeView } from "~/components/challenges/challenge-view";
 import { submitFlag } from "~/components/challenges/submit";
 import { GameTabs } from "~/components/games/game-tabs";
 import { LiveNotices } from "~/components/games/live-notices";
-import { useNow } from "~/components/games/time";
+import { useNow, useTimeReached, useWhileVisible } from "~/components/games/time";
 import { LocalTime } from "~/components/posts/local-time";
 import { type PushedVerdicts, usePushedVerdicts, VerdictMessage } from "~/components/verdict/verdict";
 import { LoadingStatus } from "~/components/teams/loading";
@@ -244,33 +244,6 @@ function useSelectedChallenge(): [number | null, (id: number | null, replace?: b
   return [selected, select];
 }
 
-/** setTimeout's longest wait; a later moment is looked at again after it. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * Whether the moment `at` (null: never) has passed; turns true at that moment, without a reload. Counted
- * from the server's time when the page's data was read (`serverTime`) on the browser's monotonic clock, so
- * a computer clock that is minutes off neither opens nor closes the page at the wrong moment (the page
- * learns the server's clock from its API answers only later). The moment is late by the load's own time.
- */
-function usePassed(at: number | null, serverTime: number): boolean {
-  // The moment seen passed (kept per moment: a moved start or end is looked at afresh).
-  const [passed, setPassed] = useState<number | null>(null);
-  useEffect(() => {
-    if (at === null) return;
-    const mountedAt = performance.now();
-    let timer: ReturnType<typeof setTimeout>;
-    const look = () => {
-      const left = at - (serverTime + performance.now() - mountedAt);
-      if (left <= 0) setPassed(at);
-      else timer = setTimeout(look, Math.min(left + 50, MAX_TIMER_MS));
-    };
-    timer = setTimeout(look, 0);
-    return () => clearTimeout(timer);
-  }, [at, serverTime]);
-  return at !== null && passed === at;
-}
-
 /**
  * How often a closed page ("not started", "ended") reads its data again, as the game's overview does: the
  * organisers may move the start or the end, turn practice mode on, or delete the game.
@@ -290,18 +263,7 @@ function useRecheck(due: boolean, everyMs: number | null) {
   useEffect(() => {
     if (due) void revalidateRef.current();
   }, [due]);
-  useEffect(() => {
-    if (everyMs === null) return;
-    const recheck = () => {
-      if (document.visibilityState === "visible") void revalidateRef.current();
-    };
-    const timer = setInterval(recheck, everyMs);
-    document.addEventListener("visibilitychange", recheck);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener("visibilitychange", recheck);
-    };
-  }, [everyMs]);
+  useWhileVisible(() => void revalidate(), everyMs);
 }
 
 /** Stands for the time in the "not started" line, which LocalTime then writes. */
@@ -335,8 +297,8 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
   // The start or the end passes while the page is open: the page reads its data again and shows what a
   // reload would (open at the start; closed at the end without practice mode, unless the organisers moved
   // the end later meanwhile: then play goes on until the new one).
-  const started = usePassed(data.state === "notStarted" ? data.start : null, data.state === "notStarted" ? data.serverTime : 0);
-  const ended = usePassed(data.state === "ready" ? data.end : null, data.state === "ready" ? data.serverTime : 0);
+  const started = useTimeReached(data.state === "notStarted" ? data.start : null, data.state === "notStarted" ? data.serverTime : 0);
+  const ended = useTimeReached(data.state === "ready" ? data.end : null, data.state === "ready" ? data.serverTime : 0);
   const closed = data.state === "notStarted" || data.state === "ended";
   useRecheck(started || (ended && data.state === "ready" && !data.practiceMode), closed ? CLOSED_RECHECK_MS : null);
   if (data.state !== "ready") {

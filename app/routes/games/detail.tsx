@@ -9,7 +9,7 @@ import { PhaseBadge, StatusBadge } from "~/components/games/badges";
 import { GameTabs } from "~/components/games/game-tabs";
 import { JoinDialog } from "~/components/games/join-dialog";
 import { NoticesPanel } from "~/components/games/notices-panel";
-import { formatCountdown, formatDateTime, phaseOf, useNow } from "~/components/games/time";
+import { formatCountdown, formatDateTime, phaseOf, useNow, useWhileVisible } from "~/components/games/time";
 import { Markdown } from "~/components/markdown";
 import { ConfirmDialog } from "~/components/teams/dialog";
 import { WriteupPanel } from "~/components/writeups/writeup-panel";
@@ -77,17 +77,7 @@ function useOverviewRefresh(revalidate: () => Promise<void>, phase: string | nul
   useEffect(() => {
     revalidateRef.current = revalidate;
   });
-  useEffect(() => {
-    const refresh = () => {
-      if (document.visibilityState === "visible") void revalidateRef.current();
-    };
-    const timer = setInterval(refresh, OVERVIEW_REFRESH_MS);
-    document.addEventListener("visibilitychange", refresh);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener("visibilitychange", refresh);
-    };
-  }, []);
+  useWhileVisible(() => void revalidateRef.current(), OVERVIEW_REFRESH_MS);
   const lastPhase = useRef(phase);
   useEffect(() => {
     if (lastPhase.current !== null && phase !== null && phase !== lastPhase.current) void revalidateRef.current();
