@@ -394,17 +394,17 @@ test.describe("small screens, keyboard and announcements", () => {
     await expect(page.getByText(en.notices.empty)).toBeVisible();
   });
 
-  test("placeholders keep 4.5:1 against their field in both themes", async ({ page, adminApi, baseURL }) => {
+  test("the hint text of empty fields keeps 4.5:1 against the field in both themes", async ({ page, adminApi, baseURL }) => {
     const now = Date.now();
     const game = (await (await adminApi.post("/api/edit/games", { data: { title: `Hint ${now}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } })).json()) as { id: number };
-    const challenge = (await (await adminApi.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Placeholder", category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
+    const challenge = (await (await adminApi.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Contrast", category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
     await adminApi.post(`/api/edit/games/${game.id}/challenges/${challenge.id}/flags`, { data: [{ flag: "flag{p}" }] });
     expect((await adminApi.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { data: { isEnabled: true } })).status()).toBe(200);
     await registerUser(page);
     const team = (await (await page.request.post("/api/team", { data: { name: `P${now.toString(36)}`.slice(0, 15) } })).json()) as { id: number };
     expect((await page.request.post(`/api/game/${game.id}`, { data: { teamId: team.id } })).status()).toBe(200);
 
-    /** The contrast of each visible placeholder with the field's background (canvas turns oklch into sRGB). */
+    /** The contrast of each visible field's hint text with the field's background (canvas turns oklch into sRGB). */
     const ratios = () =>
       page.evaluate(() => {
         const rgba = (css: string) => {

@@ -66,6 +66,17 @@ export async function gamePageId(db: Db, raw: string | undefined): Promise<numbe
   return id;
 }
 
+/**
+ * For a monitor page's loader: the game id of the address (a 404 page when it is not a game) and when its
+ * sheet downloads open — the game's start, counted from the server's time now (SheetDownloads). One read.
+ */
+export async function monitorPageGame(db: Db, raw: string | undefined): Promise<{ gameId: number; sheets: { start: number; serverTime: number } }> {
+  const id = parsePathId(raw);
+  const game = id === null ? undefined : await db.select({ startTime: games.startTime }).from(games).where(eq(games.id, id)).get();
+  if (id === null || !game) throw new Response("Not Found", { status: 404 });
+  return { gameId: id, sheets: { start: game.startTime, serverTime: Date.now() } };
+}
+
 /** For a page's loader: the challenge id of the address when it is one of the game's, else a 404 page. */
 export async function challengePageId(db: Db, gameId: number, raw: string | undefined): Promise<number> {
   const id = parsePathId(raw);

@@ -22,7 +22,7 @@ export function useNow(intervalMs = 1000): number | null {
 }
 
 /** setTimeout's longest wait; a later moment is looked at again after it. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Whether the server's clock has reached `at` (null: never); turns true at that moment, without a reload.

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { GAME_NOT_STARTED } from "~/core/errors";
 import { takesFetchedBoard, waitForStartMs } from "~/core/game-room/board-fetch";
 import { applyBoardDelta } from "~/core/game-room/delta";
 import type { ScoreboardModel } from "~/core/scoring/scoreboard";
@@ -10,8 +11,6 @@ export type LiveBoard = ScoreboardModel & { version: number };
 
 /** Statuses that mean the viewer may not see this board (signed out, hidden game, unknown game). */
 const DENIED = [401, 403, 404];
-/** The game has not started (rules.md §1): there is no board to show yet. */
-const NOT_STARTED = 10001;
 
 /**
  * The game's scoreboard kept live: fetched once, then changed by the `scoreboard` deltas pushed over
@@ -40,7 +39,7 @@ export function useLiveBoard(gameId: number) {
         const status = isApiError(err) ? err.status : 0;
         // Not (or no longer) allowed to see it — e.g. the game was hidden — or not yet — its start was moved
         // later: the board goes, not just stays stale.
-        if (DENIED.includes(status) || status === NOT_STARTED) {
+        if (DENIED.includes(status) || status === GAME_NOT_STARTED) {
           boardRef.current = null;
           setBoard(null);
         }
@@ -53,7 +52,7 @@ export function useLiveBoard(gameId: number) {
 
   // Each "not started" answer: read the game's start (an admin may have moved it) and fetch the board again
   // then. An answer still "not started" (a clock a little fast, the start moved again) comes back here.
-  const waitingFor = error?.status === NOT_STARTED ? error : null;
+  const waitingFor = error?.status === GAME_NOT_STARTED ? error : null;
   useEffect(() => {
     if (!waitingFor) return;
     const controller = new AbortController();

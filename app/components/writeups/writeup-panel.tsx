@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { formatCountdown, formatDateTime, useNow } from "~/components/games/time";
+import { formatCountdown, formatDateTime, MAX_TIMER_MS, useNow, useWhileVisible } from "~/components/games/time";
 import { Markdown } from "~/components/markdown";
 import { uploadWithProgress } from "~/lib/upload";
 import { Alert } from "~/components/ui/alert";
@@ -22,8 +22,6 @@ export interface WriteupStatus {
 
 /** How often an open box reads its state again, as often as the game page reads the game: an admin may move the deadline or change the instruction. */
 const WRITEUP_REFRESH_MS = 30_000;
-/** A timer further out fires at once; a deadline further away is waited for in steps. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The writeup box of an accepted team on the game page: the instruction, the deadline with a countdown,
@@ -46,7 +44,7 @@ export function WriteupPanel({ gameId }: { gameId: number }) {
 
   // Bumped to read the state again.
   const [version, setVersion] = useState(0);
-  const reread = () => setVersion((v) => v + 1);
+  const reread = useCallback(() => setVersion((v) => v + 1), []);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -63,25 +61,15 @@ export function WriteupPanel({ gameId }: { gameId: number }) {
     return () => controller.abort();
   }, [gameId, version]);
 
-  useEffect(() => {
-    const refresh = () => {
-      if (document.visibilityState === "visible") setVersion((v) => v + 1);
-    };
-    const timer = setInterval(refresh, WRITEUP_REFRESH_MS);
-    document.addEventListener("visibilitychange", refresh);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener("visibilitychange", refresh);
-    };
-  }, []);
+  useWhileVisible(reread, WRITEUP_REFRESH_MS);
 
   // Once the deadline read has passed, read it again (it may have been moved) before closing the box.
   const deadline = status?.deadline ?? null;
   useEffect(() => {
     if (deadline === null || readAt > deadline) return;
-    const timer = setTimeout(() => setVersion((v) => v + 1), Math.min(Math.max(deadline + 1 - serverNow(), 0), MAX_TIMER_MS));
+    const timer = setTimeout(reread, Math.min(Math.max(deadline + 1 - serverNow(), 0), MAX_TIMER_MS));
     return () => clearTimeout(timer);
-  }, [deadline, readAt]);
+  }, [deadline, readAt, reread]);
 
   const standing = status === null || now === null ? null : writeupWindow(status.deadline, now, readAt);
 

@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
-import { gamePageId, requireGame } from "~/.server/services/games";
+import { monitorPageGame } from "~/.server/services/games";
 import type { CheatInfoModel } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
@@ -18,11 +18,8 @@ import type { Route } from "./+types/monitor-cheatinfo";
 /** /games/{id}/monitor/cheatinfo (Monitor): submissions of another team's flag, updated live. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
-  const db = createDb(env.DB);
-  const gameId = await gamePageId(db, params.id);
-  // The sheet downloads open at the start, counted from the server's clock (SheetDownloads).
-  const { startTime } = await requireGame(db, gameId);
-  return { pageTitle: getInstance(context).t("monitor.cheatInfo"), gameId, sheets: { start: startTime, serverTime: Date.now() } };
+  const game = await monitorPageGame(createDb(env.DB), params.id);
+  return { pageTitle: getInstance(context).t("monitor.cheatInfo"), ...game };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
-import { gamePageId, requireGame } from "~/.server/services/games";
+import { monitorPageGame } from "~/.server/services/games";
 import { gameTeamOptions } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { appendOlderEvents, eventTypeOptions, isContainerEvent, matchesEventFilter } from "~/components/monitor/event-list";
@@ -28,10 +28,9 @@ import type { Route } from "./+types/monitor-events";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
   const db = createDb(env.DB);
-  const gameId = await gamePageId(db, params.id);
-  // The sheet downloads open at the start, counted from the server's clock (SheetDownloads).
-  const [teams, { startTime }] = await Promise.all([gameTeamOptions(db, gameId), requireGame(db, gameId)]);
-  return { pageTitle: getInstance(context).t("monitor.events"), gameId, teams, sheets: { start: startTime, serverTime: Date.now() } };
+  const { gameId, sheets } = await monitorPageGame(db, params.id);
+  const teams = await gameTeamOptions(db, gameId);
+  return { pageTitle: getInstance(context).t("monitor.events"), gameId, teams, sheets };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {

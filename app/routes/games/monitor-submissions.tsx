@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
-import { gamePageId, requireGame } from "~/.server/services/games";
+import { monitorPageGame } from "~/.server/services/games";
 import { gameChallengeOptions, gameTeamOptions } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
@@ -29,10 +29,9 @@ import type { Route } from "./+types/monitor-submissions";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
   const db = createDb(env.DB);
-  const gameId = await gamePageId(db, params.id);
-  // The sheet downloads open at the start, counted from the server's clock (SheetDownloads).
-  const [challenges, teams, { startTime }] = await Promise.all([gameChallengeOptions(db, gameId), gameTeamOptions(db, gameId), requireGame(db, gameId)]);
-  return { pageTitle: getInstance(context).t("monitor.submissions"), gameId, challenges, teams, sheets: { start: startTime, serverTime: Date.now() } };
+  const { gameId, sheets } = await monitorPageGame(db, params.id);
+  const [challenges, teams] = await Promise.all([gameChallengeOptions(db, gameId), gameTeamOptions(db, gameId)]);
+  return { pageTitle: getInstance(context).t("monitor.submissions"), gameId, challenges, teams, sheets };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {

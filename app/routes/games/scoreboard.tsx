@@ -17,6 +17,7 @@ import { Card } from "~/components/ui/card";
 import { LiveState } from "~/components/ui/live-state";
 import { selectClass } from "~/components/ui/select";
 import { roleRank } from "~/core/enums";
+import { GAME_NOT_STARTED } from "~/core/errors";
 import { type ChallengeInfo, firstSolveTime } from "~/core/scoring/scoreboard";
 import { api } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
@@ -60,7 +61,7 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
   const [division, setDivision] = useState<number | null>(null);
   const challenges = useMemo(() => (board ? (Object.values(board.challenges).flat() as ChallengeInfo[]) : []), [board]);
   const timeline = board?.timelines.find((tl) => tl.divisionId === (division ?? 0));
-  const notStarted = error?.status === 10001;
+  const notStarted = error?.status === GAME_NOT_STARTED;
   const span = useGameSpan(loaderData.gameId, notStarted);
   const now = useNow(60_000);
   const firstSolve = useMemo(() => (board ? firstSolveTime(board) : 0), [board]);
