@@ -130,4 +130,17 @@ export async function holdReads(page: Page, url: RegExp, change: (rows: unknown[
   return { answered, release, stop: () => page.unroute(url) };
 }
 
+/**
+ * Resolves when a socket the page opens to a hub path ending in `path` is greeted (its `hello`). A push sent
+ * between a page's first read and its socket's greeting reaches the page only at its next refetch; a test of
+ * a live update waits for this before making the change. Call it before the page opens the socket.
+ */
+export function hubGreeted(page: Page, path: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    page.on("websocket", (ws) => {
+      if (ws.url().endsWith(path)) ws.on("framereceived", (frame) => String(frame.payload).includes('"hello"') && resolve());
+    });
+  });
+}
+
 export { expect };

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, interpolate as fill, holdReads, registerUser, test } from "./fixtures";
+import { expect, interpolate as fill, holdReads, hubGreeted, registerUser, test } from "./fixtures";
 import { rawGet } from "./raw-http";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -220,11 +220,7 @@ test("the cheat info monitor lists a stolen flag without a reload", async ({ adm
   const game = await cheatingGame(admin, browser, stamp);
 
   // The monitor socket is what updates the list: wait for its greeting before cheating.
-  const greeted = new Promise<void>((resolve) => {
-    admin.on("websocket", (ws) => {
-      if (ws.url().endsWith(`/hub/game/${game.gameId}/monitor`)) ws.on("framereceived", (f) => String(f.payload).includes('"hello"') && resolve());
-    });
-  });
+  const greeted = hubGreeted(admin, `/hub/game/${game.gameId}/monitor`);
   await admin.goto(`/games/${game.gameId}/monitor/cheatinfo`);
   await expect(admin.getByText(en.monitor.empty)).toBeVisible();
   await greeted;
@@ -257,11 +253,7 @@ test("the submissions monitor narrows to a team and a challenge, keeps the filte
   await send(playerA, challengeId, "flag{a one}");
   await send(playerB, challengeId, "flag{b one}");
 
-  const greeted = new Promise<void>((resolve) => {
-    admin.on("websocket", (ws) => {
-      if (ws.url().endsWith(`/hub/game/${gameId}/monitor`)) ws.on("framereceived", (f) => String(f.payload).includes('"hello"') && resolve());
-    });
-  });
+  const greeted = hubGreeted(admin, `/hub/game/${gameId}/monitor`);
   await admin.goto(`/games/${gameId}/monitor/submissions`);
   const rows = admin.getByTestId("monitor-submissions").locator("tbody tr");
   await expect(rows).toHaveCount(2);

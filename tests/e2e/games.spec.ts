@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, expectRefusedAt, holdReads, interpolate as fill, registerUser, test } from "./fixtures";
+import { expect, expectRefusedAt, holdReads, hubGreeted, interpolate as fill, registerUser, test } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -200,8 +200,10 @@ test("the admin notices page shows notices posted elsewhere without a reload", a
   const now = Date.now();
   const created = await admin.request.post("/api/edit/games", { data: { title: `Live notices ${stamp}`, start: now - 3_600_000, end: now + 3_600_000 } });
   const gameId = ((await created.json()) as { id: number }).id;
+  const greeted = hubGreeted(admin, `/hub/game/${gameId}`);
   await admin.goto(`/admin/games/${gameId}/notices`);
   await expect(admin.getByText(en.notices.empty)).toBeVisible(FIRST_LOAD);
+  await greeted;
   // Another admin session posts one.
   const other = await browser.newContext({ storageState: await admin.context().storageState() });
   expect((await other.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Elsewhere ${stamp}` } })).ok()).toBe(true);

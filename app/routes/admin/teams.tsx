@@ -50,14 +50,13 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-/**
- * The page heading, shared by the fallback and the page. Sharing it also keeps HydrateFallback inside the
- * route's main module: split into its own chunk, it went missing from this route's build manifest.
- */
+/** The page heading, shared by the loading state and the page. */
 function PageFrame({ summary, tools, children }: { summary?: ReactNode; tools?: ReactNode; children: ReactNode }) {
   const { t } = useTranslation();
   return (
@@ -74,17 +73,21 @@ function PageFrame({ summary, tools, children }: { summary?: ReactNode; tools?: 
   );
 }
 
-export function HydrateFallback() {
-  return (
-    <PageFrame>
-      <LoadingStatus />
-    </PageFrame>
-  );
-}
-
 type Pending = { kind: "delete" | "lock" | "unlock"; team: TeamInfo };
 
 export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!("result" in loaderData)) {
+    return (
+      <PageFrame>
+        <LoadingStatus />
+      </PageFrame>
+    );
+  }
+  return <AdminTeamsPageView loaderData={loaderData} />;
+}
+
+function AdminTeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof clientLoader>> }) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const [searchParams] = useSearchParams();

@@ -51,18 +51,11 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   const game = (loaderData as { game?: DetailedGameInfo } | undefined)?.game;
   return pageTitle(matches, game?.title ?? loaderData?.pageTitle);
-}
-
-/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
-function PageLoading() {
-  return <LoadingStatus />;
-}
-
-export function HydrateFallback() {
-  return <PageLoading />;
 }
 
 /** How often an open overview reads the game again (an admin may move its times; a review may accept the team). */
@@ -87,11 +80,11 @@ function useOverviewRefresh(revalidate: () => Promise<void>, phase: string | nul
 
 export default function GameDetailPage({ loaderData }: Route.ComponentProps) {
   // Server-rendered data carries no API data; the browser loader fills it in.
-  if (!(loaderData as { game?: unknown } | null)?.game) return <PageLoading />;
+  if (!("game" in loaderData)) return <LoadingStatus />;
   return <GameDetailPageView loaderData={loaderData} />;
 }
 
-function GameDetailPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
+function GameDetailPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof clientLoader>> }) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const root = useRouteLoaderData<typeof rootLoader>("root");

@@ -34,17 +34,10 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
-}
-
-/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
-function PageLoading() {
-  return <LoadingStatus />;
-}
-
-export function HydrateFallback() {
-  return <PageLoading />;
 }
 
 /** "Starts in …" / "Ends in …" / "Ended", ticking. */
@@ -97,11 +90,11 @@ function GameCard({ game, now }: { game: BasicGameInfo; now: number | null }) {
 
 export default function GamesPage({ loaderData }: Route.ComponentProps) {
   // Server-rendered data carries no API data; the browser loader fills it in.
-  if (!(loaderData as { games?: unknown } | null)?.games) return <PageLoading />;
+  if (!("games" in loaderData)) return <LoadingStatus />;
   return <GamesPageView loaderData={loaderData} />;
 }
 
-function GamesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
+function GamesPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof clientLoader>> }) {
   const { t } = useTranslation();
   const now = useNow();
   const { data: games } = useCachedList(GAMES_KEY, fetchGames, {

@@ -34,26 +34,19 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
-function PageLoading() {
-  return <LoadingStatus />;
-}
-
-export function HydrateFallback() {
-  return <PageLoading />;
-}
-
 export default function PostsPage({ loaderData }: Route.ComponentProps) {
   // Server-rendered data carries no posts; the browser loader fills them in.
-  if (!(loaderData as { posts?: unknown } | null)?.posts) return <PageLoading />;
+  if (!("posts" in loaderData)) return <LoadingStatus />;
   return <PostsPageView loaderData={loaderData} />;
 }
 
-function PostsPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
+function PostsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof clientLoader>> }) {
   const { t } = useTranslation();
   const { isAdmin } = loaderData;
   const { data: posts } = useCachedList(POSTS_KEY, fetchPosts, { initial: loaderData.posts.data, stale: loaderData.posts.fromCache, shape: POSTS_SHAPE });

@@ -51,12 +51,10 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return pageTitle(matches, loaderData?.challenge?.title ?? loaderData?.pageTitle);
-}
-
-export function HydrateFallback() {
-  return <LoadingStatus />;
+  return pageTitle(matches, loaderData && "challenge" in loaderData ? loaderData.challenge.title : loaderData?.pageTitle);
 }
 
 interface Draft {
@@ -270,6 +268,8 @@ function previewDetail(c: ChallengeEditDetail, d: Draft, currentScore: number | 
 
 export default function AdminChallengeEditPage({ loaderData }: Route.ComponentProps) {
   const { revalidate } = useRevalidator();
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!("challenge" in loaderData)) return <LoadingStatus />;
   const { gameId, challenge, list, bloodBonus } = loaderData;
   // Keyed by id so previous/next navigation starts from the other challenge's saved values.
   return <Editor key={challenge.id} gameId={gameId} challenge={challenge} list={list} bloodBonus={bloodBonus} onChanged={() => void revalidate()} />;

@@ -30,12 +30,10 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
-}
-
-export function HydrateFallback() {
-  return <LoadingStatus />;
 }
 
 function CreateChallengeForm({ gameId, onCancel }: { gameId: number; onCancel: () => void }) {
@@ -86,6 +84,12 @@ function CreateChallengeForm({ gameId, onCancel }: { gameId: number; onCancel: (
 }
 
 export default function AdminChallengesPage({ loaderData }: Route.ComponentProps) {
+  // Server-rendered data carries no API data; the browser loader fills it in.
+  if (!("challenges" in loaderData)) return <LoadingStatus />;
+  return <AdminChallengesPageView loaderData={loaderData} />;
+}
+
+function AdminChallengesPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof clientLoader>> }) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const { gameId } = loaderData;

@@ -30,17 +30,10 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
-}
-
-/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
-function PageLoading() {
-  return <LoadingStatus />;
-}
-
-export function HydrateFallback() {
-  return <PageLoading />;
 }
 
 function NoticeForm({ initial, submitLabel, onSubmit, onCancel }: { initial: string; submitLabel: string; onSubmit: (content: string) => Promise<void>; onCancel?: () => void }) {
@@ -92,11 +85,11 @@ export function mergeAdminNotice(list: GameNoticeInfo[], notice: GameNoticeInfo)
 
 export default function AdminGameNoticesPage({ loaderData }: Route.ComponentProps) {
   // Server-rendered data carries no API data; the browser loader fills it in.
-  if (!(loaderData as { notices?: unknown } | null)?.notices) return <PageLoading />;
+  if (!("notices" in loaderData)) return <LoadingStatus />;
   return <AdminGameNoticesPageView loaderData={loaderData} />;
 }
 
-function AdminGameNoticesPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
+function AdminGameNoticesPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof clientLoader>> }) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const { gameId } = loaderData;

@@ -41,17 +41,10 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
-}
-
-/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
-function PageLoading() {
-  return <LoadingStatus />;
-}
-
-export function HydrateFallback() {
-  return <PageLoading />;
 }
 
 /** Accept calls in flight at once during a bulk accept (each refreshes the game's room). */
@@ -65,11 +58,11 @@ const ACTIONS: { status: ReviewStatus; variant: "primary" | "secondary" | "dange
 
 export default function AdminGameReviewPage({ loaderData }: Route.ComponentProps) {
   // Server-rendered data carries no API data; the browser loader fills it in.
-  if (!(loaderData as { participations?: unknown } | null)?.participations) return <PageLoading />;
+  if (!("participations" in loaderData)) return <LoadingStatus />;
   return <AdminGameReviewPageView loaderData={loaderData} />;
 }
 
-function AdminGameReviewPageView({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
+function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof clientLoader>> }) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const { gameId, divisions } = loaderData;

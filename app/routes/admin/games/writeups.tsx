@@ -21,17 +21,10 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
 }
 clientLoader.hydrate = true as const;
 
+// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
+// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
-}
-
-/** Shared by HydrateFallback and the page, which keeps the fallback in the route's main chunk. */
-function PageLoading() {
-  return <LoadingStatus />;
-}
-
-export function HydrateFallback() {
-  return <PageLoading />;
 }
 
 /** /admin/games/{id}/Writeups: every team's writeup state, an in-page viewer, downloads and deleting all. */
@@ -39,7 +32,7 @@ export default function AdminGameWriteupsPage({ loaderData }: Route.ComponentPro
   const { t } = useTranslation();
   // Server-rendered data carries no API data; the browser loader fills it in.
   const data = loaderData as { gameId?: number; list?: AdminWriteupList } | null;
-  if (!data?.list || !data.gameId) return <PageLoading />;
+  if (!data?.list || !data.gameId) return <LoadingStatus />;
   return (
     <div className="space-y-4">
       <h2 className="sr-only">{t("adminGames.tab.writeups")}</h2>
