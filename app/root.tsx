@@ -34,13 +34,16 @@ import { getLocale, i18nextMiddleware } from "~/middleware/i18next";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { RouteAnnouncer } from "~/components/route-announcer";
+import { markPageReads } from "~/lib/page-reads";
 
 export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware];
 
 // Admin pages read translations the other pages do not ship (app/core/i18n/locale-parts.ts): they are
-// in before such a page renders.
+// in before such a page renders. What the loaders read is newer than this moment: a live feed's greeting
+// is compared with it (app/lib/page-reads.ts).
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async ({ request }) => {
+    markPageReads();
     if (isAdminPath(new URL(request.url).pathname)) await loadAdminTranslations(i18next);
   },
 ];

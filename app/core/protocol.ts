@@ -66,7 +66,12 @@ export type ScoreboardDelta = BoardDelta;
 export type Channel = "game" | "monitor" | "admin";
 
 export type ServerMessage =
-  | { type: "hello"; seq: number; data: { channel: Channel } }
+  /**
+   * `lastAt`: when the channel's last message for all was sent (server clock, ms; absent from older
+   * servers). A page whose data was read after it missed nothing; one that read before may have missed it
+   * and refetches (app/lib/realtime.ts).
+   */
+  | { type: "hello"; seq: number; data: { channel: Channel; lastAt?: number } }
   | { type: "pong"; seq: number; data: null }
   | { type: "notice"; seq: number; data: GameNotice }
   /** A Normal notice was deleted: clients drop it from their list. */

@@ -7,8 +7,10 @@ export { backoffDelay } from "./realtime";
 export interface AdminLogSocketOptions {
   onLog: (log: LogMessage) => void;
   onState?: (state: SocketState) => void;
-  /** Records may have been missed (a reconnect, or a gap in `seq`): refetch the list. */
+  /** Records may have been missed (a reconnect, a gap in `seq`, or one sent after `since`): refetch the list. */
   onResync?: () => void;
+  /** When the shown list was read (server clock, ms): see HubOptions.since. */
+  since?: number;
   /** First reconnect delay; doubles up to `maxDelayMs` and resets once connected. */
   baseDelayMs?: number;
   maxDelayMs?: number;

@@ -3,7 +3,7 @@ import type { ServerMessage } from "~/core/protocol";
 import { backoffDelay, connectHub, hubUrl, subscribeHub } from "./realtime";
 import { FakeSocket } from "./fake-socket";
 
-const hello = (seq: number) => ({ type: "hello", seq, data: { channel: "game:1" } });
+const hello = (seq: number, lastAt?: number) => ({ type: "hello", seq, data: { channel: "game:1", lastAt } });
 const notice = (seq: number, id: number) => ({ type: "notice", seq, data: { id, type: "Normal", values: ["hi"], time: 1 } });
 
 describe("hubUrl and backoffDelay", () => {
@@ -129,6 +129,23 @@ describe("connectHub", () => {
     expect(resyncs).toBe(2);
     expect(got.map((m) => m.type)).toEqual(["notice", "notice"]);
   });
+
+  it("asks for a resync when the first greeting says a message for all came after the data was read", () => {
+    for (const [lastAt, expected] of [
+      [999, 0],
+      [1000, 1],
+      [5000, 1],
+      [undefined, 0],
+    ] as const) {
+      FakeSocket.instances = [];
+      let resyncs = 0;
+      const stop = connectHub("/hub/game/1", { onMessage: () => {}, onResync: () => resyncs++, since: 1000 });
+      FakeSocket.instances[0]!.serverOpen();
+      FakeSocket.instances[0]!.serverSend(hello(4, lastAt));
+      expect(resyncs, `lastAt ${lastAt}`).toBe(expected);
+      stop();
+    }
+  });
 });
 
 describe("subscribeHub", () => {
@@ -171,6 +188,28 @@ describe("subscribeHub", () => {
     stopC();
     vi.advanceTimersByTime(5000);
     expect(ws.closedWith).toBe(1000);
+  });
+
+  it("resyncs each listener whose data was read before the channel's last message, on the greeting or on joining", async () => {
+    vi.setSystemTime(10_000);
+    const resyncs = { early: 0, late: 0, joined: 0, fresh: 0 };
+    const on = (name: keyof typeof resyncs, since: number) => ({ onMessage: () => {}, onState: () => {}, onResync: () => resyncs[name]++, since });
+    const stops = [subscribeHub("/hub/game/12", on("early", 1_000)), subscribeHub("/hub/game/12", on("late", 3_000))];
+    const ws = FakeSocket.instances[0]!;
+    ws.serverOpen();
+    // The channel's last message for all was sent at 2,000: after the early listener's read, before the late one's.
+    ws.serverSend(hello(7, 2_000));
+    expect(resyncs).toEqual({ early: 1, late: 0, joined: 0, fresh: 0 });
+
+    // A message for all arrives at 10,000 (this page's clock is the server's here); a verdict for one team
+    // (the same number) does not count as one.
+    ws.serverSend(notice(8, 1));
+    vi.setSystemTime(20_000);
+    ws.serverSend({ type: "verdict", seq: 8, data: { submissionId: 1, challengeId: 1, status: "Accepted" } });
+    stops.push(subscribeHub("/hub/game/12", on("joined", 9_000)), subscribeHub("/hub/game/12", on("fresh", 10_001)));
+    await Promise.resolve();
+    expect(resyncs).toEqual({ early: 1, late: 0, joined: 1, fresh: 0 });
+    for (const stop of stops) stop();
   });
 
   it("keeps an ended feed ended for its listeners, and asks anew for a page that subscribes after they left", () => {

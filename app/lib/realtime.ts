@@ -1,5 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { FINAL_CLOSE_CODES, type ServerMessage } from "~/core/protocol";
+import { pageReadsSince } from "./page-reads";
+import { serverNow } from "./server-clock";
 import { streamSeqTracker } from "./stream-seq";
 
 /** `ended`: the server closed the feed for good (access taken away, game deleted); nothing is retried. */
@@ -18,6 +20,13 @@ export interface SocketOptions {
 
 export interface HubOptions extends SocketOptions {
   onState?: (state: SocketState) => void;
+  /**
+   * When the data the messages update was read (server clock, ms): a first greeting saying the channel's
+   * last message for all came at or after it asks for a resync (the message may be missing from it).
+   */
+  since?: number;
+  /** Every greeting: when the channel's last message for all was sent (absent from older servers). */
+  onHello?: (hello: { seq: number; lastAt: number | undefined; first: boolean }) => void;
   /** First reconnect delay; doubles up to `maxDelayMs` and resets once connected. */
   baseDelayMs?: number;
   maxDelayMs?: number;
@@ -45,7 +54,8 @@ export function hubUrl(path: string, location: Pick<Location, "protocol" | "host
  * open forever), and asks for a resync after a reconnect or a missed `seq` (rules.md §11).
  */
 export function connectHub(path: string, options: HubOptions): () => void {
-  const { onMessage, onResync, onState, baseDelayMs = 1000, maxDelayMs = 30_000, pingMs = 25_000, pongTimeoutMs = 10_000 } = options;
+  const { onMessage, onResync, onState, onHello, since, baseDelayMs = 1000, maxDelayMs = 30_000, pingMs = 25_000, pongTimeoutMs = 10_000 } = options;
+  let greeted = false;
   let socket: WebSocket | null = null;
   let attempt = 0;
   let stopped = false;
@@ -100,6 +110,13 @@ export function connectHub(path: string, options: HubOptions): () => void {
         return;
       }
       const { resync, deliver } = track(message);
+      if (message.type === "hello") {
+        const first = !greeted;
+        greeted = true;
+        const lastAt = message.data.lastAt;
+        onHello?.({ seq: message.seq, lastAt, first });
+        if (first && since !== undefined && lastAt !== undefined && lastAt >= since) onResync?.();
+      }
       if (resync) onResync?.();
       if (deliver) onMessage(message);
     });
@@ -131,11 +148,19 @@ export function connectHub(path: string, options: HubOptions): () => void {
 
 interface Subscriber extends SocketOptions {
   onState: (state: SocketState) => void;
+  /** When this listener's data was read (server clock, ms): see HubOptions.since. */
+  since?: number;
 }
 
 interface SharedHub {
   subscribers: Set<Subscriber>;
   state: SocketState;
+  /**
+   * When the channel's last message for all was sent, as far as this page knows (server clock): the
+   * greeting's, then each message that advanced `seq`, timed on arrival. Undefined before the greeting.
+   */
+  lastAt: number | undefined;
+  lastSeq: number;
   close: () => void;
   linger: ReturnType<typeof setTimeout> | undefined;
 }
@@ -158,10 +183,22 @@ export function subscribeHub(path: string, subscriber: Subscriber): () => void {
     hub = undefined;
   }
   if (!hub) {
-    const created: SharedHub = { subscribers: new Set(), state: "connecting", close: () => undefined, linger: undefined };
+    const created: SharedHub = { subscribers: new Set(), state: "connecting", lastAt: undefined, lastSeq: 0, close: () => undefined, linger: undefined };
     const each = (f: (s: Subscriber) => void) => [...created.subscribers].forEach(f);
     created.close = connectHub(path, {
-      onMessage: (message) => each((s) => s.onMessage(message)),
+      onHello: ({ seq, lastAt, first }) => {
+        created.lastSeq = seq;
+        created.lastAt = lastAt ?? 0;
+        // A reconnect resyncs every listener anyway (connectHub).
+        if (first) each((s) => s.since !== undefined && created.lastAt! >= s.since && s.onResync?.());
+      },
+      onMessage: (message) => {
+        if (message.seq > created.lastSeq) {
+          created.lastSeq = message.seq;
+          created.lastAt = serverNow();
+        }
+        each((s) => s.onMessage(message));
+      },
       onResync: () => each((s) => s.onResync?.()),
       onState: (state) => {
         created.state = state;
@@ -175,6 +212,14 @@ export function subscribeHub(path: string, subscriber: Subscriber): () => void {
   clearTimeout(current.linger);
   current.subscribers.add(subscriber);
   subscriber.onState(current.state);
+  // Joining a feed already greeted: a message it brought after this listener's data was read reached the
+  // page before the listener did.
+  const { since } = subscriber;
+  if (current.lastAt !== undefined && since !== undefined && current.lastAt >= since) {
+    queueMicrotask(() => {
+      if (current.subscribers.has(subscriber)) subscriber.onResync?.();
+    });
+  }
   return () => {
     current.subscribers.delete(subscriber);
     if (current.subscribers.size > 0) return;
@@ -201,6 +246,7 @@ export function useHubSocket(path: string | null, options: SocketOptions): Socke
       onMessage: (message) => handlers.current.onMessage(message),
       onResync: () => handlers.current.onResync?.(),
       onState: setState,
+      since: pageReadsSince(),
     });
   }, [path]);
 

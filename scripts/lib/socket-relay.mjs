@@ -15,11 +15,12 @@
 // What stays with the Worker and the room: who may connect (the Worker answers the relay's identity
 // request with the same checks as a direct upgrade, or the refusal the client then gets), and every
 // message and its number. The relay keeps the hub's rules (rules.md §11): a hello with the channel's
-// current `seq`, a pong with it, channel messages to all, team messages (verdicts) to that team's
-// sockets, hidden-game board deltas to board readers only; a lost feed closes its sockets with 1012, and
-// the pages reconnect and refetch as after any restart. When who may hold a socket changes (a user's
-// access, a session signed out, a team's participation, the game hidden), the room says so on the feed
-// and the relay applies the room's own rule (app/core/socket-access.ts) to its sockets.
+// current `seq` and when its last message for all was sent (`lastAt`), a pong with it, channel messages
+// to all, team messages (verdicts) to that team's sockets, hidden-game board deltas to board readers
+// only; a lost feed closes its sockets with 1012, and the pages reconnect and refetch as after any
+// restart. When who may hold a socket changes (a user's access, a session signed out, a team's
+// participation, the game hidden), the room says so on the feed and the relay applies the room's own
+// rule (app/core/socket-access.ts) to its sockets.
 import http from "node:http";
 import net from "node:net";
 import { WebSocket, WebSocketServer } from "ws";
@@ -249,7 +250,7 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
       team.add(client);
     }
     client.seq = feed.seq;
-    client.ws.send(JSON.stringify({ type: "hello", seq: feed.seq, data: { channel: "game" } }));
+    client.ws.send(JSON.stringify({ type: "hello", seq: feed.seq, data: { channel: "game", lastAt: feed.lastAt } }));
   }
 
   function leave(feed, client) {
@@ -275,7 +276,8 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
       skipUTF8Validation: true,
     });
     // `queued`: sockets with frames waiting, in the order they got their first one.
-    const feed = { gameId, upstream, seq: null, clients: new Set(), waiting: new Set(), teams: new Map(), idleTimer: null, queued: new Set(), sending: false };
+    // `lastAt`: when the channel's last message for all was sent (the room's hello, then this process's clock).
+    const feed = { gameId, upstream, seq: null, lastAt: 0, clients: new Set(), waiting: new Set(), teams: new Map(), idleTimer: null, queued: new Set(), sending: false };
     upstream.on("message", (data, isBinary) => {
       if (isBinary) return;
       const text = data.toString("utf8");
@@ -285,6 +287,7 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
           const hello = JSON.parse(text);
           if (hello.type !== "hello" || typeof hello.seq !== "number") throw new Error("not a hello");
           feed.seq = hello.seq;
+          feed.lastAt = typeof hello.data?.lastAt === "number" ? hello.data.lastAt : 0;
         } catch {
           return closeFeed(feed, 1011);
         }
@@ -349,6 +352,7 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
   /** Queues one room message for its audience among this feed's sockets (as they are now). */
   function route(feed, { route: to, frame }) {
     feed.seq = to.seq;
+    if (to.teamId === null && !to.boardReadersOnly) feed.lastAt = Date.now();
     const bytes = textFrame(Buffer.from(frame, "utf8"));
     for (const client of to.teamId === null ? feed.clients : (feed.teams.get(to.teamId) ?? [])) {
       if (to.boardReadersOnly && !client.boardReader) continue;

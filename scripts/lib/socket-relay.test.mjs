@@ -8,6 +8,8 @@ import { startFront, textFrame } from "./socket-relay.mjs";
 
 const HOST = "127.0.0.1";
 const TOKEN = "relay-token-for-tests";
+/** When the fake room says its channel's last message for all was sent. */
+const ROOM_LAST_AT = 1_234;
 
 /**
  * A stand-in for the runtime behind the front: answers plain requests with what it received, the relay's
@@ -50,7 +52,7 @@ async function fakeRuntime() {
     if (!feed || req.headers["x-flagstaff-relay-token"] !== TOKEN) return socket.destroy();
     wss.handleUpgrade(req, socket, head, (ws) => {
       seen.feeds.push({ gameId: Number(feed[1]), ws });
-      ws.send(JSON.stringify({ type: "hello", seq: 7, data: { channel: "game" } }));
+      ws.send(JSON.stringify({ type: "hello", seq: 7, data: { channel: "game", lastAt: ROOM_LAST_AT } }));
     });
   });
   const port = await freePort();
@@ -156,8 +158,8 @@ describe("the npm start front (socket relay)", () => {
   it("greets a player with the room's number, then routes: everyone, one team, board readers only", async () => {
     const a = player(port, "team=5; reader");
     const b = player(port, "team=6");
-    expect((await a.next(1))[0]).toEqual({ type: "hello", seq: 7, data: { channel: "game" } });
-    expect((await b.next(1))[0]).toEqual({ type: "hello", seq: 7, data: { channel: "game" } });
+    expect((await a.next(1))[0]).toEqual({ type: "hello", seq: 7, data: { channel: "game", lastAt: ROOM_LAST_AT } });
+    expect((await b.next(1))[0]).toEqual({ type: "hello", seq: 7, data: { channel: "game", lastAt: ROOM_LAST_AT } });
     expect(runtime.seen.feeds.map((f) => f.gameId)).toEqual([3]);
     expect(runtime.seen.identityTokens).toEqual([TOKEN, TOKEN]);
     const feed = runtime.seen.feeds[0].ws;
@@ -182,6 +184,27 @@ describe("the npm start front (socket relay)", () => {
     const pong = (await a.next(5))[4];
     expect(pong).toEqual({ type: "pong", seq: 9, data: null });
     expect(front.stats()).toMatchObject({ feeds: 1, sockets: 2 });
+  });
+
+  it("greets with when the channel's last message for all was sent: the room's, then its own clock's for each one", async () => {
+    const a = player(port, "team=5");
+    await a.next(1);
+    const feed = runtime.seen.feeds[0].ws;
+    // A team's verdict and a board readers' delta are not messages for all.
+    feed.send(relayFrame({ seq: 7, teamId: 5, boardReadersOnly: false }, JSON.stringify({ type: "verdict", seq: 7, data: { submissionId: 1 } })));
+    feed.send(relayFrame({ seq: 7, teamId: null, boardReadersOnly: true }, JSON.stringify({ type: "scoreboard", seq: 7, data: { version: 2 } })));
+    await a.next(2);
+    const b = player(port, "team=6");
+    expect((await b.next(1))[0]).toEqual({ type: "hello", seq: 7, data: { channel: "game", lastAt: ROOM_LAST_AT } });
+    const before = Date.now();
+    feed.send(relayFrame({ seq: 8, teamId: null, boardReadersOnly: false }, JSON.stringify({ type: "notice", seq: 8, data: { id: 1 } })));
+    await a.next(3);
+    const after = Date.now();
+    const c = player(port, "team=7");
+    const [hello] = await c.next(1);
+    expect(hello).toMatchObject({ type: "hello", seq: 8 });
+    expect(hello.data.lastAt).toBeGreaterThanOrEqual(before);
+    expect(hello.data.lastAt).toBeLessThanOrEqual(after);
   });
 
   it("sends a message to more sockets than one turn takes, every socket getting every message in order", async () => {

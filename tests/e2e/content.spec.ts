@@ -152,7 +152,7 @@ test("a logo upload or reset keeps what is typed in the platform card and says i
 
     await platform.getByRole("button", { name: en.settings.platform.resetLogo }).click();
     await expect(platform.getByText(en.settings.platform.logoReset)).toBeVisible();
-    await expect(platform.getByText(en.settings.platform.noLogo)).toBeVisible();
+    await expect(platform.getByText(en.settings.platform.noLogo, { exact: true })).toBeVisible();
     await expect(slogan).toHaveValue(typed);
   } finally {
     await page.request.delete("/api/admin/config/logo");

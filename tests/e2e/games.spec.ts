@@ -211,6 +211,27 @@ test("the admin notices page shows notices posted elsewhere without a reload", a
   await other.close();
 });
 
+test("a notice posted after the admin notices page read its list, before its socket was greeted, still shows", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const created = await admin.request.post("/api/edit/games", { data: { title: `Window ${stamp}`, start: now - 3_600_000, end: now + 3_600_000 } });
+  const gameId = ((await created.json()) as { id: number }).id;
+  // The page's read of the list is answered by the server at once and handed to the page only later; the
+  // notice is posted in between, so neither the list nor the socket (opened after the list) carries it.
+  const firstRead = await holdReads(admin, new RegExp(`/api/edit/games/${gameId}/notices$`), (rows) => rows);
+  const greeted = hubGreeted(admin, `/hub/game/${gameId}`);
+  await admin.goto(`/admin/games/${gameId}/notices`);
+  await firstRead.answered;
+  const other = await browser.newContext({ storageState: await admin.context().storageState() });
+  expect((await other.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Between ${stamp}` } })).ok()).toBe(true);
+  await other.close();
+  firstRead.release();
+  await greeted;
+  // The greeting says a message for all came after the page began reading: the page reads its list again.
+  await expect(admin.getByText(`Between ${stamp}`)).toBeVisible();
+  await firstRead.stop();
+});
+
 test("an admin uploads a game poster and removes it again", async ({ adminPage: admin }) => {
   // A 1×1 transparent PNG.
   const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");

@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { sha256Hex } from "~/.server/auth/session";
 import { users } from "~/.server/db/schema";
-import { parseRelayFrames, type RelayItem, RELAY_TOKEN_HEADER } from "~/core/protocol";
+import { HUB_HEADERS, parseRelayFrames, type RelayItem, RELAY_TOKEN_HEADER } from "~/core/protocol";
 import { reauthorizeGameSocket } from "~/core/socket-access";
 import { AdminHub } from "../../workers/admin-hub/admin-hub";
 import { createGame, join, newAdmin, room, seedPlayers, teamWithMembers, updateGame, userIdOf } from "./game-helpers";
@@ -59,6 +59,31 @@ describe("hub sockets", () => {
       await restarted.publish("admin", "log", log);
     });
     await expect.poll(stored, { timeout: 2000, interval: 50 }).toBe(3 + 100_000 + 1);
+  });
+
+  it("greets with when the channel's last message for all was sent, kept across a restart", async () => {
+    const stub = env.ADMIN_HUB.get(env.ADMIN_HUB.idFromName(`last-at-${crypto.randomUUID()}`));
+    const greeting = async (hub: { fetch(request: Request): Promise<Response> }) => {
+      const res = await hub.fetch(new Request("http://hub/", { headers: { upgrade: "websocket", [HUB_HEADERS.channel]: "admin" } }));
+      const ws = res.webSocket!;
+      const hello = new Promise<{ type: string; seq: number; data: { lastAt?: number } }>((resolve) => ws.addEventListener("message", (e) => resolve(JSON.parse(e.data as string)), { once: true }));
+      ws.accept();
+      const got = await hello;
+      ws.close(1000);
+      return got;
+    };
+    expect((await greeting(stub)).data.lastAt).toBe(0);
+    const log = { time: 1, name: "x", level: "Information" as const, ip: null, msg: "m", status: null };
+    const before = Date.now();
+    await stub.publish("admin", "log", log);
+    const after = Date.now();
+    const lastAt = (await greeting(stub)).data.lastAt!;
+    expect(lastAt).toBeGreaterThanOrEqual(before);
+    expect(lastAt).toBeLessThanOrEqual(after);
+    // Stored with the sequence numbers: an instance on the same storage (after hibernation) says the same.
+    await expect.poll(() => runInDurableObject(stub, (_instance, state) => state.storage.get<number>("lastAt:admin")), { timeout: 2000, interval: 50 }).toBe(lastAt);
+    const restarted = await runInDurableObject(stub, (_instance, state) => greeting(new AdminHub(state, env)));
+    expect(restarted.data.lastAt).toBe(lastAt);
   });
 
   it("refuses anonymous admin sockets and unknown games", async () => {

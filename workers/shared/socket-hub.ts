@@ -21,6 +21,8 @@ export interface SocketIdentity {
 }
 
 const SEQ_KEY = "seq";
+/** When each channel's last message for all was sent, stored with its number (the `hello` says it). */
+const LAST_AT_KEY = "lastAt";
 /** Sequence numbers reach storage at most this often (one write for every channel that moved). */
 const SEQ_WRITE_MS = 250;
 /**
@@ -58,6 +60,7 @@ export interface OutgoingMessage {
  */
 export abstract class SocketHub extends DurableObject<Env> {
   private seqs = new Map<Channel, number>();
+  private lastAts = new Map<Channel, number>();
   private unsavedSeqs = new Set<Channel>();
   private seqWriteTimer: ReturnType<typeof setTimeout> | null = null;
   /** Identities read back from the sockets' attachments, so a push to 1,000 sockets deserializes nothing. */
@@ -91,7 +94,8 @@ export abstract class SocketHub extends DurableObject<Env> {
     this.identities.set(server, identity);
     for (const tag of tags) this.sockets.get(tag)?.add(server);
     // A relay feed's hello gives the channel's number; the relay greets each of its sockets with it.
-    server.send(JSON.stringify({ type: "hello", seq: await this.currentSeq(channel), data: { channel } }));
+    const seq = await this.currentSeq(channel);
+    server.send(JSON.stringify({ type: "hello", seq, data: { channel, lastAt: this.lastAts.get(channel) ?? 0 } }));
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -146,10 +150,14 @@ export abstract class SocketHub extends DurableObject<Env> {
   private async currentSeq(channel: Channel): Promise<number> {
     let seq = this.seqs.get(channel);
     if (seq === undefined) {
-      const stored = await this.ctx.storage.get<number>(`${SEQ_KEY}:${channel}`);
+      const stored = await this.ctx.storage.get<number>([`${SEQ_KEY}:${channel}`, `${LAST_AT_KEY}:${channel}`]);
+      const storedSeq = stored.get(`${SEQ_KEY}:${channel}`);
       // Another caller may have read it meanwhile.
-      seq = this.seqs.get(channel) ?? (stored === undefined ? 0 : stored + SEQ_RESTART_GAP);
+      seq = this.seqs.get(channel) ?? (storedSeq === undefined ? 0 : storedSeq + SEQ_RESTART_GAP);
       this.seqs.set(channel, seq);
+      // Exact after hibernation (a hibernating object has stored both); a crash may lose the last
+      // SEQ_WRITE_MS of it, as of the numbers — but then every open page reconnects and refetches anyway.
+      if (!this.lastAts.has(channel)) this.lastAts.set(channel, stored.get(`${LAST_AT_KEY}:${channel}`) ?? 0);
     }
     return seq;
   }
@@ -165,7 +173,10 @@ export abstract class SocketHub extends DurableObject<Env> {
     this.seqWriteTimer ??= setTimeout(() => {
       this.seqWriteTimer = null;
       const entries: Record<string, number> = {};
-      for (const channel of this.unsavedSeqs) entries[`${SEQ_KEY}:${channel}`] = this.seqs.get(channel)!;
+      for (const channel of this.unsavedSeqs) {
+        entries[`${SEQ_KEY}:${channel}`] = this.seqs.get(channel)!;
+        entries[`${LAST_AT_KEY}:${channel}`] = this.lastAts.get(channel) ?? 0;
+      }
       this.unsavedSeqs.clear();
       this.ctx.storage.put(entries, { allowUnconfirmed: true }).catch((err: unknown) => console.error("socket hub: sequence numbers not stored", err));
     }, SEQ_WRITE_MS);
@@ -190,6 +201,7 @@ export abstract class SocketHub extends DurableObject<Env> {
       if (m.teamId === undefined && !m.boardReadersOnly) {
         seq += 1;
         this.seqs.set(m.channel, seq);
+        this.lastAts.set(m.channel, Date.now());
         touched.add(m.channel);
       }
       const sockets = this.socketsOf(m.teamId === undefined ? `c:${m.channel}` : `t:${m.teamId}`);

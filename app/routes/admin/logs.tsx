@@ -16,6 +16,7 @@ import { type SocketState, connectAdminLogs } from "~/lib/admin-log-socket";
 import { api } from "~/lib/api";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
+import { pageReadsSince } from "~/lib/page-reads";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/logs";
 
@@ -101,6 +102,7 @@ export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (!onFirstPage) return;
     return connectAdminLogs({
+      since: pageReadsSince(),
       onState: setSocketState,
       onResync: () => void refreshFirstPage.current(),
       onLog: (log) => {
