@@ -205,8 +205,9 @@ export function parseRelayFrames(text: string): RelayItem[] | null {
 }
 
 /**
- * Close codes after which the page does not reconnect (a reconnect would only be refused): the holder may
- * no longer have the socket (signed out, banned, role or team changed, game hidden), the game was deleted.
+ * Close codes that end a feed: the holder may no longer have the socket (signed out, banned, role or team
+ * changed, game hidden: the page asks once again as whoever its cookies now name, and stops if refused —
+ * app/lib/realtime.ts), or the game was deleted (the page does not reconnect).
  */
 export const CLOSE_ACCESS_ENDED = 4403;
 export const CLOSE_GAME_DELETED = 4404;

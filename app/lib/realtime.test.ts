@@ -68,11 +68,46 @@ describe("connectHub", () => {
     const stop = connectHub("/hub/game/1", { onMessage: () => {}, onResync: () => resyncs++, onState: (s) => states.push(s) });
     FakeSocket.instances[0]!.serverOpen();
     FakeSocket.instances[0]!.serverSend(hello(3));
-    FakeSocket.instances[0]!.serverClose(4403);
+    FakeSocket.instances[0]!.serverClose(4404);
     vi.advanceTimersByTime(120_000);
+    // Coming back online does not open an ended feed either.
+    windowEvents.dispatchEvent(new Event("online"));
     expect(resyncs).toBe(1);
     expect(FakeSocket.instances).toHaveLength(1);
     expect(states.at(-1)).toBe("ended");
+    stop();
+  });
+
+  it("after its access ended (signed out elsewhere), asks again as the cookies now say: goes on if let in, ends if refused", () => {
+    // Let in again (a visitor of a public game): the new socket's greeting resyncs the page, and live goes on.
+    let resyncs = 0;
+    const states: string[] = [];
+    const got: string[] = [];
+    const stop = connectHub("/hub/game/1", { onMessage: (m) => got.push(m.type), onResync: () => resyncs++, onState: (s) => states.push(s) });
+    FakeSocket.instances[0]!.serverOpen();
+    FakeSocket.instances[0]!.serverSend(hello(3));
+    FakeSocket.instances[0]!.serverClose(4403);
+    expect(FakeSocket.instances).toHaveLength(1);
+    vi.advanceTimersByTime(1_000);
+    expect(FakeSocket.instances).toHaveLength(2);
+    FakeSocket.instances[1]!.serverOpen();
+    FakeSocket.instances[1]!.serverSend(hello(3));
+    FakeSocket.instances[1]!.serverSend(notice(4, 1));
+    expect(resyncs).toBe(1);
+    expect(got).toEqual(["notice"]);
+    expect(states).toEqual(["connecting", "open", "connecting", "connecting", "open"]);
+    // Ended again later: asked again after a longer wait (the backoff is not reset by being let in).
+    FakeSocket.instances[1]!.serverClose(4403);
+    vi.advanceTimersByTime(1_999);
+    expect(FakeSocket.instances).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(FakeSocket.instances).toHaveLength(3);
+    // Refused this time (closed before any greeting): the feed ends for good, with one resync.
+    FakeSocket.instances[2]!.serverDrop();
+    vi.advanceTimersByTime(120_000);
+    expect(FakeSocket.instances).toHaveLength(3);
+    expect(states.at(-1)).toBe("ended");
+    expect(resyncs).toBe(2);
     stop();
   });
 
@@ -209,6 +244,13 @@ describe("subscribeHub", () => {
     stops.push(subscribeHub("/hub/game/12", on("joined", 9_000)), subscribeHub("/hub/game/12", on("fresh", 10_001)));
     await Promise.resolve();
     expect(resyncs).toEqual({ early: 1, late: 0, joined: 1, fresh: 0 });
+    // A hidden game's board delta reaches board readers without a new number: it counts.
+    vi.setSystemTime(30_000);
+    ws.serverSend({ type: "scoreboard", seq: 8, data: { version: 2 } });
+    const reader = { n: 0 };
+    stops.push(subscribeHub("/hub/game/12", { onMessage: () => {}, onState: () => {}, onResync: () => reader.n++, since: 25_000 }));
+    await Promise.resolve();
+    expect(reader.n).toBe(1);
     for (const stop of stops) stop();
   });
 

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { FINAL_CLOSE_CODES, type ServerMessage } from "~/core/protocol";
+import { CLOSE_ACCESS_ENDED, FINAL_CLOSE_CODES, type ServerMessage } from "~/core/protocol";
 import { pageReadsSince } from "./page-reads";
 import { serverNow } from "./server-clock";
 import { streamSeqTracker } from "./stream-seq";
@@ -57,6 +57,14 @@ export function connectHub(path: string, options: HubOptions): () => void {
   const { onMessage, onResync, onState, onHello, since, baseDelayMs = 1000, maxDelayMs = 30_000, pingMs = 25_000, pongTimeoutMs = 10_000 } = options;
   let greeted = false;
   let socket: WebSocket | null = null;
+  // The current socket was greeted (the server let it in). After the server ended access (4403: signed out
+  // elsewhere, role or team changed), a new socket asks again as whoever the cookies now name — a visitor
+  // may still follow a public game; refused before its greeting, the feed ends for good. Each such end
+  // waits longer before asking (the backoff, never reset), so a server that keeps ending it is not hammered.
+  let socketGreeted = false;
+  let askingAgain = false;
+  let accessEnds = 0;
+  let ended = false;
   let attempt = 0;
   let stopped = false;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -71,7 +79,18 @@ export function connectHub(path: string, options: HubOptions): () => void {
     clearInterval(pingTimer);
     clearTimeout(pongTimer);
     if (stopped) return;
-    if (code !== undefined && FINAL_CLOSE_CODES.has(code)) {
+    const wasGreeted = socketGreeted;
+    socketGreeted = false;
+    if (code === CLOSE_ACCESS_ENDED && wasGreeted) {
+      askingAgain = true;
+      onState?.("connecting");
+      retryTimer = setTimeout(open, backoffDelay(accessEnds, baseDelayMs, maxDelayMs));
+      accessEnds += 1;
+      return;
+    }
+    if ((code !== undefined && FINAL_CLOSE_CODES.has(code)) || (askingAgain && !wasGreeted)) {
+      askingAgain = false;
+      ended = true;
       onState?.("ended");
       onResync?.();
       return;
@@ -111,6 +130,8 @@ export function connectHub(path: string, options: HubOptions): () => void {
       }
       const { resync, deliver } = track(message);
       if (message.type === "hello") {
+        socketGreeted = true;
+        askingAgain = false;
         const first = !greeted;
         greeted = true;
         const lastAt = message.data.lastAt;
@@ -126,7 +147,7 @@ export function connectHub(path: string, options: HubOptions): () => void {
 
   // Back online while waiting to retry: try now instead of after the backoff.
   const online = () => {
-    if (stopped || socket !== null) return;
+    if (stopped || ended || socket !== null) return;
     clearTimeout(retryTimer);
     attempt = 0;
     open();
@@ -193,8 +214,9 @@ export function subscribeHub(path: string, subscriber: Subscriber): () => void {
         if (first) each((s) => s.since !== undefined && created.lastAt! >= s.since && s.onResync?.());
       },
       onMessage: (message) => {
-        if (message.seq > created.lastSeq) {
-          created.lastSeq = message.seq;
+        // A board delta counts even without a new number (a hidden game's, sent to board readers only).
+        if (message.seq > created.lastSeq || message.type === "scoreboard") {
+          created.lastSeq = Math.max(created.lastSeq, message.seq);
           created.lastAt = serverNow();
         }
         each((s) => s.onMessage(message));

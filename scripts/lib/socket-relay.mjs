@@ -352,7 +352,8 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
   /** Queues one room message for its audience among this feed's sockets (as they are now). */
   function route(feed, { route: to, frame }) {
     feed.seq = to.seq;
-    if (to.teamId === null && !to.boardReadersOnly) feed.lastAt = Date.now();
+    // A hidden game's board delta (readers only) counts too: a reader whose board was read before it must refetch.
+    if (to.teamId === null) feed.lastAt = Date.now();
     const bytes = textFrame(Buffer.from(frame, "utf8"));
     for (const client of to.teamId === null ? feed.clients : (feed.teams.get(to.teamId) ?? [])) {
       if (to.boardReadersOnly && !client.boardReader) continue;

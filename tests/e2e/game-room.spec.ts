@@ -489,6 +489,46 @@ test("the scoreboard shows what each challenge is worth, draws a solve worth not
   await expect(player.getByRole("dialog").getByText("Solved later")).toBeVisible();
 });
 
+test("a hidden game's board change sent while an open scoreboard was loading reaches it", async ({ adminPage: page, adminApi: admin, playwright, baseURL }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Hidden ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
+  const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Valued", category: "Misc", type: "StaticAttachment" } }));
+  await ok(admin.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
+  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, originalScore: 500 } }));
+  const solver = await playwright.request.newContext({ baseURL });
+  await registerUser(solver);
+  const team = await ok<{ id: number }>(solver.post("/api/team", { data: { name: `H${stamp}`.slice(0, 15) } }));
+  await ok(solver.post(`/api/game/${game.id}`, { data: { teamId: team.id } }));
+  await ok(solver.post(`/api/game/${game.id}/challenges/${c.id}`, { data: { flag: FLAG } }));
+  await solver.dispose();
+  // Hidden: its board's changes go to board readers (admins, monitors) only, with no number of their own.
+  await ok(admin.put(`/api/edit/games/${game.id}`, { data: { hidden: true } }));
+  // The blood notice above is a message for all; a page counts as possibly older than anything sent up to
+  // 2 s before it began loading (the clock margin, app/lib/page-reads.ts): start well after it, so only the
+  // change below can make the page read its board again.
+  await page.waitForTimeout(2_500);
+
+  // The page's socket reaches the server only when the test lets it: the board is read first, then the
+  // value changes (a delta for board readers, who have no socket yet), then the socket is greeted.
+  let letThrough!: () => void;
+  const gate = new Promise<void>((resolve) => (letThrough = resolve));
+  await page.routeWebSocket(new RegExp(`/hub/game/${game.id}$`), async (ws) => {
+    await gate;
+    ws.connectToServer();
+  });
+  await page.goto(`/games/${game.id}/scoreboard`);
+  const score = page.getByTestId(`board-team-${team.id}`).getByTestId("board-score");
+  await expect(score).toHaveText("525");
+  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { originalScore: 800 } }));
+  const read = await ok<{ items: { id: number; score: number }[] }>(admin.get(`/api/game/${game.id}/scoreboard`));
+  const expected = read.items.find((i) => i.id === team.id)!.score;
+  expect(expected).toBeGreaterThan(525);
+  letThrough();
+  // The greeting says the board changed after the page read it: the page reads it again.
+  await expect(score).toHaveText(String(expected), { timeout: 10_000 });
+});
+
 test("a board read answered late never replaces the newer board a push brought meanwhile", async ({ adminApi: admin, page: player }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, APIResponse, Page } from "@playwright/test";
-import { expect, expectRefusedAt, interpolate, registerUser, test } from "./fixtures";
+import { expect, expectRefusedAt, hubGreeted, interpolate, registerUser, test } from "./fixtures";
 
 // What a player and the organisers see change while their pages stay open: notices, hints and closed
 // challenges on the challenge page, the overview's times, the review's confirmations, the monitor's feed,
@@ -696,5 +696,34 @@ test("an organiser hides one challenge from one division in the game editor, and
   await expect(page.getByRole("button", { name: new RegExp(open) })).toBeVisible();
   await expect(page.getByRole("button", { name: new RegExp(hidden) })).toHaveCount(0);
   expect((await page.request.get(`/api/game/${gameId}/challenges/${challengeIds[1]}`)).status()).toBe(404);
+  await context.close();
+});
+
+test("signing out in one tab: the other tab's game overview stays live as a visitor's, its challenges page goes to sign-in", async ({ adminApi: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin, stamp, [`Out ${stamp}`]);
+  const context = await browser.newContext();
+  const overview = await context.newPage();
+  await player(overview, gameId, stamp);
+  const board = await context.newPage();
+  const greeted = [hubGreeted(overview, `/hub/game/${gameId}`), hubGreeted(board, `/hub/game/${gameId}`)];
+  await overview.goto(`/games/${gameId}`);
+  await board.goto(`/games/${gameId}/challenges`);
+  await expect(board.getByRole("button", { name: new RegExp(`Out ${stamp}`) })).toBeVisible();
+  await Promise.all(greeted);
+
+  // A third tab of the same browser signs out: the server ends the sockets that session opened.
+  const regreeted = hubGreeted(overview, `/hub/game/${gameId}`);
+  const other = await context.newPage();
+  expect((await other.request.post("/api/account/logout")).ok()).toBe(true);
+  await other.close();
+
+  // The challenges page is for players only: it shows what a reload would, the sign-in page.
+  await expect(board).toHaveURL(/\/account\/login/i, { timeout: 15_000 });
+  // The overview of a public game may be followed by anyone: its feed goes on as a visitor's.
+  await regreeted;
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `After ${stamp}` } }));
+  await expect(overview.getByRole("list", { name: en.notices.title }).getByTestId("notice").filter({ hasText: `After ${stamp}` })).toHaveCount(1);
+  await expect(overview.getByText(en.notices.socket.ended)).toHaveCount(0);
   await context.close();
 });

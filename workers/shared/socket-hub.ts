@@ -198,11 +198,15 @@ export abstract class SocketHub extends DurableObject<Env> {
     let sent = 0;
     for (const m of messages) {
       let seq = this.seqs.get(m.channel) ?? (await this.currentSeq(m.channel));
-      if (m.teamId === undefined && !m.boardReadersOnly) {
-        seq += 1;
-        this.seqs.set(m.channel, seq);
+      if (m.teamId === undefined) {
+        // A hidden game's board delta reaches only its readers and takes no number, but a reader whose
+        // board was read before it needs to know: it counts for the greeting's `lastAt`.
         this.lastAts.set(m.channel, Date.now());
         touched.add(m.channel);
+        if (!m.boardReadersOnly) {
+          seq += 1;
+          this.seqs.set(m.channel, seq);
+        }
       }
       const sockets = this.socketsOf(m.teamId === undefined ? `c:${m.channel}` : `t:${m.teamId}`);
       const relays = this.socketsOf(`r:${m.channel}`);

@@ -23,11 +23,13 @@ export interface PushedVerdicts {
 
 /**
  * Verdicts pushed to the team over the game socket (rules.md §11). Mount once per page (one socket);
- * `VerdictMessage` reads `statuses` and falls back to the status call.
+ * `VerdictMessage` reads `statuses` and falls back to the status call. `onResync`: messages may have been
+ * missed, or the feed ended (the page reads what it shows again).
  */
-export function usePushedVerdicts(gameId: number): PushedVerdicts {
+export function usePushedVerdicts(gameId: number, onResync?: () => void): PushedVerdicts {
   const [verdicts, setVerdicts] = useState<Omit<PushedVerdicts, "socket">>(() => ({ statuses: new Map(), solved: new Set() }));
   const socket = useHubSocket(`/hub/game/${gameId}`, {
+    onResync,
     onMessage: (message) => {
       if (message.type !== "verdict") return;
       const { submissionId, challengeId, status } = message.data;

@@ -349,23 +349,24 @@ function Board({
   onSelect: (id: number | null, replace?: boolean) => void;
 }) {
   const { t } = useTranslation();
-  const verdicts = usePushedVerdicts(gameId);
+  // The feed may have missed messages (a reconnect, a gap, a message sent while the page loaded) or the
+  // server ended it (the team's participation changed, signed out elsewhere): the board is read again, so
+  // the page shows what the API says, and why, rather than only "live updates stopped".
+  const refreshBoard = useRef<() => void>(() => undefined);
+  const verdicts = usePushedVerdicts(gameId, () => refreshBoard.current());
   const { challenges, refresh, error } = useBoard(gameId, userId, initial, verdicts.solved);
+  useEffect(() => {
+    refreshBoard.current = () => void refresh();
+  });
   // Refused while the page is open (the team was suspended, or taken off the game): say so instead of a
   // board that only fails when a flag is sent.
   const refused = isApiError(error) && error.status === 403 ? errorMessage(error) : null;
-  // The server ended the feed for good (the team's participation changed, signed out elsewhere): the board
-  // is read again, so the page says why rather than only "live updates stopped".
-  useEffect(() => {
-    if (verdicts.socket === "ended") void refresh();
-    // Once per end of the feed.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [verdicts.socket]);
   // Play is over or not yet on (practice mode turned off after the end, the end moved earlier or the start
-  // later while the page was open), or the game was deleted: the page reads its data again and shows what
-  // a reload would ("ended", "not started" until the new start, or the game's 404).
+  // later while the page was open), the game was deleted, or the user signed out elsewhere: the page reads
+  // its data again and shows what a reload would ("ended", "not started" until the new start, the game's
+  // 404, or the sign-in page).
   const revalidator = useRevalidator();
-  const over = isApiError(error) && (error.status === GAME_ENDED || error.status === GAME_NOT_STARTED || error.status === 404);
+  const over = isApiError(error) && (error.status === GAME_ENDED || error.status === GAME_NOT_STARTED || error.status === 404 || error.status === 401);
   useEffect(() => {
     if (over) void revalidator.revalidate();
     // Once per refusal: `revalidator` changes with its own state.
