@@ -84,6 +84,19 @@ describe("hub sockets", () => {
     await expect.poll(() => runInDurableObject(stub, (_instance, state) => state.storage.get<number>("lastAt:admin")), { timeout: 2000, interval: 50 }).toBe(lastAt);
     const restarted = await runInDurableObject(stub, (_instance, state) => greeting(new AdminHub(state, env)));
     expect(restarted.data.lastAt).toBe(lastAt);
+    // A message for board readers only (a hidden game's delta) takes no number but counts; a team's does not.
+    type Publisher = { publishMany(messages: { channel: "admin"; type: "log"; data: typeof log; teamId?: number; boardReadersOnly?: boolean }[]): Promise<number> };
+    const publishAs = (m: { teamId?: number; boardReadersOnly?: boolean }) =>
+      runInDurableObject(stub, (instance) => (instance as unknown as Publisher).publishMany([{ channel: "admin", type: "log", data: log, ...m }]));
+    const seqBefore = (await greeting(stub)).seq;
+    await publishAs({ teamId: 1 });
+    expect((await greeting(stub)).data.lastAt).toBe(lastAt);
+    const beforeReaders = Date.now();
+    await publishAs({ boardReadersOnly: true });
+    const afterReaders = await greeting(stub);
+    expect(afterReaders.seq).toBe(seqBefore);
+    expect(afterReaders.data.lastAt).toBeGreaterThan(lastAt);
+    expect(afterReaders.data.lastAt).toBeGreaterThanOrEqual(beforeReaders);
   });
 
   it("refuses anonymous admin sockets and unknown games", async () => {
