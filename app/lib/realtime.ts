@@ -48,6 +48,14 @@ export function hubUrl(path: string, location: Pick<Location, "protocol" | "host
 }
 
 /**
+ * Whether data read at `since` may lack a message the channel sent at `lastAt` (both on the server's clock;
+ * either unknown: no).
+ */
+function readBefore(lastAt: number | undefined, since: number | undefined): boolean {
+  return lastAt !== undefined && since !== undefined && lastAt >= since;
+}
+
+/**
  * Keeps a WebSocket to a hub path (e.g. `/hub/game/12`) open until the returned function is called:
  * reconnects with backoff (at once when the browser comes back online), pings to keep intermediaries from
  * closing it and drops a connection whose ping goes unanswered (a silently dead one would otherwise look
@@ -136,7 +144,7 @@ export function connectHub(path: string, options: HubOptions): () => void {
         greeted = true;
         const lastAt = message.data.lastAt;
         onHello?.({ seq: message.seq, lastAt, first });
-        if (first && since !== undefined && lastAt !== undefined && lastAt >= since) onResync?.();
+        if (first && readBefore(lastAt, since)) onResync?.();
       }
       if (resync) onResync?.();
       if (deliver) onMessage(message);
@@ -211,7 +219,7 @@ export function subscribeHub(path: string, subscriber: Subscriber): () => void {
         created.lastSeq = seq;
         created.lastAt = lastAt ?? 0;
         // A reconnect resyncs every listener anyway (connectHub).
-        if (first) each((s) => s.since !== undefined && created.lastAt! >= s.since && s.onResync?.());
+        if (first) each((s) => readBefore(created.lastAt, s.since) && s.onResync?.());
       },
       onMessage: (message) => {
         // A board delta counts even without a new number (a hidden game's, sent to board readers only).
@@ -236,8 +244,7 @@ export function subscribeHub(path: string, subscriber: Subscriber): () => void {
   subscriber.onState(current.state);
   // Joining a feed already greeted: a message it brought after this listener's data was read reached the
   // page before the listener did.
-  const { since } = subscriber;
-  if (current.lastAt !== undefined && since !== undefined && current.lastAt >= since) {
+  if (readBefore(current.lastAt, subscriber.since)) {
     queueMicrotask(() => {
       if (current.subscribers.has(subscriber)) subscriber.onResync?.();
     });

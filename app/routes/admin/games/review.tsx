@@ -41,8 +41,7 @@ export async function clientLoader({ request, params, serverLoader }: Route.Clie
 }
 clientLoader.hydrate = true as const;
 
-// No HydrateFallback: a route with one gets no server data in `meta`, so the server's HTML would lack the
-// page's title; the page draws its own loading state until the browser loader is done (as admin/users).
+// No HydrateFallback: the page's title is in the server's HTML (DECISIONS.md, "Server-side titles").
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
