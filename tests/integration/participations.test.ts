@@ -1,7 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
 import { joinGame } from "~/.server/services/participations";
-import { challenges, gameInstances, participationMembers, participations, teams } from "~/.server/db/schema";
+import { kickMember, leaveTeam } from "~/.server/services/teams";
+import { challenges, gameInstances, participationMembers, participations, teamMembers as teamMembersTable, teams } from "~/.server/db/schema";
 import type { DetailedGameInfo, ParticipationInfo } from "~/core/schemas/game";
 import { parseTeamToken, parsePublicKey, verifyTeamToken } from "~/core/team-token";
 import { createGame, createTeam, type ErrorBody, HOUR, join, newAdmin, teamWithMembers, updateGame } from "./game-helpers";
@@ -84,6 +86,44 @@ describe("joining a game", () => {
     const p = (await participationOf(g.id, team.id))!;
     const regs = await db().select().from(participationMembers).where(eq(participationMembers.gameId, g.id)).all();
     expect(regs.map((r) => [r.participationId, r.userId]).sort()).toEqual([[p.id, captain.id], [p.id, members[0]!.id]].sort());
+  });
+
+  it("never keeps the registration of a member who leaves or is kicked while joining", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin);
+    for (const how of ["leave", "kick", "another leaves"] as const) {
+      // A captain and two members; the captain has registered the team (Pending) unless another member's
+      // leaving is the race, where the join creates the participation that the leave may drop as empty.
+      const { captain, team, members } = await teamWithMembers(2);
+      const [joining, other] = members as [(typeof members)[number], (typeof members)[number]];
+      if (how !== "another leaves") expect((await join(captain.client, g.id, { teamId: team.id })).status).toBe(200);
+      const deps = { db: db(), bucket: env.FILES, now: Date.now() };
+      const removal =
+        how === "leave"
+          ? leaveTeam(deps, joining.id, team.id)
+          : how === "kick"
+            ? kickMember(deps, captain.id, team.id, joining.id)
+            : leaveTeam(deps, other.id, team.id);
+      const [joined, removed] = await Promise.allSettled([joinGame(deps, joining.id, g.id, { teamId: team.id }), removal]);
+      expect(removed.status, how).toBe("fulfilled");
+      if (joined.status === "rejected") expect(String((joined.reason as Error).message), how).toMatch(/not_team_member/);
+      // Every registration left belongs to a member of the team, and a member who stayed and joined is registered.
+      const regs = await db().select().from(participationMembers).where(eq(participationMembers.gameId, g.id)).all();
+      const teamMembersNow = await db().select().from(teamMembersTable).where(eq(teamMembersTable.teamId, team.id)).all();
+      const memberIds = new Set(teamMembersNow.map((m) => m.userId));
+      const p = await participationOf(g.id, team.id);
+      const teamRegs = regs.filter((r) => r.participationId === p?.id);
+      expect(teamRegs.filter((r) => !memberIds.has(r.userId)), how).toEqual([]);
+      if (how === "another leaves") {
+        expect(joined.status, how).toBe("fulfilled");
+        expect(teamRegs.map((r) => r.userId), how).toEqual([joining.id]);
+      }
+      // The one who left can join with a new team of their own.
+      if (how !== "another leaves") {
+        const own = await createTeam(joining.client);
+        expect((await join(joining.client, g.id, { teamId: own.id })).status, how).toBe(200);
+      }
+    }
   });
 
   it("accepts at once without review, locks the team and prepares instances", async () => {

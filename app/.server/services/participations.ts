@@ -159,11 +159,15 @@ async function tryJoinGame({ db, now }: ParticipationDeps, userId: string, gameI
   }
 
   if (!registered) {
-    // The member limit is re-checked inside the insert so concurrent joins cannot overshoot it.
+    // The insert re-checks what a concurrent request may have changed since the reads above: the member
+    // limit, the caller's membership (a leave or kick in between would otherwise leave a registration in a
+    // team they are no longer in) and the participation itself (another member's leave drops an empty one).
     const limit = game.teamMemberCountLimit;
     const inserted = await db.all<{ user_id: string }>(sql`insert into ${participationMembers} (participation_id, game_id, user_id)
       select ${participationId}, ${gameId}, ${userId}
-      where ${limit} = 0 or (select count(*) from ${participationMembers} where participation_id = ${participationId}) < ${limit}
+      where (${limit} = 0 or (select count(*) from ${participationMembers} where participation_id = ${participationId}) < ${limit})
+        and exists (select 1 from ${teamMembers} where team_id = ${input.teamId} and user_id = ${userId})
+        and exists (select 1 from ${participations} where id = ${participationId})
       on conflict do nothing returning user_id`);
     if (inserted.length === 0) {
       const again = await db
@@ -174,6 +178,14 @@ async function tryJoinGame({ db, now }: ParticipationDeps, userId: string, gameI
       if (again && again.participationId !== participationId) throw badRequest("game.already_in_other_team");
       if (!again) {
         await dropIfEmpty(db, participationId);
+        const member = await db
+          .select({ teamId: teamMembers.teamId })
+          .from(teamMembers)
+          .where(and(eq(teamMembers.teamId, input.teamId), eq(teamMembers.userId, userId)))
+          .get();
+        if (!member) throw badRequest("game.not_team_member");
+        const stillThere = await db.select({ id: participations.id }).from(participations).where(eq(participations.id, participationId)).get();
+        if (!stillThere) return null;
         throw badRequest("game.member_limit");
       }
     }
