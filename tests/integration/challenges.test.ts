@@ -1,6 +1,6 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { challenges, files, firstSolves, flags, gameInstances, games, logs, participations, submissions } from "~/.server/db/schema";
+import { attachments, challenges, files, firstSolves, flags, gameInstances, games, logs, participations, submissions } from "~/.server/db/schema";
 import { GamePermission } from "~/core/enums";
 import { computeGameSalt, computeTeamHash } from "~/core/flags/team-hash";
 import type { ChallengeDetail, ChallengeEditDetail, ChallengeEditInfo } from "~/core/schemas/challenge";
@@ -233,6 +233,30 @@ describe("challenge editing (api.md §9)", () => {
     expect((await addFlags(admin.client, game.id, da.id, [{ flag: "flag{no file}" }])).body.title).toBe("Each dynamic flag needs a file or a link");
   });
 
+  it("keeps one attachment and one file reference when the attachment is set by concurrent calls", async () => {
+    const { admin, game } = await setup();
+    const c = await newChallenge(admin.client, game.id, "StaticAttachment");
+    const hash = await upload(admin.client, `${unique("f")}.txt`, `content ${unique()}`);
+    const set = (body: unknown) => admin.client.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${c.id}/attachment`, { method: "POST", body });
+    const rowsOf = () => db().select().from(attachments).where(eq(attachments.fileHash, hash)).all();
+    const refs = async () => (await db().select({ n: files.referenceCount }).from(files).where(eq(files.hash, hash)).get())!.n;
+    const local = await Promise.all(Array.from({ length: 10 }, () => set({ attachmentType: "Local", fileHash: hash })));
+    expect(local.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const current = (await db().select({ id: challenges.attachmentId }).from(challenges).where(eq(challenges.id, c.id)).get())!.id;
+    expect((await rowsOf()).map((r) => r.id)).toEqual([current]);
+    expect(await refs()).toBe(2); // the upload's own reference and the attachment's
+    const tag = unique("race");
+    const remote = await Promise.all(Array.from({ length: 10 }, (_, i) => set({ attachmentType: "Remote", remoteUrl: `https://example.com/${tag}/${i}` })));
+    expect(remote.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(await rowsOf()).toEqual([]);
+    expect(await refs()).toBe(1);
+    const linked = (await db().select({ id: challenges.attachmentId }).from(challenges).where(eq(challenges.id, c.id)).get())!.id;
+    const links = await db().select({ id: attachments.id }).from(attachments).where(like(attachments.remoteUrl, `https://example.com/${tag}/%`)).all();
+    expect(links).toEqual([{ id: linked }]);
+    expect((await set({ attachmentType: "None" })).status).toBe(200);
+    expect(await db().select().from(attachments).where(eq(attachments.id, linked!)).all()).toEqual([]);
+  });
+
   it("recomputes acceptedCount from the solves with updateaccepted", async () => {
     const { admin, game } = await setup();
     const c = await enabledStatic(admin.client, game.id);
@@ -418,6 +442,29 @@ describe("player challenge view (api.md §10)", () => {
       picks.push(Number(url.split("/").pop()));
     }
     expect(new Set(picks).size).toBeGreaterThan(1);
+  });
+
+  it("gives members of a team opening a dynamic attachment at once the same pair, and each team its own", async () => {
+    const { admin, game } = await setup();
+    const c = await newChallenge(admin.client, game.id, "DynamicAttachment");
+    await addFlags(admin.client, game.id, c.id, Array.from({ length: 3 }, (_, i) => ({ flag: `flag{${i}}`, remoteUrl: `https://example.com/pair/${i}` })));
+    await put(admin.client, game.id, c.id, { isEnabled: true });
+    const teams = [];
+    for (let i = 0; i < 3; i++) {
+      const { captain, team, members } = await teamWithMembers(1);
+      for (const u of [captain, members[0]!]) expect((await join(u.client, game.id, { teamId: team.id })).status).toBe(200);
+      teams.push([captain.client, members[0]!.client, captain.client]);
+    }
+    const opened = await Promise.all(teams.flatMap((clients) => clients.map((client) => open(client, game.id, c.id))));
+    expect(opened.map((r) => r.status)).toEqual(Array(9).fill(200));
+    const urls = teams.map((_, t) => new Set(opened.slice(t * 3, t * 3 + 3).map((r) => r.body.context.url)));
+    for (const u of urls) expect(u.size).toBe(1);
+    expect(new Set(urls.map((u) => [...u][0])).size).toBe(3);
+    const occupied = await db().select().from(flags).where(and(eq(flags.challengeId, c.id), eq(flags.occupied, true))).all();
+    expect(occupied).toHaveLength(3);
+    // With every pair handed out, a fourth team is told none is left.
+    const late = await acceptedPlayer(game.id);
+    expect((await open(late.client, game.id, c.id)).body.title).toBe("There are not enough dynamic attachments for this challenge; please contact the organisers");
   });
 
   it("tells the player when dynamic attachments run out and logs a warning for admins", async () => {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { FileType } from "~/core/enums";
 import { badRequest, notFound } from "~/core/errors";
 import type { AttachmentInfo, AttachmentInput, FlagCreateInput, FlagInfo } from "~/core/schemas/challenge";
@@ -81,8 +81,26 @@ export async function setChallengeAttachment(deps: FlagDeps, challenge: Challeng
       .get();
     attachmentId = row.id;
   }
-  await db.update(challenges).set({ attachmentId, version: bumpVersion(challenges.version) }).where(eq(challenges.id, challenge.id)).run();
-  await deleteAttachments(deps, [challenge.attachmentId]);
+  // Swapped only against the attachment last read, so that of concurrent calls each releases the one it
+  // replaced and no attachment row (with its file's reference) is left behind by a lost update.
+  let replaced = challenge.attachmentId;
+  for (;;) {
+    const swapped = await db
+      .update(challenges)
+      .set({ attachmentId, version: bumpVersion(challenges.version) })
+      .where(and(eq(challenges.id, challenge.id), replaced == null ? isNull(challenges.attachmentId) : eq(challenges.attachmentId, replaced)))
+      .returning({ id: challenges.id })
+      .get();
+    if (swapped) break;
+    const current = await db.select({ attachmentId: challenges.attachmentId }).from(challenges).where(eq(challenges.id, challenge.id)).get();
+    if (!current) {
+      // The challenge was deleted meanwhile: the new attachment has nothing to belong to.
+      await deleteAttachments(deps, [attachmentId]);
+      throw notFound("challenge.not_found");
+    }
+    replaced = current.attachmentId;
+  }
+  await deleteAttachments(deps, [replaced]);
 }
 
 /**

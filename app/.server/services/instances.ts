@@ -18,9 +18,6 @@ export interface InstanceDeps {
   log: (entry: Omit<LogEntry, "ip">) => Promise<void>;
 }
 
-/** How often a random free pair is tried before giving up when other teams keep taking the same one. */
-const CLAIM_ATTEMPTS = 8;
-
 /** An instance for every Accepted participation of the challenge's game (existing ones are kept). */
 export async function createInstancesForChallenge(db: Db, challenge: Pick<Challenge, "id" | "gameId">): Promise<void> {
   await db.run(sql`insert into ${gameInstances} (participation_id, challenge_id, flag_id, flag, last_container_operation)
@@ -42,27 +39,30 @@ async function requireInstance(db: Db, participationId: number, challengeId: num
   return (await find())!;
 }
 
-/** Marks one random unoccupied pair of the challenge as taken; null when none is left. */
-async function claimRandomPair(db: Db, challengeId: number): Promise<number | null> {
-  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-    const candidate = await db
-      .select({ id: flags.id })
-      .from(flags)
-      .where(and(eq(flags.challengeId, challengeId), eq(flags.occupied, false)))
-      .orderBy(sql`random()`)
-      .limit(1)
-      .get();
-    if (!candidate) return null;
-    // Conditional: a concurrent opener may have taken the same pair; then try another.
-    const taken = await db
+/**
+ * Binds a random unoccupied pair of the challenge to the instance and marks it taken, in one transaction:
+ * concurrent openers of other teams never take the same pair, and members of one team opening at once
+ * share the pair the first of them bound (no pair is held by a loser meanwhile). The instance's pair
+ * afterwards, or null when none was left.
+ */
+async function bindRandomPair(db: Db, instanceId: number, challengeId: number): Promise<number | null> {
+  const [bound] = await db.batch([
+    db
+      .update(gameInstances)
+      .set({
+        flagId: sql`(select f.id from ${flags} f where f.challenge_id = ${challengeId} and f.occupied = 0 order by random() limit 1)`,
+      })
+      .where(and(eq(gameInstances.id, instanceId), isNull(gameInstances.flagId)))
+      .returning({ flagId: gameInstances.flagId }),
+    db
       .update(flags)
       .set({ occupied: true })
-      .where(and(eq(flags.id, candidate.id), eq(flags.occupied, false)))
-      .returning({ id: flags.id })
-      .get();
-    if (taken) return taken.id;
-  }
-  throw badRequest("challenge.assignment_busy");
+      .where(sql`${flags.id} = (select i.flag_id from ${gameInstances} i where i.id = ${instanceId})`),
+  ]);
+  if (bound[0]?.flagId != null) return bound[0].flagId;
+  // Already bound by a teammate's request (the update matched nothing), or no pair left.
+  const current = await db.select({ flagId: gameInstances.flagId }).from(gameInstances).where(eq(gameInstances.id, instanceId)).get();
+  return current?.flagId ?? null;
 }
 
 /**
@@ -90,7 +90,7 @@ export async function openInstance(
   }
 
   if (challenge.type === "DynamicAttachment" && instance.flagId == null) {
-    const flagId = await claimRandomPair(db, challenge.id);
+    const flagId = await bindRandomPair(db, instance.id, challenge.id);
     if (flagId == null) {
       await deps.log({
         level: "Warning",
@@ -100,14 +100,6 @@ export async function openInstance(
       });
       throw badRequest("challenge.no_dynamic_attachment");
     }
-    const bound = await db
-      .update(gameInstances)
-      .set({ flagId })
-      .where(and(eq(gameInstances.id, instance.id), isNull(gameInstances.flagId)))
-      .returning({ id: gameInstances.id })
-      .get();
-    // Two members opened at once: the other request bound a pair first; give this one back.
-    if (!bound) await db.update(flags).set({ occupied: false }).where(eq(flags.id, flagId)).run();
     return (await db.select().from(gameInstances).where(eq(gameInstances.id, instance.id)).get())!;
   }
   return instance;
