@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { teamMembers, teams, users } from "~/.server/db/schema";
-import { ADMIN_USER_BATCH_MAX } from "~/.server/services/users-admin";
+import { ADMIN_USER_BATCH_MAX, batchCreateUsers, joinTeamByName } from "~/.server/services/users-admin";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { Client, db, newUser, PASSWORD, unique } from "./helpers";
 
@@ -318,5 +318,33 @@ describe("admin users: batch create", () => {
     expect(
       await db().select().from(teamMembers).where(and(eq(teamMembers.teamId, created[0]!.id), eq(teamMembers.userId, dRow.id))).get(),
     ).toBeTruthy();
+  });
+
+  it("makes one team and one user per row when lists naming the same team are imported in parallel", async () => {
+    const deps = { db: db(), now: Date.now() };
+    const t = (key: string) => key;
+    const team = unique("T");
+    const names = Array.from({ length: 4 }, (_, i) => unique(`p${i}`));
+    const row = (userName: string) => ({ userName, password: "Aa345678", email: `${userName}@example.com`, teamName: team });
+    // The same list four times at once: each row is created by one call and updated by the others.
+    const same = await Promise.all(Array.from({ length: 4 }, () => batchCreateUsers(deps, names.map(row), t)));
+    for (const c of same) for (const r of c.results) expect(["created", "updated"]).toContain(r.result);
+    for (const name of names) expect(same.filter((c) => c.results.find((r) => r.userName === name)?.result === "created")).toHaveLength(1);
+    const idOf = async (n: string) => (await db().select({ id: users.id }).from(users).where(eq(users.userName, n)).get())!.id;
+    const ids = await Promise.all(names.map(idOf));
+    let made = await db().select().from(teams).where(eq(teams.name, team)).all();
+    expect(made).toHaveLength(1);
+    expect(made[0]!.captainId).toBe(ids[0]);
+    const membersOf = async (teamId: number) => (await db().select().from(teamMembers).where(eq(teamMembers.teamId, teamId)).all()).map((m) => m.userId).sort();
+    expect(await membersOf(made[0]!.id)).toEqual([...ids].sort());
+
+    // Six users put into a new team at once (the rows of six calls after their passwords are hashed): one
+    // team, the six in it.
+    const other = unique("U");
+    const solo = await Promise.all(Array.from({ length: 6 }, async () => userId((await newUser()).client)));
+    await Promise.all(solo.map((id) => joinTeamByName(db(), id, other, deps.now, new Map())));
+    made = await db().select().from(teams).where(eq(teams.name, other)).all();
+    expect(made).toHaveLength(1);
+    expect(await membersOf(made[0]!.id)).toEqual([...solo].sort());
   });
 });

@@ -252,8 +252,11 @@ export async function resetPassword(db: Db, userId: string): Promise<{ password:
 
 type BatchRow = z.infer<typeof batchRowSchema>;
 
-/** Creates the row's user (active) or, when the user name exists, updates its fields and resets its password. */
-async function upsertRow(db: Db, row: BatchRow, now: number): Promise<{ id: string; created: boolean }> {
+/**
+ * Creates the row's user (active) or, when the user name exists, updates its fields and resets its password.
+ * A user of that name created meanwhile by a concurrent import is updated instead (one more pass).
+ */
+async function upsertRow(db: Db, row: BatchRow, now: number, retried = false): Promise<{ id: string; created: boolean }> {
   const existing = await db.select().from(users).where(eq(users.userNameKey, key(row.userName))).get();
   await assertFree(db, "email", row.email, existing?.id);
   const passwordHash = await hashPassword(row.password);
@@ -277,8 +280,9 @@ async function upsertRow(db: Db, row: BatchRow, now: number): Promise<{ id: stri
     await db.insert(users).values({ id, userName: row.userName, userNameKey: key(row.userName), registerTime: now, ...fields });
     return { id, created: true };
   } catch (err) {
-    if (isUniqueViolation(err)) throw badRequest("account.username_or_email_taken");
-    throw err;
+    if (!isUniqueViolation(err)) throw err;
+    if (!existing && !retried) return upsertRow(db, row, now, true);
+    throw badRequest("account.username_or_email_taken");
   }
 }
 
@@ -297,7 +301,7 @@ async function isTeamLockInForce(db: Db, teamId: number, now: number): Promise<b
  * Puts the user into the team named `teamName`: the existing team of that name (oldest first), else a new
  * team captained by this user (the first row naming it). A user may captain only one team.
  */
-async function joinTeamByName(db: Db, userId: string, teamName: string, now: number, created: Map<string, number>): Promise<void> {
+export async function joinTeamByName(db: Db, userId: string, teamName: string, now: number, created: Map<string, number>): Promise<void> {
   let teamId = created.get(teamName);
   if (teamId === undefined) {
     const found = await db.select({ id: teams.id }).from(teams).where(eq(teams.name, teamName)).orderBy(asc(teams.id)).get();
@@ -306,19 +310,27 @@ async function joinTeamByName(db: Db, userId: string, teamName: string, now: num
   if (teamId === undefined) {
     const owned = await db.select({ id: teams.id }).from(teams).where(eq(teams.captainId, userId)).get();
     if (owned) throw badRequest("team.already_captain");
+    let inserted: { id: number }[];
     try {
-      const [team] = await db
-        .insert(teams)
-        .values({ name: teamName, captainId: userId, inviteToken: generateInviteToken() })
-        .returning({ id: teams.id });
-      teamId = team!.id;
+      // Only while no team has the name: concurrent imports naming the same new team make one team.
+      inserted = await db.all<{ id: number }>(sql`insert into ${teams} (name, captain_id, invite_token)
+        select ${teamName}, ${userId}, ${generateInviteToken()}
+        where not exists (select 1 from ${teams} where name = ${teamName})
+        returning id`);
     } catch (err) {
       if (isUniqueViolation(err)) throw badRequest("team.already_captain");
       throw err;
     }
-    created.set(teamName, teamId);
-    await db.insert(teamMembers).values({ teamId, userId }).onConflictDoNothing().run();
-    return;
+    if (inserted.length > 0) {
+      teamId = inserted[0]!.id;
+      created.set(teamName, teamId);
+      await db.insert(teamMembers).values({ teamId, userId }).onConflictDoNothing().run();
+      return;
+    }
+    const named = await db.select({ id: teams.id }).from(teams).where(eq(teams.name, teamName)).orderBy(asc(teams.id)).get();
+    // Deleted again in between: start over (create it, or join the one made meanwhile).
+    if (!named) return joinTeamByName(db, userId, teamName, now, created);
+    teamId = named.id;
   }
   created.set(teamName, teamId);
   const member = await db
