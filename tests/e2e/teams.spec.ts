@@ -238,3 +238,12 @@ test("a captain is not offered to disband a team whose results stand on a game's
   await expect(card.getByRole("button", { name: en.teams.disband, exact: true })).toHaveCount(0);
   await expect(card.getByRole("button", { name: en.teams.edit, exact: true })).toBeVisible();
 });
+
+test("with the rate limits turned off (FLAGSTAFF_DISABLE_RATE_LIMIT, as this server runs), concurrent team creations by one user are settled by the one-team rule alone", async ({ page }) => {
+  await registerUser(page);
+  const stamp = Date.now().toString(36);
+  const answers = await Promise.all([1, 2, 3, 4].map((i) => page.request.post("/api/team", { data: { name: `R${i}${stamp}`.slice(0, 20) } })));
+  const statuses = answers.map((r) => r.status()).sort();
+  expect(statuses).toEqual([200, 400, 400, 400]);
+  expect(((await (await page.request.get("/api/team")).json()) as unknown[]).length).toBe(1);
+});

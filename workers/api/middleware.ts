@@ -59,7 +59,7 @@ function sameHost(origin: string, url: string): boolean {
 }
 
 const isLoopback = (ip: string) => ip === "::1" || ip.startsWith("127.") || ip === "::ffff:127.0.0.1";
-const rateLimitDisabled = (c: Context<ApiEnv>) => String(c.env.FLAGSTAFF_DISABLE_RATE_LIMIT) === "true";
+export const rateLimitDisabled = (c: Context<ApiEnv>) => String(c.env.FLAGSTAFF_DISABLE_RATE_LIMIT) === "true";
 
 /** Limiters live in the isolate (one process locally); see DECISIONS.md. Flag submission's bucket is the game room's own. */
 const globalLimiter = new SlidingWindowLimiter(150, 60_000, 6);
