@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, interpolate as fill, test } from "./fixtures";
+import { onOneConnection } from "./raw-http";
 import { en } from "./ui-seed";
 
 /** Spec §2: the global error screen (message, stack, Try again, Clear cache) and the 404 page. */
@@ -170,4 +171,23 @@ test("long words stay inside the page, a page past the end says so, and long ite
   await expect(page.getByRole("row").nth(1)).toBeVisible();
   await page.goto("/admin/teams?page=999");
   await expect(page.getByText(/^There is no page 999: the list has \d+\.$/).or(page.getByText(en.adminTeams.empty))).toBeVisible();
+});
+
+test("a body refused before it was read does not take the client's next request on the same connection with it", async ({ baseURL }) => {
+  // Over the 64-KB cap of a JSON route; then an upload refused for want of a session (its 200 KB unread).
+  const big = JSON.stringify({ teamToken: "x".repeat(100_000), publicKey: "y" });
+  const image = "x".repeat(200_000);
+  const answers = await onOneConnection(baseURL!, [
+    { method: "POST", path: "/api/team/verify", body: big, headers: { "content-type": "application/json" } },
+    { method: "GET", path: "/api/config" },
+    { method: "PUT", path: "/api/account/avatar", body: image, headers: { "content-type": "multipart/form-data; boundary=b" } },
+    { method: "GET", path: "/api/config" },
+  ]);
+  expect(answers.map((a) => ("status" in a ? [a.status, a.reused] : a.error))).toEqual([
+    [413, false],
+    [200, true],
+    [401, true],
+    [200, true],
+  ]);
+  expect(JSON.parse((answers[0] as { body: string }).body)).toEqual({ title: "The request body is larger than 64 KB", status: 413 });
 });

@@ -181,6 +181,19 @@ describe("assets (api.md §8) and admin/files", () => {
     expect((await zh.json<{ title: string }>("/api/assets", { method: "POST", raw: new FormData() })).body.title).toBe("上传附件至少需要一个文件");
   });
 
+  it("serves a file, or answers a JSON 404, whatever escapes its download name has", async () => {
+    const { client: admin } = await newAdmin();
+    const form = new FormData();
+    form.append("files", new File([new TextEncoder().encode(`escapes ${Date.now()}`)], "e.txt"));
+    const [file] = (await admin.json<{ hash: string }[]>("/api/assets", { method: "POST", raw: form })).body;
+    const served = await admin.fetch(`/assets/${file!.hash}/%E0%A4%A`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toMatch(/^escapes /);
+    const unknown = await new Client({ lang: "ja-JP" }).json(`/assets/${"0".repeat(64)}/%E0%A4%A`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ title: expect.any(String), status: 404 });
+  });
+
   it("answers 404 for an unknown or malformed hash", async () => {
     const { client: admin } = await newAdmin();
     expect((await admin.json(`/api/assets/${"0".repeat(64)}`, { method: "DELETE" })).status).toBe(404);

@@ -1,5 +1,5 @@
 import type { ErrorBody } from "~/core/errors";
-import { BODY_LIMITS, type BodyKind, bodyTooLarge, declaredLength, LINGER_MS, needsLinger, readWithin } from "~/core/http/body-limit";
+import { BODY_LIMITS, type BodyKind, bodyTooLarge, declaredLength, DRAIN_MAX, DRAIN_MS, dropWithin, LINGER_MS, needsLinger, readWithin } from "~/core/http/body-limit";
 import { languageFromAcceptLanguage } from "~/core/i18n/languages";
 import { getTranslator } from "~/core/i18n/translator";
 import type { ApiContext } from "./context";
@@ -52,16 +52,26 @@ export function refuseOversizeOutsideApi(request: Request): Response | null {
 }
 
 /**
- * A lingering close. An error answered before a large body was read (a refusal over the cap, a 401, a
- * page's 405) goes out at once, with its length, and the connection is held for LINGER_MS with the body
- * unread before it is cancelled and the runtime closes. Closing at once on unread bytes resets the
- * connection, and a reset makes clients drop an answer they had not read yet: through the `npm start`
- * front (scripts/lib/socket-relay.mjs) 6 refusals of 6 were lost that way.
+ * An error answered before a large body was read (a refusal over the cap, a 401, a page's 405). A rest of
+ * up to DRAIN_MAX is read and dropped first, so the client's connection stays open: a keep-alive client
+ * sends its next request on it at once, and a connection closed under it loses that request. A larger
+ * rest gets a lingering close: the answer goes out at once, with its length, and the connection is held
+ * for LINGER_MS with the body unread before it is cancelled and the runtime closes. Closing at once on
+ * unread bytes resets the connection, and a reset makes clients drop an answer they had not read yet:
+ * through the `npm start` front (scripts/lib/socket-relay.mjs) 6 refusals of 6 were lost that way.
  */
 export async function lingerOnUnreadBody(request: Request, response: Response, ctx: ExecutionContext): Promise<Response> {
   if (response.status < 400) return response;
   const body = request.body;
   if (!body || body.locked || !needsLinger(request.headers)) return response;
+  // Up to DRAIN_MAX the rest is read and dropped first: the connection then stays open for the next request.
+  const length = declaredLength(request.headers);
+  let cancel = () => body.cancel();
+  if (length === null || length <= DRAIN_MAX) {
+    const reader = body.getReader();
+    if (await dropWithin(reader, DRAIN_MAX, DRAIN_MS)) return response;
+    cancel = () => reader.cancel();
+  }
   const bytes = new Uint8Array(await response.arrayBuffer());
   // The answer's body is what holds the connection: an empty answer holds nothing.
   if (bytes.byteLength === 0) return new Response(null, response);
@@ -71,7 +81,7 @@ export async function lingerOnUnreadBody(request: Request, response: Response, c
     (async () => {
       await writer.write(bytes);
       await new Promise((done) => setTimeout(done, LINGER_MS));
-      await body.cancel().catch(() => undefined);
+      await cancel().catch(() => undefined);
       await writer.close();
     })().catch(() => undefined),
   );

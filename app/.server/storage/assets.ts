@@ -7,7 +7,10 @@ const WEEK_SECONDS = 7 * 24 * 3600;
 /** Types a browser may show inline; anything else is a download, so an upload can never run as a page. */
 const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/x-icon", "application/pdf"]);
 
-/** The hash (lower-case) and download name when `pathname` is `/assets/{64 hex}/{name}` in any case, else null. */
+/**
+ * The hash (lower-case) and download name when `pathname` is `/assets/{64 hex}/{name}` in any case, else
+ * null. A name with a broken escape is taken as written: the file is still the hash's (or a JSON 404).
+ */
 export function matchAssetPath(pathname: string): { hash: string; name: string } | null {
   const m = ASSET_PATH.exec(pathname);
   const hash = m?.[1]!.toLowerCase();
@@ -16,7 +19,7 @@ export function matchAssetPath(pathname: string): { hash: string; name: string }
   try {
     name = decodeURIComponent(m[2]!);
   } catch {
-    return null;
+    name = m[2]!;
   }
   return { hash, name };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../errors";
-import { BODY_LIMITS, type BodyRoute, bodyKindOf, bodyTooLarge, declaredLength, FILE_LIMITS, formatByteSize, needsLinger, readWithin } from "./body-limit";
+import { BODY_LIMITS, type BodyRoute, bodyKindOf, bodyTooLarge, declaredLength, dropWithin, FILE_LIMITS, formatByteSize, needsLinger, readWithin } from "./body-limit";
 
 const MiB = 1024 * 1024;
 
@@ -98,6 +98,33 @@ describe("needsLinger", () => {
     ["a chunked body of unknown size", { "transfer-encoding": "chunked" }, true],
   ])("%s", (_what, headers, expected) => {
     expect(needsLinger(new Headers(headers))).toBe(expected);
+  });
+});
+
+describe("dropWithin", () => {
+  const stream = (chunks: number[], end = true) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const n of chunks) controller.enqueue(new Uint8Array(n));
+        if (end) controller.close();
+      },
+    });
+
+  it("reads a rest that ends within the size and time", async () => {
+    const body = stream([1000, 2000, 3000]);
+    expect(await dropWithin(body.getReader(), 6000, 1000)).toBe(true);
+  });
+
+  it("stops past the size, leaving the rest to the caller", async () => {
+    const reader = stream([4000, 4000, 4000]).getReader();
+    expect(await dropWithin(reader, 6000, 1000)).toBe(false);
+    await reader.cancel();
+  });
+
+  it("gives up on a rest slower than the time", async () => {
+    const reader = stream([10], false).getReader();
+    expect(await dropWithin(reader, 6000, 50)).toBe(false);
+    await reader.cancel();
   });
 });
 

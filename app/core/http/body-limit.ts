@@ -95,6 +95,41 @@ export async function readWithin(body: ReadableStream<Uint8Array>, limit: number
  */
 export const LINGER_MS = 1_000;
 
+/**
+ * A refused body up to this size is read and dropped before the refusal goes out, so the client's
+ * connection stays open for its next request (workerd keeps a connection whose request was read whole;
+ * a lingering close ends it, and a keep-alive client's next request sent meanwhile is lost with it).
+ * Larger ones linger and close: their sender is usually still sending, and reading them costs memory.
+ */
+export const DRAIN_MAX = 1024 * 1024;
+/** How long a refused body may take to arrive for DRAIN_MAX; a slower one lingers and closes. */
+export const DRAIN_MS = 2_000;
+
+/**
+ * Reads and drops the rest of a body, and says whether it ended within `maxBytes` and `ms`. On false the
+ * reader may still hold a pending read; the caller cancels it.
+ */
+export async function dropWithin(reader: ReadableStreamDefaultReader<Uint8Array>, maxBytes: number, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((done) => {
+    timer = setTimeout(() => done("late"), ms);
+  });
+  try {
+    let size = 0;
+    for (;;) {
+      const next = await Promise.race([reader.read(), late]);
+      if (next === "late") return false;
+      if (next.done) return true;
+      size += next.value.byteLength;
+      if (size > maxBytes) return false;
+    }
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Whether an unread body is large enough to need `LINGER_MS`: the runtime reads and drops a small rest itself. */
 export function needsLinger(headers: Headers): boolean {
   const length = declaredLength(headers);
