@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, registerUser, test } from "./fixtures";
+import { expect, registerUser, smallTargets, test } from "./fixtures";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
@@ -109,6 +109,39 @@ test("a player starts a container from the challenge view, sees its entry and co
 
   await admin.reload();
   await expect(admin.getByRole("row").filter({ hasText: teamName })).toHaveCount(0);
+  await context.close();
+});
+
+test("on a touch screen the container's Copy and Open controls are at least 44 px", async ({ adminApi: admin, browser }) => {
+  test.setTimeout(60_000);
+  const now = Date.now();
+  const stamp = now.toString(36);
+  const game = await admin.post("/api/edit/games", { data: { title: `Touch boxes ${stamp}`, start: now - HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
+  const gameId = ((await game.json()) as { id: number }).id;
+  const created = await admin.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Tbox ${stamp}`, category: "Web", type: "DynamicContainer" } });
+  const challengeId = ((await created.json()) as { id: number }).id;
+  const enabled = await admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, {
+    data: { containerImage: TEST_IMAGE, exposePort: 80, memoryLimit: 32, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true },
+  });
+  expect(enabled.status(), await enabled.text()).toBe(200);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = (await (await player.request.post("/api/team", { data: { name: `T${stamp}`.slice(0, 20) } })).json()) as { id: number };
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
+  expect((await player.request.post(`/api/game/${gameId}/container/${challengeId}`)).status()).toBe(200);
+  await player.goto(`/games/${gameId}/challenges?challenge=${challengeId}`);
+  const panel = player.getByRole("region", { name: K.heading });
+  await expect(panel.getByTestId("container-entry")).toHaveText(/^[\w.-]+:\d+$/);
+  for (const control of [panel.getByRole("button", { name: en.copy.copy }), panel.getByRole("link", { name: K.open })]) {
+    const box = (await control.boundingBox())!;
+    expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(43.5);
+  }
+  expect(await smallTargets(player)).toEqual([]);
+  // Removed by the admin (the player's own destroy waits out the 10-s cooldown).
+  const instances = (await (await admin.get("/api/admin/instances")).json()) as { data: { containerGuid: string; team: { id: number } }[] };
+  const guid = instances.data.find((i) => i.team.id === team.id)!.containerGuid;
+  expect((await admin.delete(`/api/admin/instances/${guid}`)).status()).toBe(200);
   await context.close();
 });
 

@@ -143,4 +143,22 @@ export function hubGreeted(page: Page, path: string): Promise<void> {
   });
 }
 
+/** Visible controls smaller than 44 × 44 px (links inside running text and visually hidden ones are exempt). */
+export async function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, summary, [role=button]")) {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1 || el.closest(".sr-only")) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden") continue;
+      if (el instanceof HTMLInputElement && el.type === "checkbox" && (el.closest("label")?.getBoundingClientRect().height ?? 0) >= 44) continue;
+      const parent = el.parentElement;
+      if (el.tagName === "A" && style.display === "inline" && parent && (parent.textContent ?? "").trim().length > (el.textContent ?? "").trim().length + 10) continue;
+      if (r.height < 43.5 || r.width < 43.5) out.push(`${Math.round(r.width)}×${Math.round(r.height)} ${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}"`);
+    }
+    return out;
+  });
+}
+
 export { expect };

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, APIResponse, Page } from "@playwright/test";
-import { expect, expectRefusedAt, hubGreeted, interpolate, registerUser, test } from "./fixtures";
+import { expect, expectRefusedAt, hubGreeted, interpolate, registerUser, smallTargets, test } from "./fixtures";
 
 // What a player and the organisers see change while their pages stay open: notices, hints and closed
 // challenges on the challenge page, the overview's times, the review's confirmations, the monitor's feed,
@@ -588,24 +588,6 @@ test("on a phone the overview's writeup comes before the notices, and a live not
   await context.close();
 });
 
-/** Visible controls smaller than 44 × 44 px (links inside running text and visually hidden ones are exempt). */
-async function smallTargets(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, summary, [role=button]")) {
-      const r = el.getBoundingClientRect();
-      if (r.width <= 1 || r.height <= 1 || el.closest(".sr-only")) continue;
-      const style = getComputedStyle(el);
-      if (style.visibility === "hidden") continue;
-      if (el instanceof HTMLInputElement && el.type === "checkbox" && (el.closest("label")?.getBoundingClientRect().height ?? 0) >= 44) continue;
-      const parent = el.parentElement;
-      if (el.tagName === "A" && style.display === "inline" && parent && (parent.textContent ?? "").trim().length > (el.textContent ?? "").trim().length + 10) continue;
-      if (r.height < 43.5 || r.width < 43.5) out.push(`${Math.round(r.width)}×${Math.round(r.height)} ${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}"`);
-    }
-    return out;
-  });
-}
-
 test("on a touch screen every control of the player's pages is at least 44 px; under a mouse they stay compact", async ({ adminApi: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const [misc, web] = [`Touch misc ${stamp}`, `Touch web ${stamp}`];
@@ -627,6 +609,17 @@ test("on a touch screen every control of the player's pages is at least 44 px; u
   expect(await smallTargets(page)).toEqual([]);
   await page.goto(`/games/${gameId}/scoreboard`);
   await expect(page.getByRole("button", { name: `P${stamp}`.slice(0, 20) })).toBeVisible();
+  expect(await smallTargets(page)).toEqual([]);
+  // Forms' text fields too (they were 41 px high).
+  await page.goto("/account/profile");
+  await expect(page.getByLabel(en.profile.realName)).toBeVisible();
+  expect(await smallTargets(page)).toEqual([]);
+  await page.goto("/teams");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await smallTargets(page)).toEqual([]);
+  await context.clearCookies();
+  await page.goto("/account/register");
+  await expect(page.getByLabel(en.register.email)).toBeVisible();
   expect(await smallTargets(page)).toEqual([]);
   await context.close();
 

@@ -162,7 +162,7 @@ export function ContainerPanel({
               </code>
               <CopyButton variant="link" text={address} onFailure={() => setCopyFailed(true)} onCopied={() => setCopyFailed(false)} />
               {proxied ? null : (
-                <a href={`http://${info.entry}`} target="_blank" rel="noopener noreferrer" className="text-xs font-medium text-primary-700 hover:underline dark:text-primary-300">
+                <a href={`http://${info.entry}`} target="_blank" rel="noopener noreferrer" className="touch-target inline-flex items-center text-xs font-medium text-primary-700 hover:underline dark:text-primary-300">
                   {t("container.open")}
                 </a>
               )}

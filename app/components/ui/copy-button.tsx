@@ -46,7 +46,7 @@ export function CopyButton({
   return (
     <>
       {variant === "link" ? (
-        <button type="button" onClick={() => void copy()} className={`text-xs font-medium text-primary-700 hover:underline dark:text-primary-300 ${className}`}>
+        <button type="button" onClick={() => void copy()} className={`touch-target inline-flex items-center text-xs font-medium text-primary-700 hover:underline dark:text-primary-300 ${className}`}>
           {label}
         </button>
       ) : (
