@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildMessage, dataPayload, encodeHeader, isSafeAddress } from "./mime";
+import { buildMessage, dataPayload, encodeHeader, formatAddress, formatDate, isSafeAddress } from "./mime";
 import { renderAccountMail } from "./templates";
 
 describe("mime", () => {
@@ -7,6 +7,39 @@ describe("mime", () => {
     expect(encodeHeader("Hello")).toBe("Hello");
     expect(encodeHeader("a\r\nBcc: x@y")).toBe("a Bcc: x@y");
     expect(encodeHeader("確認")).toBe(`=?UTF-8?B?${btoa(String.fromCharCode(...new TextEncoder().encode("確認")))}?=`);
+  });
+
+  /** Decodes the encoded words of a header value (RFC 2047 §6.2: the space between two words is not text). */
+  const decodeWords = (value: string) =>
+    value
+      .replace(/\?=\r\n =\?/g, "?==?")
+      .replace(/=\?UTF-8\?B\?([A-Za-z0-9+/=]*)\?=/g, (_m, b64: string) => new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))));
+
+  it("splits a long non-ASCII header into encoded words of at most 75 characters, of whole characters, folded", () => {
+    const title = "旗杆夺旗赛——第一届全国大学生网络安全技能大赛（决赛）😀 Final ⚑".repeat(3);
+    const encoded = encodeHeader(title);
+    const words = encoded.split("\r\n ");
+    expect(words.length).toBeGreaterThan(3);
+    for (const word of words) {
+      expect(word).toMatch(/^=\?UTF-8\?B\?[A-Za-z0-9+/=]+\?=$/);
+      expect(word.length).toBeLessThanOrEqual(75);
+      // Each word decodes on its own to whole characters (no replacement character from a split one).
+      expect(decodeWords(word)).not.toContain("\uFFFD");
+    }
+    expect(decodeWords(encoded)).toBe(title);
+    expect(`Subject: ${words[0]}`.length).toBeLessThanOrEqual(78);
+  });
+
+  it("quotes an ASCII sender name with escapes and encodes a non-ASCII one without quotes", () => {
+    expect(formatAddress('The "Best" CTF \\ 2026', "n@x.org")).toBe('"The \\"Best\\" CTF \\\\ 2026" <n@x.org>');
+    const cjk = formatAddress("旗杆「競技」", "n@x.org");
+    expect(cjk).not.toContain('"');
+    expect(decodeWords(cjk.replace(/\r\n <n@x\.org>$/, ""))).toBe("旗杆「競技」");
+    expect(cjk.endsWith("\r\n <n@x.org>")).toBe(true);
+  });
+
+  it("writes the date with a numeric zone, not the obsolete GMT", () => {
+    expect(formatDate(new Date(Date.UTC(2026, 10, 27, 22, 38, 36)))).toBe("Fri, 27 Nov 2026 22:38:36 +0000");
   });
 
   it("dot-stuffs lines and terminates DATA", () => {

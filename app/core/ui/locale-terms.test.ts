@@ -63,3 +63,13 @@ describe("Japanese and Chinese spacing", () => {
     expect(spacedField.test("{{field}}は有効な時刻ではありません")).toBe(false);
   });
 });
+
+describe("strings a page compares with the server's", () => {
+  // /account/confirm shows its explanation when the server's refusal is its own title (a used, forged or
+  // expired link) and the server's message otherwise: the two must stay the same text.
+  it.each(["en-US", "ja-JP", "zh-CN"] as const)("%s: the email confirmation's failure title is the server's refusal", (language) => {
+    const common = resources[language].common as unknown as { confirmEmail: { failedTitle: string } };
+    const errors = resources[language].errors as unknown as { account: { email_verify_failed: string } };
+    expect(common.confirmEmail.failedTitle).toBe(errors.account.email_verify_failed);
+  });
+});
