@@ -39,6 +39,9 @@ export interface LogParams {
   passwordChanged: None;
   passwordResetByMail: None;
   recoveryMailFailed: { user: string };
+  verificationMailFailed: { user: string };
+  emailChangeMailFailed: { user: string };
+  mailUnconfirmed: { user: string };
   settingsChanged: { fields: string[] };
   teamEdited: { team: string; id: number };
   teamLocked: { team: string; id: number };
@@ -230,6 +233,9 @@ export const PARAM_KINDS: { [K in LogKey]: Partial<Record<keyof LogParams[K], Re
   passwordChanged: {},
   passwordResetByMail: {},
   recoveryMailFailed: {},
+  verificationMailFailed: {},
+  emailChangeMailFailed: {},
+  mailUnconfirmed: {},
   settingsChanged: { fields: fieldList(SETTINGS_FIELD_LABELS) },
   teamEdited: {},
   teamLocked: {},

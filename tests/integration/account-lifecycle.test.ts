@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { logs, users } from "~/.server/db/schema";
+import { smtpConfigFromEnv } from "~/.server/mail/config";
+import { sendAccountMail } from "~/.server/mail/send";
 import { Client, db, newUser, PASSWORD, unique } from "./helpers";
 
 type Body = { title: string; status: number; data?: unknown };
@@ -20,9 +22,29 @@ function textPart(raw: string): string {
   return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
 }
 
-async function lastLink(address: string, path: string): Promise<{ token: string; email: string; text: string; raw: string }> {
-  const mails = await mailsTo(address);
-  expect(mails.length).toBeGreaterThan(0);
+/** Waits (up to 10 s) until at least `count` messages reached the address: recovery mails go after the answer. */
+async function waitForMails(address: string, count = 1): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const mails = await mailsTo(address);
+    if (mails.length >= count || Date.now() > deadline) return mails;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Waits (up to 10 s) for a log record of the user that `match` picks: some are written after the answer. */
+async function waitForLog(userName: string, match: (l: { level: string; status: string | null; message: string }) => boolean) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = (await db().select().from(logs).where(eq(logs.userName, userName)).all()).find(match);
+    if (found || Date.now() > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function lastLink(address: string, path: string, count = 1): Promise<{ token: string; email: string; text: string; raw: string }> {
+  const mails = await waitForMails(address, count);
+  expect(mails.length).toBeGreaterThanOrEqual(count);
   const raw = mails[mails.length - 1]!;
   const text = textPart(raw);
   const m = new RegExp(`http://flagstaff\\.test${path}\\?token=([^&\\s]+)&email=([^\\s]+)`).exec(text);
@@ -126,6 +148,20 @@ describe("email verification on register", () => {
     });
   });
 
+  it("withdraws a registration whose verification mail fails, tells the user, and logs it for the admins", async () => {
+    await withPolicy({ emailConfirmationRequired: true }, async () => {
+      const userName = unique();
+      const r = await register(new Client({ lang: "zh-CN" }), userName, `${userName}@bounce.test`);
+      expect(r.body).toEqual({ title: "邮件发送失败，请稍后再试", status: 502 });
+      expect(await db().select().from(users).where(eq(users.userNameKey, userName.toLowerCase())).get()).toBeUndefined();
+      const logged = await waitForLog(userName, (l) => l.level === "Error");
+      expect(logged && [logged.status, logged.message]).toEqual([
+        "Failed",
+        `The verification mail to new user ${userName} could not be sent; the registration was withdrawn and the user was told`,
+      ]);
+    });
+  });
+
   it("AdminConfirmationRequired: no sign-in until an admin activates", async () => {
     await withPolicy({ emailConfirmationRequired: false, activeOnRegister: false }, async () => {
       const userName = unique();
@@ -174,20 +210,20 @@ describe("password recovery", () => {
     expect((await new Client({ lang: "zh-CN" }).json<Body>("/api/account/recovery", { method: "POST", body: { email } })).status).toBe(200);
     expect((await lastLink(email, "/account/reset")).text).toContain(`${userName}，你好：`);
     expect((await new Client({ lang: "ja-JP" }).json<Body>("/api/account/recovery", { method: "POST", body: { email } })).status).toBe(200);
-    expect((await lastLink(email, "/account/reset")).text).toContain(`${userName} さん`);
+    expect((await lastLink(email, "/account/reset", 2)).text).toContain(`${userName} さん`);
   });
 
   it("links to the platform's configured address, never to the request's Host (reset poisoning)", async () => {
     const { userName } = await newUser();
     const email = `${userName}@example.com`;
-    for (const host of ["evil.example", "attacker.example:8443"]) {
+    for (const [i, host] of ["evil.example", "attacker.example:8443"].entries()) {
       const res = await exports.default.fetch(`http://${host}/api/account/recovery`, {
         method: "POST",
         headers: { "content-type": "application/json", host },
         body: JSON.stringify({ email }),
       });
       expect(res.status).toBe(200);
-      const link = await lastLink(email, "/account/reset");
+      const link = await lastLink(email, "/account/reset", i + 1);
       expect(link.text).not.toContain(host);
     }
   });
@@ -210,8 +246,27 @@ describe("password recovery", () => {
     const unknown = await new Client().json<Body>("/api/account/recovery", { method: "POST", body: { email: `${unique("nobody")}@bounce.test` } });
     expect(failed.status).toBe(200);
     expect(failed.body).toEqual(unknown.body);
-    const logged = await db().select().from(logs).where(eq(logs.userName, userName)).all();
-    expect(logged.map((l) => [l.level, l.status, l.message])).toContainEqual(["Error", "Failed", `The password reset mail to ${userName} could not be sent (the requester was not told)`]);
+    const logged = await waitForLog(userName, (l) => l.level === "Error");
+    expect(logged && [logged.level, logged.status, logged.message]).toEqual(["Error", "Failed", `The password reset mail to ${userName} could not be sent (the requester was not told)`]);
+  });
+
+  it("answers before the account is looked up or mailed: the answer's time does not tell a registered address", async () => {
+    const { userName } = await newUser();
+    const email = `${userName}@hold.test`;
+    await db().update(users).set({ email, emailKey: email.toLowerCase() }).where(eq(users.userNameKey, userName.toLowerCase())).run();
+    // The mail server holds its reply to this message until released. The answer does not wait for it (it
+    // came before the SMTP client gave up waiting, which it logs), and the mail goes once released.
+    const r = await new Client().json<Body>("/api/account/recovery", { method: "POST", body: { email } });
+    expect(r.status).toBe(200);
+    const mailbox = `http://127.0.0.1:${inject("mailboxPort")}`;
+    const held = async () => ((await (await fetch(`${mailbox}/held?to=${encodeURIComponent(email)}`)).json()) as { held: number }).held;
+    const deadline = Date.now() + 10_000;
+    while ((await held()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await mailsTo(email)).toEqual([]);
+    await fetch(`${mailbox}/release?to=${encodeURIComponent(email)}`, { method: "POST" });
+    expect((await lastLink(email, "/account/reset")).text).toContain(userName);
+    const trouble = (await db().select().from(logs).where(eq(logs.userName, userName)).all()).filter((l) => l.level !== "Information");
+    expect(trouble.map((l) => l.message)).toEqual([]);
   });
 
   it("refuses a token after the password changed (bound to the security stamp)", async () => {
@@ -240,6 +295,19 @@ describe("password recovery", () => {
   });
 });
 
+describe("a mail server slow to confirm a message", () => {
+  it("is a mail that may arrive (unconfirmed), not a failure, once the whole message went out", async () => {
+    const smtp = { ...smtpConfigFromEnv(env)!, timeoutMs: 300 };
+    const to = `${unique("slow")}@hold.test`;
+    const outcome = await sendAccountMail(smtp, "verify", { to, language: "en-US", platform: "CTF", userName: "u", link: "https://x/account/verify?token=a&email=b" });
+    expect(outcome).toBe("unconfirmed");
+    await fetch(`http://127.0.0.1:${inject("mailboxPort")}/release?to=${encodeURIComponent(to)}`, { method: "POST" });
+    expect(await waitForMails(to)).toHaveLength(1);
+    // A refusal is still a failure.
+    await expect(sendAccountMail(smtp, "verify", { to: `${unique()}@bounce.test`, language: "en-US", platform: "CTF", userName: "u", link: "https://x" })).rejects.toMatchObject({ code: "mail.send_failed" });
+  });
+});
+
 describe("change email", () => {
   it("is refused with data false while email confirmation is off", async () => {
     const { client } = await newUser();
@@ -262,6 +330,17 @@ describe("change email", () => {
       expect((await client.json("/api/account/mailchangeconfirm", { method: "POST", body: link })).status).toBe(200);
       expect((await client.json<{ email: string }>("/api/account/profile")).body.email).toBe(newMail);
       expect((await client.json("/api/account/mailchangeconfirm", { method: "POST", body: { token: link.token, email: link.email } })).status).toBe(400);
+    });
+  });
+
+  it("tells the user and logs it for the admins when the confirmation mail fails; the email is unchanged", async () => {
+    const { client, userName } = await newUser();
+    await withPolicy({ emailConfirmationRequired: true }, async () => {
+      const r = await client.json<Body>("/api/account/changeemail", { method: "PUT", body: { newMail: `${unique("new")}@bounce.test` } });
+      expect(r.status).toBe(502);
+      expect((await client.json<{ email: string }>("/api/account/profile")).body.email).toBe(`${userName}@example.com`);
+      const logged = await waitForLog(userName, (l) => l.level === "Error");
+      expect(logged?.message).toBe(`The email change confirmation to ${userName} could not be sent; the user was told`);
     });
   });
 

@@ -3,6 +3,8 @@
  * mailbox to read them: `GET /?to=<address>` answers the messages for that recipient, oldest first, as
  * JSON `ReceivedMail[]` (tests/support/mail-reader.ts reads it). Node only; used by the integration
  * tests' globalSetup (tests/integration/mail-server.ts) and by the end-to-end config (playwright.config.ts).
+ * A message to an address at hold.test is kept, its reply held back, until `POST /release?to=<address>`
+ * (or 20 s): a mail server slow to confirm; `GET /held?to=<address>` answers how many wait.
  */
 import { createServer as createHttpServer } from "node:http";
 import type { Server } from "node:net";
@@ -47,6 +49,8 @@ function listen(server: Server | SMTPServer, port: number): Promise<number> {
  */
 export async function startMailServer(ports: { smtp?: number; mailbox?: number } = {}): Promise<MailServer> {
   const received: ReceivedMail[] = [];
+  /** Held messages' replies, by recipient. */
+  const held = new Map<string, (() => void)[]>();
   const smtp = new SMTPServer({
     secure: false,
     disabledCommands: ["STARTTLS"],
@@ -65,12 +69,19 @@ export async function startMailServer(ports: { smtp?: number; mailbox?: number }
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-          raw: Buffer.concat(chunks).toString("utf8"),
-        });
-        cb();
+        const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+        const accept = () => {
+          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to, raw: Buffer.concat(chunks).toString("utf8") });
+          cb();
+        };
+        const hold = to.find((address) => address.endsWith("@hold.test"));
+        if (!hold) return accept();
+        const timer = setTimeout(accept, 20_000);
+        const release = () => {
+          clearTimeout(timer);
+          accept();
+        };
+        held.set(hold, [...(held.get(hold) ?? []), release]);
       });
     },
   });
@@ -78,6 +89,17 @@ export async function startMailServer(ports: { smtp?: number; mailbox?: number }
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const to = (url.searchParams.get("to") ?? "").toLowerCase();
     res.setHeader("content-type", "application/json");
+    if (url.pathname === "/held") {
+      res.end(JSON.stringify({ held: held.get(to)?.length ?? 0 }));
+      return;
+    }
+    if (req.method === "POST" && url.pathname === "/release") {
+      const waiting = held.get(to) ?? [];
+      held.delete(to);
+      for (const release of waiting) release();
+      res.end(JSON.stringify({ released: waiting.length }));
+      return;
+    }
     res.end(JSON.stringify(received.filter((m) => m.to.includes(to))));
   });
   const smtpPort = await listen(smtp, ports.smtp ?? 0);

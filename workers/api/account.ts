@@ -24,6 +24,31 @@ const deps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now") });
 const mailDeps = (c: ApiContext) => ({ db: c.get("db"), now: c.get("now"), smtp: smtpConfigFromEnv(c.env), origin: publicOrigin(c.env.FLAGSTAFF_PUBLIC_URL, c.req.url), language: c.get("lang") });
 const ok = (c: ApiContext, key: string) => c.json({ title: c.get("t")(key), status: 200 });
 
+/** Tells the admins that an account mail could not be sent (the user is told too, except for recovery). */
+async function logMailFailure(c: ApiContext, err: unknown, key: "verificationMailFailed" | "emailChangeMailFailed", user: string) {
+  if (!(err instanceof AppError && err.code === "mail.send_failed")) return;
+  await logEvent(c, { level: "Error", logger: "Account", userName: user, text: { key, params: { user } }, status: "Failed" });
+}
+
+/** Tells the admins that an account mail went out whole but its server did not confirm it in time. */
+function logMailUnconfirmed(c: ApiContext, user: string) {
+  return logEvent(c, { level: "Warning", logger: "Account", userName: user, text: { key: "mailUnconfirmed", params: { user } }, status: "Pending" });
+}
+
+/** Work after the answer (the request's `waitUntil`); awaited where the runtime gives none. */
+function afterAnswer(c: ApiContext, work: Promise<unknown>): Promise<void> | undefined {
+  const done = work.then(
+    () => undefined,
+    (err: unknown) => console.error("background work failed:", err instanceof Error ? err.message : err),
+  );
+  try {
+    c.executionCtx.waitUntil(done);
+    return undefined;
+  } catch {
+    return done;
+  }
+}
+
 defineRoute(account, { method: "POST", path: "/account/register", auth: "Public", tag, summary: "Register", body: registerSchema }, async (c, { body }) => {
   enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.userName.toLowerCase()}`]);
   await checkCaptcha(c, body.challenge);
@@ -31,10 +56,13 @@ defineRoute(account, { method: "POST", path: "/account/register", auth: "Public"
   if (!smtp && (await getPlatformConfig(c.get("db"), c.get("now"))).accountPolicy.emailConfirmationRequired) throw badRequest("mail.not_configured");
   const outcome = await accounts.register(deps(c), body, { language: c.get("lang") });
   if (outcome.status === "EmailConfirmationRequired") {
-    await accountMail.sendVerificationMail(mailDeps(c), outcome.userId).catch(async (err: unknown) => {
+    const mailed = await accountMail.sendVerificationMail(mailDeps(c), outcome.userId).catch(async (err: unknown) => {
       await accountMail.discardUnverifiedUser(c.get("db"), outcome.userId);
+      await logMailFailure(c, err, "verificationMailFailed", body.userName);
       throw err;
     });
+    // Sent whole, its reply late: it may arrive, so the account stays (registering again mails a new link).
+    if (mailed === "unconfirmed") await logMailUnconfirmed(c, body.userName);
   }
   if (outcome.sessionId) c.header("Set-Cookie", sessionCookie(c.req.raw, outcome.sessionId));
   await logEvent(c, { level: "Information", logger: "Account", userName: body.userName, text: { key: "registered", params: { status: outcome.status } }, status: "Success" });
@@ -100,8 +128,16 @@ defineRoute(account, { method: "POST", path: "/account/verify", auth: "Public", 
 defineRoute(account, { method: "POST", path: "/account/recovery", auth: "Public", tag, summary: "Mail a password reset link", body: z.object({ email: emailSchema, challenge: z.string().max(4096).optional() }) }, async (c, { body }) => {
   enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${body.email.toLowerCase()}`]);
   await checkCaptcha(c, body.challenge);
-  const failed = await accountMail.requestRecovery(mailDeps(c), body.email);
-  if (failed) await logEvent(c, { level: "Error", logger: "Account", userName: failed.undelivered, text: { key: "recoveryMailFailed", params: { user: failed.undelivered } }, status: "Failed" });
+  const mail = mailDeps(c);
+  if (!mail.smtp) throw badRequest("mail.not_configured");
+  // Answered before the account is looked up and mailed: neither the answer nor its time says whether the
+  // address is registered (rules.md §14). A failed or unconfirmed mail is logged for the admins.
+  const sending = accountMail.requestRecovery(mail, body.email).then(async (result) => {
+    if (result && "undelivered" in result) {
+      await logEvent(c, { level: "Error", logger: "Account", userName: result.undelivered, text: { key: "recoveryMailFailed", params: { user: result.undelivered } }, status: "Failed" });
+    } else if (result) await logMailUnconfirmed(c, result.unconfirmed);
+  });
+  await afterAnswer(c, sending);
   return ok(c, "account.recovery_sent");
 });
 
@@ -116,11 +152,13 @@ defineRoute(account, { method: "POST", path: "/account/passwordreset", auth: "Pu
 defineRoute(account, { method: "PUT", path: "/account/changeemail", auth: "User", tag, summary: "Mail a confirmation link to a new address", body: z.object({ newMail: emailSchema }) }, async (c, { body, user }) => {
   enforceLimit(c, limiters.register, [`ip:${c.get("ip")}`, `acct:${user!.id}`]);
   try {
-    await accountMail.requestEmailChange(mailDeps(c), user!.id, body.newMail);
+    const mailed = await accountMail.requestEmailChange(mailDeps(c), user!.id, body.newMail);
+    if (mailed === "unconfirmed") await logMailUnconfirmed(c, user!.userName);
   } catch (err) {
     if (err instanceof AppError && err.code === "account.email_change_by_admin") {
       return c.json({ title: c.get("t")(err.code), data: false, status: 400 }, 400);
     }
+    await logMailFailure(c, err, "emailChangeMailFailed", user!.userName);
     throw err;
   }
   return c.json({ title: c.get("t")("account.email_change_sent"), data: true, status: 200 });

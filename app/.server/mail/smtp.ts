@@ -10,6 +10,8 @@ export interface SmtpConfig {
   password: string;
   sender: string;
   security: SmtpSecurity;
+  /** How long each reply may take (TIMEOUT_MS unless set). */
+  timeoutMs?: number;
 }
 
 export class SmtpError extends Error {
@@ -20,6 +22,15 @@ export class SmtpError extends Error {
 }
 
 const TIMEOUT_MS = 15_000;
+
+/** A reply that did not come within TIMEOUT_MS. */
+export class SmtpTimeout extends SmtpError {}
+
+/**
+ * The whole message went out but the server's reply to it did not come in time: it may well be delivered
+ * (RFC 5321 §4.5.3.2.6 gives that reply 10 minutes), so it is not a failure the sender can act on.
+ */
+export class SmtpUnconfirmed extends SmtpError {}
 
 /** Reads SMTP replies (possibly multi-line, `250-…` then `250 …`) from a socket. */
 class ReplyReader {
@@ -50,10 +61,10 @@ class ReplyReader {
   }
 }
 
-function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
+function withTimeout<T>(p: Promise<T>, what: string, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new SmtpError(`timeout: ${what}`)), TIMEOUT_MS);
+    timer = setTimeout(() => reject(new SmtpTimeout(`timeout: ${what}`)), ms);
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
@@ -61,11 +72,12 @@ function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
 /**
  * Sends one message over SMTP with a Workers TCP socket: EHLO, STARTTLS (required when security is
  * `starttls`), AUTH PLAIN or LOGIN when a user is set, MAIL/RCPT/DATA, QUIT. Throws SmtpError on any
- * unexpected reply.
+ * unexpected reply, SmtpUnconfirmed when the message was sent and its reply did not come in time.
  */
 export async function sendSmtp(config: SmtpConfig, message: Omit<MailMessage, "from"> & { fromName: string }): Promise<void> {
   if (!isSafeAddress(config.sender) || !isSafeAddress(message.to)) throw new SmtpError("invalid address");
   const encoder = new TextEncoder();
+  const timeoutMs = config.timeoutMs ?? TIMEOUT_MS;
   let socket = connect(
     { hostname: config.host, port: config.port },
     { secureTransport: config.security === "tls" ? "on" : config.security === "starttls" ? "starttls" : "off", allowHalfOpen: false },
@@ -74,14 +86,14 @@ export async function sendSmtp(config: SmtpConfig, message: Omit<MailMessage, "f
   let replies = new ReplyReader(socket.readable.getReader());
   const send = (line: string) => writer.write(encoder.encode(`${line}\r\n`));
   const expect = async (what: string, ok: (code: number) => boolean) => {
-    const reply = await withTimeout(replies.read(), what);
+    const reply = await withTimeout(replies.read(), what, timeoutMs);
     if (!ok(reply.code)) throw new SmtpError(`${what}: ${reply.text.slice(0, 200)}`);
     return reply.text;
   };
   const is2xx = (c: number) => c >= 200 && c < 300;
   const is3xx = (c: number) => c >= 300 && c < 400;
   try {
-    await withTimeout(socket.opened, "connect");
+    await withTimeout(socket.opened, "connect", timeoutMs);
     await expect("greeting", (c) => c === 220);
     await send("EHLO flagstaff");
     let caps = await expect("EHLO", is2xx);
@@ -123,9 +135,11 @@ export async function sendSmtp(config: SmtpConfig, message: Omit<MailMessage, "f
       { date: new Date(), messageId: `${crypto.randomUUID()}@${domain}`, boundary: `flagstaff-${crypto.randomUUID()}` },
     );
     await writer.write(encoder.encode(dataPayload(body)));
-    await expect("message", is2xx);
+    await expect("message", is2xx).catch((err: unknown) => {
+      throw err instanceof SmtpTimeout ? new SmtpUnconfirmed(err.message) : err;
+    });
     await send("QUIT");
-    await withTimeout(replies.read(), "QUIT").catch(() => undefined);
+    await withTimeout(replies.read(), "QUIT", timeoutMs).catch(() => undefined);
   } finally {
     await socket.close().catch(() => undefined);
   }

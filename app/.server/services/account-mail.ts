@@ -7,7 +7,7 @@ import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import type { Language } from "~/core/i18n/languages";
 import type { SmtpConfig } from "../mail/smtp";
-import { sendAccountMail } from "../mail/send";
+import { type MailOutcome, sendAccountMail } from "../mail/send";
 import { isEmailDomainAllowed } from "./accounts";
 import { getPlatformConfig } from "./config";
 import { checkMailToken, createMailToken, decodeLinkValue, encodeLinkValue, type TokenPurpose } from "./mail-tokens";
@@ -38,11 +38,11 @@ async function platformName(db: Db, now: number) {
 }
 
 /** Mails the activation link (`/account/verify`) to a newly registered user. */
-export async function sendVerificationMail(deps: MailDeps, userId: string): Promise<void> {
+export async function sendVerificationMail(deps: MailDeps, userId: string): Promise<MailOutcome> {
   const user = await deps.db.select().from(users).where(eq(users.id, userId)).get();
-  if (!user) return;
+  if (!user) return "sent";
   const link = await mailLink(deps, "verify", "/account/verify", user, user.email);
-  await sendAccountMail(deps.smtp, "verify", {
+  return sendAccountMail(deps.smtp, "verify", {
     to: user.email,
     language: user.language,
     platform: await platformName(deps.db, deps.now),
@@ -83,29 +83,29 @@ export async function verifyAccount({ db, now }: Pick<MailDeps, "db" | "now">, i
 }
 
 /**
- * Mails a reset link to a confirmed, non-banned account with this email. Answers the same whether or not
- * the email exists (only the missing mail configuration is reported).
+ * Mails a reset link to a confirmed, non-banned account with this email. The route answers before this
+ * runs, the same whether or not the email exists (rules.md §14: neither the answer nor its time may tell);
+ * what went wrong is returned for the admins' log: a failed mail (`undelivered`) or one whose reply did not
+ * come in time (`unconfirmed`), with the user's name.
  */
-export async function requestRecovery(deps: MailDeps, email: string): Promise<{ undelivered: string } | null> {
+export async function requestRecovery(deps: MailDeps, email: string): Promise<{ undelivered: string } | { unconfirmed: string } | null> {
   if (!deps.smtp) throw badRequest("mail.not_configured");
   const user = await deps.db.select().from(users).where(eq(users.emailKey, key(email))).get();
   if (!user || !user.emailConfirmed || user.role === "Banned") return null;
   const link = await mailLink(deps, "reset", "/account/reset", user, user.email);
   try {
-    await sendAccountMail(deps.smtp, "reset", {
+    const outcome = await sendAccountMail(deps.smtp, "reset", {
       to: user.email,
       language: deps.language,
       platform: await platformName(deps.db, deps.now),
       userName: user.userName,
       link,
     });
+    return outcome === "unconfirmed" ? { unconfirmed: user.userName } : null;
   } catch (err) {
-    // The answer never says whether the address exists (rules.md §14), not even when the mail fails:
-    // the caller logs the failure for the admins instead.
     if (err instanceof AppError && err.code === "mail.send_failed") return { undelivered: user.userName };
     throw err;
   }
-  return null;
 }
 
 /** Sets a new password from a reset link, rotates the stamp and revokes every session. Returns the user (their live sockets close too). */
@@ -130,7 +130,7 @@ export async function resetPassword(
  * Mails a confirmation link to the new address. Needs email confirmation on (else 400 with data false:
  * an admin changes emails); the address must be free and pass the domain whitelist.
  */
-export async function requestEmailChange(deps: MailDeps, userId: string, newMail: string): Promise<void> {
+export async function requestEmailChange(deps: MailDeps, userId: string, newMail: string): Promise<MailOutcome> {
   const { accountPolicy } = await getPlatformConfig(deps.db, deps.now);
   if (!accountPolicy.emailConfirmationRequired) throw badRequest("account.email_change_by_admin");
   if (!isEmailDomainAllowed(newMail, accountPolicy.emailDomainList)) {
@@ -146,7 +146,7 @@ export async function requestEmailChange(deps: MailDeps, userId: string, newMail
   const user = await deps.db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw unauthorized();
   const link = await mailLink(deps, "changeEmail", "/account/confirm", user, newMail);
-  await sendAccountMail(deps.smtp, "changeEmail", {
+  return sendAccountMail(deps.smtp, "changeEmail", {
     to: newMail,
     language: deps.language,
     platform: await platformName(deps.db, deps.now),
