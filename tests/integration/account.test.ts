@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "~/.server/db/schema";
-import { bootstrapAdmin } from "~/.server/services/accounts";
+import { bootstrapAdmin, changePassword } from "~/.server/services/accounts";
 import { Client, db, newUser, PASSWORD, unique } from "./helpers";
 
 type ErrorBody = { title: string; status: number };
@@ -47,6 +47,21 @@ describe("register → login → profile → change password", () => {
     const weak = await client.json<ErrorBody>("/api/account/changepassword", { method: "PUT", body: { old: PASSWORD, new: "abc" } });
     expect(weak.body).toEqual({ title: "Password must be at least 6 characters", status: 400 });
     expect((await client.json("/api/account/profile")).status).toBe(200);
+  });
+
+  it("of two password changes at once, one is made and the other refused: never a 200 for a password that does not work", async () => {
+    const { client, userName } = await newUser();
+    const id = (await client.json<{ userId: string }>("/api/account/profile")).body.userId;
+    const deps = { db: db(), now: Date.now() };
+    const tries = ["Fir5tChoice", "Sec0ndChoice"];
+    const results = await Promise.allSettled(tries.map((next) => changePassword(deps, id, { old: PASSWORD, new: next })));
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(String((refused.reason as Error).message)).toBe("account.wrong_old_password");
+    const made = tries[results.findIndex((r) => r.status === "fulfilled")]!;
+    const login = (password: string) => new Client().json("/api/account/login", { method: "POST", body: { userName, password } });
+    expect((await login(made)).status).toBe(200);
+    for (const other of [PASSWORD, ...tries.filter((t) => t !== made)]) expect((await login(other)).status).toBe(401);
   });
 
   it("updates the profile, rejects a taken user name and overlong fields", async () => {

@@ -198,16 +198,22 @@ export async function updateProfile({ db }: ServiceDeps, userId: string, input: 
   }
 }
 
-/** Checks the old password, stores the new one, rotates the security stamp and revokes every session. */
+/**
+ * Checks the old password, stores the new one, rotates the security stamp and revokes every session. The
+ * write is made only over the password it checked: of two changes at once the second is refused as a
+ * wrong old password (it no longer is the current one), rather than answered 200 and written over.
+ */
 export async function changePassword({ db }: ServiceDeps, userId: string, input: ChangePasswordInput): Promise<void> {
   const u = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
   if (!u) throw unauthorized();
   if (!(await verifyPassword(input.old, u.passwordHash))) throw badRequest("account.wrong_old_password");
-  await db
+  const changed = await db
     .update(users)
     .set({ passwordHash: await hashPassword(input.new), securityStamp: newStamp() })
-    .where(eq(users.id, userId))
-    .run();
+    .where(and(eq(users.id, userId), eq(users.passwordHash, u.passwordHash)))
+    .returning({ id: users.id })
+    .get();
+  if (!changed) throw badRequest("account.wrong_old_password");
   await revokeAllSessions(db, userId);
 }
 
