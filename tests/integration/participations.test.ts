@@ -135,6 +135,33 @@ describe("joining a game", () => {
     expect(regs.map((r) => r.userId)).toEqual([joining.id]);
   });
 
+  it("answers a join whose team is deleted just before its acceptance with 'no team', not a FOREIGN KEY failure", async () => {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin, { acceptWithoutReview: true });
+    // An enabled challenge: the acceptance prepares its instance for the (gone) participation.
+    const c = (await admin.json<{ id: number }>(`/api/edit/games/${g.id}/challenges`, { method: "POST", body: { title: "c", category: "Web", type: "StaticAttachment" } })).body;
+    await admin.json(`/api/edit/games/${g.id}/challenges/${c.id}/flags`, { method: "POST", body: [{ flag: "flag{x}" }] });
+    expect((await admin.json(`/api/edit/games/${g.id}/challenges/${c.id}`, { method: "PUT", body: { isEnabled: true } })).status).toBe(200);
+    const { captain, team } = await teamWithMembers(0);
+    const deps = { db: db(), now: Date.now() };
+    // The team's deletion lands between the registration and the acceptance's writes.
+    let deleted = false;
+    const racing = new Proxy(deps.db, {
+      get(target, prop, receiver) {
+        if (prop !== "batch" || deleted) return Reflect.get(target, prop, receiver);
+        return async (...args: Parameters<typeof target.batch>) => {
+          deleted = true;
+          await target.delete(teams).where(eq(teams.id, team.id)).run();
+          return target.batch(...args);
+        };
+      },
+    });
+    await expect(joinGame({ ...deps, db: racing }, captain.id, g.id, { teamId: team.id })).rejects.toMatchObject({ code: "game.no_team" });
+    expect(deleted).toBe(true);
+    expect(await participationOf(g.id, team.id)).toBeUndefined();
+    expect(await db().select().from(gameInstances).where(eq(gameInstances.challengeId, c.id)).all()).toEqual([]);
+  });
+
   it("accepts at once without review, locks the team and prepares instances", async () => {
     const { client: admin } = await newAdmin();
     const g = await createGame(admin, { acceptWithoutReview: true });

@@ -55,7 +55,8 @@ function acceptanceWrites(db: Db, participationId: number, gameId: number, teamI
             lastContainerOperation: sql<number>`0`.as("last_container_operation"),
           })
           .from(challenges)
-          .where(and(eq(challenges.gameId, gameId), eq(challenges.isEnabled, true))),
+          // Nothing for a participation gone meanwhile (its team deleted): no FOREIGN KEY failure.
+          .where(and(eq(challenges.gameId, gameId), eq(challenges.isEnabled, true), sql`exists (select 1 from ${participations} where id = ${participationId})`)),
       )
       .onConflictDoNothing(),
   ] as const;
@@ -190,7 +191,16 @@ async function tryJoinGame({ db, now }: ParticipationDeps, userId: string, gameI
       }
     }
   }
-  if (status === "Accepted") await runAcceptance(db, participationId, gameId, input.teamId);
+  if (status === "Accepted") {
+    await runAcceptance(db, participationId, gameId, input.teamId);
+    // The team may have been deleted meanwhile (its participation with it): the caller then has no team.
+    const kept = await db.select({ id: participations.id }).from(participations).where(eq(participations.id, participationId)).get();
+    if (!kept) {
+      const member = await db.select({ teamId: teamMembers.teamId }).from(teamMembers).where(eq(teamMembers.userId, userId)).get();
+      if (!member) throw badRequest("game.no_team");
+      return null;
+    }
+  }
   return status;
 }
 
