@@ -1,7 +1,9 @@
 import { and, eq, isNull, like, ne } from "drizzle-orm";
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { containers, gameEvents, gameInstances, logs, participations, trafficCaptures } from "~/.server/db/schema";
+import { challenges, containers, gameEvents, gameInstances, logs, participations, trafficCaptures } from "~/.server/db/schema";
+import { createPlayerContainer } from "~/.server/services/containers";
+import { requirePlayer } from "~/.server/services/player-challenges";
 import { signRequest } from "~/core/agent-protocol";
 import type { ChallengeDetail, ChallengeEditDetail } from "~/core/schemas/challenge";
 import type { GameInfo } from "~/core/schemas/game";
@@ -329,6 +331,35 @@ describe("player containers", () => {
     expect(r.status).toBe(400);
     expect(r.body.title).toBe("The container could not be started: try again in a few seconds, and tell the organisers if it keeps failing");
     expect(await db().select().from(containers).where(eq(containers.challengeId, c.id)).all()).toEqual([]);
+  });
+
+  it("starts nothing for a challenge disabled while the start was under way (after its checks, before its row)", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const p = await acceptedPlayer(game.id);
+    const userId = (await p.client.json<{ userId: string }>("/api/account/profile")).body.userId;
+    const player = await requirePlayer(db(), game.id, userId, Date.now());
+    // The disable (and its destroy pass, which finds nothing yet) lands just before the start writes its row.
+    let disabled = false;
+    const racing = new Proxy(db(), {
+      get(target, prop, receiver) {
+        if (prop !== "all" || disabled) return Reflect.get(target, prop, receiver);
+        return async (...args: Parameters<typeof target.all>) => {
+          disabled = true;
+          await target.update(challenges).set({ isEnabled: false }).where(eq(challenges.id, c.id)).run();
+          return target.all(...args);
+        };
+      },
+    });
+    const log = async () => undefined;
+    try {
+      await expect(createPlayerContainer({ db: racing, now: Date.now(), env, log }, { db: racing, log }, player, c.id, userId)).rejects.toMatchObject({ code: "challenge.not_found" });
+      expect(disabled).toBe(true);
+      expect(await db().select().from(containers).where(and(eq(containers.challengeId, c.id), ne(containers.status, "Destroyed"))).all()).toEqual([]);
+    } finally {
+      // Whatever a failing run started goes with the challenge.
+      await admin.client.json(`/api/edit/games/${game.id}/challenges/${c.id}`, { method: "DELETE" });
+    }
   });
 
   it("answers the contract's statuses for an unreachable agent and releases the instance instead of leaving it stuck", { timeout: 60_000 }, async () => {

@@ -364,7 +364,9 @@ const isUniqueViolation = (error: unknown): boolean => /UNIQUE constraint failed
  * Inserts the team's new Pending container only while the team limit leaves room for it, in one statement
  * (D1 runs each atomically), so teammates starting at once cannot get past the limit together. With
  * auto-destroy a team at its limit may start one container beyond it, one at a time (no other start of the
- * team in flight); its oldest goes once the new one runs. Null when refused.
+ * team in flight); its oldest goes once the new one runs. Only while the challenge is still enabled: a
+ * disable's destroy pass runs after its update, so a row written after that update would outlive it
+ * (a row written before it is destroyed by the pass). Null when refused.
  */
 async function claimContainerSlot(db: Db, values: NewContainer, limit: number, autoDestroy: boolean): Promise<Container | null> {
   const pid = values.participationId!;
@@ -378,7 +380,7 @@ async function claimContainerSlot(db: Db, values: NewContainer, limit: number, a
   const inserted = await db.all<{ id: string }>(sql`insert into ${containers}
       (id, image, status, started_at, expect_stop_at, challenge_id, instance_id, participation_id, user_id, capture_enabled)
     select ${values.id}, ${values.image}, 'Pending', ${values.startedAt}, ${values.expectStopAt}, ${values.challengeId}, ${values.instanceId}, ${pid}, ${values.userId}, ${values.captureEnabled ? 1 : 0}
-    where ${room}
+    where ${room} and exists (select 1 from ${challenges} where id = ${values.challengeId} and is_enabled = 1)
     returning id`);
   if (inserted.length === 0) return null;
   return (await db.select().from(containers).where(eq(containers.id, values.id)).get()) ?? null;
@@ -463,8 +465,13 @@ export async function createPlayerContainer(deps: ContainerDeps, instanceDeps: I
     if (isUniqueViolation(error)) throw badRequest("container.already_running");
     throw error;
   }
-  // Refused by the limit; with auto-destroy, another start of the team is under way.
-  if (!row) throw badRequest(autoDestroy ? "container.team_starting" : "container.limit_exceeded");
+  if (!row) {
+    // Disabled (or deleted) meanwhile: as if it had been before the call.
+    const enabled = await db.select({ id: challenges.id }).from(challenges).where(and(eq(challenges.id, challenge.id), eq(challenges.isEnabled, true))).get();
+    if (!enabled) throw notFound("challenge.not_found");
+    // Refused by the limit; with auto-destroy, another start of the team is under way.
+    throw badRequest(autoDestroy ? "container.team_starting" : "container.limit_exceeded");
+  }
   // The cooldown is claimed after the row: of two teammates starting at once, the second is told the
   // container is running (the index above), not to wait 10 s.
   try {
