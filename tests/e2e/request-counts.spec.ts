@@ -137,3 +137,38 @@ test("the admin challenge list refreshes every 10 s, keeping an open dialog and 
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel(en.adminChallenges.titleLabel)).toHaveValue("Being typed");
 });
+
+test("an open challenge is read again every 120 s only while its tab is seen, and at once when it is seen again", async ({ page, adminApi }) => {
+  const game = await createGame(adminApi, { acceptWithoutReview: true });
+  const cid = await createChallenge(adminApi, game.id, `Seen ${Date.now().toString(36)}`);
+  expect((await adminApi.post(`/api/edit/games/${game.id}/challenges/${cid}/flags`, { data: [{ flag: "flag{seen}" }] })).status()).toBe(200);
+  expect((await adminApi.put(`/api/edit/games/${game.id}/challenges/${cid}`, { data: { isEnabled: true } })).status()).toBe(200);
+  await registerUser(page);
+  const team = (await (await page.request.post("/api/team", { data: { name: `Seen ${Date.now().toString(36)}`.slice(0, 20) } })).json()) as { id: number };
+  expect((await page.request.post(`/api/game/${game.id}`, { data: { teamId: team.id } })).status()).toBe(200);
+  // The tab's visibility is the test's to set.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __hidden: boolean };
+    w.__hidden = false;
+    Object.defineProperty(document, "visibilityState", { get: () => (w.__hidden ? "hidden" : "visible") });
+  });
+  const setHidden = (hidden: boolean) =>
+    page.evaluate((h) => {
+      (window as unknown as { __hidden: boolean }).__hidden = h;
+      document.dispatchEvent(new Event("visibilitychange"));
+    }, hidden);
+  await page.clock.install();
+  const reads = apiReads(page);
+  const detail = `/api/game/${game.id}/challenges/${cid}`;
+  await page.goto(`/games/${game.id}/challenges?challenge=${cid}`);
+  await expect(page.getByRole("heading", { name: new RegExp(`Seen`) }).first()).toBeVisible(FIRST_LOAD);
+  await expect.poll(() => reads.filter((p) => p === detail).length).toBe(1);
+  await page.clock.fastForward(121_000);
+  await expect.poll(() => reads.filter((p) => p === detail).length).toBe(2);
+  await setHidden(true);
+  await page.clock.fastForward(250_000);
+  await page.waitForTimeout(500);
+  expect(reads.filter((p) => p === detail).length).toBe(2);
+  await setHidden(false);
+  await expect.poll(() => reads.filter((p) => p === detail).length).toBe(3);
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventType } from "~/core/enums";
 import type { GameEvent } from "~/core/protocol";
-import { appendOlderEvents, eventTypeOptions, matchesEventFilter } from "./event-list";
+import { appendOlderEvents, eventTypeOptions, HELD_MAX, matchesEventFilter, prependLiveEvent } from "./event-list";
 
 const ev = (time: number, type: EventType = "FlagSubmit", values: string[] = [String(time)]): GameEvent => ({ type, values, time, user: "u", team: "t", teamId: 1 });
 
@@ -46,5 +46,36 @@ describe("appendOlderEvents", () => {
     const held = [ev(3), ev(2)];
     expect(appendOlderEvents(held, [])).toBe(held);
     expect(appendOlderEvents(held, [ev(2)])).toBe(held);
+  });
+});
+
+describe("prependLiveEvent", () => {
+  const all = { hideContainer: true, type: "" } as const;
+
+  it("puts the live event on top and keeps what is shown, letting older events go", () => {
+    const held = [ev(5), ev(4), ev(3), ev(2), ev(1)];
+    const { events, trimmed } = prependLiveEvent(held, ev(6), all, 3);
+    expect(events.map((e) => e.time)).toEqual([6, 5, 4]);
+    expect(trimmed).toBe(true);
+  });
+
+  it("keeps everything while fewer events than shown are held", () => {
+    const { events, trimmed } = prependLiveEvent([ev(2), ev(1)], ev(3), all, 3);
+    expect(events.map((e) => e.time)).toEqual([3, 2, 1]);
+    expect(trimmed).toBe(false);
+  });
+
+  it("counts only the events the type filter shows, keeping the others between them", () => {
+    const held = [ev(5, "Normal"), ev(4, "CheatDetected"), ev(3, "Normal"), ev(2, "CheatDetected"), ev(1, "CheatDetected")];
+    const { events } = prependLiveEvent(held, ev(6, "CheatDetected"), { hideContainer: true, type: "CheatDetected" }, 2);
+    expect(events.map((e) => e.time)).toEqual([6, 5, 4]);
+  });
+
+  it("holds at most HELD_MAX events when the filter shows few of them", () => {
+    const held = Array.from({ length: HELD_MAX }, (_, i) => ev(HELD_MAX - i, "Normal"));
+    const { events, trimmed } = prependLiveEvent(held, ev(HELD_MAX + 1, "Normal"), { hideContainer: true, type: "CheatDetected" }, 100);
+    expect(events).toHaveLength(HELD_MAX);
+    expect(events[0]!.time).toBe(HELD_MAX + 1);
+    expect(trimmed).toBe(true);
   });
 });

@@ -35,3 +35,23 @@ export function appendOlderEvents(held: GameEvent[], page: GameEvent[]): GameEve
   while (start < page.length && tail.has(eventKey(page[start]!))) start++;
   return start === page.length ? held : [...held, ...page.slice(start)];
 }
+
+/** Events held beyond the ones shown, at most (a rare type filter over a busy game). */
+export const HELD_MAX = 1_000;
+
+/**
+ * A live event on top of the held ones (newest first), the held list then cut after the `limit`-th event
+ * the filter shows, or at HELD_MAX: a page open for hours keeps what it shows, not everything pushed.
+ * The held list stays the newest part of the server's, so the next page still starts at its length;
+ * `trimmed` says older events were let go (the server has more again).
+ */
+export function prependLiveEvent(held: readonly GameEvent[], event: GameEvent, filter: EventFilter, limit: number): { events: GameEvent[]; trimmed: boolean } {
+  const next = [event, ...held];
+  let seen = 0;
+  for (let i = 0; i < next.length && i < HELD_MAX; i++) {
+    if (matchesEventFilter(next[i]!, filter) && ++seen === limit) {
+      return i + 1 < next.length ? { events: next.slice(0, i + 1), trimmed: true } : { events: next, trimmed: false };
+    }
+  }
+  return next.length > HELD_MAX ? { events: next.slice(0, HELD_MAX), trimmed: true } : { events: next, trimmed: false };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SubmissionRecord } from "~/core/protocol";
-import { matchesSubmissionFilter, pushSubmission, submissionFilterFrom, submissionsQuery } from "./submission-filter";
+import { keepNewest, matchesSubmissionFilter, pushSubmission, submissionFilterFrom, submissionsQuery } from "./submission-filter";
 
 const record: SubmissionRecord = { id: 9, answer: "flag{x}", status: "WrongAnswer", time: 1, user: "u", team: "T", challenge: "C", challengeId: 4, teamId: 7 };
 
@@ -40,5 +40,21 @@ describe("the monitor's submission filter", () => {
     const waiting = { status: "FlagSubmitted" as const, challenge: null, team: null };
     expect(pushSubmission([submitted, record], { ...submitted, status: "Accepted" }, waiting)).toEqual([record]);
     expect(pushSubmission([record], { ...submitted, status: "Accepted" }, waiting)).toEqual([record]);
+  });
+});
+
+describe("keepNewest", () => {
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ ...record, id: n - i }));
+
+  it("lets the oldest rows go past the number the page holds, keeping the newest in order", () => {
+    const pushed = keepNewest(pushSubmission(rows(100), { ...record, id: 101 }, { status: "", challenge: null, team: null }), 100);
+    expect(pushed).toHaveLength(100);
+    expect(pushed[0]!.id).toBe(101);
+    expect(pushed.at(-1)!.id).toBe(2);
+  });
+
+  it("keeps the rows as they are within the number", () => {
+    const held = rows(3);
+    expect(keepNewest(held, 100)).toBe(held);
   });
 });

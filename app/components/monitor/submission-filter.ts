@@ -50,3 +50,12 @@ export function pushSubmission(rows: readonly SubmissionRecord[], record: Submis
   const rest = rows.filter((r) => r.id !== record.id);
   return matchesSubmissionFilter(record, filter) ? [record, ...rest] : rest;
 }
+
+/**
+ * The rows (newest first) cut to the `max` newest: a page open for hours shows as many rows as it read,
+ * not every submission pushed since. The rows kept stay the newest part of the server's list, so the next
+ * page starts at their number.
+ */
+export function keepNewest(rows: SubmissionRecord[], max: number): SubmissionRecord[] {
+  return rows.length > max ? rows.slice(0, max) : rows;
+}

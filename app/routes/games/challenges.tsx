@@ -155,14 +155,20 @@ function DetailPanel({
     [gameId, challengeId],
   );
 
-  // Read when opened, every 120 s, and again when a hint is announced (`hints` changes).
+  // Read when opened, every 120 s while the tab is seen (and when it is seen again), and when a hint is
+  // announced (`hints` changes).
   useEffect(() => {
     const controller = new AbortController();
     void load(controller.signal);
-    const timer = setInterval(() => void load(controller.signal), DETAIL_REFRESH_MS);
+    const again = () => {
+      if (document.visibilityState === "visible") void load(controller.signal);
+    };
+    const timer = setInterval(again, DETAIL_REFRESH_MS);
+    document.addEventListener("visibilitychange", again);
     return () => {
       controller.abort();
       clearInterval(timer);
+      document.removeEventListener("visibilitychange", again);
     };
   }, [load, hints]);
 

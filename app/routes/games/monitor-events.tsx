@@ -6,7 +6,7 @@ import { createDb } from "~/.server/db/client";
 import { monitorPageGame } from "~/.server/services/games";
 import { gameTeamOptions } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
-import { appendOlderEvents, eventTypeOptions, isContainerEvent, matchesEventFilter } from "~/components/monitor/event-list";
+import { appendOlderEvents, eventTypeOptions, isContainerEvent, matchesEventFilter, prependLiveEvent } from "~/components/monitor/event-list";
 import { MonitorShell, useEventText } from "~/components/monitor/monitor-shell";
 import { TeamFilter } from "~/components/monitor/team-filter";
 import { Alert } from "~/components/ui/alert";
@@ -125,7 +125,12 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
     onResync: () => void fill("reset"),
     onMessage: (m) => {
       if (m.type !== "event" || (hideContainer && isContainerEvent(m.data.type)) || (teamId !== null && m.data.teamId !== teamId)) return;
-      setEvents([m.data, ...held.current]);
+      const { events: next, trimmed } = prependLiveEvent(held.current, m.data, { hideContainer, type }, limitRef.current);
+      setEvents(next);
+      if (trimmed) {
+        atEnd.current = false;
+        setEnd(false);
+      }
     },
   });
   const matched = events.filter((e) => matchesEventFilter(e, { hideContainer, type }));

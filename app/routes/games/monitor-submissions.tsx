@@ -8,7 +8,7 @@ import { gameChallengeOptions, gameTeamOptions } from "~/.server/services/submis
 import { formatDateTime } from "~/components/games/time";
 import { MonitorShell } from "~/components/monitor/monitor-shell";
 import { TeamFilter } from "~/components/monitor/team-filter";
-import { pushSubmission, type SubmissionFilter, submissionFilterFrom, submissionsQuery } from "~/components/monitor/submission-filter";
+import { keepNewest, pushSubmission, type SubmissionFilter, submissionFilterFrom, submissionsQuery } from "~/components/monitor/submission-filter";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { selectClass } from "~/components/ui/select";
@@ -52,19 +52,25 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const query = useCallback((skip: number) => api<SubmissionRecord[]>(`/api/game/${gameId}/submissions?${submissionsQuery(filter, PAGE, skip)}`), [gameId, filter]);
-  // Rows the pages returned so far: the next page starts there. Live rows on top shift the server's
-  // offsets, so a page may repeat rows already held; those are dropped by id.
-  const fetched = useRef(0);
+  // How many rows the page holds: the pages read so far (at least one). Live rows push the oldest out
+  // below it, so a page open for hours stays as long as what was read. The rows held are the newest of the
+  // server's list, so the next page starts at their number; live rows on top shift the server's offsets
+  // meanwhile, so a page may repeat rows already held: those are dropped by id.
+  const held = useRef(PAGE);
+  const shown = useRef<SubmissionRecord[]>([]);
+  useEffect(() => {
+    shown.current = rows;
+  }, [rows]);
   // Submissions pushed while the first page is read are applied again to what it brings.
   const [reads] = useState(() => new PushesDuringRead<SubmissionRecord[]>());
   const load = useCallback(() => {
     const round = reads.begin();
     query(0)
       .then((list) => {
-        const shown = reads.settle(round, list);
-        if (shown === null) return;
-        fetched.current = list.length;
-        setRows(shown);
+        const read = reads.settle(round, list);
+        if (read === null) return;
+        held.current = Math.max(PAGE, read.length);
+        setRows(keepNewest(read, held.current));
         setMore(list.length === PAGE);
         setError(null);
       })
@@ -77,9 +83,11 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
     onResync: load,
     onMessage: (m) => {
       if (m.type !== "submission") return;
-      const change = (rows: SubmissionRecord[]) => pushSubmission(rows, m.data, filter);
+      const change = (rows: SubmissionRecord[]) => keepNewest(pushSubmission(rows, m.data, filter), held.current);
       reads.push(change);
       setRows(change);
+      // A full page lets its oldest row go: the server has it, for "Load more".
+      if (shown.current.length >= held.current) setMore(true);
     },
   });
   return (
@@ -139,13 +147,12 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
           variant="secondary"
           className="mt-3"
           onClick={() =>
-            query(fetched.current)
+            query(shown.current.length)
               .then((list) => {
-                fetched.current += list.length;
-                setRows((prev) => {
-                  const held = new Set(prev.map((r) => r.id));
-                  return [...prev, ...list.filter((r) => !held.has(r.id))];
-                });
+                const known = new Set(shown.current.map((r) => r.id));
+                const next = [...shown.current, ...list.filter((r) => !known.has(r.id))];
+                held.current = Math.max(PAGE, next.length);
+                setRows(next);
                 setMore(list.length === PAGE);
               })
               .catch((err: unknown) => setError(errorMessage(err)))
