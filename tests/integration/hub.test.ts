@@ -9,6 +9,7 @@ import { reauthorizeGameSocket } from "~/core/socket-access";
 import { AdminHub } from "../../workers/admin-hub/admin-hub";
 import { createGame, join, newAdmin, room, seedPlayers, teamWithMembers, updateGame, userIdOf } from "./game-helpers";
 import { Client, db, newUser, PASSWORD } from "./helpers";
+import { waitForMailLink } from "../support/mail-reader";
 
 async function openSocket(client: Awaited<ReturnType<typeof newUser>>["client"], path: string) {
   const res = await client.fetch(path, { headers: { upgrade: "websocket" } });
@@ -607,14 +608,10 @@ describe("live sockets end with the access that opened them", () => {
   });
 });
 
-/** The reset link mailed to an address (the loopback SMTP server of tests/integration/mail-server.ts). */
+/** The reset link mailed to an address (the loopback SMTP server of tests/integration/mail-server.ts), once it came: recovery mails after its answer. */
 async function resetLinkTo(address: string): Promise<{ rToken: string; email: string }> {
-  const res = await fetch(`http://127.0.0.1:${inject("mailboxPort")}/?to=${encodeURIComponent(address)}`);
-  const mails = (await res.json()) as { raw: string }[];
-  const raw = mails.at(-1)?.raw ?? "";
-  const part = /Content-Type: text\/plain; charset="UTF-8"\r\nContent-Transfer-Encoding: base64\r\n\r\n([A-Za-z0-9+/=\r\n]+)/.exec(raw);
-  const text = new TextDecoder().decode(Uint8Array.from(atob((part?.[1] ?? "").replace(/\s+/g, "")), (c) => c.charCodeAt(0)));
-  const link = /http:\/\/flagstaff\.test\/account\/reset\?token=([^&\s]+)&email=([^\s]+)/.exec(text);
-  if (!link) throw new Error(`no reset link in: ${text}`);
+  const url = await waitForMailLink(`http://127.0.0.1:${inject("mailboxPort")}`, address, "/account/reset");
+  const link = /token=([^&]+)&email=(.+)$/.exec(url.search);
+  if (!link) throw new Error(`no reset link in: ${url.href}`);
   return { rToken: link[1]!, email: link[2]! };
 }

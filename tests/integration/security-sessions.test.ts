@@ -6,6 +6,7 @@ import "../../workers/api";
 import { routeTable } from "../../workers/api/registry";
 import { BASE, Client, db, newUser, PASSWORD, unique } from "./helpers";
 import { createGame, type ErrorBody, newAdmin, userIdOf } from "./game-helpers";
+import { waitForMailLink } from "../support/mail-reader";
 
 // Sessions and requests: CSRF, session fixation, cookie flags, revocation, rate limits under a burst.
 // Agent signatures (forged, expired, replayed) are covered by app/core/agent-protocol.test.ts,
@@ -145,14 +146,10 @@ describe("session fixation and cookie flags", () => {
   });
 });
 
-/** Mail received by the loopback SMTP server (tests/integration/mail-server.ts). */
+/** The reset link received by the loopback SMTP server (tests/integration/mail-server.ts), once it came: recovery mails after its answer. */
 async function resetLink(address: string): Promise<{ token: string; email: string }> {
-  const res = await fetch(`http://127.0.0.1:${inject("mailboxPort")}/?to=${encodeURIComponent(address)}`);
-  const mails = ((await res.json()) as { raw: string }[]).map((m) => m.raw);
-  const raw = mails[mails.length - 1] ?? "";
-  const part = /Content-Transfer-Encoding: base64\r\n\r\n([A-Za-z0-9+/=\r\n]+)/.exec(raw)?.[1] ?? "";
-  const text = new TextDecoder().decode(Uint8Array.from(atob(part.replace(/\s+/g, "")), (ch) => ch.charCodeAt(0)));
-  const m = /\/account\/reset\?token=([^&\s]+)&email=([^\s]+)/.exec(text);
+  const url = await waitForMailLink(`http://127.0.0.1:${inject("mailboxPort")}`, address, "/account/reset");
+  const m = /token=([^&]+)&email=(.+)$/.exec(url.search);
   if (!m) throw new Error(`no reset link for ${address}`);
   return { token: m[1]!, email: m[2]! };
 }
