@@ -11,6 +11,7 @@ const ja = strings("ja-JP");
 // The server's messages, in the language the browser asks for.
 type Errors = typeof import("../../app/locales/en-US/errors.json");
 const jaErrors = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/errors.json", import.meta.url), "utf8")) as Errors;
+const enErrors = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as Errors;
 
 async function logIn(page: Page, strings: typeof en, login: string, password: string) {
   await page.getByLabel(strings.login.userName, { exact: true }).fill(login);
@@ -146,6 +147,26 @@ test("register: a taken user name or email is shown at its field, which takes th
   await submit.click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("banner").getByRole("link", { name: fresh })).toBeVisible();
+});
+
+test("profile: a taken user name and a malformed phone number are shown at their fields, which take the focus", async ({ page, browser }) => {
+  const other = await browser.newContext();
+  const taken = await registerUser(other.request);
+  await other.close();
+  await registerUser(page);
+  await page.goto("/account/profile");
+  const userName = page.getByLabel(en.profile.userName, { exact: true });
+  const phone = page.getByLabel(en.profile.phone, { exact: true });
+  const save = page.getByRole("button", { name: en.profile.save, exact: true });
+  await userName.fill(taken.userName);
+  await save.click();
+  await expectRefusedAt(userName, enErrors.account.username_taken);
+  await userName.fill(uniqueUserName());
+  await phone.fill("abc");
+  await save.click();
+  await expect(phone).toHaveAttribute("aria-invalid", "true");
+  await expect(phone).toBeFocused();
+  await expect(userName).not.toHaveAttribute("aria-invalid", "true");
 });
 
 test("paths are case-insensitive, unknown paths show the 404 page, and the profile needs a session", async ({ page }) => {

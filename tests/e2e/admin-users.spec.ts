@@ -110,6 +110,8 @@ test("an admin edits a user, resets a password shown once, and deletes a user", 
   await row.getByRole("button", { name: en.adminUsers.delete, exact: true }).click();
   await confirmIn(adminPage, en.adminUsers.delete);
   await expect(row).toBeHidden();
+  // The row and its button are gone: the focus is on the page's heading, not lost to the page.
+  await expect(adminPage.getByRole("heading", { name: en.adminUsers.title, level: 1 })).toBeFocused();
   await expect(adminPage.getByText(fill(en.adminUsers.noMatch, { hint: user.userName }))).toBeVisible();
 });
 

@@ -284,6 +284,11 @@ test("a disabled challenge is invisible to players and the page says when the ga
   // A teammate who has not joined the game is told to join it, not that the team was not accepted.
   await matePage.goto(`/games/${gameId}/challenges`);
   await expect(matePage.getByText(C.notJoined)).toBeVisible();
+  // Once the game has ended without practice mode there is nothing to join: that is what it says.
+  expect((await page.put(`/api/edit/games/${gameId}`, { data: { end: Date.now() - 1000, practiceMode: false } })).status()).toBe(200);
+  await matePage.reload();
+  await expect(matePage.getByText(C.ended)).toBeVisible();
+  await expect(matePage.getByText(C.notJoined)).toHaveCount(0);
   await mate.close();
   await context.close();
 });
@@ -469,9 +474,9 @@ test("the challenge editor names an emptied number instead of saving 0, and show
   await score.fill("300");
   await page.getByRole("button", { name: A.addHint }).click();
   await page.getByRole("button", { name: A.addHint }).click();
-  await page.getByLabel(A.hintN.replace("{{n}}", "1")).fill("look at the headers");
+  await page.getByLabel(A.hintN.replace("{{n}}", "1"), { exact: true }).fill("look at the headers");
   await save(page);
-  await expect(page.getByLabel(A.hintN.replace("{{n}}", "2"))).toHaveCount(0);
-  await expect(page.getByLabel(A.hintN.replace("{{n}}", "1"))).toHaveValue("look at the headers");
+  await expect(page.getByLabel(A.hintN.replace("{{n}}", "2"), { exact: true })).toHaveCount(0);
+  await expect(page.getByLabel(A.hintN.replace("{{n}}", "1"), { exact: true })).toHaveValue("look at the headers");
   expect((await stored()).find((c) => c.title === title)?.score).toBe(300);
 });

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, interpolate as fill, test } from "./fixtures";
+import { expect, expectRefusedAt, interpolate as fill, test } from "./fixtures";
 import { onOneConnection } from "./raw-http";
 import { en } from "./ui-seed";
 
@@ -101,13 +101,20 @@ test("an out-of-range number is refused with its field and range, in the admin's
   const challenge = (await (await page.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Ranged", category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
 
   // A challenge's minimum score ratio above 1: the range, not "has the wrong type".
+  // Shown at the field, which takes the focus: the top of this long form is off-screen at its Save button.
   await page.goto(`/admin/games/${game.id}/challenges/${challenge.id}`);
-  await page.getByLabel(en.adminChallenges.minScoreRate).fill("2");
+  const minRate = page.getByLabel(en.adminChallenges.minScoreRate);
+  await minRate.fill("2");
   await page.getByRole("button", { name: en.adminChallenges.save, exact: true }).click();
   const en_ = errors("en-US");
-  await expect(page.getByRole("alert").filter({ hasText: fill(en_.validation.too_big_number!, { field: en_.fields.minScoreRate!, max: 1 }) })).toBeVisible();
+  await expectRefusedAt(minRate, fill(en_.validation.too_big_number!, { field: en_.fields.minScoreRate!, max: 1 }));
   const stored = (await (await page.request.get(`/api/edit/games/${game.id}/challenges/${challenge.id}`)).json()) as { minScoreRate: number };
   expect(stored.minScoreRate).not.toBe(2);
+  // A good save says so beside the Save button, where the admin is.
+  await minRate.fill("0.5");
+  await page.getByRole("button", { name: en.adminChallenges.save, exact: true }).click();
+  await expect(page.getByText(en.adminChallenges.saved, { exact: true })).toBeInViewport();
+  await expect(minRate).not.toHaveAttribute("aria-invalid", "true");
 
   // A game's first blood of 150 % and a member limit of −3: refused in the form, not saved as 100 % and 0.
   await page.goto(`/admin/games/${game.id}/info`);

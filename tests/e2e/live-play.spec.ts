@@ -379,7 +379,8 @@ test("two tabs of the challenge editor: a stale tab's save keeps the hint the ot
   await expect(hint(tabB, 3)).toHaveValue("From A");
   // Tab A, now the stale one (it still shows the old first hint), removes the second hint: B's edit stays.
   await expect(hint(tabA, 1)).toHaveValue("Look at the headers");
-  await tabA.getByRole("button", { name: en.adminChallenges.removeHint, exact: true }).nth(1).click();
+  // Each remove button names its hint.
+  await tabA.getByRole("button", { name: interpolate(en.adminChallenges.removeHintN, { n: 2 }), exact: true }).click();
   await save(tabA);
   expect(await stored()).toEqual(["Look at the response headers", "From A"]);
   await expect(hint(tabA, 1)).toHaveValue("Look at the response headers");

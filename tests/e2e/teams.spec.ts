@@ -72,6 +72,9 @@ test("create a team, a second user joins by code, transfer captaincy, kick, disb
   await expect(page.getByRole("dialog")).toContainText(fill(en.teams.transferConfirm, { user: secondUser.userName, team: teamName }));
   await confirmIn(page, en.teams.transfer);
   await expect(memberRow(page, secondUser.userName)).toContainText(en.teams.captain);
+  // The buttons that opened the dialog are gone: the team's heading has the focus, and the change is said.
+  await expect(page.getByRole("heading", { name: teamName, level: 2 })).toBeFocused();
+  await expect(page.getByRole("status").filter({ hasText: fill(en.teams.transferred, { user: secondUser.userName }) })).toHaveCount(1);
   await expect(page.getByRole("button", { name: en.teams.leave })).toBeVisible();
 
   // The new captain removes the first user.
@@ -79,6 +82,8 @@ test("create a team, a second user joins by code, transfer captaincy, kick, disb
   await memberRow(second, first.userName).getByRole("button", { name: en.teams.kick, exact: true }).click();
   await confirmIn(second, en.teams.kick);
   await expect(memberRow(second, first.userName)).toHaveCount(0);
+  await expect(second.getByRole("heading", { name: teamName, level: 2 })).toBeFocused();
+  await expect(second.getByRole("status").filter({ hasText: fill(en.teams.kicked, { user: first.userName }) })).toHaveCount(1);
   await page.reload();
   await expect(page.getByRole("heading", { name: en.teams.emptyTitle })).toBeVisible();
 

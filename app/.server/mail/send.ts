@@ -20,8 +20,11 @@ export async function sendAccountMail(
     await sendSmtp(smtp, { to: input.to, fromName: input.platform, subject, text, html });
     return "sent";
   } catch (err) {
+    if (err instanceof SmtpUnconfirmed) {
+      console.warn("mail sent, not confirmed in time:", err.message);
+      return "unconfirmed";
+    }
     console.error("mail delivery failed:", err instanceof Error ? err.message : err);
-    if (err instanceof SmtpUnconfirmed) return "unconfirmed";
     throw new AppError(502, "mail.send_failed");
   }
 }

@@ -41,6 +41,8 @@ function LogoField({ logoHash, onChanged }: { logoHash: string | null; onChanged
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
+  const resetting = useRef(false);
+  const [busyReset, setBusyReset] = useState(false);
 
   async function upload(file: File) {
     setMessage(null);
@@ -60,6 +62,10 @@ function LogoField({ logoHash, onChanged }: { logoHash: string | null; onChanged
   }
 
   async function reset() {
+    // One reset per click, however fast the second click comes.
+    if (resetting.current) return;
+    resetting.current = true;
+    setBusyReset(true);
     setMessage(null);
     try {
       await api("/api/admin/config/logo", { method: "DELETE" });
@@ -67,6 +73,9 @@ function LogoField({ logoHash, onChanged }: { logoHash: string | null; onChanged
       onChanged();
     } catch (error) {
       setMessage({ tone: "error", text: errorMessage(error) });
+    } finally {
+      resetting.current = false;
+      setBusyReset(false);
     }
   }
 
@@ -95,7 +104,7 @@ function LogoField({ logoHash, onChanged }: { logoHash: string | null; onChanged
           />
         </label>
         {logoHash ? (
-          <Button variant="secondary" onClick={() => void reset()}>
+          <Button variant="secondary" disabled={busyReset} onClick={() => void reset()}>
             {t("settings.platform.resetLogo")}
           </Button>
         ) : null}

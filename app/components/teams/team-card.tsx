@@ -36,6 +36,18 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
     }
   }, [code]);
 
+  // Removing a member or handing over captaincy takes away the button that opened the dialog: the focus
+  // goes to the team's heading instead of falling to the page, and what was done is said.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const focusHeading = useRef(false);
+  const [said, setSaid] = useState("");
+  useEffect(() => {
+    if (pending === null && focusHeading.current) {
+      focusHeading.current = false;
+      heading.current?.focus();
+    }
+  }, [pending]);
+
   function ask(next: Pending) {
     setError(null);
     setPending(next);
@@ -74,6 +86,10 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
           setCode(await api<string>(`/api/team/${team.id}/invite`, { method: "PUT" }));
           break;
       }
+      if (pending.kind === "kick" || pending.kind === "transfer") {
+        focusHeading.current = true;
+        setSaid(t(pending.kind === "kick" ? "teams.kicked" : "teams.transferred", { user: pending.member.userName }));
+      }
       setPending(null);
       onChanged();
     } catch (err) {
@@ -106,7 +122,10 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
       <div className="flex flex-wrap items-start gap-4">
         <TeamAvatar name={team.name} avatar={team.avatar} size="lg" />
         <div className="min-w-0 flex-1 basis-48">
-          <h2 id={headingId} tabIndex={-1} className="flex flex-wrap items-center gap-2 text-xl font-semibold focus:outline-none">
+          <p role="status" className="sr-only">
+            {said}
+          </p>
+          <h2 ref={heading} id={headingId} tabIndex={-1} className="flex flex-wrap items-center gap-2 text-xl font-semibold focus:outline-none">
             <span className="wrap-anywhere">{team.name}</span>
             {team.lockInForce ? (
               <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">

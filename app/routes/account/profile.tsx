@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import i18next from "i18next";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useRevalidator } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
@@ -14,7 +15,8 @@ import { TextAreaField, TextField } from "~/components/ui/field";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
 import { formText, loginPath, type Profile } from "~/lib/account";
-import { api, errorMessage, isApiError } from "~/lib/api";
+import { api, errorMessage, fieldError, isApiError } from "~/lib/api";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import { avatarLabels, ImageUpload } from "~/components/ui/image-upload";
@@ -60,8 +62,19 @@ function ProfileLoading() {
   );
 }
 
+/** The profile form's fields a server refusal can be shown at. */
+const PROFILE_FIELDS = ["userName", "realName", "stdNumber", "phone", "bio"] as const;
+type ProfileField = (typeof PROFILE_FIELDS)[number];
+
 type ActionResult =
-  | { intent: "update"; saved: boolean; error: string | null; userNameError?: "register.userNameLength" }
+  | {
+      intent: "update";
+      saved: boolean;
+      error: string | null;
+      userNameError?: "register.userNameLength";
+      /** The server's refusal of one field (a taken name, a malformed phone number), shown at it. */
+      serverError?: { field: ProfileField; message: string } | null;
+    }
   | { intent: "email"; sent: boolean; byAdmin?: boolean; error: string | null }
   | { intent: "password"; error: string | null; oldError?: "password.empty"; problem?: NewPasswordProblem };
 
@@ -105,7 +118,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
       },
     });
   } catch (error) {
-    return { intent: "update", saved: false, error: errorMessage(error) };
+    const serverError = fieldError(error, PROFILE_FIELDS);
+    return { intent: "update", saved: false, error: serverError ? null : errorMessage(error), serverError };
   }
   return { intent: "update", saved: true, error: null };
 }
@@ -161,6 +175,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const profile: Profile | undefined = "profile" in loaderData ? loaderData.profile : undefined;
   const submitting = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const update = actionData?.intent === "update" ? actionData : null;
+  const updateForm = useRef<HTMLFormElement>(null);
+  useFocusInvalid(updateForm, update?.userNameError || update?.serverError ? update : null);
+  const refusedAt = (field: ProfileField) => (update?.serverError?.field === field ? update.serverError.message : null);
   const password = actionData?.intent === "password" ? actionData : null;
   const emailChange = actionData?.intent === "email" ? actionData : null;
 
@@ -194,7 +211,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         <h2 id="profile-info-heading" className="mb-4 text-lg font-semibold">
           {t("profile.infoHeading")}
         </h2>
-        <Form method="post" className="space-y-4" noValidate key={JSON.stringify(profile)}>
+        <Form ref={updateForm} method="post" className="space-y-4" noValidate key={JSON.stringify(profile)}>
           <input type="hidden" name="intent" value="update" />
           {update?.saved ? <Alert tone="success">{t("profile.saved")}</Alert> : null}
           {update?.error ? <Alert tone="error">{update.error}</Alert> : null}
@@ -206,7 +223,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               required
               maxLength={USER_NAME_MAX}
               defaultValue={profile.userName}
-              error={update?.userNameError ? t(update.userNameError, { min: USER_NAME_MIN, max: USER_NAME_MAX }) : null}
+              error={update?.userNameError ? t(update.userNameError, { min: USER_NAME_MIN, max: USER_NAME_MAX }) : refusedAt("userName")}
             />
             <TextField label={t("profile.email")} name="email" type="email" value={profile.email} readOnly disabled />
             <TextField
@@ -215,8 +232,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               autoComplete="name"
               maxLength={128}
               defaultValue={profile.realName}
+              error={refusedAt("realName")}
             />
-            <TextField label={t("profile.stdNumber")} name="stdNumber" maxLength={64} defaultValue={profile.stdNumber} />
+            <TextField label={t("profile.stdNumber")} name="stdNumber" maxLength={64} defaultValue={profile.stdNumber} error={refusedAt("stdNumber")} />
             <TextField
               label={t("profile.phone")}
               name="phone"
@@ -224,9 +242,10 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               autoComplete="tel"
               maxLength={32}
               defaultValue={profile.phone}
+              error={refusedAt("phone")}
             />
           </div>
-          <TextAreaField label={t("profile.bio")} name="bio" maxLength={128} rows={3} defaultValue={profile.bio} />
+          <TextAreaField label={t("profile.bio")} name="bio" maxLength={128} rows={3} defaultValue={profile.bio} error={refusedAt("bio")} />
           <div className="flex justify-end">
             <Button type="submit" disabled={submitting === "update"}>
               {submitting === "update" ? t("common.saving") : t("profile.save")}

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
@@ -55,6 +55,8 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
+const HEADING_ID = "admin-teams-heading";
+
 /** The page heading, shared by the loading state and the page. */
 function PageFrame({ summary, tools, children }: { summary?: ReactNode; tools?: ReactNode; children: ReactNode }) {
   const { t } = useTranslation();
@@ -62,7 +64,9 @@ function PageFrame({ summary, tools, children }: { summary?: ReactNode; tools?: 
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight">{t("adminTeams.title")}</h1>
+          <h1 id={HEADING_ID} tabIndex={-1} className="text-2xl font-semibold tracking-tight focus:outline-none">
+            {t("adminTeams.title")}
+          </h1>
           {summary ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{summary}</p> : null}
         </div>
         {tools}
@@ -99,6 +103,16 @@ function AdminTeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
   });
   const [editing, setEditing] = useState<TeamInfo | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
+  // A confirmed delete takes the row, and the button that opened the dialog, away: the focus goes to the
+  // page's heading instead of falling to the page.
+  const focusHeading = useRef(false);
+  useEffect(() => {
+    if (pending === null && focusHeading.current) {
+      focusHeading.current = false;
+      document.getElementById(HEADING_ID)?.focus();
+    }
+  }, [pending]);
+
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
@@ -114,8 +128,10 @@ function AdminTeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
     setBusy(true);
     setError(null);
     try {
-      if (pending.kind === "delete") await api(`/api/admin/teams/${pending.team.id}`, { method: "DELETE" });
-      else await api(`/api/admin/teams/${pending.team.id}`, { method: "PUT", body: { locked: pending.kind === "lock" } });
+      if (pending.kind === "delete") {
+        await api(`/api/admin/teams/${pending.team.id}`, { method: "DELETE" });
+        focusHeading.current = true;
+      } else await api(`/api/admin/teams/${pending.team.id}`, { method: "PUT", body: { locked: pending.kind === "lock" } });
       setPending(null);
       void revalidate();
     } catch (err) {

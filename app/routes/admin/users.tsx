@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
@@ -58,12 +58,24 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 
 type Pending = { kind: "delete" | "ban" | "unban" | "reset"; user: AdminUserInfo };
 
+const HEADING_ID = "admin-users-heading";
+
 export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const [searchParams] = useSearchParams();
   const [editing, setEditing] = useState<AdminUserInfo | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
+  // A confirmed delete takes the row, and the button that opened the dialog, away: the focus goes to the
+  // page's heading instead of falling to the page.
+  const focusHeading = useRef(false);
+  useEffect(() => {
+    if (pending === null && focusHeading.current) {
+      focusHeading.current = false;
+      document.getElementById(HEADING_ID)?.focus();
+    }
+  }, [pending]);
+
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [newPassword, setNewPassword] = useState<{ userName: string; password: string } | null>(null);
@@ -82,7 +94,9 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
 
   const heading = (
     <div>
-      <h1 className="text-2xl font-semibold tracking-tight">{t("adminUsers.title")}</h1>
+      <h1 id={HEADING_ID} tabIndex={-1} className="text-2xl font-semibold tracking-tight focus:outline-none">
+        {t("adminUsers.title")}
+      </h1>
       {data ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminUsers.total", { count: data.result.total })}</p> : null}
     </div>
   );
@@ -112,7 +126,10 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
     setError(null);
     try {
       const id = pending.user.id;
-      if (pending.kind === "delete") await api(`/api/admin/users/${id}`, { method: "DELETE" });
+      if (pending.kind === "delete") {
+        await api(`/api/admin/users/${id}`, { method: "DELETE" });
+        focusHeading.current = true;
+      }
       else if (pending.kind === "reset") {
         const password = await api<string>(`/api/admin/users/${id}/password`, { method: "DELETE" });
         setNewPassword({ userName: pending.user.userName, password });

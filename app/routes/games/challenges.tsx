@@ -55,11 +55,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (details.status === 404) throw new Response("Not Found", { status: 404 });
   const game = await requireGame(createDb(env.DB), gameId);
   let page: PageState;
+  // Ended without practice mode: nothing to join or play, whoever asks (the room checks the player first).
+  const ended = game.endTime <= Date.now() && !game.practiceMode;
   if (details.status === GAME_NOT_STARTED) page = { state: "notStarted", start: game.startTime, gameTitle: game.title, serverTime: Date.now(), hidden: game.hidden };
-  else if (details.status === GAME_ENDED) page = { state: "ended", gameTitle: game.title, hidden: game.hidden };
+  else if (details.code === "game.banned") page = { state: "banned", gameTitle: game.title, hidden: game.hidden };
+  else if (details.status === GAME_ENDED || ended) page = { state: "ended", gameTitle: game.title, hidden: game.hidden };
   // A member of a team already in the game who has not joined it yet is told to join, not that the team
   // was not accepted.
-  else page = { state: details.code === "game.banned" ? "banned" : details.code === "submission.not_joined" ? "notJoined" : "forbidden", gameTitle: game.title, hidden: game.hidden };
+  else page = { state: details.code === "submission.not_joined" ? "notJoined" : "forbidden", gameTitle: game.title, hidden: game.hidden };
   return { ...base, ...page };
 }
 

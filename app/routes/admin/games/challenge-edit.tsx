@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
@@ -20,7 +20,8 @@ import { Card } from "~/components/ui/card";
 import { TextField } from "~/components/ui/field";
 import { CHALLENGE_CATEGORIES, type ChallengeCategory, type FileType, FILE_TYPES, isContainerType, NETWORK_MODES, type NetworkMode } from "~/core/enums";
 import type { ChallengeDetail, ChallengeEditDetail, ChallengeEditInfo } from "~/core/schemas/challenge";
-import { api, apiVersioned, errorMessage, isStaleWrite, orNotFound } from "~/lib/api";
+import { api, apiVersioned, errorMessage, fieldError, isStaleWrite, orNotFound } from "~/lib/api";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 import { loadEditGame } from "~/lib/edit-game";
 import { changedFields } from "~/core/ui/changed-fields";
 import { mergeHints } from "~/core/ui/merge-hints";
@@ -149,7 +150,12 @@ function HintsEditor({ hints, onChange }: { hints: string[]; onChange: (hints: s
             onChange={(e) => onChange(hints.map((h, j) => (j === i ? e.target.value : h)))}
             className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
           />
-          <Button variant="ghost" className="shrink-0 px-2 py-1 whitespace-nowrap" onClick={() => onChange(hints.filter((_, j) => j !== i))}>
+          <Button
+            variant="ghost"
+            className="shrink-0 px-2 py-1 whitespace-nowrap"
+            aria-label={t("adminChallenges.removeHintN", { n: i + 1 })}
+            onClick={() => onChange(hints.filter((_, j) => j !== i))}
+          >
             {t("adminChallenges.removeHint")}
           </Button>
         </div>
@@ -265,6 +271,10 @@ function previewDetail(c: ChallengeEditDetail, d: Draft, currentScore: number | 
   };
 }
 
+/** The form's fields a server refusal can be shown at (api.md's names). */
+const EDIT_FIELDS = ["title", "originalScore", "difficulty", "minScoreRate", "deadline", "submissionLimit", "containerImage", "cpuCount", "memoryLimit", "storageLimit", "exposePort", "fileName"] as const;
+type EditField = (typeof EDIT_FIELDS)[number];
+
 export default function AdminChallengeEditPage({ loaderData }: Route.ComponentProps) {
   const { revalidate } = useRevalidator();
   // Server-rendered data carries no API data; the browser loader fills it in.
@@ -297,6 +307,13 @@ function Editor({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  // The form's own save answers next to its Save button (the top of a long form is off-screen there), and
+  // a refusal about one field at that field, which takes the focus.
+  const [atForm, setAtForm] = useState(false);
+  const [fieldErr, setFieldErr] = useState<{ field: EditField; message: string } | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, fieldErr);
+  const errAt = (field: EditField) => (fieldErr?.field === field ? fieldErr.message : null);
   const [preview, setPreview] = useState(false);
   const now = useNow(60_000);
   const [deleting, setDeleting] = useState(false);
@@ -309,17 +326,21 @@ function Editor({
 
   const url = `/api/edit/games/${gameId}/challenges/${challenge.id}`;
 
-  async function save(send: () => Promise<ChallengeEditDetail>, message: string): Promise<ChallengeEditDetail | null> {
+  async function save(send: () => Promise<ChallengeEditDetail>, message: string, fromForm = false): Promise<ChallengeEditDetail | null> {
     setBusy(true);
     setError(null);
     setSaved(null);
+    setFieldErr(null);
+    setAtForm(fromForm);
     try {
       const stored = await send();
       setSaved(message);
       onChanged();
       return stored;
     } catch (err) {
-      setError(errorMessage(err));
+      const field = fromForm ? fieldError(err, EDIT_FIELDS) : null;
+      if (field) setFieldErr(field);
+      else setError(errorMessage(err));
       return null;
     } finally {
       setBusy(false);
@@ -345,6 +366,7 @@ function Editor({
             })
           : api<ChallengeEditDetail>(url, { method: "PUT", body: changed }),
       t("adminChallenges.saved"),
+      true,
     );
     if (!stored) return;
     // The form shows what was stored (a blank hint dropped, text trimmed, another tab's hints), not what was typed.
@@ -408,10 +430,11 @@ function Editor({
           {t("adminChallenges.delete")}
         </Button>
       </div>
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      {saved ? <Alert tone="success">{saved}</Alert> : null}
+      {!atForm && error ? <Alert tone="error">{error}</Alert> : null}
+      {!atForm && saved ? <Alert tone="success">{saved}</Alert> : null}
 
       <form
+        ref={formRef}
         className="space-y-6"
         noValidate
         onSubmit={(e) => {
@@ -420,6 +443,8 @@ function Editor({
           const empty = requiredNumbers(container).find((key) => draft[key].trim() === "");
           if (empty) {
             setSaved(null);
+            setFieldErr(null);
+            setAtForm(true);
             setError(t("adminChallenges.numberRequired", { field: t(`adminChallenges.${empty}`) }));
             return;
           }
@@ -427,7 +452,7 @@ function Editor({
         }}
       >
         <Card className="space-y-4">
-          <TextField label={t("adminChallenges.titleLabel")} value={draft.title} maxLength={64} onChange={(e) => set("title", e.target.value)} required />
+          <TextField label={t("adminChallenges.titleLabel")} value={draft.title} maxLength={64} onChange={(e) => set("title", e.target.value)} required error={errAt("title")} />
           <SelectField
             label={t("adminChallenges.category")}
             value={draft.category}
@@ -441,27 +466,27 @@ function Editor({
         <Card className="space-y-4">
           <h3 className="font-semibold">{t("adminChallenges.scoring")}</h3>
           <div className="grid gap-4 sm:grid-cols-3">
-            <TextField label={t("adminChallenges.originalScore")} type="number" min={0} value={draft.originalScore} onChange={(e) => set("originalScore", e.target.value)} />
-            <TextField label={t("adminChallenges.difficulty")} type="number" min={0.1} step={0.1} value={draft.difficulty} onChange={(e) => set("difficulty", e.target.value)} />
-            <TextField label={t("adminChallenges.minScoreRate")} type="number" min={0} max={1} step={0.01} value={draft.minScoreRate} onChange={(e) => set("minScoreRate", e.target.value)} />
+            <TextField label={t("adminChallenges.originalScore")} type="number" min={0} value={draft.originalScore} onChange={(e) => set("originalScore", e.target.value)} error={errAt("originalScore")} />
+            <TextField label={t("adminChallenges.difficulty")} type="number" min={0.1} step={0.1} value={draft.difficulty} onChange={(e) => set("difficulty", e.target.value)} error={errAt("difficulty")} />
+            <TextField label={t("adminChallenges.minScoreRate")} type="number" min={0} max={1} step={0.01} value={draft.minScoreRate} onChange={(e) => set("minScoreRate", e.target.value)} error={errAt("minScoreRate")} />
           </div>
           <ScoreChart params={params} bloodBonus={bloodBonus} disableBloodBonus={draft.disableBloodBonus} />
           <CheckboxField label={t("adminChallenges.disableBloodBonus")} checked={draft.disableBloodBonus} onChange={(v) => set("disableBloodBonus", v)} />
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label={t("adminChallenges.deadline")} type="datetime-local" value={draft.deadline} onChange={(e) => set("deadline", e.target.value)} description={t("adminChallenges.deadlineHelp")} />
-            <TextField label={t("adminChallenges.submissionLimit")} type="number" min={0} max={10000} value={draft.submissionLimit} onChange={(e) => set("submissionLimit", e.target.value)} description={t("adminChallenges.submissionLimitHelp")} />
+            <TextField label={t("adminChallenges.deadline")} type="datetime-local" value={draft.deadline} onChange={(e) => set("deadline", e.target.value)} description={t("adminChallenges.deadlineHelp")} error={errAt("deadline")} />
+            <TextField label={t("adminChallenges.submissionLimit")} type="number" min={0} max={10000} value={draft.submissionLimit} onChange={(e) => set("submissionLimit", e.target.value)} description={t("adminChallenges.submissionLimitHelp")} error={errAt("submissionLimit")} />
           </div>
         </Card>
 
         {container ? (
           <Card className="space-y-4">
             <h3 className="font-semibold">{t("adminChallenges.container")}</h3>
-            <TextField label={t("adminChallenges.containerImage")} value={draft.containerImage} onChange={(e) => set("containerImage", e.target.value)} placeholder="registry/image:tag" />
+            <TextField label={t("adminChallenges.containerImage")} value={draft.containerImage} onChange={(e) => set("containerImage", e.target.value)} placeholder="registry/image:tag" error={errAt("containerImage")} />
             <div className="grid gap-4 sm:grid-cols-4">
-              <TextField label={t("adminChallenges.cpuCount")} type="number" min={1} max={1024} value={draft.cpuCount} onChange={(e) => set("cpuCount", e.target.value)} />
-              <TextField label={t("adminChallenges.memoryLimit")} type="number" min={32} value={draft.memoryLimit} onChange={(e) => set("memoryLimit", e.target.value)} />
-              <TextField label={t("adminChallenges.storageLimit")} type="number" min={1} value={draft.storageLimit} onChange={(e) => set("storageLimit", e.target.value)} />
-              <TextField label={t("adminChallenges.exposePort")} type="number" min={1} max={65535} value={draft.exposePort} onChange={(e) => set("exposePort", e.target.value)} />
+              <TextField label={t("adminChallenges.cpuCount")} type="number" min={1} max={1024} value={draft.cpuCount} onChange={(e) => set("cpuCount", e.target.value)} error={errAt("cpuCount")} />
+              <TextField label={t("adminChallenges.memoryLimit")} type="number" min={32} value={draft.memoryLimit} onChange={(e) => set("memoryLimit", e.target.value)} error={errAt("memoryLimit")} />
+              <TextField label={t("adminChallenges.storageLimit")} type="number" min={1} value={draft.storageLimit} onChange={(e) => set("storageLimit", e.target.value)} error={errAt("storageLimit")} />
+              <TextField label={t("adminChallenges.exposePort")} type="number" min={1} max={65535} value={draft.exposePort} onChange={(e) => set("exposePort", e.target.value)} error={errAt("exposePort")} />
             </div>
             <SelectField
               label={t("adminChallenges.networkMode")}
@@ -475,10 +500,12 @@ function Editor({
 
         {challenge.type === "DynamicAttachment" ? (
           <Card className="space-y-2">
-            <TextField label={t("adminChallenges.fileName")} value={draft.fileName} maxLength={255} onChange={(e) => set("fileName", e.target.value)} description={t("adminChallenges.fileNameHelp")} />
+            <TextField label={t("adminChallenges.fileName")} value={draft.fileName} maxLength={255} onChange={(e) => set("fileName", e.target.value)} description={t("adminChallenges.fileNameHelp")} error={errAt("fileName")} />
           </Card>
         ) : null}
 
+        {atForm && error ? <Alert tone="error">{error}</Alert> : null}
+        {atForm && saved ? <Alert tone="success">{saved}</Alert> : null}
         <div className="flex justify-end">
           <Button type="submit" disabled={busy}>
             {busy ? t("teams.working") : t("adminChallenges.save")}
