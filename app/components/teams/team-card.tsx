@@ -6,6 +6,7 @@ import { CopyButton } from "~/components/ui/copy-button";
 import { Card } from "~/components/ui/card";
 import type { MyTeamInfo, TeamMemberInfo } from "~/core/schemas/team";
 import { api, errorMessage } from "~/lib/api";
+import { useFocusAfterDialog } from "~/lib/focus-after-dialog";
 import { AvatarUpload } from "./avatar-upload";
 import { ConfirmDialog, Dialog } from "./dialog";
 import { TeamAvatar } from "./team-avatar";
@@ -38,15 +39,9 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
 
   // Removing a member or handing over captaincy takes away the button that opened the dialog: the focus
   // goes to the team's heading instead of falling to the page, and what was done is said.
-  const heading = useRef<HTMLHeadingElement>(null);
-  const focusHeading = useRef(false);
+  const headingId = `team-${team.id}-heading`;
+  const focusHeadingAfter = useFocusAfterDialog(pending !== null, headingId);
   const [said, setSaid] = useState("");
-  useEffect(() => {
-    if (pending === null && focusHeading.current) {
-      focusHeading.current = false;
-      heading.current?.focus();
-    }
-  }, [pending]);
 
   function ask(next: Pending) {
     setError(null);
@@ -87,7 +82,7 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
           break;
       }
       if (pending.kind === "kick" || pending.kind === "transfer") {
-        focusHeading.current = true;
+        focusHeadingAfter();
         setSaid(t(pending.kind === "kick" ? "teams.kicked" : "teams.transferred", { user: pending.member.userName }));
       }
       setPending(null);
@@ -115,7 +110,6 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
     renew: { title: t("teams.renewTitle"), message: t("teams.renewConfirm"), confirm: t("teams.renew") },
   };
   const text = pending ? dialogText[pending.kind] : null;
-  const headingId = `team-${team.id}-heading`;
 
   return (
     <Card aria-labelledby={headingId} data-testid={`team-${team.id}`}>
@@ -125,7 +119,7 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
           <p role="status" className="sr-only">
             {said}
           </p>
-          <h2 ref={heading} id={headingId} tabIndex={-1} className="flex flex-wrap items-center gap-2 text-xl font-semibold focus:outline-none">
+          <h2 id={headingId} tabIndex={-1} className="flex flex-wrap items-center gap-2 text-xl font-semibold focus:outline-none">
             <span className="wrap-anywhere">{team.name}</span>
             {team.lockInForce ? (
               <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">

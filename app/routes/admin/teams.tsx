@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useFocusAfterDialog } from "~/lib/focus-after-dialog";
 import { useRevalidator, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
@@ -103,15 +104,8 @@ function AdminTeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
   });
   const [editing, setEditing] = useState<TeamInfo | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
-  // A confirmed delete takes the row, and the button that opened the dialog, away: the focus goes to the
-  // page's heading instead of falling to the page.
-  const focusHeading = useRef(false);
-  useEffect(() => {
-    if (pending === null && focusHeading.current) {
-      focusHeading.current = false;
-      document.getElementById(HEADING_ID)?.focus();
-    }
-  }, [pending]);
+  // A confirmed delete takes the row, and the button that opened the dialog, away.
+  const focusHeadingAfter = useFocusAfterDialog(pending !== null, HEADING_ID);
 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -130,7 +124,7 @@ function AdminTeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
     try {
       if (pending.kind === "delete") {
         await api(`/api/admin/teams/${pending.team.id}`, { method: "DELETE" });
-        focusHeading.current = true;
+        focusHeadingAfter();
       } else await api(`/api/admin/teams/${pending.team.id}`, { method: "PUT", body: { locked: pending.kind === "lock" } });
       setPending(null);
       void revalidate();

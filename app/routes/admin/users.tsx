@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useFocusAfterDialog } from "~/lib/focus-after-dialog";
 import { useRevalidator, useSearchParams } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { BatchCreateForm, UserEditForm } from "~/components/admin/user-forms";
@@ -66,15 +67,8 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const [editing, setEditing] = useState<AdminUserInfo | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
-  // A confirmed delete takes the row, and the button that opened the dialog, away: the focus goes to the
-  // page's heading instead of falling to the page.
-  const focusHeading = useRef(false);
-  useEffect(() => {
-    if (pending === null && focusHeading.current) {
-      focusHeading.current = false;
-      document.getElementById(HEADING_ID)?.focus();
-    }
-  }, [pending]);
+  // A confirmed delete takes the row, and the button that opened the dialog, away.
+  const focusHeadingAfter = useFocusAfterDialog(pending !== null, HEADING_ID);
 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -128,7 +122,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
       const id = pending.user.id;
       if (pending.kind === "delete") {
         await api(`/api/admin/users/${id}`, { method: "DELETE" });
-        focusHeading.current = true;
+        focusHeadingAfter();
       }
       else if (pending.kind === "reset") {
         const password = await api<string>(`/api/admin/users/${id}/password`, { method: "DELETE" });
