@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { challenges, divisionChallengeConfigs, divisions, files, games, users } from "~/.server/db/schema";
+import { deleteNotice } from "~/.server/services/notices";
 import { DEFAULT_BLOOD_BONUS } from "~/core/game/blood-bonus";
 import type { BasicGameInfo, DetailedGameInfo, DivisionInput, GameInfo, GameNoticeInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
@@ -309,6 +310,13 @@ describe("notices", () => {
     expect((await client.json(`/api/edit/games/${other.id}/notices/${r.body.id}`, { method: "PUT", body: { content: "x" } })).status).toBe(404);
     expect((await client.json(`/api/edit/games/${g.id}/notices/${r.body.id}`, { method: "DELETE" })).status).toBe(200);
     expect((await client.json(`/api/edit/games/${g.id}/notices/${r.body.id}`, { method: "DELETE" })).status).toBe(404);
+    // Two deletes at once: one deletes, the other is told the notice is gone.
+    const twice = await client.json<GameNoticeInfo>(`/api/edit/games/${g.id}/notices`, { method: "POST", body: { content: "Twice" } });
+    const announced: number[] = [];
+    const deps = { db: db(), publishDeleted: async (_game: number, id: number) => void announced.push(id) };
+    const both = await Promise.allSettled([1, 2].map(() => deleteNotice(deps, g.id, twice.body.id)));
+    expect(both.map((d) => d.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(announced).toEqual([twice.body.id]);
     expect((await client.json(`/api/edit/games/999999999/notices`, { method: "POST", body: { content: "x" } })).status).toBe(404);
   });
 

@@ -87,6 +87,12 @@ export async function updateNotice({ db, now, publish }: NoticeDeps, gameId: num
 /** DELETE edit/games/{id}/notices/{nid}: Normal notices only; open pages drop it at once. */
 export async function deleteNotice({ db, publishDeleted }: Pick<NoticeDeps, "db" | "publishDeleted">, gameId: number, noticeId: number): Promise<void> {
   await requireNormalNotice(db, gameId, noticeId);
-  await db.delete(gameNotices).where(and(eq(gameNotices.id, noticeId), eq(gameNotices.type, "Normal"))).run();
+  // Of two deletes at once, the one that deleted nothing answers 404 (and announces nothing), as a later one would.
+  const gone = await db
+    .delete(gameNotices)
+    .where(and(eq(gameNotices.id, noticeId), eq(gameNotices.type, "Normal")))
+    .returning({ id: gameNotices.id })
+    .get();
+  if (!gone) throw notFound("notice.not_found");
   await publishDeleted(gameId, noticeId);
 }
