@@ -13,7 +13,7 @@ import { emailSchema, passwordSchema } from "~/core/schemas/account";
 import { z } from "zod";
 import { checkCaptcha } from "./captcha-check";
 import { changePasswordSchema, loginSchema, profileUpdateSchema, registerSchema } from "~/core/schemas/account";
-import type { ApiContext, ApiEnv } from "./context";
+import { type ApiContext, type ApiEnv, backgroundOf } from "./context";
 import { logEvent } from "./log";
 import { enforceLimit, limiters } from "./middleware";
 import { defineRoute } from "./registry";
@@ -41,12 +41,10 @@ function afterAnswer(c: ApiContext, work: Promise<unknown>): Promise<void> | und
     () => undefined,
     (err: unknown) => console.error("background work failed:", err instanceof Error ? err.message : err),
   );
-  try {
-    c.executionCtx.waitUntil(done);
-    return undefined;
-  } catch {
-    return done;
-  }
+  const background = backgroundOf(c);
+  if (!background) return done;
+  background(done);
+  return undefined;
 }
 
 defineRoute(account, { method: "POST", path: "/account/register", auth: "Public", tag, summary: "Register", body: registerSchema }, async (c, { body }) => {

@@ -17,3 +17,13 @@ export interface ApiVariables {
 
 export type ApiEnv = { Bindings: Env; Variables: ApiVariables };
 export type ApiContext = Context<ApiEnv>;
+
+/** The request's `waitUntil` (work that may finish after the response), when the runtime gives one. */
+export function backgroundOf(c: ApiContext): ((promise: Promise<unknown>) => void) | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (promise) => ctx.waitUntil(promise);
+  } catch {
+    return undefined;
+  }
+}

@@ -2,22 +2,12 @@ import type { CurrentUser } from "~/.server/auth/current-user";
 import { resolveCurrentUser } from "~/.server/auth/session";
 import { forbidden, unauthorized } from "~/core/errors";
 import { type AuthLevel, checkAccess } from "~/core/permissions";
-import type { ApiContext } from "./context";
+import { type ApiContext, backgroundOf } from "./context";
 
 /** Reads (once per request) the signed-in user. */
 export async function getUser(c: ApiContext): Promise<CurrentUser | null> {
   if (c.get("user") === undefined) c.set("user", await resolveCurrentUser(c.get("db"), c.req.raw, c.get("now"), { waitUntil: backgroundOf(c) }));
   return c.get("user") ?? null;
-}
-
-/** The request's `waitUntil` (work that may finish after the response), when the runtime gives one. */
-function backgroundOf(c: ApiContext): ((promise: Promise<unknown>) => void) | undefined {
-  try {
-    const ctx = c.executionCtx;
-    return (promise) => ctx.waitUntil(promise);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The one guard every API handler passes (loaders use `requireUser`, built on the same `checkAccess`). */

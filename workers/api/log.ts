@@ -1,17 +1,10 @@
 import { createDb } from "~/.server/db/client";
 import { type LogDeps, type LogEntry, writeLog } from "~/.server/services/logs";
-import type { ApiContext } from "./context";
+import { type ApiContext, backgroundOf } from "./context";
 
 /** Log dependencies of a request: its database, the AdminHub and `waitUntil` (no latency on the response). */
 export function logDeps(c: ApiContext): LogDeps {
-  let waitUntil: LogDeps["waitUntil"];
-  try {
-    const ctx = c.executionCtx;
-    waitUntil = (p) => ctx.waitUntil(p);
-  } catch {
-    waitUntil = undefined;
-  }
-  return { db: c.get("db") ?? createDb(c.env.DB), adminHub: c.env.ADMIN_HUB, waitUntil };
+  return { db: c.get("db") ?? createDb(c.env.DB), adminHub: c.env.ADMIN_HUB, waitUntil: backgroundOf(c) };
 }
 
 /**
