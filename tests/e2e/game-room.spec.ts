@@ -16,14 +16,19 @@ async function ok<T>(response: Promise<import("@playwright/test").APIResponse>):
   return (await r.json()) as T;
 }
 
+/** An enabled static challenge of the game whose flag is FLAG, with `fields` (value, deadline, limit…) set; its id. */
+async function enabledChallenge(admin: APIRequestContext, gameId: number, title: string, fields: Record<string, unknown> = {}, category = "Misc"): Promise<number> {
+  const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${gameId}/challenges`, { data: { title, category, type: "StaticAttachment" } }));
+  await ok(admin.post(`/api/edit/games/${gameId}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
+  await ok(admin.put(`/api/edit/games/${gameId}/challenges/${c.id}`, { data: { isEnabled: true, ...fields } }));
+  return c.id;
+}
+
 /** A running game (joins need review) with one enabled static challenge whose flag is FLAG. */
 async function createGame(admin: APIRequestContext, stamp: string) {
   const now = Date.now();
   const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Room ${stamp}`, start: now - HOUR, end: now + HOUR } }));
-  const challenge = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Blood bath", category: "Web", type: "StaticAttachment" } }));
-  await ok(admin.post(`/api/edit/games/${game.id}/challenges/${challenge.id}/flags`, { data: [{ flag: FLAG }] }));
-  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { data: { isEnabled: true } }));
-  return { gameId: game.id, challengeId: challenge.id };
+  return { gameId: game.id, challengeId: await enabledChallenge(admin, game.id, "Blood bath", {}, "Web") };
 }
 
 /** A player in its own browser context: registered, captain of a new team that asked to join the game. */
@@ -360,13 +365,8 @@ test("an accepted flag reads \"not scored\" when the game ended while the panel 
   // Practice mode is on by default: after the end flags are still judged, for 0 points. The game ends a few
   // seconds after the first part (a fixed end set at creation was passed already on a loaded machine).
   const game = await ok<{ id: number }>(admin.request.post("/api/edit/games", { data: { title: `Late ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
-  const addChallenge = async (title: string, fields: Record<string, unknown>) => {
-    const c = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } }));
-    await ok(admin.request.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
-    await ok(admin.request.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, ...fields } }));
-  };
-  await addChallenge("Too late", { deadlineUtc: now - 60_000 });
-  await addChallenge("Game over", {});
+  await enabledChallenge(admin.request, game.id, "Too late", { deadlineUtc: now - 60_000 });
+  await enabledChallenge(admin.request, game.id, "Game over");
   // Its own browser context: the admin's session stays for moving the end below.
   const context = await browser.newContext();
   const player = await context.newPage();
@@ -422,9 +422,7 @@ test("the attempts line counts each submission at once and the flag box closes o
   const stamp = Date.now().toString(36);
   const now = Date.now();
   const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Tries ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
-  const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Three tries", category: "Misc", type: "StaticAttachment" } }));
-  await ok(admin.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
-  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, submissionLimit: 3 } }));
+  await enabledChallenge(admin, game.id, "Three tries", { submissionLimit: 3 });
   await playerWithTeam(player, game.id, `T${stamp}`.slice(0, 15));
   await player.goto(`/games/${game.id}/challenges`);
   await player.getByRole("button", { name: /Three tries/ }).click();
@@ -456,14 +454,8 @@ test("the scoreboard shows what each challenge is worth, draws a solve worth not
       data: { title: `Worth ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true, divisions: [{ name: `Div ${stamp}`, defaultPermissions: 2147483647 }] },
     }),
   );
-  const addChallenge = async (title: string, fields: Record<string, unknown>) => {
-    const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } }));
-    await ok(admin.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
-    await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, originalScore: 500, ...fields } }));
-    return c.id;
-  };
-  const worth = await addChallenge("Worth it", {});
-  const late = await addChallenge("Past its deadline", { deadlineUtc: now - 60_000 });
+  const worth = await enabledChallenge(admin, game.id, "Worth it", { originalScore: 500 });
+  const late = await enabledChallenge(admin, game.id, "Past its deadline", { originalScore: 500, deadlineUtc: now - 60_000 });
   await registerUser(player);
   const team = await ok<{ id: number }>(player.request.post("/api/team", { data: { name: `W${stamp}`.slice(0, 15) } }));
   await ok(player.request.post(`/api/game/${game.id}`, { data: { teamId: team.id, divisionId: game.divisions[0]!.id } }));
@@ -483,7 +475,7 @@ test("the scoreboard shows what each challenge is worth, draws a solve worth not
   await row.getByRole("button", { name: `W${stamp}`.slice(0, 15) }).click();
   await expect(player.getByTestId("board-detail-ranks")).toHaveText(`${en.scoreboard.rank}: 1 · ${en.scoreboard.divisionRank}: 1 · ${en.scoreboard.score}: 525`);
   // The open dialog follows the live board: a solve while it is open shows in it without a reload.
-  const later = await addChallenge("Solved later", {});
+  const later = await enabledChallenge(admin, game.id, "Solved later", { originalScore: 500 });
   await ok(player.request.post(`/api/game/${game.id}/challenges/${later}`, { data: { flag: FLAG } }));
   await expect(player.getByTestId("board-detail-ranks")).toHaveText(`${en.scoreboard.rank}: 1 · ${en.scoreboard.divisionRank}: 1 · ${en.scoreboard.score}: 1050`, { timeout: 10_000 });
   await expect(player.getByRole("dialog").getByText("Solved later")).toBeVisible();
@@ -493,14 +485,12 @@ test("a hidden game's board change sent while an open scoreboard was loading rea
   const stamp = Date.now().toString(36);
   const now = Date.now();
   const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Hidden ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
-  const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Valued", category: "Misc", type: "StaticAttachment" } }));
-  await ok(admin.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
-  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, originalScore: 500 } }));
+  const cid = await enabledChallenge(admin, game.id, "Valued", { originalScore: 500 });
   const solver = await playwright.request.newContext({ baseURL });
   await registerUser(solver);
   const team = await ok<{ id: number }>(solver.post("/api/team", { data: { name: `H${stamp}`.slice(0, 15) } }));
   await ok(solver.post(`/api/game/${game.id}`, { data: { teamId: team.id } }));
-  await ok(solver.post(`/api/game/${game.id}/challenges/${c.id}`, { data: { flag: FLAG } }));
+  await ok(solver.post(`/api/game/${game.id}/challenges/${cid}`, { data: { flag: FLAG } }));
   await solver.dispose();
   // Hidden: its board's changes go to board readers (admins, monitors) only, with no number of their own.
   await ok(admin.put(`/api/edit/games/${game.id}`, { data: { hidden: true } }));
@@ -520,7 +510,7 @@ test("a hidden game's board change sent while an open scoreboard was loading rea
   await page.goto(`/games/${game.id}/scoreboard`);
   const score = page.getByTestId(`board-team-${team.id}`).getByTestId("board-score");
   await expect(score).toHaveText("525");
-  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { originalScore: 800 } }));
+  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${cid}`, { data: { originalScore: 800 } }));
   const read = await ok<{ items: { id: number; score: number }[] }>(admin.get(`/api/game/${game.id}/scoreboard`));
   const expected = read.items.find((i) => i.id === team.id)!.score;
   expect(expected).toBeGreaterThan(525);
@@ -533,14 +523,8 @@ test("a board read answered late never replaces the newer board a push brought m
   const stamp = Date.now().toString(36);
   const now = Date.now();
   const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Late ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
-  const addChallenge = async (title: string) => {
-    const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } }));
-    await ok(admin.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
-    await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, originalScore: 500 } }));
-    return c.id;
-  };
-  const first = await addChallenge("First");
-  const second = await addChallenge("Second");
+  const first = await enabledChallenge(admin, game.id, "First", { originalScore: 500 });
+  const second = await enabledChallenge(admin, game.id, "Second", { originalScore: 500 });
   await registerUser(player);
   const team = await ok<{ id: number }>(player.request.post("/api/team", { data: { name: `L${stamp}`.slice(0, 15) } }));
   await ok(player.request.post(`/api/game/${game.id}`, { data: { teamId: team.id } }));
