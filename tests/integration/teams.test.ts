@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { games, participationMembers, participations, teamMembers, teams, users } from "~/.server/db/schema";
 import type { ArrayResponse, MyTeamInfo, TeamInfo } from "~/core/schemas/team";
 import { generateTeamTokenKeys, signTeamToken } from "~/core/team-token";
+import { renewInviteCode } from "~/.server/services/teams";
 import { Client, db, newUser } from "./helpers";
 
 type ErrorBody = { title: string; status: number };
@@ -180,6 +181,19 @@ describe("invite codes", () => {
     const { client: stranger } = await newUser();
     expect((await stranger.json(`/api/team/${team.id}/invite`)).status).toBe(403);
     expect((await stranger.json(`/api/team/99999999/invite`)).status).toBe(404);
+  });
+
+  it("of two renewals at once, both answer the code that works", async () => {
+    const captain = await newUser();
+    const team = await createTeam(captain.client);
+    const before = await inviteCode(captain.client, team.id);
+    const id = (await captain.client.json<{ userId: string }>("/api/account/profile")).body.userId;
+    const answers = await Promise.all([renewInviteCode(db(), id, team.id), renewInviteCode(db(), id, team.id)]);
+    const current = await inviteCode(captain.client, team.id);
+    expect(current).not.toBe(before);
+    expect(answers).toEqual([current, current]);
+    const joiner = await newUser();
+    expect((await joiner.client.json("/api/team/accept", { method: "POST", body: answers[0] })).status).toBe(200);
   });
 
   it("adds each of many concurrent joiners exactly once, even when one user races themself", async () => {

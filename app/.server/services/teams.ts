@@ -246,13 +246,22 @@ export async function getInviteCode(db: Db, userId: string, teamId: number): Pro
   return formatInviteCode(team.name, team.id, team.inviteToken);
 }
 
-/** Replaces the invite token: codes handed out before stop working. */
+/**
+ * Replaces the invite token: codes handed out before stop working. The token is written only over the one
+ * read, while the caller is still captain: of two renewals at once, the later finds the token already
+ * replaced and answers with that one, so no caller is handed a code that was overwritten meanwhile.
+ */
 export async function renewInviteCode(db: Db, userId: string, teamId: number): Promise<string> {
   const team = await requireTeam(db, teamId);
   requireCaptain(team, userId);
-  const token = generateInviteToken();
-  await db.update(teams).set({ inviteToken: token }).where(eq(teams.id, teamId)).run();
-  return formatInviteCode(team.name, team.id, token);
+  const renewed = await db
+    .update(teams)
+    .set({ inviteToken: generateInviteToken() })
+    .where(and(eq(teams.id, teamId), eq(teams.inviteToken, team.inviteToken), eq(teams.captainId, userId)))
+    .returning({ name: teams.name, token: teams.inviteToken })
+    .get();
+  if (renewed) return formatInviteCode(renewed.name, teamId, renewed.token);
+  return getInviteCode(db, userId, teamId);
 }
 
 /**
