@@ -964,6 +964,39 @@ describe("pushes", () => {
     watcher.ws.close(1000);
   });
 
+  it("pushes no board refetch for an edit that leaves the board as it was, and one for an edit that changes it", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await ensureInstances(gameId, cid);
+    const watcher = await openSocket(b!.client, `/hub/game/${gameId}`);
+    await waitFor(() => watcher.messages.find((m) => m.type === "hello"));
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await waitFor(() => watcher.messages.find((m) => m.type === "scoreboard"));
+    await settle(gameId);
+    const boardPushes = () => watcher.messages.filter((m) => m.type === "scoreboard");
+    const shown = boardPushes().length;
+    const before = (await new Client().json(`/api/game/${gameId}/scoreboard`)).res.headers.get("etag");
+
+    // A flag added, hints edited, a challenge created (disabled): the board is what it was.
+    const flag = await admin.json(`/api/edit/games/${gameId}/challenges/${cid}/flags`, { method: "POST", body: [{ flag: "g" }] });
+    expect(flag.status).toBe(200);
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/${cid}`, { method: "PUT", body: { hints: ["look closer"] } })).status).toBe(200);
+    const created = await admin.json(`/api/edit/games/${gameId}/challenges`, { method: "POST", body: { title: unique("c"), category: "Web", type: "StaticAttachment" } });
+    expect(created.status).toBe(200);
+    const marker = unique("marker");
+    expect((await admin.json(`/api/edit/games/${gameId}/notices`, { method: "POST", body: { content: marker } })).status).toBe(200);
+    await waitFor(() => watcher.messages.find((m) => m.type === "notice" && (m.data.values as string[])[0] === marker));
+    expect(boardPushes()).toHaveLength(shown);
+    expect((await new Client().json(`/api/game/${gameId}/scoreboard`)).res.headers.get("etag")).toBe(before);
+
+    // A title shown on the board changes it: open boards are told to refetch.
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/${cid}`, { method: "PUT", body: { title: unique("renamed") } })).status).toBe(200);
+    expect((await waitFor(() => boardPushes()[shown])).data.refetch).toBe(true);
+    expect((await new Client().json(`/api/game/${gameId}/scoreboard`)).res.headers.get("etag")).not.toBe(before);
+    watcher.ws.close(1000);
+  });
+
   it("pushes a hidden game's board deltas to monitors (players among them), never to players, without seq gaps", async () => {
     const { admin, gameId } = await setup();
     expect((await updateGame(admin, gameId, { hidden: true })).status).toBe(200);

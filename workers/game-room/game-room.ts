@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { composeLogText } from "~/.server/services/logs";
 import type { AnswerResult } from "~/core/enums";
 import { type BoardDelta, type BoardIndex, indexBoard, refetchDelta, solveDelta } from "~/core/game-room/delta";
@@ -635,9 +636,11 @@ export class GameRoom extends SocketHub {
 
   /**
    * Computes the whole board from the cached rows; with `push`, tells the board's readers to refetch it —
-   * before the start too when `boardWasOpen` (see queueBoardPush).
+   * before the start too when `boardWasOpen` (see queueBoardPush). With `keepUnchanged`, a board that came
+   * out as it was (a flag added, a hint edited, a challenge created disabled) keeps its version and nothing
+   * is pushed: every open board would refetch the whole board for no change.
    */
-  private recomputeBoard(push: boolean, boardWasOpen = false): void {
+  private recomputeBoard(push: boolean, boardWasOpen = false, keepUnchanged = false): void {
     const state = this.state;
     if (!state) return;
     this.clearBoardTimer();
@@ -647,6 +650,7 @@ export class GameRoom extends SocketHub {
     const previous = this.board;
     this.boardIndex = indexBoard(input);
     this.boardSolveTime = input.solves.reduce((max, s) => Math.max(max, s.time), 0);
+    if (keepUnchanged && previous && isDeepStrictEqual({ ...model, updateTimeUtc: 0 }, { ...previous.model, updateTimeUtc: 0 })) return;
     const board = this.setBoard(model);
     if (!push || !previous) return;
     this.queueBoardPush(state, refetchDelta(board.version, model.updateTimeUtc), boardWasOpen);
@@ -854,7 +858,8 @@ export class GameRoom extends SocketHub {
     } else if (what !== "game") {
       state.flagCaches.clear();
     }
-    this.recomputeBoard(true, boardWasOpen);
+    // A change of the game itself (hidden, times) reaches open boards even when the board stays the same.
+    this.recomputeBoard(true, boardWasOpen, what !== "game" && what !== "all");
     // The board's readers hear of the change first (a game just hidden: a board page refetches and is refused).
     await this.pushOut();
     if (before) this.reauthorizeLoaded(state, before);
