@@ -54,6 +54,17 @@ describe("describeIssue", () => {
     expect(first(post, { tags: ["ok", "toolong"] })).toBe('validation.item_too_long{"field":"fields.tags","max":3}');
   });
 
+  it("uses the catalogue's generic words where no field can be named: the body as a whole", () => {
+    expect(first(schema, undefined)).toBe("validation.missing_parameter");
+    expect(first(schema, null)).toBe("validation.missing_parameter");
+    expect(first(schema, [])).toBe("validation.invalid_parameter");
+    expect(first(schema, "text")).toBe("validation.invalid_parameter");
+    const refined = z.object({ a: z.number() }).refine((v) => v.a > 1);
+    expect(first(refined, { a: 1 })).toBe("validation.incorrect_parameter");
+    // A field is still named by its rule.
+    expect(first(z.object({ a: z.number() }).refine((v) => v.a > 1, { path: ["a"] }), { a: 1 })).toBe('validation.invalid{"field":"fields.a"}');
+  });
+
   it("passes the count for plural forms of list sizes", () => {
     const list = z.object({ items: z.array(z.string()).min(2) });
     expect(first(list, { items: ["a"] })).toBe('validation.too_few{"field":"fields.items","min":2,"count":2}');

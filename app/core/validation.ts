@@ -53,6 +53,10 @@ export function describeIssue(
   const field = fieldLabel(issue.path, t);
   // A custom issue may name what was wrong (`params`, e.g. the entry of a list that was refused).
   if (issue.message && isKey(issue.message)) return t(issue.message, { field, ...(issue.code === "custom" ? issue.params : {}) });
+  // The body as a whole, where no field can be named: the error catalogue's words (spec §8).
+  if (issue.path.length === 0 && issue.code === "invalid_type") {
+    return valueAt(input, issue.path) == null ? t("validation.missing_parameter") : t("validation.invalid_parameter");
+  }
   switch (issue.code) {
     case "invalid_type": {
       const value = valueAt(input, issue.path);
@@ -83,7 +87,7 @@ export function describeIssue(
     case "invalid_value":
       return t("validation.invalid_value", { field });
     default:
-      return t("validation.invalid", { field });
+      return issue.path.length === 0 ? t("validation.incorrect_parameter") : t("validation.invalid", { field });
   }
 }
 

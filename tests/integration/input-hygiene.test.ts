@@ -35,6 +35,21 @@ describe("request input hygiene", () => {
     expect(profile.body.realName ?? "").not.toContain("evil");
   });
 
+  it("answers a missing or wrong-typed body with the catalogue's parameter messages, in the caller's language", async () => {
+    const expected = {
+      "en-US": ["Missing parameter: the request has no body", "Invalid parameter: the request body has the wrong type"],
+      "ja-JP": ["パラメータがありません：リクエスト本文が空です", "パラメータが無効です：リクエスト本文の型が正しくありません"],
+      "zh-CN": ["缺少参数：请求体为空", "参数无效：请求体的类型不正确"],
+    };
+    for (const [lang, [missing, invalid]] of Object.entries(expected)) {
+      const client = new Client({ lang });
+      const none = await client.json<ErrorBody>("/api/account/login", { method: "POST", headers: { "content-type": "application/json" } });
+      expect(none.body).toEqual({ title: missing, status: 400 });
+      const list = await client.json<ErrorBody>("/api/account/login", { method: "POST", body: [] });
+      expect(list.body).toEqual({ title: invalid, status: 400 });
+    }
+  });
+
   it("refuses a deeply nested body with a localised 400, signed in or not", async () => {
     const deep = "[".repeat(3_000) + "]".repeat(3_000);
     const anonymous = await new Client({ lang: "zh-CN" }).json<ErrorBody>("/api/account/login", { method: "POST", raw: deep, headers: { "content-type": "application/json" } });
