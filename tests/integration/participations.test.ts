@@ -455,7 +455,7 @@ describe("admin review", () => {
     await join(captain.client, g.id, { teamId: team.id, divisionId: g.divisions[0]!.id });
     const p = (await participationOf(g.id, team.id))!;
     expect((await review(admin, p.id, "Unsubmitted")).status).toBe(400);
-    expect((await review(admin, p.id, "bogus")).status).toBe(400);
+    expect((await review(admin, p.id, "bogus")).body).toEqual({ title: "Unknown parameter: the participation status must be Accepted, Rejected, Suspended or Pending", status: 400 });
     expect((await review(admin, 999999999, "Accepted")).status).toBe(404);
     expect((await review(admin, p.id, "Accepted", { divisionId: otherGame.divisions[0]!.id })).status).toBe(400);
     expect((await participationOf(g.id, team.id))!.status).toBe("Pending");
