@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./lib/d1-migrations.mjs";
 import { freePort } from "./lib/free-port.mjs";
-import { acquireDataDir, DataDirInUse, recordAgent, recordRuntimes, releaseDataDir } from "./lib/runtime-lock.mjs";
+import { acquireDataDir, DataDirInUse, recordAgent, recordRuntimes, releaseDataDir, runtimePids } from "./lib/runtime-lock.mjs";
 import { checkAdminSettings, checkSettings } from "./lib/settings.mjs";
 import { startFront } from "./lib/socket-relay.mjs";
 import { collectStaticFiles, gzipStaticFiles } from "./lib/static-files.mjs";
@@ -197,6 +197,13 @@ const runtimeOptions = (dataDir) => ({
   handleStructuredLogs: runtimeLog,
   telemetry: { enabled: false },
   resourcePersistencePath: join(dataDir, "v3"),
+  // Miniflare starts a new workerd when one dies. The lock must name the new one, or a start after this
+  // launcher's own death would leave it serving the folder beside the next server; the operator is told.
+  unsafeHandleRuntimeRestart: () => {
+    recordRuntimes(dataDir);
+    const pids = runtimePids();
+    console.error(`flagstaff: the runtime (workerd) stopped unexpectedly and was restarted${pids.length > 0 ? ` (workerd ${pids.join(", ")})` : ""}`);
+  },
 });
 
 // Migrations run before the server listens, so no request ever meets a half-migrated database: a

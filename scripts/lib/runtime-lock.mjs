@@ -164,9 +164,12 @@ function updateLock(dataDir, change) {
   placeLock(path, change(lock), { exclusive: false });
 }
 
-/** After a Miniflare instance is ready: records this process's workerd children. */
+/** This process's workerd children. */
+export const runtimePids = () => childrenNamed(process.pid, "workerd");
+
+/** After a Miniflare instance is ready, or has restarted its runtime: records this process's workerd children. */
 export function recordRuntimes(dataDir) {
-  const runtimes = childrenNamed(process.pid, "workerd").map(describe).filter(Boolean);
+  const runtimes = runtimePids().map(describe).filter(Boolean);
   updateLock(dataDir, (lock) => ({ ...lock, runtimes }));
 }
 

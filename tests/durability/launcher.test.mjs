@@ -175,4 +175,31 @@ describe("the npm start launcher", () => {
     expect(second.output()).toContain("Containers are enabled: agent at");
     await stopServer(second);
   });
+
+  it("records a runtime restarted after a crash, so a start after the launcher's death stops it too", { timeout: 180_000 }, async () => {
+    const dir = dataDir();
+    const port = await freePort();
+    const first = await startServer({ dataDir: dir, port, env: NO_DOCKER });
+    servers.push(first);
+    const lockPath = join(dir, "server.lock.json");
+    const crashed = JSON.parse(readFileSync(lockPath, "utf8")).runtimes.map((r) => r.pid);
+    expect(crashed).toHaveLength(1);
+
+    // workerd dies; Miniflare starts another, which the operator hears of and the lock names.
+    process.kill(crashed[0], "SIGKILL");
+    expect(await waitFor(() => /the runtime \(workerd\) stopped unexpectedly and was restarted \(workerd \d+\)/.test(first.output()), 60_000)).toBe(true);
+    const restarted = JSON.parse(readFileSync(lockPath, "utf8")).runtimes.map((r) => r.pid);
+    expect(restarted).toHaveLength(1);
+    expect(restarted[0]).not.toBe(crashed[0]);
+    expect(alive(restarted[0])).toBe(true);
+    expect((await new Client(first.base).json("/api/config")).status).toBe(200);
+
+    // The launcher dies: the next start stops the restarted runtime, which no longer answers.
+    process.kill(first.child.pid, "SIGKILL");
+    const second = await startServer({ dataDir: dir, port: await freePort(), env: NO_DOCKER });
+    servers.push(second);
+    expect(second.output()).toContain(`flagstaff: stopped what a killed server left running (workerd ${restarted[0]})`);
+    expect(alive(restarted[0])).toBe(false);
+    await stopServer(second);
+  });
 });
