@@ -72,4 +72,11 @@ describe("strings a page compares with the server's", () => {
     const errors = resources[language].errors as unknown as { account: { email_verify_failed: string } };
     expect(common.confirmEmail.failedTitle).toBe(errors.account.email_verify_failed);
   });
+
+  // /account/verify titles the server's refusal of an activation link: the same words as the refusal itself.
+  it.each(["en-US", "ja-JP", "zh-CN"] as const)("%s: the account verification's failure title is the server's refusal", (language) => {
+    const common = resources[language].common as unknown as { verify: { failedTitle: string } };
+    const errors = resources[language].errors as unknown as { account: { verify_failed: string } };
+    expect(common.verify.failedTitle).toBe(errors.account.verify_failed);
+  });
 });
