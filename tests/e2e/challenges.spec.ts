@@ -168,6 +168,9 @@ test("an admin builds one challenge of each type and a player opens and download
 
   await player.getByRole("button", { name: /Static box/ }).click();
   await expect(player.getByRole("link", { name: C.openLink })).toHaveAttribute("href", REMOTE);
+  await player.getByRole("textbox", { name: C.flag }).fill("flag{box}");
+  await player.getByRole("button", { name: C.submit }).click();
+  await expect(player.getByText(en.verdict.correct, { exact: true })).toBeVisible();
 
   await player.getByRole("button", { name: /Dynamic file/ }).click();
   const pairLink = player.getByRole("link", { name: C.download });
@@ -187,6 +190,13 @@ test("an admin builds one challenge of each type and a player opens and download
   await player.getByRole("button", { name: /Dynamic file/ }).click();
   await expect(player.getByRole("link", { name: C.download })).toHaveAttribute("href", pairHref);
   await context.close();
+
+  // The admin's challenge list shows each challenge's solve count.
+  await page.goto(`/admin/games/${gameId}/challenges`);
+  await expect(page.getByRole("columnheader", { name: A.solves })).toBeVisible();
+  const solvesOf = (title: string) => page.getByRole("row").filter({ has: page.getByRole("link", { name: title, exact: true }) }).getByRole("cell").nth(4);
+  await expect(solvesOf("Static box")).toHaveText("1");
+  await expect(solvesOf("Static file")).toHaveText("0");
 
   // The admin's list tells the pairs apart (size, start of the hash) and names the team given one; deleting
   // that pair says what happens to the team.

@@ -95,7 +95,7 @@ describe("challenge editing (api.md §9)", () => {
     expect((await put(admin.client, game.id, c.id, { memoryLimit: 8 })).status).toBe(400);
 
     const list = await admin.client.json<ChallengeEditInfo[]>(`/api/edit/games/${game.id}/challenges`);
-    expect(list.body).toEqual([{ id: c.id, title: "renamed", category: "Web", type: "StaticAttachment", isEnabled: false, score: 1000, minScore: 250, originalScore: 1000, deadlineUtc: null }]);
+    expect(list.body).toEqual([{ id: c.id, title: "renamed", category: "Web", type: "StaticAttachment", isEnabled: false, score: 1000, minScore: 250, originalScore: 1000, deadlineUtc: null, acceptedCount: 0 }]);
 
     const other = await createGame(admin.client);
     expect((await admin.client.json(`/api/edit/games/${other.id}/challenges/${c.id}`)).status).toBe(404);

@@ -99,6 +99,9 @@ describe("submission life cycle", () => {
     expect(events.filter((e) => e.type === "FlagSubmit")).toHaveLength(3);
     const c = await db().select().from(challenges).where(eq(challenges.id, cid)).get();
     expect(c!.acceptedCount).toBe(1);
+    // The admin's challenge list shows the solve count.
+    const listed = await admin.json<{ id: number; acceptedCount: number }[]>(`/api/edit/games/${gameId}/challenges`);
+    expect(listed.body.find((l) => l.id === cid)?.acceptedCount).toBe(1);
     const notices = await db().select().from(gameNotices).where(eq(gameNotices.gameId, gameId)).all();
     expect(notices.filter((n) => n.type === "FirstBlood").map((n) => n.values)).toEqual([[a!.teamName, expect.any(String)]]);
 

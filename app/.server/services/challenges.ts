@@ -98,6 +98,7 @@ export async function listEditChallenges(db: Db, gameId: number, boardScores: ()
     minScore: computeMinScore(c),
     originalScore: c.originalScore,
     deadlineUtc: c.deadline,
+    acceptedCount: c.acceptedCount,
   }));
 }
 

@@ -150,6 +150,8 @@ export interface ChallengeEditInfo {
   minScore: number;
   originalScore: number;
   deadlineUtc: number | null;
+  /** Teams that solved it (its stored solve count, as in ChallengeEditDetailModel). */
+  acceptedCount: number;
 }
 
 /** ChallengeEditDetailModel. */

@@ -152,6 +152,7 @@ function AdminChallengesPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
                 <th className="px-4 py-2 text-start">{t("adminChallenges.category")}</th>
                 <th className="px-4 py-2 text-start">{t("adminChallenges.type")}</th>
                 <th className="px-4 py-2 text-end">{t("adminChallenges.scoreColumns")}</th>
+                <th className="px-4 py-2 text-end">{t("adminChallenges.solves")}</th>
                 <th className="px-4 py-2 text-center">{t("adminChallenges.enabled")}</th>
               </tr>
             </thead>
@@ -168,6 +169,7 @@ function AdminChallengesPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
                   <td className="px-4 py-2 text-end font-mono">
                     {c.score} / {c.minScore} / {c.originalScore}
                   </td>
+                  <td className="px-4 py-2 text-end font-mono">{c.acceptedCount}</td>
                   <td className="px-4 py-2 text-center">
                     <input
                       type="checkbox"
