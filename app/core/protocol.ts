@@ -34,6 +34,8 @@ export interface SubmissionRecord {
   /** The challenge's and the team's ids (added to api.md's Submission: the monitor's filters match on them). */
   challengeId: number;
   teamId: number | null;
+  /** The address it came from (spec §3; added to api.md's Submission: monitors compare teams' addresses). */
+  ip: string;
 }
 
 export interface Verdict {

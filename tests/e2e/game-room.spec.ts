@@ -274,6 +274,9 @@ test("the submissions monitor narrows to a team and a challenge, keeps the filte
   await expect(rows.first()).toContainText("flag{b two}");
   await expect(rows).toHaveCount(2);
   await expect(admin.getByTestId("monitor-submissions")).not.toContainText("flag{a two}");
+  // Each row says where its submission came from, the pushed one as the one read.
+  await expect(admin.getByRole("columnheader", { name: en.monitor.ip, exact: true })).toBeVisible();
+  for (const row of [rows.nth(0), rows.nth(1)]) await expect(row.getByRole("cell").nth(3)).toHaveText("127.0.0.1");
 
   // One challenge too; a reload keeps both.
   await admin.getByLabel(en.monitor.challenge, { exact: true }).selectOption({ label: fill(en.monitor.challengeOption, { title: "Second course", category: en.challenge.category.Misc }) });

@@ -902,12 +902,17 @@ describe("pushes", () => {
     await waitFor(() => mine.messages.find((m) => m.type === "hello"));
     await waitFor(() => monitor.messages.find((m) => m.type === "hello"));
     await waitFor(() => logs.messages.find((m) => m.type === "hello"));
-    const r = await submit(a!, gameId, cid, "f");
-    const id = r.body as number;
+    // Sent from an address of its own: monitors see where each submission came from (spec §3).
+    const fromAddress = new Client({ ip: "203.0.113.7" });
+    fromAddress.cookie = (a!.client as Client).cookie;
+    const r = await fromAddress.json<number>(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "f" } });
+    const id = r.body;
     const verdict = await waitFor(() => mine.messages.find((m) => m.type === "verdict"));
     expect(verdict.data).toEqual({ submissionId: id, challengeId: cid, status: "Accepted" });
     const sub = await waitFor(() => monitor.messages.find((m) => m.type === "submission"));
-    expect(sub.data).toMatchObject({ id, status: "Accepted", team: a!.teamName, user: a!.userName, challengeId: cid, teamId: a!.teamId });
+    expect(sub.data).toMatchObject({ id, status: "Accepted", team: a!.teamName, user: a!.userName, challengeId: cid, teamId: a!.teamId, ip: "203.0.113.7" });
+    const stored = await admin.json<{ id: number; ip: string }[]>(`/api/game/${gameId}/submissions`);
+    expect(stored.body.find((l) => l.id === id)?.ip).toBe("203.0.113.7");
     expect((await waitFor(() => monitor.messages.find((m) => m.type === "event"))).data).toMatchObject({ type: "FlagSubmit", teamId: a!.teamId });
     const delta = await waitFor(() => theirs.messages.find((m) => m.type === "scoreboard"));
     // The delta carries the solve itself (first blood: 1,000 + 5 %), from which clients derive the item.

@@ -553,6 +553,7 @@ export class GameRoom extends SocketHub {
       challenge: title,
       challengeId: rec.challengeId,
       teamId: p?.teamId ?? null,
+      ip: rec.ip,
     };
     this.outgoing.push({ channel: "monitor", type: "submission", data: record });
     if (p) this.outgoing.push({ channel: "game", type: "verdict", data: { submissionId: rec.id, challengeId: rec.challengeId, status: playerStatus(status) }, teamId: p.teamId });

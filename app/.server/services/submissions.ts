@@ -49,6 +49,7 @@ function submissionQuery(db: Db) {
       teamId: teams.id,
       challenge: challenges.title,
       challengeId: submissions.challengeId,
+      ip: submissions.ip,
     })
     .from(submissions)
     .innerJoin(participations, eq(participations.id, submissions.participationId))
@@ -57,7 +58,7 @@ function submissionQuery(db: Db) {
     .leftJoin(users, eq(users.id, submissions.userId));
 }
 
-type SubmissionRow = { id: number; answer: string; status: AnswerResult; time: number; user: string | null; team: string; teamId: number; challenge: string; challengeId: number };
+type SubmissionRow = { id: number; answer: string; status: AnswerResult; time: number; user: string | null; team: string; teamId: number; challenge: string; challengeId: number; ip: string };
 
 const submissionRecord = (r: SubmissionRow): SubmissionRecord => ({
   id: r.id,
@@ -69,6 +70,7 @@ const submissionRecord = (r: SubmissionRow): SubmissionRecord => ({
   challenge: r.challenge,
   challengeId: r.challengeId,
   teamId: r.teamId,
+  ip: r.ip,
 });
 
 export interface SubmissionFilter extends Page {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SubmissionRecord } from "~/core/protocol";
 import { keepNewest, matchesSubmissionFilter, pushSubmission, submissionFilterFrom, submissionsQuery } from "./submission-filter";
 
-const record: SubmissionRecord = { id: 9, answer: "flag{x}", status: "WrongAnswer", time: 1, user: "u", team: "T", challenge: "C", challengeId: 4, teamId: 7 };
+const record: SubmissionRecord = { id: 9, answer: "flag{x}", status: "WrongAnswer", time: 1, user: "u", team: "T", challenge: "C", challengeId: 4, teamId: 7, ip: "127.0.0.1" };
 
 describe("the monitor's submission filter", () => {
   it("reads the address, ignoring what it cannot read", () => {

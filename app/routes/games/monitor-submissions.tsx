@@ -123,6 +123,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
             <th className="px-2 py-1 whitespace-nowrap">{t("monitor.time")}</th>
             <th className="px-2 py-1 whitespace-nowrap">{t("monitor.team")}</th>
             <th className="px-2 py-1 whitespace-nowrap">{t("monitor.user")}</th>
+            <th className="px-2 py-1 whitespace-nowrap">{t("monitor.ip")}</th>
             <th className="px-2 py-1 whitespace-nowrap">{t("monitor.challenge")}</th>
             <th className="px-2 py-1 whitespace-nowrap">{t("monitor.answer")}</th>
             <th className="px-2 py-1 whitespace-nowrap">{t("monitor.statusLabel")}</th>
@@ -134,6 +135,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
               <td className="px-2 py-1 whitespace-nowrap tabular-nums">{formatDateTime(r.time)}</td>
               <td className="px-2 py-1">{r.team}</td>
               <td className="px-2 py-1">{r.user}</td>
+              <td className="px-2 py-1 font-mono whitespace-nowrap">{r.ip}</td>
               <td className="px-2 py-1">{r.challenge}</td>
               <td className="px-2 py-1 font-mono break-all">{r.answer}</td>
               <td className="px-2 py-1 whitespace-nowrap">{t(`monitor.status.${r.status}`)}</td>
