@@ -123,6 +123,8 @@ test("an admin's own edit dialog offers neither their role nor deactivation, and
   await expect(edit.getByRole("checkbox", { name: en.adminUsers.activeToggle })).toBeDisabled();
   await expect(edit.getByRole("checkbox", { name: en.adminUsers.activeToggle })).toBeChecked();
   await expect(edit.getByText(en.adminUsers.ownActive)).toBeVisible();
+  // An edit, so that the save is sent (a save of the dialog unchanged is "no change").
+  await edit.getByLabel(en.adminUsers.realName).fill(`Admin ${Date.now().toString(36)}`);
   await edit.getByRole("button", { name: en.adminUsers.save, exact: true }).click();
   await expect(edit).toBeHidden();
   expect((await adminPage.request.get("/api/account/profile")).status()).toBe(200);

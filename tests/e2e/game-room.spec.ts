@@ -557,8 +557,8 @@ test("a board read answered late never replaces the newer board a push brought m
     await route.fulfill({ response, body });
     landed();
   });
-  // An edit of a challenge asks every open board to read it again.
-  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${first}`, { data: { content: `edited ${stamp}` } }));
+  // An edit of a challenge that shows on the board (its title) asks every open board to read it again.
+  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${first}`, { data: { title: `First ${stamp}` } }));
   await held;
   await ok(player.request.post(`/api/game/${game.id}/challenges/${second}`, { data: { flag: FLAG } }));
   await expect(score).toHaveText("1050", { timeout: 10_000 });

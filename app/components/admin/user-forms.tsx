@@ -6,34 +6,56 @@ import { TextAreaField, TextField } from "~/components/ui/field";
 import { selectClass } from "~/components/ui/select";
 import { ROLES, type Role } from "~/core/enums";
 import { USER_NAME_MAX } from "~/core/schemas/account";
+import { sameValues } from "~/core/ui/same-values";
 import { api, errorMessage } from "~/lib/api";
 import { type AdminUserInfo, type BatchUserResult, parseBatchLines } from "./user-types";
 
-/** The edit dialog's form: profile fields, role and activation (PUT /api/admin/users/{id}). */
+/** The fields of the edit form, as it sends them (text trimmed) and as it shows a user. */
+type UserEditValues = Record<"userName" | "email" | "realName" | "stdNumber" | "phone" | "bio" | "role", string> & { emailConfirmed: boolean };
+
+/** PUT /api/admin/users/{id}'s body: own role and activation are not offered (a disabled field is not in the form either). */
+function userEditBody(values: UserEditValues, isSelf: boolean) {
+  return {
+    userName: values.userName.trim(),
+    email: values.email.trim(),
+    realName: values.realName.trim(),
+    stdNumber: values.stdNumber.trim(),
+    phone: values.phone.trim(),
+    bio: values.bio.trim(),
+    ...(isSelf ? {} : { role: values.role.trim() as Role, emailConfirmed: values.emailConfirmed }),
+  };
+}
+
+/** The edit dialog's form: profile fields, role and activation (PUT /api/admin/users/{id}). A save of the user unchanged is not sent. */
 export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUserInfo; selfId: string; onDone: () => void; onCancel: () => void }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [noChange, setNoChange] = useState(false);
   const isSelf = user.id === selfId;
 
   async function submit(form: FormData) {
-    const text = (name: string) => String(form.get(name) ?? "").trim();
-    setBusy(true);
+    const text = (name: string) => String(form.get(name) ?? "");
+    const body = userEditBody(
+      {
+        userName: text("userName"),
+        email: text("email"),
+        realName: text("realName"),
+        stdNumber: text("stdNumber"),
+        phone: text("phone"),
+        bio: text("bio"),
+        role: text("role"),
+        emailConfirmed: form.get("emailConfirmed") === "on",
+      },
+      isSelf,
+    );
     setError(null);
+    const unchanged = sameValues(body, userEditBody(user, isSelf));
+    setNoChange(unchanged);
+    if (unchanged) return;
+    setBusy(true);
     try {
-      await api(`/api/admin/users/${user.id}`, {
-        method: "PUT",
-        body: {
-          userName: text("userName"),
-          email: text("email"),
-          realName: text("realName"),
-          stdNumber: text("stdNumber"),
-          phone: text("phone"),
-          bio: text("bio"),
-          // Own role and activation are not offered (a disabled field is not in the form either).
-          ...(isSelf ? {} : { role: text("role") as Role, emailConfirmed: form.get("emailConfirmed") === "on" }),
-        },
-      });
+      await api(`/api/admin/users/${user.id}`, { method: "PUT", body });
       onDone();
     } catch (err) {
       setError(errorMessage(err));
@@ -51,6 +73,7 @@ export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUs
         void submit(new FormData(event.currentTarget));
       }}
     >
+      {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label={t("adminUsers.userName")} name="userName" required maxLength={USER_NAME_MAX} defaultValue={user.userName} />

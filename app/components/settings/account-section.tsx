@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { TextField } from "~/components/ui/field";
+import { sameValues } from "~/core/ui/same-values";
 import { CheckboxField, type SaveState, SettingsSection } from "./section";
 import type { AdminSettings } from "./types";
 
@@ -13,6 +14,7 @@ export function AccountSection({
   mailEnabled,
   captchaEnabled,
   onSave,
+  onNoChange,
 }: {
   settings: Policy;
   state: SaveState;
@@ -20,12 +22,13 @@ export function AccountSection({
   /** Whether the server has a CAPTCHA provider and its keys (without them "Use CAPTCHA" changes nothing). */
   captchaEnabled: boolean;
   onSave: (patch: Policy) => void;
+  onNoChange: () => void;
 }) {
   const { t } = useTranslation();
   const [policy, setPolicy] = useState(settings);
   const set = <K extends keyof Policy>(key: K) => (value: Policy[K]) => setPolicy((p) => ({ ...p, [key]: value }));
   return (
-    <SettingsSection id="settings-account" title={t("settings.account.heading")} state={state} onSubmit={() => onSave(policy)}>
+    <SettingsSection id="settings-account" title={t("settings.account.heading")} state={state} onSubmit={() => (sameValues(policy, settings) ? onNoChange() : onSave(policy))}>
       <div className="grid gap-3 md:grid-cols-2">
         <CheckboxField label={t("settings.account.allowRegister")} checked={policy.allowRegister} onChange={set("allowRegister")} />
         <CheckboxField label={t("settings.account.emailConfirmation")} checked={policy.emailConfirmationRequired} onChange={set("emailConfirmationRequired")} />

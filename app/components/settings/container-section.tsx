@@ -2,13 +2,43 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { TextField } from "~/components/ui/field";
 import { type ContainerMinutesField, checkContainerMinutes, type MinutesProblem } from "~/core/ui/container-policy-form";
+import { sameValues } from "~/core/ui/same-values";
 import { CheckboxField, type SaveState, SettingsSection } from "./section";
 import type { AdminSettings } from "./types";
 
 type Policy = AdminSettings["containerPolicy"];
 
+const parseEnvNames = (text: string) => text.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
+
+/** What the card sends of a policy. */
+const policyPatch = (policy: Policy): Policy => ({
+  defaultLifetime: policy.defaultLifetime,
+  extensionDuration: policy.extensionDuration,
+  renewalWindow: policy.renewalWindow,
+  autoDestroyOnLimitReached: policy.autoDestroyOnLimitReached,
+  extraFlagEnvNames: policy.extraFlagEnvNames,
+});
+
+/** The policy as the card's fields hold it (the minutes as their text). */
+const policyFields = (policy: Policy) => ({
+  ...policyPatch(policy),
+  defaultLifetime: String(policy.defaultLifetime),
+  extensionDuration: String(policy.extensionDuration),
+  renewalWindow: String(policy.renewalWindow),
+});
+
 /** The minutes are checked here, each at its field (an empty one would be sent as "unchanged"); the server checks them again. */
-export function ContainerSection({ settings, state, onSave }: { settings: Policy; state: SaveState; onSave: (patch: Policy) => void }) {
+export function ContainerSection({
+  settings,
+  state,
+  onSave,
+  onNoChange,
+}: {
+  settings: Policy;
+  state: SaveState;
+  onSave: (patch: Policy) => void;
+  onNoChange: () => void;
+}) {
   const { t } = useTranslation();
   const [lifetime, setLifetime] = useState(String(settings.defaultLifetime));
   const [extension, setExtension] = useState(String(settings.extensionDuration));
@@ -26,17 +56,24 @@ export function ContainerSection({ settings, state, onSave }: { settings: Policy
       title={t("settings.container.heading")}
       state={state}
       onSubmit={() => {
-        const checked = checkContainerMinutes({ defaultLifetime: lifetime, extensionDuration: extension, renewalWindow: window });
+        const minutes = { defaultLifetime: lifetime.trim(), extensionDuration: extension.trim(), renewalWindow: window.trim() };
+        const rest = { autoDestroyOnLimitReached: autoDestroy, extraFlagEnvNames: parseEnvNames(envNames) };
+        // Fields as loaded are neither checked (a stored value out of today's range is not the admin's doing)
+        // nor sent; the same values typed differently ("060") are not sent either.
+        if (sameValues({ ...minutes, ...rest }, policyFields(settings))) {
+          setProblems({});
+          onNoChange();
+          return;
+        }
+        const checked = checkContainerMinutes(minutes);
         if ("problems" in checked) {
           setProblems(checked.problems);
           return;
         }
         setProblems({});
-        onSave({
-          ...checked.values,
-          autoDestroyOnLimitReached: autoDestroy,
-          extraFlagEnvNames: envNames.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean),
-        });
+        const patch = { ...checked.values, ...rest };
+        if (sameValues(patch, policyPatch(settings))) onNoChange();
+        else onSave(patch);
       }}
     >
       <div className="grid gap-4 md:grid-cols-3">

@@ -6,12 +6,22 @@ import { Button } from "~/components/ui/button";
 import { TextField } from "~/components/ui/field";
 import { brandColour, brandCssVariables, paletteFor } from "~/core/colour";
 import { normalizeCustomTheme } from "~/core/schemas/config";
+import { sameValues } from "~/core/ui/same-values";
 import { api, errorMessage } from "~/lib/api";
 import { type SaveState, SettingsSection } from "./section";
 import type { AdminSettings } from "./types";
 import { postFormWithProgress } from "~/lib/upload";
 
 type Global = AdminSettings["globalConfig"];
+
+/** What the card sends of the platform's texts (the colour trimmed). */
+const platformPatch = (values: Pick<Global, "title" | "slogan" | "description" | "footerInfo" | "customTheme">) => ({
+  title: values.title,
+  slogan: values.slogan,
+  description: values.description,
+  footerInfo: values.footerInfo,
+  customTheme: values.customTheme.trim(),
+});
 
 /** The colour's palette as swatches, plus a sample button drawn with the same variables as the site. */
 function PalettePreview({ colour }: { colour: string }) {
@@ -120,11 +130,13 @@ export function PlatformSection({
   settings,
   state,
   onSave,
+  onNoChange,
   onLogoChanged,
 }: {
   settings: Global;
   state: SaveState;
   onSave: (patch: Partial<Global>) => void;
+  onNoChange: () => void;
   onLogoChanged: () => void;
 }) {
   const { t } = useTranslation();
@@ -141,13 +153,19 @@ export function PlatformSection({
       title={t("settings.platform.heading")}
       state={state}
       onSubmit={() => {
+        const patch = platformPatch({ title, slogan, description, footerInfo, customTheme });
+        if (sameValues(patch, platformPatch(settings))) {
+          setColourError(null);
+          onNoChange();
+          return;
+        }
         // The server clears a colour it cannot use; the card says so instead of "Settings saved" over it.
         if (customTheme.trim() !== "" && normalizeCustomTheme(customTheme) === "") {
           setColourError(t("settings.platform.colourInvalid"));
           return;
         }
         setColourError(null);
-        onSave({ title, slogan, description, footerInfo, customTheme: customTheme.trim() });
+        onSave(patch);
       }}
     >
       <div className="grid gap-4 md:grid-cols-2">

@@ -4,8 +4,9 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 
-export type SaveState = { busy: boolean; error: string | null; saved: boolean };
-export const idleSave: SaveState = { busy: false, error: null, saved: false };
+/** A card's save: under way, refused, done, or not sent because nothing was changed (`noChange`). */
+export type SaveState = { busy: boolean; error: string | null; saved: boolean; noChange: boolean };
+export const idleSave: SaveState = { busy: false, error: null, saved: false, noChange: false };
 
 /** A settings card with its own form, message and Save button. */
 export function SettingsSection({
@@ -38,6 +39,7 @@ export function SettingsSection({
         {children}
         {state.error ? <Alert tone="error">{state.error}</Alert> : null}
         {state.saved ? <Alert tone="success">{t("settings.saved")}</Alert> : null}
+        {state.noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
         <div className="flex justify-end">
           <Button type="submit" disabled={state.busy}>
             {state.busy ? t("settings.saving") : t("settings.save")}

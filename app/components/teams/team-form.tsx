@@ -4,6 +4,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { TextAreaField, TextField } from "~/components/ui/field";
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from "~/core/schemas/team";
+import { sameValues } from "~/core/ui/same-values";
 import { errorMessage } from "~/lib/api";
 
 export interface TeamFormValues {
@@ -11,7 +12,13 @@ export interface TeamFormValues {
   bio: string;
 }
 
-/** Name and bio of a team, for creating and editing; the server's message is shown when it refuses. */
+/** The values as the form sends them (trimmed). */
+const teamBody = (values: TeamFormValues): TeamFormValues => ({ name: values.name.trim(), bio: values.bio.trim() });
+
+/**
+ * Name and bio of a team, for creating and editing (`initial`: the team's stored values, and a save of them
+ * unchanged is not sent); the server's message is shown when it refuses.
+ */
 export function TeamForm({
   initial,
   submitLabel,
@@ -27,12 +34,19 @@ export function TeamForm({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
+  const [noChange, setNoChange] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const name = String(form.get("name") ?? "").trim();
-    const bio = String(form.get("bio") ?? "").trim();
+    const { name, bio } = teamBody({ name: String(form.get("name") ?? ""), bio: String(form.get("bio") ?? "") });
+    const unchanged = initial !== undefined && sameValues({ name, bio }, teamBody(initial));
+    setNoChange(unchanged);
+    if (unchanged) {
+      setNameError(null);
+      setError(null);
+      return;
+    }
     if (name.length < 1 || name.length > TEAM_NAME_MAX) {
       setNameError(t("teams.nameLength", { max: TEAM_NAME_MAX }));
       return;
@@ -51,6 +65,7 @@ export function TeamForm({
 
   return (
     <form className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
+      {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       <TextField
         label={t("teams.name")}

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import i18next from "i18next";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useRevalidator } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
@@ -14,6 +14,7 @@ import { Card } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/field";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
+import { sameValues } from "~/core/ui/same-values";
 import { formText, loginPath, type Profile } from "~/lib/account";
 import { api, errorMessage, fieldError, isApiError } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
@@ -66,6 +67,20 @@ function ProfileLoading() {
 const PROFILE_FIELDS = ["userName", "realName", "stdNumber", "phone", "bio"] as const;
 type ProfileField = (typeof PROFILE_FIELDS)[number];
 
+/** The body of PUT account/update from the profile form's values (or the stored profile's). */
+function updateBody(values: Record<ProfileField, string>) {
+  return {
+    userName: values.userName.trim(),
+    realName: values.realName.trim(),
+    stdNumber: values.stdNumber.trim(),
+    phone: values.phone.trim(),
+    bio: values.bio.trim(),
+  };
+}
+
+const formValues = (form: FormData) =>
+  Object.fromEntries(PROFILE_FIELDS.map((field) => [field, formText(form, field)])) as Record<ProfileField, string>;
+
 type ActionResult =
   | {
       intent: "update";
@@ -102,21 +117,12 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     return redirect("/account/login?reason=password-changed");
   }
 
-  const userName = formText(form, "userName").trim();
-  if (userName.length < USER_NAME_MIN || userName.length > USER_NAME_MAX) {
+  const body = updateBody(formValues(form));
+  if (body.userName.length < USER_NAME_MIN || body.userName.length > USER_NAME_MAX) {
     return { intent: "update", saved: false, error: null, userNameError: "register.userNameLength" };
   }
   try {
-    await api("/api/account/update", {
-      method: "PUT",
-      body: {
-        userName,
-        realName: formText(form, "realName").trim(),
-        stdNumber: formText(form, "stdNumber").trim(),
-        phone: formText(form, "phone").trim(),
-        bio: formText(form, "bio").trim(),
-      },
-    });
+    await api("/api/account/update", { method: "PUT", body });
   } catch (error) {
     const serverError = fieldError(error, PROFILE_FIELDS);
     return { intent: "update", saved: false, error: serverError ? null : errorMessage(error), serverError };
@@ -174,7 +180,10 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   // until the client loader is done.
   const profile: Profile | undefined = "profile" in loaderData ? loaderData.profile : undefined;
   const submitting = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
-  const update = actionData?.intent === "update" ? actionData : null;
+  // A Save of the profile as loaded sends nothing and says so, until the next answer of any form here.
+  const [noChange, setNoChange] = useState<{ after: typeof actionData } | null>(null);
+  const unchanged = noChange !== null && noChange.after === actionData;
+  const update = actionData?.intent === "update" && !unchanged ? actionData : null;
   const updateForm = useRef<HTMLFormElement>(null);
   useFocusInvalid(updateForm, update?.userNameError || update?.serverError ? update : null);
   const refusedAt = (field: ProfileField) => (update?.serverError?.field === field ? update.serverError.message : null);
@@ -211,8 +220,20 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         <h2 id="profile-info-heading" className="mb-4 text-lg font-semibold">
           {t("profile.infoHeading")}
         </h2>
-        <Form ref={updateForm} method="post" className="space-y-4" noValidate key={JSON.stringify(profile)}>
+        <Form
+          ref={updateForm}
+          method="post"
+          className="space-y-4"
+          noValidate
+          key={JSON.stringify(profile)}
+          onSubmit={(event) => {
+            const same = sameValues(updateBody(formValues(new FormData(event.currentTarget))), updateBody(profile));
+            setNoChange(same ? { after: actionData } : null);
+            if (same) event.preventDefault();
+          }}
+        >
           <input type="hidden" name="intent" value="update" />
+          {unchanged ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
           {update?.saved ? <Alert tone="success">{t("profile.saved")}</Alert> : null}
           {update?.error ? <Alert tone="error">{update.error}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">

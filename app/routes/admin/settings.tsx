@@ -64,17 +64,20 @@ export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) 
   // next save sent them back.
 
   async function save<S extends SectionName>(section: S, patch: Partial<AdminSettings[S]>) {
-    setStates((s) => ({ ...s, [section]: { busy: true, error: null, saved: false } }));
+    setStates((s) => ({ ...s, [section]: { ...idleSave, busy: true } }));
     try {
       // Only what this card changed: another tab's saves of other fields stay.
       const changed = settings ? changedFields(settings[section] as Record<string, unknown>, patch as Record<string, unknown>) : patch;
       await api("/api/admin/config", { method: "PUT", body: { [section]: changed } });
       await revalidate();
-      setStates((s) => ({ ...s, [section]: { busy: false, error: null, saved: true } }));
+      setStates((s) => ({ ...s, [section]: { ...idleSave, saved: true } }));
     } catch (error) {
-      setStates((s) => ({ ...s, [section]: { busy: false, error: errorMessage(error), saved: false } }));
+      setStates((s) => ({ ...s, [section]: { ...idleSave, error: errorMessage(error) } }));
     }
   }
+
+  /** A card saved as loaded: nothing is sent, and the card says so. */
+  const noChange = (section: SectionName) => setStates((s) => ({ ...s, [section]: { ...idleSave, noChange: true } }));
 
   return (
     <div className="space-y-6">
@@ -90,6 +93,7 @@ export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) 
             settings={settings.globalConfig}
             state={states.globalConfig}
             onSave={(patch) => void save("globalConfig", patch)}
+            onNoChange={() => noChange("globalConfig")}
             onLogoChanged={() => void revalidate()}
           />
           <AccountSection
@@ -99,12 +103,14 @@ export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) 
             mailEnabled={loaderData.mailEnabled}
             captchaEnabled={loaderData.captchaEnabled}
             onSave={(patch) => void save("accountPolicy", patch)}
+            onNoChange={() => noChange("accountPolicy")}
           />
           <ContainerSection
             key={`container-${JSON.stringify(settings.containerPolicy)}`}
             settings={settings.containerPolicy}
             state={states.containerPolicy}
             onSave={(patch) => void save("containerPolicy", patch)}
+            onNoChange={() => noChange("containerPolicy")}
           />
           <FilesSection />
         </>

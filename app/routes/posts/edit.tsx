@@ -15,6 +15,7 @@ import { AppError } from "~/core/errors";
 import { POST_SUMMARY_MAX, POST_TITLE_MAX, type PostDetail } from "~/core/schemas/post";
 import { api, errorMessage } from "~/lib/api";
 import { changedFields } from "~/core/ui/changed-fields";
+import { sameValues } from "~/core/ui/same-values";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/edit";
@@ -50,11 +51,22 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [titleError, setTitleError] = useState<string | null>(null);
+  const [noChange, setNoChange] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
 
   async function save(event: FormEvent) {
     event.preventDefault();
+    const body = { title: title.trim(), summary, content, tags: parseTags(tags), isPinned };
+    const stored = post ? { title: post.title, summary: post.summary, content: post.content, tags: post.tags, isPinned: post.isPinned } : null;
+    // An edit that changes nothing is not sent (nor checked: the stored title is not the admin's doing).
+    const unchanged = stored !== null && sameValues(body, stored);
+    setNoChange(unchanged);
+    if (unchanged) {
+      setTitleError(null);
+      setError(null);
+      return;
+    }
     if (!title.trim()) {
       setTitleError(t("posts.titleRequired"));
       return;
@@ -62,14 +74,10 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
     setTitleError(null);
     setBusy(true);
     setError(null);
-    const body = { title: title.trim(), summary, content, tags: parseTags(tags), isPinned };
     try {
       // An edit sends only what this form changed (another tab's saves of other fields stay).
-      const saved = post
-        ? await api<PostDetail>(`/api/edit/posts/${post.id}`, {
-            method: "PUT",
-            body: changedFields({ title: post.title, summary: post.summary, content: post.content, tags: post.tags, isPinned: post.isPinned }, body),
-          })
+      const saved = stored && post
+        ? await api<PostDetail>(`/api/edit/posts/${post.id}`, { method: "PUT", body: changedFields(stored, body) })
         : await api<PostDetail>("/api/edit/posts", { method: "POST", body });
       await navigate(`/posts/${saved.id}`);
     } catch (err) {
@@ -101,6 +109,7 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
       </div>
       <Card>
         <form className="space-y-5" noValidate onSubmit={(event) => void save(event)}>
+          {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
           {error ? <Alert tone="error">{error}</Alert> : null}
           <TextField
             label={t("posts.fieldTitle")}

@@ -25,6 +25,7 @@ import { useFocusInvalid } from "~/lib/focus-invalid";
 import { loadEditGame } from "~/lib/edit-game";
 import { changedFields } from "~/core/ui/changed-fields";
 import { mergeHints } from "~/core/ui/merge-hints";
+import { sameValues } from "~/core/ui/same-values";
 import { saveOnVersion } from "~/core/ui/save-on-version";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -307,6 +308,7 @@ function Editor({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  const [noChange, setNoChange] = useState(false);
   // The form's own save answers next to its Save button (the top of a long form is off-screen there), and
   // a refusal about one field at that field, which takes the focus.
   const [atForm, setAtForm] = useState(false);
@@ -330,6 +332,7 @@ function Editor({
     setBusy(true);
     setError(null);
     setSaved(null);
+    setNoChange(false);
     setFieldErr(null);
     setAtForm(fromForm);
     try {
@@ -440,12 +443,15 @@ function Editor({
         onSubmit={(e) => {
           e.preventDefault();
           // An emptied number field would be sent as 0 (a 0-point challenge, "Saved"): it is named instead.
+          // (A loaded number is never empty: an empty one is the admin's change, and is checked first.)
           const empty = requiredNumbers(container).find((key) => draft[key].trim() === "");
-          if (empty) {
+          const unchanged = !empty && sameValues(toUpdate(draft, container), shown);
+          if (empty || unchanged) {
             setSaved(null);
             setFieldErr(null);
             setAtForm(true);
-            setError(t("adminChallenges.numberRequired", { field: t(`adminChallenges.${empty}`) }));
+            setNoChange(unchanged);
+            setError(empty ? t("adminChallenges.numberRequired", { field: t(`adminChallenges.${empty}`) }) : null);
             return;
           }
           void saveDraft();
@@ -506,6 +512,7 @@ function Editor({
 
         {atForm && error ? <Alert tone="error">{error}</Alert> : null}
         {atForm && saved ? <Alert tone="success">{saved}</Alert> : null}
+        {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
         <div className="flex justify-end">
           <Button type="submit" disabled={busy}>
             {busy ? t("teams.working") : t("adminChallenges.save")}

@@ -15,6 +15,7 @@ import { GamePermission } from "~/core/enums";
 import { packBloodBonus, percentToPerMille, perMilleToPercent, unpackBloodBonus } from "~/core/game/blood-bonus";
 import { changedFields } from "~/core/ui/changed-fields";
 import { mergeList } from "~/core/ui/merge-list";
+import { sameValues } from "~/core/ui/same-values";
 import { saveOnVersion } from "~/core/ui/save-on-version";
 import { checkGameNumbers, type GameNumberField, savedGameTimes, writeupHoursShown } from "~/core/game/info-form";
 import type { DivisionInfo, GameInfo } from "~/core/schemas/game";
@@ -94,6 +95,34 @@ function gameBody(game: GameInfo) {
     writeupNote: game.writeupNote,
     bloodBonus: game.bloodBonus,
     divisions: game.divisions.map(divisionBody),
+  };
+}
+
+/**
+ * A saved body as the form's fields hold it (times and numbers as their text, trimmed where the form trims):
+ * a form still holding these has nothing to check or send.
+ */
+function fieldsShown(body: ReturnType<typeof gameBody>) {
+  const bonus = unpackBloodBonus(body.bloodBonus);
+  return {
+    title: body.title.trim(),
+    summary: body.summary,
+    content: body.content,
+    start: toLocalInput(body.start),
+    end: toLocalInput(body.end),
+    inviteCode: body.inviteCode.trim(),
+    teamMemberCountLimit: String(body.teamMemberCountLimit),
+    containerCountLimit: String(body.containerCountLimit),
+    hidden: body.hidden,
+    acceptWithoutReview: body.acceptWithoutReview,
+    practiceMode: body.practiceMode,
+    writeupRequired: body.writeupRequired,
+    writeupHours: String(writeupHoursShown(body)),
+    writeupNote: body.writeupNote,
+    blood1: String(perMilleToPercent(bonus.first)),
+    blood2: String(perMilleToPercent(bonus.second)),
+    blood3: String(perMilleToPercent(bonus.third)),
+    divisions: body.divisions,
   };
 }
 
@@ -346,6 +375,7 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  const [noChange, setNoChange] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
 
@@ -356,7 +386,33 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
     const title = text("title").trim();
     const start = fromLocalInput(text("start"));
     const end = fromLocalInput(text("end"));
+    const divisionsSent = divisions.map((d) => divisionBody({ ...d, name: d.name.trim(), inviteCode: d.inviteCode.trim() }));
     setSaved(false);
+    setNoChange(false);
+    // The fields as they showed what is saved: nothing is checked (a stored value the checks would refuse is
+    // not the admin's doing) or sent.
+    const fields = {
+      title,
+      summary: text("summary"),
+      content: text("content"),
+      start: text("start"),
+      end: text("end"),
+      inviteCode: text("inviteCode").trim(),
+      teamMemberCountLimit: text("teamMemberCountLimit").trim(),
+      containerCountLimit: text("containerCountLimit").trim(),
+      ...flags,
+      writeupHours: text("writeupHours").trim(),
+      writeupNote: text("writeupNote"),
+      blood1: text("blood1").trim(),
+      blood2: text("blood2").trim(),
+      blood3: text("blood3").trim(),
+      divisions: divisionsSent,
+    };
+    if (sameValues(fields, fieldsShown(shown))) {
+      setError(null);
+      setNoChange(true);
+      return;
+    }
     if (!title || start === null || end === null) {
       setError(t("adminGames.titleTimeRequired"));
       return;
@@ -399,8 +455,14 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
         second: percentToPerMille(numbers.bloodSecond),
         third: percentToPerMille(numbers.bloodThird),
       }),
-      divisions: divisions.map((d) => divisionBody({ ...d, name: d.name.trim(), inviteCode: d.inviteCode.trim() })),
+      divisions: divisionsSent,
     };
+    // Typed differently, the same values (a limit of "05"): no change either.
+    if (sameValues(body, shown)) {
+      setError(null);
+      setNoChange(true);
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
@@ -487,6 +549,7 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
         </Card>
         {error ? <Alert tone="error">{error}</Alert> : null}
         {saved ? <Alert tone="success">{t("adminGames.saved")}</Alert> : null}
+        {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
         <div className="flex justify-end">
           <Button type="submit" disabled={busy}>
             {busy ? t("common.saving") : t("adminGames.save")}

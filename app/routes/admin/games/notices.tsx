@@ -12,6 +12,7 @@ import { Card } from "~/components/ui/card";
 import { TextAreaField } from "~/components/ui/field";
 import { markdownExcerpt } from "~/core/markdown";
 import { type GameNoticeInfo, NOTICE_CONTENT_MAX } from "~/core/schemas/game";
+import { sameValues } from "~/core/ui/same-values";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { useHubSocket } from "~/lib/realtime";
@@ -35,14 +36,32 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-function NoticeForm({ initial, submitLabel, onSubmit, onCancel }: { initial: string; submitLabel: string; onSubmit: (content: string) => Promise<void>; onCancel?: () => void }) {
+/** A new notice's text, or (`stored`) the text of the notice it edits, which a save of it unchanged does not send. */
+function NoticeForm({
+  stored,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  stored?: string;
+  submitLabel: string;
+  onSubmit: (content: string) => Promise<void>;
+  onCancel?: () => void;
+}) {
   const { t } = useTranslation();
-  const [content, setContent] = useState(initial);
+  const [content, setContent] = useState(stored ?? "");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [noChange, setNoChange] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    const unchanged = stored !== undefined && sameValues({ content }, { content: stored });
+    setNoChange(unchanged);
+    if (unchanged) {
+      setError(null);
+      return;
+    }
     if (!content.trim()) {
       setError(t("adminGames.noticeEmpty"));
       return;
@@ -61,6 +80,7 @@ function NoticeForm({ initial, submitLabel, onSubmit, onCancel }: { initial: str
 
   return (
     <form className="space-y-3" noValidate onSubmit={(e) => void submit(e)}>
+      {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       <TextAreaField label={t("adminGames.noticeContent")} value={content} onChange={(e) => setContent(e.target.value)} rows={4} maxLength={NOTICE_CONTENT_MAX} description={t("adminGames.markdownHint")} />
       <div className="flex justify-end gap-2">
@@ -146,7 +166,6 @@ function AdminGameNoticesPageView({ loaderData }: { loaderData: Awaited<ReturnTy
       <Card className="space-y-3">
         <h2 className="font-semibold">{t("adminGames.newNotice")}</h2>
         <NoticeForm
-          initial=""
           submitLabel={t("adminGames.postNotice")}
           onSubmit={async (content) => {
             setSaid("");
@@ -197,7 +216,7 @@ function AdminGameNoticesPageView({ loaderData }: { loaderData: Awaited<ReturnTy
       <Dialog open={editing !== null} title={t("adminGames.editNotice")} onClose={() => setEditing(null)}>
         {editing ? (
           <NoticeForm
-            initial={editing.values[0] ?? ""}
+            stored={editing.values[0] ?? ""}
             submitLabel={t("adminGames.save")}
             onCancel={() => setEditing(null)}
             onSubmit={async (content) => {
