@@ -35,6 +35,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { RouteAnnouncer } from "~/components/route-announcer";
 import { markPageReads } from "~/lib/page-reads";
+import { keepAfterUnchanged } from "~/lib/revalidate";
 
 export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware];
 
@@ -177,7 +178,10 @@ export default function App({ loaderData: { locale } }: Route.ComponentProps) {
 const REACHABLE_POLL_MS = 3000;
 
 /** Opening a challenge (`?challenge=` on the challenge page) changes nothing the root loads. */
-export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
+  const { currentUrl, nextUrl, defaultShouldRevalidate } = args;
+  // An action that changed nothing reads nothing again (app/lib/revalidate.ts).
+  if (!keepAfterUnchanged(args)) return false;
   return onlyParamChanged(currentUrl, nextUrl, "challenge") ? false : defaultShouldRevalidate;
 }
 

@@ -96,6 +96,12 @@ describe("the reader's text", () => {
     expect(record(text)).toBe(`Team ${team} solved challenge T (#3)`);
   });
 
+  it("takes text-direction controls out of names, so a name cannot turn the sentence around", () => {
+    const text: LogText = { key: "solved", params: { team: "\u202eniw su", title: "T\u2066", id: 3 } };
+    expect(read("en-US", text)).toBe("Team niw su solved challenge T (#3)");
+    expect(record(text)).toBe("Team niw su solved challenge T (#3)");
+  });
+
   it("shows an identifier it has no label for as it is, and leaves an unknown key to the stored text", () => {
     expect(read("ja-JP", { key: "participationStatus", params: { id: 1, status: "Frozen" as "Accepted" } })).toBe("参加 #1 を「Frozen」にしました");
     expect(read("zh-CN", { key: "settingsChanged", params: { fields: ["newSection.flag"] } })).toBe("平台设置已修改：newSection.flag");

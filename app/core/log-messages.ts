@@ -1,3 +1,4 @@
+import { withoutBidiControls } from "./bidi";
 import type { ChallengeType, RegisterStatus, Role } from "./enums";
 import type { ReviewStatus } from "./schemas/game";
 
@@ -158,7 +159,8 @@ const SETTINGS_FIELD_LABELS: Record<string, string> = {
 type Params = Record<string, unknown>;
 type Render = (value: unknown, params: Params, o: LogRenderOptions) => string;
 
-const str = (value: unknown): string => (typeof value === "string" || typeof value === "number" ? String(value) : "");
+/** A parameter as text for its sentence, without direction controls that would turn the sentence around. */
+const str = (value: unknown): string => (typeof value === "string" ? withoutBidiControls(value) : typeof value === "number" ? String(value) : "");
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const translate = (o: LogRenderOptions, key: string, values: Params = {}): string => o.t(key, { replace: values });
 /** The label under `key`, else the value itself (an identifier this version has no label for). */

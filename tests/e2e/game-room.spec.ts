@@ -297,9 +297,12 @@ test("the submissions monitor narrows to a team and a challenge, keeps the filte
   await expect(events).toHaveCount(2);
   await expect(admin.getByTestId("monitor-events")).not.toContainText("flag{b");
   await send(playerB, challengeId, "flag{b three}");
-  await send(playerA, challengeId, "flag{a three}");
+  // An answer with a right-to-left override is shown without it: it cannot turn the line around.
+  await send(playerA, challengeId, "\u202eflag{a three}");
   await expect(events).toHaveCount(3);
+  await expect(events.first()).toContainText(`${nameA} / `);
   await expect(events.first()).toContainText("flag{a three}");
+  expect(await events.first().textContent()).not.toContain("\u202e");
   await expect(admin.getByTestId("monitor-events")).not.toContainText("flag{b three}");
   await contextA.close();
   await contextB.close();

@@ -35,6 +35,14 @@ describe("request input hygiene", () => {
     expect(profile.body.realName ?? "").not.toContain("evil");
   });
 
+  it("refuses a team name with text-direction controls, at its field, in the caller's language", async () => {
+    const { client } = await newUser({ lang: "ja-JP" });
+    const spoof = await client.json<ErrorBody>("/api/team", { method: "POST", body: { name: "\u202eniw su" } });
+    expect(spoof.body).toEqual({ title: "チーム名に文字の向きを変える制御文字は使えません", status: 400 });
+    expect(spoof.res.headers.get("x-error-field")).toBe("name");
+    expect((await client.json<{ id: number }[]>("/api/team")).body).toEqual([]);
+  });
+
   it("answers a missing or wrong-typed body with the catalogue's parameter messages, in the caller's language", async () => {
     const expected = {
       "en-US": ["Missing parameter: the request has no body", "Invalid parameter: the request body has the wrong type"],

@@ -1,6 +1,7 @@
 import type { ReactNode, Ref } from "react";
 import { useTranslation } from "react-i18next";
 import { Markdown } from "~/components/markdown";
+import { withoutBidiControls } from "~/core/bidi";
 import type { GameNoticeInfo } from "~/core/schemas/game";
 import { formatDateTime } from "./time";
 
@@ -17,7 +18,7 @@ const icon: Record<GameNoticeInfo["type"], string> = {
 export function useNoticeText() {
   const { t } = useTranslation();
   return (notice: GameNoticeInfo): string => {
-    const [a = "", b = ""] = notice.values;
+    const [a = "", b = ""] = notice.values.map(withoutBidiControls);
     switch (notice.type) {
       case "FirstBlood":
       case "SecondBlood":

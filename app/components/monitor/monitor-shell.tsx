@@ -6,6 +6,7 @@ import { WideOnly } from "~/components/layout/wide-only";
 import { LiveState } from "~/components/ui/live-state";
 import { useHubSocket } from "~/lib/realtime";
 import { type SheetTiming, SheetDownloads } from "./download-button";
+import { withoutBidiControls } from "~/core/bidi";
 import type { GameEvent } from "~/core/protocol";
 
 /**
@@ -40,15 +41,16 @@ export function MonitorShell({ gameId, sheets, live = false, children }: { gameI
 export function useEventText() {
   const { t } = useTranslation();
   return (e: GameEvent): string => {
-    const v = e.values;
+    // Values go into a sentence: a direction control in a team name or an answer must not turn it around.
+    const v = e.values.map(withoutBidiControls);
     switch (e.type) {
       case "FlagSubmit":
-        return t("monitor.event.FlagSubmit", { team: e.team ?? "", user: e.user ?? "", answer: v[1] ?? "", challenge: v[2] ?? "", result: t(`monitor.status.${v[0] ?? "FlagSubmitted"}`) });
+        return t("monitor.event.FlagSubmit", { team: withoutBidiControls(e.team ?? ""), user: e.user ?? "", answer: v[1] ?? "", challenge: v[2] ?? "", result: t(`monitor.status.${v[0] ?? "FlagSubmitted"}`) });
       case "CheatDetected":
         return t("monitor.event.CheatDetected", { challenge: v[0] ?? "", submitTeam: v[1] ?? "", ownedTeam: v[2] ?? "" });
       case "ContainerStart":
       case "ContainerDestroy":
-        return t(`monitor.event.${e.type}`, { team: e.team ?? "", challenge: v[1] ?? "" });
+        return t(`monitor.event.${e.type}`, { team: withoutBidiControls(e.team ?? ""), challenge: v[1] ?? "" });
       default:
         return t("monitor.event.Normal", { text: v[0] ?? "" });
     }

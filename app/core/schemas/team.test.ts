@@ -9,6 +9,10 @@ describe("team schemas", () => {
     ["x".repeat(20), true],
     ["x".repeat(21), false],
     [`  ${"x".repeat(20)}  `, true],
+    // Text-direction controls would let a name pass for another ("us win") and turn notices around.
+    ["\u202eniw su", false],
+    ["Red\u2067Team", false],
+    ["فريق", true],
   ])("name %j valid: %s", (name, ok) => {
     expect(teamCreateSchema.safeParse({ name }).success).toBe(ok);
   });

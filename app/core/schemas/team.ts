@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasBidiControl } from "../bidi";
 import { typeMessage } from "./messages";
 
 /** Team field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
@@ -11,7 +12,9 @@ export const teamNameSchema = z
   .string("validation.team_name_length")
   .trim()
   .min(1, "validation.team_name_length")
-  .max(TEAM_NAME_MAX, "validation.team_name_length");
+  .max(TEAM_NAME_MAX, "validation.team_name_length")
+  // A name that turns text around would pass for another team's and reverse the notices it appears in.
+  .refine((name) => !hasBidiControl(name), "validation.team_name_direction");
 
 export const teamBioSchema = z.string().trim().max(TEAM_BIO_MAX, "validation.team_bio_length");
 

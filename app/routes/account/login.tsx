@@ -15,6 +15,7 @@ import { TextLink } from "~/components/ui/text-link";
 import { formText, safeRedirect } from "~/lib/account";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
+import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/login";
 
@@ -35,6 +36,9 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
+/** A refused or unsent action reads nothing again (app/lib/revalidate.ts): offline, the form and its input stay. */
+export const shouldRevalidate = keepAfterUnchanged;
+
 type FieldKey = "login.userNameRequired" | "password.empty";
 
 export async function clientAction({ request }: Route.ClientActionArgs) {
@@ -45,12 +49,12 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
   const fieldErrors: { userName?: FieldKey; password?: FieldKey } = {};
   if (!userName) fieldErrors.userName = "login.userNameRequired";
   if (!password) fieldErrors.password = "password.empty";
-  if (fieldErrors.userName || fieldErrors.password) return { fieldErrors, formError: null };
+  if (fieldErrors.userName || fieldErrors.password) return unchanged({ fieldErrors, formError: null });
 
   try {
     await api("/api/account/login", { method: "POST", body: { userName, password, challenge } });
   } catch (error) {
-    return { fieldErrors, formError: errorMessage(error) };
+    return unchanged({ fieldErrors, formError: errorMessage(error) });
   }
   // Every loader (the header's user included) runs again after an action.
   return redirect(safeRedirect(form.get("from")));

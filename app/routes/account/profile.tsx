@@ -19,6 +19,7 @@ import { formText, loginPath, type Profile } from "~/lib/account";
 import { api, errorMessage, fieldError, isApiError } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
+import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { getInstance } from "~/middleware/i18next";
 import { avatarLabels, ImageUpload } from "~/components/ui/image-upload";
 import type { Route } from "./+types/profile";
@@ -53,6 +54,9 @@ clientLoader.hydrate = true as const;
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
+
+/** A refused or unsent action reads nothing again (app/lib/revalidate.ts): offline, the form and its input stay. */
+export const shouldRevalidate = keepAfterUnchanged;
 
 function ProfileLoading() {
   const { t } = useTranslation();
@@ -98,8 +102,9 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 
   if (formText(form, "intent") === "email") {
     const newMail = formText(form, "newMail").trim();
-    if (!newMail) return { intent: "email", sent: false, error: i18next.t("common:profile.newEmailRequired") };
-    return { intent: "email", ...(await requestEmailChange(newMail)) };
+    if (!newMail) return unchanged<ActionResult>({ intent: "email", sent: false, error: i18next.t("common:profile.newEmailRequired") });
+    const result = await requestEmailChange(newMail);
+    return result.sent ? { intent: "email", ...result } : unchanged<ActionResult>({ intent: "email", ...result });
   }
 
   if (formText(form, "intent") === "password") {
@@ -107,11 +112,11 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     const next = formText(form, "new");
     const problem = computeNewPasswordProblem(next, formText(form, "newRetype")) ?? undefined;
     const oldError = old ? undefined : ("password.empty" as const);
-    if (problem || oldError) return { intent: "password", error: null, problem, oldError };
+    if (problem || oldError) return unchanged<ActionResult>({ intent: "password", error: null, problem, oldError });
     try {
       await api("/api/account/changepassword", { method: "PUT", body: { old, new: next } });
     } catch (error) {
-      return { intent: "password", error: errorMessage(error) };
+      return unchanged<ActionResult>({ intent: "password", error: errorMessage(error) });
     }
     // The server revoked every session of this user: sign in again with the new password.
     return redirect("/account/login?reason=password-changed");
@@ -119,13 +124,13 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 
   const body = updateBody(formValues(form));
   if (body.userName.length < USER_NAME_MIN || body.userName.length > USER_NAME_MAX) {
-    return { intent: "update", saved: false, error: null, userNameError: "register.userNameLength" };
+    return unchanged<ActionResult>({ intent: "update", saved: false, error: null, userNameError: "register.userNameLength" });
   }
   try {
     await api("/api/account/update", { method: "PUT", body });
   } catch (error) {
     const serverError = fieldError(error, PROFILE_FIELDS);
-    return { intent: "update", saved: false, error: serverError ? null : errorMessage(error), serverError };
+    return unchanged<ActionResult>({ intent: "update", saved: false, error: serverError ? null : errorMessage(error), serverError });
   }
   return { intent: "update", saved: true, error: null };
 }

@@ -13,6 +13,7 @@ import { TextLink } from "~/components/ui/text-link";
 import { formText } from "~/lib/account";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
+import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/recovery";
 
@@ -25,16 +26,19 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
+/** A refused or unsent action reads nothing again (app/lib/revalidate.ts): offline, the form and its input stay. */
+export const shouldRevalidate = keepAfterUnchanged;
+
 type ActionResult = { sent: true; error?: undefined; emailError?: undefined } | { sent: false; error: string | null; emailError?: "recovery.emailRequired" };
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
   const form = await request.formData();
   const email = formText(form, "email").trim();
-  if (!email) return { sent: false, error: null, emailError: "recovery.emailRequired" };
+  if (!email) return unchanged({ sent: false, error: null, emailError: "recovery.emailRequired" as const });
   try {
     await api("/api/account/recovery", { method: "POST", body: { email, challenge: formText(form, "challenge") || undefined } });
   } catch (error) {
-    return { sent: false, error: errorMessage(error) };
+    return unchanged({ sent: false, error: errorMessage(error) });
   }
   return { sent: true };
 }

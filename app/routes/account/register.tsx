@@ -20,6 +20,7 @@ import { formText, type RegisterResponse, safeRedirect } from "~/lib/account";
 import { api, errorMessage, fieldError } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
+import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/register";
 
@@ -34,6 +35,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
+
+/** A refused or unsent action reads nothing again (app/lib/revalidate.ts): offline, the form and its input stay. */
+export const shouldRevalidate = keepAfterUnchanged;
 
 interface FieldErrors {
   userName?: "register.userNameLength";
@@ -65,7 +69,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   if (!email) fieldErrors.email = "register.emailRequired";
   const passwordProblem = computeNewPasswordProblem(password, formText(form, "passwordRetype"));
   if (passwordProblem) fieldErrors.password = passwordProblem;
-  if (Object.keys(fieldErrors).length > 0) return { fieldErrors, formError: null };
+  if (Object.keys(fieldErrors).length > 0) return unchanged({ fieldErrors, formError: null });
 
   let result: RegisterResponse;
   try {
@@ -75,7 +79,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     });
   } catch (error) {
     const serverError = fieldError(error, SERVER_FIELDS);
-    return { fieldErrors, serverError, formError: serverError ? null : errorMessage(error) };
+    return unchanged({ fieldErrors, serverError, formError: serverError ? null : errorMessage(error) });
   }
   if (result.data === "LoggedIn") return redirect(safeRedirect(form.get("from")));
   return { outcome: result.data };

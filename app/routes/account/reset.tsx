@@ -9,6 +9,7 @@ import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/ne
 import { formText } from "~/lib/account";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
+import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/reset";
 
@@ -20,20 +21,23 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
+/** A refused or unsent action reads nothing again (app/lib/revalidate.ts): offline, the form and its input stay. */
+export const shouldRevalidate = keepAfterUnchanged;
+
 type ActionResult = { done: true; error?: undefined; problem?: undefined } | { done: false; error: string | null; problem?: NewPasswordProblem };
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
   const form = await request.formData();
   const password = formText(form, "password");
   const problem = computeNewPasswordProblem(password, formText(form, "passwordRetype"));
-  if (problem) return { done: false, error: null, problem };
+  if (problem) return unchanged({ done: false, error: null, problem });
   try {
     await api("/api/account/passwordreset", {
       method: "POST",
       body: { password, email: formText(form, "email"), rToken: formText(form, "token") },
     });
   } catch (error) {
-    return { done: false, error: errorMessage(error) };
+    return unchanged({ done: false, error: errorMessage(error) });
   }
   return { done: true };
 }
