@@ -264,6 +264,35 @@ test("a file uploaded for an attachment goes when its attachment is replaced, re
   expect(await status(pair)).toBe(404);
 });
 
+test("a challenge title of 64 characters without a break wraps: the panel's Close stays in view, the monitor's table in the page", async ({ adminApi: admin, adminPage, browser }) => {
+  const now = Date.now();
+  const game = await (await admin.post("/api/edit/games", { data: { title: `Wide ${now.toString(36)}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } })).json() as { id: number };
+  const title = "W".repeat(64);
+  const created = await (await admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title, category: "Web", type: "StaticAttachment" } })).json() as { id: number };
+  expect((await admin.post(`/api/edit/games/${game.id}/challenges/${created.id}/flags`, { data: [{ flag: "flag{w}" }] })).status()).toBe(200);
+  expect((await admin.put(`/api/edit/games/${game.id}/challenges/${created.id}`, { data: { isEnabled: true } })).status()).toBe(200);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = (await (await player.request.post("/api/team", { data: { name: `W${now.toString(36)}`.slice(0, 20) } })).json()) as { id: number };
+  expect((await player.request.post(`/api/game/${game.id}`, { data: { teamId: team.id } })).status()).toBe(200);
+  expect((await player.request.post(`/api/game/${game.id}/challenges/${created.id}`, { data: { flag: "W".repeat(127) } })).status()).toBe(200);
+
+  await player.goto(`/games/${game.id}/challenges`);
+  await player.getByRole("button", { name: new RegExp(title) }).click();
+  await expect(player.getByRole("heading", { name: title, level: 2 })).toBeVisible();
+  await expect(player.getByRole("button", { name: C.close, exact: true })).toBeInViewport({ ratio: 1 });
+  await context.close();
+
+  await adminPage.setViewportSize({ width: 1280, height: 800 });
+  await adminPage.goto(`/games/${game.id}/monitor/submissions`);
+  await expect(adminPage.getByTestId("monitor-submissions").locator("tbody tr")).toHaveCount(1);
+  expect(await adminPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  await adminPage.goto(`/admin/games/${game.id}/challenges`);
+  await expect(adminPage.getByRole("link", { name: title })).toBeVisible();
+  expect(await adminPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+});
+
 test("a disabled challenge is invisible to players and the page says when the game has not started", async ({ adminApi: page, browser }) => {
   const now = Date.now();
   const r = await page.post("/api/edit/games", { data: { title: `Later ${now.toString(36)}`, start: now + HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });

@@ -178,10 +178,10 @@ function DetailPanel({
   return (
     <Card className="space-y-4" aria-labelledby="challenge-title">
       <div className="flex items-start justify-between gap-2">
-        <h2 id="challenge-title" className="text-xl font-semibold break-words">
+        <h2 id="challenge-title" className="min-w-0 text-xl font-semibold wrap-anywhere">
           {detail?.title ?? ""}
         </h2>
-        <Button variant="ghost" className="px-2 py-1" onClick={onClose}>
+        <Button variant="ghost" className="shrink-0 px-2 py-1" onClick={onClose}>
           {t("challenge.close")}
         </Button>
       </div>

@@ -159,7 +159,7 @@ function AdminChallengesPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
             <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
               {challenges.map((c) => (
                 <tr key={c.id}>
-                  <td className="px-4 py-2">
+                  <td className="px-4 py-2 wrap-anywhere">
                     <Link to={`/admin/games/${gameId}/challenges/${c.id}`} className="font-medium text-primary-700 hover:underline dark:text-primary-300">
                       {c.title}
                     </Link>
