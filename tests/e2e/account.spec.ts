@@ -213,6 +213,33 @@ test("a form sent without a connection says so at the form and keeps what was ty
   await context.close();
 });
 
+test("a double click on Log in or Register sends the form once", async ({ page }) => {
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && /\/api\/account\/(login|register)$/.test(r.url())) posts.push(new URL(r.url()).pathname);
+  });
+  // A slow server: the second click of the pair lands while the first is on its way.
+  await page.route(/\/api\/account\/(login|register)$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
+  await page.goto("/account/login");
+  await page.getByLabel(en.login.userName, { exact: true }).fill("nobody_here");
+  await page.getByLabel(en.login.password, { exact: true }).fill("Secret123");
+  await page.getByRole("button", { name: en.login.submit, exact: true }).dblclick();
+  await expect(page.getByText(enErrors.account.wrong_credentials, { exact: true })).toBeVisible();
+  expect(posts).toEqual(["/api/account/login"]);
+
+  await page.goto("/account/register");
+  const name = uniqueUserName();
+  await page.getByLabel(en.register.userName, { exact: true }).fill(name);
+  await page.getByLabel(en.register.email, { exact: true }).fill(`${name}@example.com`);
+  for (const field of await page.locator("input[type=password]").all()) await field.fill("Secret123");
+  await page.getByRole("button", { name: en.register.submit, exact: true }).dblclick();
+  await expect(page).not.toHaveURL(/\/account\/register/);
+  expect(posts).toEqual(["/api/account/login", "/api/account/register"]);
+});
+
 test("paths are case-insensitive, unknown paths show the 404 page, and the profile needs a session", async ({ page }) => {
   await page.goto("/ACCOUNT/Login");
   await expect(page.getByRole("heading", { name: en.login.title, level: 1 })).toBeVisible();

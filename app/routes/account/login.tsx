@@ -16,6 +16,7 @@ import { formText, safeRedirect } from "~/lib/account";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
+import { useOneSubmitAtATime } from "~/lib/one-submit";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/login";
 
@@ -64,6 +65,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const navigation = useNavigation();
+  const oneSubmit = useOneSubmitAtATime();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const from = params.get("from") ?? "";
   const reason = params.get("reason");
@@ -86,7 +88,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
       <div className="space-y-4">
         {reason === "password-changed" ? <Alert tone="info">{t("login.passwordChanged")}</Alert> : null}
         {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
-        <Form method="post" className="space-y-4" noValidate>
+        <Form method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
           <input type="hidden" name="from" value={from} />
           <TextField
             label={t("login.userName")}

@@ -14,6 +14,7 @@ import { formText } from "~/lib/account";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
+import { useOneSubmitAtATime } from "~/lib/one-submit";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/recovery";
 
@@ -46,6 +47,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 export default function Recovery({ actionData, loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
+  const oneSubmit = useOneSubmitAtATime();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const captcha = useCaptcha({ action: "recovery", failure: actionData?.error ? actionData : null, info: loaderData.captcha });
   const footer = <TextLink to="/account/login">{t("recovery.backToLogin")}</TextLink>;
@@ -65,7 +67,7 @@ export default function Recovery({ actionData, loaderData }: Route.ComponentProp
       <div className="space-y-4">
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("recovery.intro")}</p>
         {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
-        <Form method="post" className="space-y-4" noValidate>
+        <Form method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
           <TextField
             label={t("recovery.email")}
             name="email"

@@ -21,6 +21,7 @@ import { api, errorMessage, fieldError } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
+import { useOneSubmitAtATime } from "~/lib/one-submit";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/register";
 
@@ -89,6 +90,7 @@ export default function Register({ actionData, loaderData }: Route.ComponentProp
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const navigation = useNavigation();
+  const oneSubmit = useOneSubmitAtATime();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const from = params.get("from") ?? "";
   // A server refusal used the captcha's token up, whether it is shown at a field or above the form.
@@ -132,7 +134,7 @@ export default function Register({ actionData, loaderData }: Route.ComponentProp
       )}
       <div className={loaderData.open ? "space-y-4" : "hidden"}>
         {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
-        <Form ref={formRef} method="post" className="space-y-4" noValidate>
+        <Form ref={formRef} method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
           <input type="hidden" name="from" value={from} />
           <TextField
             label={t("register.userName")}

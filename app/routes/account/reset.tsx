@@ -10,6 +10,7 @@ import { formText } from "~/lib/account";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
+import { useOneSubmitAtATime } from "~/lib/one-submit";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/reset";
 
@@ -46,6 +47,7 @@ export default function Reset({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const navigation = useNavigation();
+  const oneSubmit = useOneSubmitAtATime();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const token = params.get("token") ?? "";
   const email = params.get("email") ?? "";
@@ -80,7 +82,7 @@ export default function Reset({ actionData }: Route.ComponentProps) {
     <AuthCard title={t("reset.title")} footer={<TextLink to="/account/recovery">{t("reset.requestAgain")}</TextLink>}>
       <div className="space-y-4">
         {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
-        <Form method="post" className="space-y-4" noValidate>
+        <Form method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
           <input type="hidden" name="token" value={token} />
           <input type="hidden" name="email" value={email} />
           <NewPasswordFields name="password" label={t("reset.password")} problem={actionData?.problem} />
