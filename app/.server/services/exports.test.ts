@@ -31,6 +31,9 @@ describe("excel export layout (rules.md §12)", () => {
     const at = Date.UTC(2026, 10, 21, 9, 8, 7);
     expect(scoreboardFileName("CTF", at)).toBe("CTF-Scoreboard-20261121-09.08.07Z.xlsx");
     expect(submissionsFileName("CTF", at)).toBe("CTF_Submissions_20261121090807.xlsx");
+    // A title is one segment of the file's name: no directories, no line breaks.
+    expect(scoreboardFileName("../../tmp/pwn", at)).toBe(".._.._tmp_pwn-Scoreboard-20261121-09.08.07Z.xlsx");
+    expect(submissionsFileName("a\r\nX-Injected: 1", at)).toBe("a__X-Injected: 1_Submissions_20261121090807.xlsx");
   });
 
   it("joins several values with ' / ' and prints empty ones as <empty>", () => {

@@ -4,6 +4,7 @@ import type { AnswerResult } from "~/core/enums";
 import { AppError, GAME_NOT_STARTED, notFound } from "~/core/errors";
 import type { Translate } from "~/core/i18n/translator";
 import { orderChallenges, type ScoreboardModel } from "~/core/scoring/scoreboard";
+import { safeSegment } from "~/core/writeup-names";
 import type { Db } from "../db/client";
 import { participationMembers, participations, teams, users } from "../db/schema";
 import { requireGame } from "./games";
@@ -53,16 +54,16 @@ function utcParts(ms: number) {
   };
 }
 
-/** `{GameTitle}-Scoreboard-{yyyyMMdd-HH.mm.ss}Z.xlsx` */
+/** `{GameTitle}-Scoreboard-{yyyyMMdd-HH.mm.ss}Z.xlsx`, the title as one path segment (as the writeups' archive has it). */
 export function scoreboardFileName(title: string, now: number): string {
   const p = utcParts(now);
-  return `${title}-Scoreboard-${p.date}-${p.h}.${p.m}.${p.s}Z.xlsx`;
+  return `${safeSegment(title)}-Scoreboard-${p.date}-${p.h}.${p.m}.${p.s}Z.xlsx`;
 }
 
 /** `{GameTitle}_Submissions_{yyyyMMddHHmmss}.xlsx` */
 export function submissionsFileName(title: string, now: number): string {
   const p = utcParts(now);
-  return `${title}_Submissions_${p.date}${p.h}${p.m}${p.s}.xlsx`;
+  return `${safeSegment(title)}_Submissions_${p.date}${p.h}${p.m}${p.s}.xlsx`;
 }
 
 /** Several values joined with ` / `, each empty one (and an empty list) printed as `<empty>`. */
