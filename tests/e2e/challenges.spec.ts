@@ -197,6 +197,8 @@ test("an admin builds one challenge of each type and a player opens and download
   const solvesOf = (title: string) => page.getByRole("row").filter({ has: page.getByRole("link", { name: title, exact: true }) }).getByRole("cell").nth(4);
   await expect(solvesOf("Static box")).toHaveText("1");
   await expect(solvesOf("Static file")).toHaveText("0");
+  await page.getByRole("link", { name: "Static box", exact: true }).click();
+  await expect(page.getByTestId("challenge-solves")).toHaveText(interpolate(A.solvedBy_one, { count: 1 }));
 
   // The admin's list tells the pairs apart (size, start of the hash) and names the team given one; deleting
   // that pair says what happens to the team.

@@ -471,6 +471,9 @@ function Editor({
 
         <Card className="space-y-4">
           <h3 className="font-semibold">{t("adminChallenges.scoring")}</h3>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="challenge-solves">
+            {t("adminChallenges.solvedBy", { count: challenge.acceptedCount })}
+          </p>
           <div className="grid gap-4 sm:grid-cols-3">
             <TextField label={t("adminChallenges.originalScore")} type="number" min={0} value={draft.originalScore} onChange={(e) => set("originalScore", e.target.value)} error={errAt("originalScore")} />
             <TextField label={t("adminChallenges.difficulty")} type="number" min={0.1} step={0.1} value={draft.difficulty} onChange={(e) => set("difficulty", e.target.value)} error={errAt("difficulty")} />
