@@ -172,30 +172,29 @@ test("profile: a taken user name and a malformed phone number are shown at their
 test("a form sent without a connection says so at the form and keeps what was typed: login, register, profile (ja-JP)", async ({ browser }) => {
   const context = await browser.newContext({ locale: "ja-JP" });
   const page = await context.newPage();
-  const jaNetwork = ja.error.network;
+  /** Sends with the network off: no error screen, and back online the page stays as it was (nothing reloads it). */
+  async function sendOffline(submit: string, said: string | null) {
+    await context.setOffline(true);
+    await page.getByRole("button", { name: submit, exact: true }).click();
+    if (said) await expect(page.getByText(said, { exact: true })).toBeVisible();
+    await expect(page.getByRole("heading", { name: ja.error.offlineTitle })).toHaveCount(0);
+    await context.setOffline(false);
+    await page.waitForTimeout(3_000);
+  }
 
   await page.goto("/account/login");
   await page.getByLabel(ja.login.userName, { exact: true }).fill("someone");
   await page.getByLabel(ja.login.password, { exact: true }).fill("Secret123");
-  await context.setOffline(true);
-  await page.getByRole("button", { name: ja.login.submit, exact: true }).click();
-  await expect(page.getByText(jaNetwork, { exact: true })).toBeVisible();
-  await expect(page.getByRole("heading", { name: ja.error.offlineTitle })).toHaveCount(0);
-  await context.setOffline(false);
-  // Back online the page stays as it was (nothing reloads it), the input included.
-  await page.waitForTimeout(3_000);
+  await sendOffline(ja.login.submit, ja.error.network);
   await expect(page.getByLabel(ja.login.userName, { exact: true })).toHaveValue("someone");
   await expect(page.getByLabel(ja.login.password, { exact: true })).toHaveValue("Secret123");
 
+  // The form's own checks refuse this one (no password) before anything is sent.
   await page.goto("/account/register");
   const name = uniqueUserName();
   await page.getByLabel(ja.register.userName, { exact: true }).fill(name);
   await page.getByLabel(ja.register.email, { exact: true }).fill(`${name}@example.com`);
-  await context.setOffline(true);
-  await page.getByRole("button", { name: ja.register.submit, exact: true }).click();
-  await expect(page.getByRole("heading", { name: ja.error.offlineTitle })).toHaveCount(0);
-  await context.setOffline(false);
-  await page.waitForTimeout(3_000);
+  await sendOffline(ja.register.submit, null);
   await expect(page.getByLabel(ja.register.userName, { exact: true })).toHaveValue(name);
   await expect(page.getByLabel(ja.register.email, { exact: true })).toHaveValue(`${name}@example.com`);
 
@@ -203,12 +202,7 @@ test("a form sent without a connection says so at the form and keeps what was ty
   await page.goto("/account/profile");
   const bio = page.getByLabel(ja.profile.bio, { exact: true });
   await bio.fill("typed while offline");
-  await context.setOffline(true);
-  await page.getByRole("button", { name: ja.profile.save, exact: true }).click();
-  await expect(page.getByText(jaNetwork, { exact: true })).toBeVisible();
-  await expect(page.getByRole("heading", { name: ja.error.offlineTitle })).toHaveCount(0);
-  await context.setOffline(false);
-  await page.waitForTimeout(3_000);
+  await sendOffline(ja.profile.save, ja.error.network);
   await expect(bio).toHaveValue("typed while offline");
   await context.close();
 });

@@ -936,7 +936,8 @@ describe("pushes", () => {
     for (const s of [mine, theirs, monitor, logs]) s.ws.close(1000);
   });
 
-  it("withdraws open boards when an edit moves the start past now, pushes nothing more before the start, and brings them back", async () => {
+  /** A game where one team solved a challenge while another team's page holds the board (its socket open). */
+  async function solvedUnderWatch() {
     const { admin, gameId } = await setup();
     const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
     const [a, b] = await seedPlayers(gameId, 2);
@@ -946,7 +947,12 @@ describe("pushes", () => {
     expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
     await waitFor(() => watcher.messages.find((m) => m.type === "scoreboard"));
     await settle(gameId);
-    expect((await board(gameId)).items.find((i) => i.id === a!.teamId)!.score).toBe(1050);
+    return { admin, gameId, cid, a: a!, watcher };
+  }
+
+  it("withdraws open boards when an edit moves the start past now, pushes nothing more before the start, and brings them back", async () => {
+    const { admin, gameId, a, watcher } = await solvedUnderWatch();
+    expect((await board(gameId)).items.find((i) => i.id === a.teamId)!.score).toBe(1050);
     const boardPushes = () => watcher.messages.filter((m) => m.type === "scoreboard");
     const shown = boardPushes().length;
 
@@ -968,20 +974,12 @@ describe("pushes", () => {
     expect((await updateGame(admin, gameId, { start: Date.now() - HOUR })).status).toBe(200);
     const back = await waitFor(() => boardPushes()[shown + 1]);
     expect(back.data.refetch).toBe(true);
-    expect((await board(gameId)).items.find((i) => i.id === a!.teamId)!.score).toBe(1050);
+    expect((await board(gameId)).items.find((i) => i.id === a.teamId)!.score).toBe(1050);
     watcher.ws.close(1000);
   });
 
   it("pushes no board refetch for an edit that leaves the board as it was, and one for an edit that changes it", async () => {
-    const { admin, gameId } = await setup();
-    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
-    const [a, b] = await seedPlayers(gameId, 2);
-    await ensureInstances(gameId, cid);
-    const watcher = await openSocket(b!.client, `/hub/game/${gameId}`);
-    await waitFor(() => watcher.messages.find((m) => m.type === "hello"));
-    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
-    await waitFor(() => watcher.messages.find((m) => m.type === "scoreboard"));
-    await settle(gameId);
+    const { admin, gameId, cid, watcher } = await solvedUnderWatch();
     const boardPushes = () => watcher.messages.filter((m) => m.type === "scoreboard");
     const shown = boardPushes().length;
     const before = (await new Client().json(`/api/game/${gameId}/scoreboard`)).res.headers.get("etag");
