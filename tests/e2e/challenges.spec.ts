@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, hydrated, interpolate, registerUser, test } from "./fixtures";
+import { expect, hubGreeted, hydrated, interpolate, registerUser, test } from "./fixtures";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
@@ -370,6 +370,36 @@ test("the challenges page closes itself when the game ends (no practice mode) or
   await expect(practicePage.getByText(C.ended)).toBeVisible({ timeout: 30_000 });
   await expect(practicePage.getByText(C.empty)).toHaveCount(0);
   expect(await practicePage.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+  await context.close();
+});
+
+test("open challenges and overview pages follow an end moved earlier at once, not at their next periodic read", async ({ adminApi: page, browser }) => {
+  const now = Date.now();
+  const r = await page.post("/api/edit/games", { data: { title: `Cut ${now.toString(36)}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true, practiceMode: false } });
+  const gameId = ((await r.json()) as { id: number }).id;
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = await player.request.post("/api/team", { data: { name: `C${now.toString(36)}`.slice(0, 20) } });
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId: ((await team.json()) as { id: number }).id } })).status()).toBe(200);
+  const overview = await context.newPage();
+  const playerGreeted = hubGreeted(player, `/hub/game/${gameId}`);
+  const overviewGreeted = hubGreeted(overview, `/hub/game/${gameId}`);
+  await player.goto(`/games/${gameId}/challenges`);
+  await expect(player.getByText(C.empty)).toBeVisible();
+  await overview.goto(`/games/${gameId}`);
+  const challengesButton = overview.locator(`main a[href="/games/${gameId}/challenges"]:not(nav a)`);
+  await expect(challengesButton).toBeVisible();
+  await Promise.all([playerGreeted, overviewGreeted]);
+  // The pages' own clocks stand still from here: no periodic read and no timer can show the change.
+  await player.clock.install();
+  await player.clock.pauseAt(Date.now() + 1_000);
+  await overview.clock.install();
+  await overview.clock.pauseAt(Date.now() + 1_000);
+
+  expect((await page.put(`/api/edit/games/${gameId}`, { data: { end: Date.now() - 1_000 } })).status()).toBe(200);
+  await expect(player.getByText(C.ended)).toBeVisible({ timeout: 5_000 });
+  await expect(challengesButton).toHaveCount(0, { timeout: 5_000 });
   await context.close();
 });
 

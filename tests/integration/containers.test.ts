@@ -926,7 +926,8 @@ describe("proxy and traffic capture", () => {
     // The agent closes the file after 1 s idle (test setting); a monitor list call collects it.
     type Team = { id: number; teamId: number; name: string; count: number };
     let teams: Team[] = [];
-    for (let i = 0; i < 40 && teams.length === 0; i++) {
+    // Up to 40 s: on a loaded machine (the whole suite and more beside it) one wait of 20 s ran out once.
+    for (let i = 0; i < 80 && teams.length === 0; i++) {
       await new Promise((done) => setTimeout(done, 500));
       teams = (await admin.client.json<Team[]>(`/api/game/captures/${c.id}`)).body;
     }

@@ -24,13 +24,16 @@ export interface PushedVerdicts {
 /**
  * Verdicts pushed to the team over the game socket (rules.md §11). Mount once per page (one socket);
  * `VerdictMessage` reads `statuses` and falls back to the status call. `onResync`: messages may have been
- * missed, or the feed ended (the page reads what it shows again).
+ * missed, or the feed ended (the page reads what it shows again). `onBoardRefetch`: the board was recomputed
+ * (an organiser's change), so what the page shows may have changed too.
  */
-export function usePushedVerdicts(gameId: number, onResync?: () => void): PushedVerdicts {
+export function usePushedVerdicts(gameId: number, onResync?: () => void, onBoardRefetch?: () => void): PushedVerdicts {
   const [verdicts, setVerdicts] = useState<Omit<PushedVerdicts, "socket">>(() => ({ statuses: new Map(), solved: new Set() }));
   const socket = useHubSocket(`/hub/game/${gameId}`, {
     onResync,
     onMessage: (message) => {
+      // The organisers changed the game (its times, its challenges): what this page shows may have changed.
+      if (message.type === "scoreboard" && message.data.refetch) onBoardRefetch?.();
       if (message.type !== "verdict") return;
       const { submissionId, challengeId, status } = message.data;
       setVerdicts((prev) => ({

@@ -362,7 +362,9 @@ function Board({
   // server ended it (the team's participation changed, signed out elsewhere): the board is read again, so
   // the page shows what the API says, and why, rather than only "live updates stopped".
   const refreshBoard = useRef<() => void>(() => undefined);
-  const verdicts = usePushedVerdicts(gameId, () => refreshBoard.current());
+  // A refetch pushed for the board (the organisers moved the start or the end, changed a challenge) reads the
+  // list at once: a game moved out of play is refused, and the page shows what a reload would.
+  const verdicts = usePushedVerdicts(gameId, () => refreshBoard.current(), () => refreshBoard.current());
   const { challenges, refresh, error } = useBoard(gameId, userId, initial, verdicts.solved);
   useEffect(() => {
     refreshBoard.current = () => void refresh();

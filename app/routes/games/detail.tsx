@@ -24,6 +24,7 @@ import type { DetailedGameInfo } from "~/core/schemas/game";
 import type { TeamInfo } from "~/core/schemas/team";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
+import { useHubSocket } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/detail";
@@ -102,13 +103,20 @@ function GameDetailPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
 
   const phase = now === null ? null : phaseOf(game, now);
   useOverviewRefresh(revalidate, phase);
+  // The organisers' changes of the game reach open boards as a refetch: the overview reads the game again
+  // then (a start moved later, an end moved earlier) instead of at its next 30-s read.
+  const privileged = user !== null && roleRank(user.role) >= roleRank("Monitor");
+  const mayReadNotices = !game.hidden || privileged || game.status === "Accepted";
+  useHubSocket(mayReadNotices && phase !== null && phase !== "NotStarted" ? `/hub/game/${game.id}` : null, {
+    onMessage: (pushed) => {
+      if (pushed.type === "scoreboard" && pushed.data.refetch) void revalidate();
+    },
+  });
   const joinClosed = phase === "Ended" && !game.practiceMode;
   // The challenges are open while the game runs, and after it in practice mode only (rules.md §1).
   const playable = now !== null && canPlay({ startTime: game.start, endTime: game.end, practiceMode: game.practiceMode }, now);
   const canJoin = user !== null && (game.status === "Unsubmitted" || game.status === "Rejected") && !joinClosed;
   const canLeave = game.status === "Pending" || game.status === "Rejected";
-  const privileged = user !== null && roleRank(user.role) >= roleRank("Monitor");
-  const mayReadNotices = !game.hidden || privileged || game.status === "Accepted";
   const division = game.divisions.find((d) => d.id === game.division);
 
   async function leave() {
