@@ -241,6 +241,26 @@ describe("submission life cycle", () => {
   });
 });
 
+describe("a challenge's value right after a solve", () => {
+  it("is the board's, with a solve judged a moment ago, before D1 has it", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"], fields: { originalScore: 1000, minScoreRate: 0.25, difficulty: 1 } });
+    const [a, b, c] = await seedPlayers(gameId, 3);
+    await ensureInstances(gameId, cid);
+    await submit(a!, gameId, cid, "f");
+    await settle(gameId);
+    // The second solve lowers the value (rules.md §3). Its verdict is out (the status call answers from the
+    // room) while the drain to D1 waits its turn.
+    const id = (await submit(b!, gameId, cid, "f")).body as number;
+    for (let i = 0; i < 50 && (await statusOf(b!, gameId, cid, id)).body !== "Accepted"; i++) await new Promise((done) => setTimeout(done, 20));
+    const opened = await c!.client.json<{ score: number }>(`/api/game/${gameId}/challenges/${cid}`);
+    const onBoard = (await board(gameId)).challenges.Web!.find((x) => x.id === cid)!;
+    expect(onBoard.solved).toBe(2);
+    expect(onBoard.score).toBeLessThan(1000);
+    expect(opened.body.score).toBe(onBoard.score);
+  });
+});
+
 describe("teams that leave a game", () => {
   it("a deleted team leaves the board before the call returns, with its solves; its member is refused", async () => {
     const { admin, gameId } = await setup();

@@ -17,5 +17,8 @@ defineRoute(gameChallenges, { method: "GET", path: "/game/:id/challenges/:cid", 
   await refreshRoom(c.env, player.game.id, { challengeId: detail.id, participationId: player.participation.id });
   // With a limit, the attempts are the room's count: D1 gets the newest submissions only when the room drains.
   if (detail.limit > 0) detail.attempts = (await roomOf(c.env, player.game.id).attempts(player.game.id, player.participation.id, detail.id)) ?? detail.attempts;
+  // The value as the room's board has it: a solve judged a moment ago counts (D1 has it a few times a second).
+  const score = (await roomOf(c.env, player.game.id).challengeScores(player.game.id))?.[detail.id];
+  if (score !== undefined) detail.score = score;
   return c.json(detail);
 });
