@@ -93,6 +93,8 @@ function notModified(request: Request, headers: Headers): boolean {
 function cachedConfig(request: Request): Response | null {
   if (!configCache || Date.now() - configCache.at > CONFIG_TTL_MS || writesInFlight > 0) return null;
   const headers = new Headers(configCache.headers);
+  // The clock of this answer, not of the one kept: browsers set their clock by it (app/lib/server-clock.ts).
+  headers.set("X-Server-Time", String(Date.now()));
   if (notModified(request, headers)) return new Response(null, { status: 304, headers });
   return new Response(request.method === "HEAD" ? null : configCache.body, { status: 200, headers });
 }

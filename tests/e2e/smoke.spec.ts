@@ -16,6 +16,19 @@ test("GET /api/config answers JSON with a title", async ({ request }) => {
   expect(typeof body.title).toBe("string");
 });
 
+test("GET /api/config says the server's time of each answer, the kept copy's too", async ({ request }) => {
+  const timeOf = async () => Number((await request.get("/api/config")).headers()["x-server-time"]);
+  // Any write drops the kept copy: the next read is the app's, and is kept for a second.
+  await request.post("/api/account/logout");
+  const first = await timeOf();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const before = Date.now();
+  const second = await timeOf();
+  // The second is answered from the copy kept for a second; its time is still the moment of answering.
+  expect(second - first).toBeGreaterThanOrEqual(250);
+  expect(Math.abs(second - before)).toBeLessThan(250);
+});
+
 test("GET /api/config answers 304 to its ETag, and shows a settings change at once", async ({ page, adminCredentials }) => {
   await login(page, adminCredentials.userName, adminCredentials.password);
   const first = await page.request.get("/api/config");
