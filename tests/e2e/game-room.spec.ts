@@ -487,6 +487,39 @@ test("the scoreboard shows what each challenge is worth, draws a solve worth not
   await expect(player.getByRole("dialog").getByText("Solved later")).toBeVisible();
 });
 
+test("the scoreboard's division filter starts each division, and all divisions again, at its first page", async ({ adminApi: admin, page: viewer, playwright, baseURL }) => {
+  test.setTimeout(150_000);
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const game = await ok<{ id: number; divisions: { id: number; name: string }[] }>(
+    admin.post("/api/edit/games", {
+      data: { title: `Pages ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true, divisions: [{ name: `Many ${stamp}` }, { name: `Few ${stamp}` }] },
+    }),
+  );
+  const [many, few] = game.divisions;
+  // 52 teams: two pages for all divisions (50 a page), one for the small division.
+  const joinAs = async (i: number) => {
+    const player = await playwright.request.newContext({ baseURL });
+    const userName = `pg${stamp}${i}`.slice(-15);
+    await ok(player.post("/api/account/register", { data: { userName, password: "Passw0rd!e2e", email: `${userName}@example.com` } }));
+    const team = await ok<{ id: number }>(player.post("/api/team", { data: { name: `P${stamp}${i}`.slice(-20) } }));
+    await ok(player.post(`/api/game/${game.id}`, { data: { teamId: team.id, divisionId: (i === 0 ? few : many)!.id } }));
+    await player.dispose();
+  };
+  for (let i = 0; i < 52; i += 4) await Promise.all([i, i + 1, i + 2, i + 3].map(joinAs));
+  await viewer.goto(`/games/${game.id}/scoreboard`);
+  const pageLine = viewer.getByText(/^Page \d+ of \d+$/);
+  await expect(pageLine).toHaveText(fill(en.scoreboard.page, { page: 1, pages: 2 }));
+  await viewer.getByRole("button", { name: en.scoreboard.next, exact: true }).click();
+  await expect(pageLine).toHaveText(fill(en.scoreboard.page, { page: 2, pages: 2 }));
+  const filter = viewer.getByRole("combobox", { name: en.scoreboard.division, exact: true });
+  await filter.selectOption({ label: few!.name });
+  await expect(viewer.locator("tbody tr")).toHaveCount(1);
+  // Back to all divisions: the first page, not the one the filter was chosen on.
+  await filter.selectOption({ label: en.scoreboard.allDivisions });
+  await expect(pageLine).toHaveText(fill(en.scoreboard.page, { page: 1, pages: 2 }));
+});
+
 test("a hidden game's board change sent while an open scoreboard was loading reaches it", async ({ adminPage: page, adminApi: admin, playwright, baseURL }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();

@@ -93,6 +93,12 @@ const BoardRow = memo(function BoardRow({
 export function BoardTable({ items, challenges, divisionId }: { items: ScoreboardItem[]; challenges: ChallengeInfo[]; divisionId: number | null }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
+  // Another division starts at its top, as a new search does (the page number of the last one means nothing there).
+  const [pagedDivision, setPagedDivision] = useState(divisionId);
+  if (pagedDivision !== divisionId) {
+    setPagedDivision(divisionId);
+    setPage(0);
+  }
   const [query, setQuery] = useState("");
   // The team's id, not a copy of its row: an open detail follows the live board (a solve moves its score).
   const [detailId, setDetailId] = useState<number | null>(null);
