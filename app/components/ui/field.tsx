@@ -3,10 +3,7 @@ import { type ComponentProps, type ReactNode, useId } from "react";
 // The hint text of empty fields keeps 4.5:1 (zinc-500 on white 4.8:1, zinc-400 on zinc-900 6.8:1): some carry the only
 // example of a field's format (the team invite code).
 const controlClass =
-  "block w-full rounded-md border bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs placeholder:text-zinc-500 focus:border-primary-500 focus:outline-2 focus:outline-offset-0 focus:outline-primary-500/40 disabled:opacity-60 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400";
-
-/** The control with a 44-px touch target, like the other controls under `pointer: coarse`. */
-const fieldClass = `touch-target ${controlClass}`;
+  "touch-target block w-full rounded-md border bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs placeholder:text-zinc-500 focus:border-primary-500 focus:outline-2 focus:outline-offset-0 focus:outline-primary-500/40 disabled:opacity-60 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400";
 
 interface FieldChrome {
   label: string;
@@ -72,7 +69,7 @@ export function TextField({ label, description, error, id, className = "", ...pr
     <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
       <input
         {...controlAttributes(inputId, { label, description, error })}
-        className={`${fieldClass} ${borderClass(error)} ${className}`}
+        className={`${controlClass} ${borderClass(error)} ${className}`}
         {...props}
       />
     </FieldFrame>
@@ -93,7 +90,7 @@ export function TextAreaField({
     <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
       <textarea
         {...controlAttributes(inputId, { label, description, error })}
-        className={`${fieldClass} ${borderClass(error)} min-h-24 ${className}`}
+        className={`${controlClass} ${borderClass(error)} min-h-24 ${className}`}
         {...props}
       />
     </FieldFrame>
@@ -108,7 +105,7 @@ export function SelectField({ label, description, error, id, className = "", chi
     <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
       <select
         {...controlAttributes(inputId, { label, description, error })}
-        className={`${fieldClass} ${borderClass(error)} ${className}`}
+        className={`${controlClass} ${borderClass(error)} ${className}`}
         {...props}
       >
         {children}
