@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, hubGreeted, hydrated, interpolate, registerUser, test } from "./fixtures";
+import { expect, expectRefusedAt, hubGreeted, hydrated, interpolate, registerUser, test } from "./fixtures";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
 const A = en.adminChallenges;
 const C = en.challenge;
+const enErrors = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as typeof import("../../app/locales/en-US/errors.json");
 
 const HOUR = 3_600_000;
 const REMOTE = "https://example.com/files/remote-tools.zip";
@@ -528,6 +529,15 @@ test("the settings' file list releases an upload's own reference and refuses a f
   await remove();
   await expect(page.getByRole("dialog").getByText(E.asset.in_use)).toBeVisible();
   expect((await page.request.get(`/assets/${hash}/${name}`)).status()).toBe(200);
+});
+
+test("the challenge editor shows a malformed container image's refusal at the image field", async ({ adminPage: page }) => {
+  const gameId = await createGame(page);
+  await createChallenge(page, gameId, `Image ${Date.now().toString(36)}`, "StaticContainer", "Misc");
+  const image = page.getByLabel(A.containerImage, { exact: true });
+  await image.fill("not an image!!");
+  await page.getByRole("button", { name: A.save, exact: true }).click();
+  await expectRefusedAt(image, enErrors.challenge.image_format);
 });
 
 test("the challenge editor names an emptied number instead of saving 0, and shows what was stored after a save", async ({ adminPage: page }) => {

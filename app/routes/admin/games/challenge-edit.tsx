@@ -273,7 +273,7 @@ function previewDetail(c: ChallengeEditDetail, d: Draft, currentScore: number | 
 }
 
 /** The form's fields a server refusal can be shown at (api.md's names). */
-const EDIT_FIELDS = ["title", "originalScore", "difficulty", "minScoreRate", "deadline", "submissionLimit", "cpuCount", "memoryLimit", "storageLimit", "exposePort", "fileName"] as const;
+const EDIT_FIELDS = ["title", "originalScore", "difficulty", "minScoreRate", "deadline", "submissionLimit", "cpuCount", "memoryLimit", "storageLimit", "exposePort", "fileName", "containerImage"] as const;
 type EditField = (typeof EDIT_FIELDS)[number];
 
 export default function AdminChallengeEditPage({ loaderData }: Route.ComponentProps) {
@@ -490,7 +490,7 @@ function Editor({
         {container ? (
           <Card className="space-y-4">
             <h3 className="font-semibold">{t("adminChallenges.container")}</h3>
-            <TextField label={t("adminChallenges.containerImage")} value={draft.containerImage} onChange={(e) => set("containerImage", e.target.value)} placeholder="registry/image:tag" />
+            <TextField label={t("adminChallenges.containerImage")} value={draft.containerImage} onChange={(e) => set("containerImage", e.target.value)} placeholder="registry/image:tag" error={errAt("containerImage")} />
             <div className="grid gap-4 sm:grid-cols-4">
               <TextField label={t("adminChallenges.cpuCount")} type="number" min={1} max={1024} value={draft.cpuCount} onChange={(e) => set("cpuCount", e.target.value)} error={errAt("cpuCount")} />
               <TextField label={t("adminChallenges.memoryLimit")} type="number" min={32} value={draft.memoryLimit} onChange={(e) => set("memoryLimit", e.target.value)} error={errAt("memoryLimit")} />
