@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRelayFrames, relayCloseSession, relayCloseUser, relayFrame, relayFrames, relayReauthorize } from "./protocol";
+import { parseRelayFrames, relayCloseAll, relayCloseSession, relayCloseUser, relayFrame, relayFrames, relayReauthorize } from "./protocol";
 
 describe("relay feed messages", () => {
   const notice = JSON.stringify({ type: "notice", seq: 8, data: { content: "line one\nline two" } });
@@ -38,7 +38,18 @@ describe("relay feed messages", () => {
     ]);
   });
 
+  it("carry an order to close every socket with the room's code and reason", () => {
+    const all = relayCloseAll(4404, "game deleted");
+    expect(all).toBe('g 4404\n"game deleted"');
+    expect(parseRelayFrames(relayFrames([relayFrame({ seq: 8, teamId: null, boardReadersOnly: false }, notice), all]))).toEqual([
+      { route: { seq: 8, teamId: null, boardReadersOnly: false }, frame: notice },
+      { closeAll: "game deleted", code: 4404 },
+    ]);
+  });
+
   it.each([
+    ["a close-all order whose reason is not a JSON string", "g 4404\n4"],
+    ["a close-all order with a bad code", 'g 404\n"game deleted"'],
     ["a session close order with an empty session", 's 4403\n""'],
     ["a check order that is not JSON", "a\n{"],
     ["a check order without hidden", 'a\n{"teams":{}}'],

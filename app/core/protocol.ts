@@ -147,6 +147,15 @@ export function relayCloseSession(session: string, code: number): string {
 }
 
 /**
+ * A relay feed's order to close all its sockets with a code of the room's (the game was deleted: 4404, so
+ * the pages stop instead of reconnecting as after a lost feed's 1012): `g <close code>`, the reason as a
+ * JSON string. The room sends it before it closes the feed itself.
+ */
+export function relayCloseAll(code: number, reason: string): string {
+  return `g ${code}\n${JSON.stringify(reason)}`;
+}
+
+/**
  * A relay feed's order to check its sockets again (core/socket-access: a team's participation, the game's
  * visibility or a user's role changed): a header `a`, then the change as JSON.
  */
@@ -159,6 +168,7 @@ export type RelayItem =
   | { route: RelayRoute; frame: string }
   | { closeUser: string; code: number }
   | { closeSession: string; code: number }
+  | { closeAll: string; code: number }
   | { reauthorize: GameAccessChange };
 
 function parseJson(text: string): unknown {
@@ -186,6 +196,13 @@ export function parseRelayFrames(text: string): RelayItem[] | null {
   if (lines.length % 2 !== 0) return null;
   const out: RelayItem[] = [];
   for (let i = 0; i < lines.length; i += 2) {
+    const all = /^g (\d{4})$/.exec(lines[i]!);
+    if (all) {
+      const reason = parseJson(lines[i + 1]!);
+      if (typeof reason !== "string") return null;
+      out.push({ closeAll: reason, code: Number(all[1]) });
+      continue;
+    }
     const close = /^([xs]) (\d{4})$/.exec(lines[i]!);
     if (close) {
       const owner = parseJson(lines[i + 1]!);

@@ -306,6 +306,10 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
           closeWhere(feed, (client) => client.session === message.closeSession, message.code, "signed out");
           continue;
         }
+        if ("closeAll" in message) {
+          closeWhere(feed, () => true, message.code, message.closeAll);
+          continue;
+        }
         if ("reauthorize" in message) {
           reauthorize(feed, message.reauthorize);
           continue;

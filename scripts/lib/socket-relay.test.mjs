@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
-import { relayCloseSession, relayCloseUser, relayFrame, relayFrames, relayReauthorize } from "../../app/core/protocol.ts";
+import { relayCloseAll, relayCloseSession, relayCloseUser, relayFrame, relayFrames, relayReauthorize } from "../../app/core/protocol.ts";
 import { freePort } from "./free-port.mjs";
 import { startFront, textFrame } from "./socket-relay.mjs";
 
@@ -312,6 +312,18 @@ describe("the npm start front (socket relay)", () => {
     feed.send(relayFrame({ seq: 8, teamId: 5, boardReadersOnly: false }, JSON.stringify({ type: "verdict", seq: 8, data: { submissionId: 1 } })));
     expect((await a2.next(2))[1]).toMatchObject({ type: "verdict" });
     expect(front.stats()).toMatchObject({ sockets: 1 });
+  });
+
+  it("closes every socket with the room's code when the room says so (the game was deleted), while the feed is still open", async () => {
+    const a = player(port, "user=alice; team=5");
+    const b = player(port, "reader");
+    await Promise.all([a.next(1), b.next(1)]);
+    const feed = runtime.seen.feeds[0].ws;
+    feed.send(relayCloseAll(4404, "game deleted"));
+    expect(await a.closed).toBe(4404);
+    expect(await b.closed).toBe(4404);
+    expect(feed.readyState).toBe(WebSocket.OPEN);
+    await expect.poll(() => front.stats().sockets).toBe(0);
   });
 
   it("checks its sockets again on the room's order: closes those who may no longer see the game, narrows the others", async () => {

@@ -271,6 +271,26 @@ describe("the npm start socket relay's calls (workers/hub.ts)", () => {
     expect((await player!.client.json(`/hub/game/${game.id}`, { headers: relayHeaders({ origin: "http://evil.example" }) })).status).toBe(403);
   });
 
+  it("tells the relay's feed to close its sockets with 4404 when the game is deleted, then closes the feed", async () => {
+    const admin = (await newAdmin()).client;
+    const game = await createGame(admin);
+    const res = await new Client().fetch(`/hub/game/${game.id}/relay`, { headers: relayHeaders({ upgrade: "websocket" }) });
+    expect(res.status).toBe(101);
+    const ws = res.webSocket!;
+    const texts: string[] = [];
+    let closedWith: number | null = null;
+    ws.addEventListener("message", (e) => texts.push(e.data as string));
+    ws.addEventListener("close", (e) => {
+      closedWith = e.code;
+    });
+    ws.accept();
+    await expect.poll(() => texts.length, { timeout: 2000, interval: 20 }).toBe(1);
+    expect((await admin.json(`/api/edit/games/${game.id}`, { method: "DELETE" })).status).toBe(200);
+    await expect.poll(() => texts.length, { timeout: 2000, interval: 20 }).toBe(2);
+    expect(parseRelayFrames(texts[1]!)).toEqual([{ closeAll: "game deleted", code: 4404 }]);
+    await expect.poll(() => closedWith, { timeout: 2000, interval: 20 }).toBe(4404);
+  });
+
   it("feeds the relay every game message once, routed: channel, team, board readers", async () => {
     const game = await createGame((await newAdmin()).client);
     const [a, b] = await seedPlayers(game.id, 2);

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { type Channel, CLOSE_ACCESS_ENDED, HUB_HEADERS, type PayloadOf, relayCloseSession, relayCloseUser, relayFrame, relayFrames, type ServerMessageType, safeCloseCode } from "~/core/protocol";
+import { type Channel, CLOSE_ACCESS_ENDED, HUB_HEADERS, type PayloadOf, relayCloseAll, relayCloseSession, relayCloseUser, relayFrame, relayFrames, type ServerMessageType, safeCloseCode } from "~/core/protocol";
 
 /** What a hibernating socket remembers about its owner (kept with serializeAttachment). */
 export interface SocketIdentity {
@@ -309,10 +309,13 @@ export abstract class SocketHub extends DurableObject<Env> {
 
   /**
    * Closes every socket (the game was deleted): open pages stop receiving, and their reconnects are refused
-   * (404). The `npm start` relay closes the sockets of a lost feed. Returns how many were closed.
+   * (404). The `npm start` relay's feeds are told first, so the relay closes its sockets with the same code
+   * (a lost feed alone would close them with 1012, and the pages would try again). Returns how many were closed.
    */
   async closeAll(code: number, reason: string): Promise<number> {
-    return this.closeSockets(this.ctx.getWebSockets(), code, reason);
+    const sockets = this.ctx.getWebSockets();
+    for (const ws of sockets) if (this.identityOf(ws)?.relay) this.sendTo(ws, relayCloseAll(code, reason));
+    return this.closeSockets(sockets, code, reason);
   }
 
   private closeSockets(sockets: WebSocket[], code: number, reason: string): number {
