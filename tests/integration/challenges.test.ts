@@ -132,6 +132,34 @@ describe("challenge editing (api.md §9)", () => {
     expect((await getEdit(admin.client, game.id, a.id)).flags.map((f) => f.flag)).toEqual(["flag{two}"]);
   });
 
+  it("keeps the last flag of an enabled challenge: deleting it is refused until the challenge is disabled", async () => {
+    const { admin, game } = await setup();
+    const c = await enabledStatic(admin.client, game.id);
+    const other = await enabledStatic(admin.client, game.id);
+    expect((await addFlags(admin.client, game.id, other.id, [{ flag: "flag{other}" }])).status).toBe(200);
+    const del = (flagId: number) => admin.client.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${c.id}/flags/${flagId}`, { method: "DELETE" });
+    expect((await addFlags(admin.client, game.id, c.id, [{ flag: "flag{second}" }])).status).toBe(200);
+    const [first, second] = (await getEdit(admin.client, game.id, c.id)).flags;
+    expect((await del(first!.id)).status).toBe(200);
+    const refused = await del(second!.id);
+    expect(refused.status).toBe(400);
+    expect(refused.body.title).toBe("This is the last flag of an enabled challenge: disable the challenge before deleting it");
+    expect((await getEdit(admin.client, game.id, c.id)).flags.map((f) => f.flag)).toEqual(["flag{second}"]);
+    // Two deletes of the last two flags at once: one of them is refused, one flag stays.
+    expect((await addFlags(admin.client, game.id, c.id, [{ flag: "flag{third}" }])).status).toBe(200);
+    const both = (await getEdit(admin.client, game.id, c.id)).flags.map((f) => f.id);
+    expect((await Promise.all(both.map(del))).map((r) => r.status).sort()).toEqual([200, 400]);
+    expect((await getEdit(admin.client, game.id, c.id)).flags).toHaveLength(1);
+    // An unknown flag is still not found; a disabled challenge may lose its last flag.
+    expect((await del(999_999)).status).toBe(404);
+    expect((await put(admin.client, game.id, c.id, { isEnabled: false })).status).toBe(200);
+    const last = (await getEdit(admin.client, game.id, c.id)).flags[0]!;
+    expect((await del(last.id)).status).toBe(200);
+    expect((await getEdit(admin.client, game.id, c.id)).flags).toEqual([]);
+    // Only the flags asked for went: the other challenge keeps both of its own.
+    expect((await getEdit(admin.client, game.id, other.id)).flags.map((f) => f.flag)).toEqual(["flag{static}", "flag{other}"]);
+  });
+
   it("adds a large remote batch of dynamic pairs in one request, all or nothing", async () => {
     const { admin, game } = await setup();
     const c = await newChallenge(admin.client, game.id, "DynamicAttachment");

@@ -163,14 +163,24 @@ export async function addFlags(deps: FlagDeps, challenge: Challenge, input: Flag
   }
 }
 
-/** DELETE edit/games/{id}/challenges/{cid}/flags/{flagId}: the flag and its attachment. */
+/**
+ * DELETE edit/games/{id}/challenges/{cid}/flags/{flagId}: the flag and its attachment. An enabled challenge
+ * keeps its last flag (rules.md §5: it could not be enabled without one, and no answer would be right);
+ * the check is part of the one delete statement, so two deletes at once cannot both pass it.
+ */
 export async function deleteFlag(deps: FlagDeps, challengeId: number, flagId: number): Promise<void> {
+  const keepsAFlag = sql`((
+    select c.is_enabled = 0 or c.type = 'DynamicContainer' from ${challenges} c where c.id = ${challengeId}
+  ) or (select count(*) from ${flags} f where f.challenge_id = ${challengeId}) > 1)`;
   const row = await deps.db
     .delete(flags)
-    .where(and(eq(flags.id, flagId), eq(flags.challengeId, challengeId)))
+    .where(and(eq(flags.id, flagId), eq(flags.challengeId, challengeId), keepsAFlag))
     .returning({ attachmentId: flags.attachmentId })
     .get();
-  if (!row) throw notFound("challenge.flag_not_found");
+  if (!row) {
+    const exists = await deps.db.select({ id: flags.id }).from(flags).where(and(eq(flags.id, flagId), eq(flags.challengeId, challengeId))).get();
+    throw exists ? badRequest("challenge.last_flag") : notFound("challenge.flag_not_found");
+  }
   await deps.db.update(challenges).set({ version: bumpVersion(challenges.version) }).where(eq(challenges.id, challengeId)).run();
   await deleteAttachments(deps, [row.attachmentId]);
 }
