@@ -40,6 +40,9 @@ export const AGENT_LABELS = {
   expectStopAt: "flagstaff.expect-stop-at",
 } as const;
 
+/** The environment variable a team's container gets its flag in (the admin pages name it to challenge authors). */
+export const FLAG_ENV_NAME = "FLAGSTAFF_FLAG";
+
 /** Proxy limits (rules.md §9). */
 export const PROXY_MAX_CONNECTIONS = 32;
 export const PROXY_MAX_CONNECTION_MS = 30 * 60_000;

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import type Dockerode from "dockerode";
 import {
   AGENT_LABELS,
+  FLAG_ENV_NAME,
   type AgentContainer,
   type AgentContainerState,
   type AgentHealth,
@@ -242,7 +243,7 @@ export class ContainerManager {
     ];
     if (request.gameId !== undefined) env.push(`FLAGSTAFF_GAME_ID=${request.gameId}`);
     if (request.flag !== undefined) {
-      env.push(`FLAGSTAFF_FLAG=${request.flag}`);
+      env.push(`${FLAG_ENV_NAME}=${request.flag}`);
       for (const extra of request.extraFlagEnvNames ?? []) env.push(`${extra}=${request.flag}`);
     }
     const labels: Record<string, string> = {
@@ -454,8 +455,8 @@ export class ContainerManager {
           this.options.events.notify({ type: "container.destroyed", agentId: this.agentId, at: this.now(), instanceId, reason: "exited" });
           continue;
         }
-        const flagLine = (inspect.Config.Env ?? []).find((line) => line.startsWith("FLAGSTAFF_FLAG="));
-        this.instances.set(instanceId, this.fromInspect(inspect, flagLine ? flagLine.slice("FLAGSTAFF_FLAG=".length) : null));
+        const flagLine = (inspect.Config.Env ?? []).find((line) => line.startsWith(`${FLAG_ENV_NAME}=`));
+        this.instances.set(instanceId, this.fromInspect(inspect, flagLine ? flagLine.slice(FLAG_ENV_NAME.length + 1) : null));
         adopted.push(instanceId);
         this.options.log.info("container.adopted", { instanceId, containerId: summary.Id });
       } catch (error) {

@@ -504,6 +504,35 @@ test("a duplicate flag's error goes once the flag it repeated is deleted", async
   await expect(page.getByLabel(A.staticFlags)).toHaveValue("flag{twice}");
 });
 
+test("the last flag of an enabled challenge is kept: its delete dialog says why, and the flag stays", async ({ adminPage: page }) => {
+  const gameId = await createGame(page);
+  const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Last", category: "Misc", type: "StaticAttachment" } });
+  const cid = ((await created.json()) as { id: number }).id;
+  expect((await page.request.post(`/api/edit/games/${gameId}/challenges/${cid}/flags`, { data: [{ flag: "flag{only}" }] })).status()).toBe(200);
+  expect((await page.request.put(`/api/edit/games/${gameId}/challenges/${cid}`, { data: { isEnabled: true } })).status()).toBe(200);
+  await page.goto(`/admin/games/${gameId}/challenges/${cid}/flags`);
+  await hydrated(page);
+  const deleteButton = page.getByRole("button", { name: A.deleteFlagNamed.replace("{{flag}}", "flag{only}") });
+  await deleteButton.click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: A.deleteFlag }).click();
+  await expect(dialog.getByText(enErrors.challenge.last_flag)).toBeVisible();
+  await dialog.getByRole("button", { name: en.teams.cancel }).click();
+  await page.reload();
+  await expect(deleteButton).toBeVisible();
+});
+
+test("a dynamic container's flag page and the container policy name the variable the flag is passed in", async ({ adminPage: page }) => {
+  const gameId = await createGame(page);
+  const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Env", category: "Web", type: "DynamicContainer" } });
+  const cid = ((await created.json()) as { id: number }).id;
+  await page.goto(`/admin/games/${gameId}/challenges/${cid}/flags`);
+  await expect(page.getByTestId("flag-env")).toHaveText(interpolate(A.templateEnv, { name: "FLAGSTAFF_FLAG" }));
+  await page.goto("/admin/Settings");
+  const hint = interpolate(en.settings.container.extraFlagEnvHint, { name: "FLAGSTAFF_FLAG" });
+  await expect(page.getByRole("region", { name: en.settings.container.heading }).getByText(hint)).toBeVisible();
+});
+
 test("the settings' file list releases an upload's own reference and refuses a file an attachment still uses", async ({ adminPage: page }) => {
   const E = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as { asset: { released: string; in_use: string } };
   const gameId = await createGame(page);

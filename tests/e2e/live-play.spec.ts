@@ -721,3 +721,40 @@ test("signing out in one tab: the other tab's game overview stays live as a visi
   await expect(overview.getByText(en.notices.socket.ended)).toHaveCount(0);
   await context.close();
 });
+
+test("the monitor names a deleted user and a deleted team instead of leaving them blank", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeIds } = await runningGame(admin.request, stamp, [`Omega ${stamp}`]);
+  const context = await browser.newContext();
+  const captain = await context.newPage();
+  await registerUser(captain);
+  const { id: teamId, name: teamName } = await ok<{ id: number; name: string }>(captain.request.post("/api/team", { data: { name: `P${stamp}`.slice(0, 20) } }));
+  const mateContext = await browser.newContext();
+  const mate = await mateContext.newPage();
+  await registerUser(mate);
+  // The member joins before the team does: a team in a running game is locked.
+  const code = await ok<string>(captain.request.get(`/api/team/${teamId}/invite`));
+  await ok(mate.request.post("/api/team/accept", { data: JSON.stringify(code), headers: { "content-type": "application/json" } }));
+  await ok(captain.request.post(`/api/game/${gameId}`, { data: { teamId } }));
+  await ok(mate.request.post(`/api/game/${gameId}`, { data: { teamId } }));
+  await ok(mate.request.post(`/api/game/${gameId}/challenges/${challengeIds[0]}`, { data: { flag: FLAG } }));
+  await ok(captain.request.post(`/api/game/${gameId}/challenges/${challengeIds[0]}`, { data: { flag: "flag{nope}" } }));
+  const { userId } = await ok<{ userId: string }>(mate.request.get("/api/account/profile"));
+  await mateContext.close();
+
+  await ok(admin.request.delete(`/api/admin/users/${userId}`));
+  const M = en.monitor;
+  await admin.goto(`/games/${gameId}/monitor/Submissions`);
+  const accepted = admin.getByRole("row").filter({ hasText: FLAG });
+  await expect(accepted.getByRole("cell", { name: M.deletedUser, exact: true })).toBeVisible();
+  await expect(admin.getByRole("row").filter({ hasText: "flag{nope}" })).not.toContainText(M.deletedUser);
+  await admin.goto(`/games/${gameId}/monitor/Events`);
+  await expect(admin.getByText(`${teamName} / ${M.deletedUser} submitted ${FLAG}`)).toBeVisible();
+
+  // The team goes too: its events stay, under the words for a deleted team.
+  await ok(admin.request.delete(`/api/admin/teams/${teamId}`));
+  await admin.reload();
+  await expect(admin.getByText(`${M.deletedTeam} / ${M.deletedUser} submitted ${FLAG}`)).toBeVisible();
+  await expect(admin.getByText(new RegExp(`^ / `))).toHaveCount(0);
+  await context.close();
+});

@@ -43,14 +43,16 @@ export function useEventText() {
   return (e: GameEvent): string => {
     // Values go into a sentence: a direction control in a team name or an answer must not turn it around.
     const v = e.values.map(withoutBidiControls);
+    // A team's or user's event outlives them (its reference is emptied): the sentence says who is gone.
+    const team = e.team === null ? t("monitor.deletedTeam") : withoutBidiControls(e.team);
     switch (e.type) {
       case "FlagSubmit":
-        return t("monitor.event.FlagSubmit", { team: withoutBidiControls(e.team ?? ""), user: e.user ?? "", answer: v[1] ?? "", challenge: v[2] ?? "", result: t(`monitor.status.${v[0] ?? "FlagSubmitted"}`) });
+        return t("monitor.event.FlagSubmit", { team, user: e.user || t("monitor.deletedUser"), answer: v[1] ?? "", challenge: v[2] ?? "", result: t(`monitor.status.${v[0] ?? "FlagSubmitted"}`) });
       case "CheatDetected":
         return t("monitor.event.CheatDetected", { challenge: v[0] ?? "", submitTeam: v[1] ?? "", ownedTeam: v[2] ?? "" });
       case "ContainerStart":
       case "ContainerDestroy":
-        return t(`monitor.event.${e.type}`, { team: withoutBidiControls(e.team ?? ""), challenge: v[1] ?? "" });
+        return t(`monitor.event.${e.type}`, { team, challenge: v[1] ?? "" });
       default:
         return t("monitor.event.Normal", { text: v[0] ?? "" });
     }

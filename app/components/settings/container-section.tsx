@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { TextField } from "~/components/ui/field";
+import { FLAG_ENV_NAME } from "~/core/agent-protocol";
 import { type ContainerMinutesField, checkContainerMinutes, type MinutesProblem } from "~/core/ui/container-policy-form";
 import { sameValues } from "~/core/ui/same-values";
 import { CheckboxField, type SaveState, SettingsSection } from "./section";
@@ -86,7 +87,7 @@ export function ContainerSection({
         label={t("settings.container.extraFlagEnv")}
         name="extraFlagEnvNames"
         spellCheck={false}
-        description={t("settings.container.extraFlagEnvHint")}
+        description={t("settings.container.extraFlagEnvHint", { name: FLAG_ENV_NAME })}
         value={envNames}
         onChange={(e) => setEnvNames(e.target.value)}
       />

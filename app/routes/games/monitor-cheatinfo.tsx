@@ -85,7 +85,7 @@ export default function MonitorCheatInfoPage({ loaderData }: Route.ComponentProp
               <tr key={r.submission.id} className="border-b border-zinc-100 dark:border-zinc-900">
                 <td className="px-2 py-1 tabular-nums">{formatDateTime(r.submission.time)}</td>
                 <td className="px-2 py-1">{r.submitTeam.team.name}</td>
-                <td className="px-2 py-1">{r.submission.user}</td>
+                <td className="px-2 py-1">{r.submission.user || t("monitor.deletedUser")}</td>
                 <td className="px-2 py-1">{r.ownedTeam.team.name}</td>
                 <td className="px-2 py-1">{r.submission.challenge}</td>
                 <td className="px-2 py-1 font-mono break-all">{r.submission.answer}</td>

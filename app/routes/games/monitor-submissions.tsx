@@ -134,7 +134,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
             <tr key={r.id} className="border-b border-zinc-100 dark:border-zinc-900">
               <td className="px-2 py-1 whitespace-nowrap tabular-nums">{formatDateTime(r.time)}</td>
               <td className="px-2 py-1 wrap-anywhere">{r.team}</td>
-              <td className="px-2 py-1 wrap-anywhere">{r.user}</td>
+              <td className="px-2 py-1 wrap-anywhere">{r.user || t("monitor.deletedUser")}</td>
               <td className="px-2 py-1 font-mono whitespace-nowrap">{r.ip}</td>
               <td className="px-2 py-1 wrap-anywhere">{r.challenge}</td>
               <td className="px-2 py-1 font-mono break-all">{r.answer}</td>

@@ -15,6 +15,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/field";
+import { FLAG_ENV_NAME } from "~/core/agent-protocol";
 import { checkTemplate, generateTestFlag, MIN_ENTROPY_BITS, parseTemplate, templateEntropy } from "~/core/flags/template";
 import { FLAG_MAX_LENGTH } from "~/core/game-room/schemas";
 import type { ChallengeEditDetail, FlagInfo } from "~/core/schemas/challenge";
@@ -225,6 +226,9 @@ function TemplateEditor({ gameId, challenge, onDone }: { gameId: number; challen
   return (
     <form className="space-y-3" noValidate onSubmit={submit}>
       <TextField label={t("adminChallenges.template")} value={template} maxLength={120} onChange={(e) => setTemplate(e.target.value)} className="font-mono" placeholder="flag{[TEAM_HASH]}" />
+      <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="flag-env">
+        {t("adminChallenges.templateEnv", { name: FLAG_ENV_NAME })}
+      </p>
       <div className="space-y-1 text-sm" aria-live="polite">
         {template === "" ? <p>{t("adminChallenges.templateEmpty")}</p> : null}
         {template !== (challenge.flagTemplate ?? "") ? <p className="font-medium text-amber-700 dark:text-amber-400">{t("adminChallenges.templateUnsaved")}</p> : null}
