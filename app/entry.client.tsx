@@ -7,6 +7,7 @@ import { DEFAULT_LANGUAGE, matchLanguage } from "~/core/i18n/languages";
 import { isAdminPath } from "~/core/i18n/locale-parts";
 import { i18nextOptions } from "~/lib/i18n";
 import { captureEarlyLanguageChoice } from "~/lib/language";
+import { replaceLoginRedirectsOfShownPage } from "~/lib/login-history";
 import { includeAdminTranslations, localeBackend } from "~/locales/browser";
 
 async function main() {
@@ -15,6 +16,7 @@ async function main() {
   // after hydration by the root route. init resolves once that language's chunks (preloaded by the
   // root route; admin pages add the admin part) are in; other languages load when changeLanguage asks.
   captureEarlyLanguageChoice();
+  replaceLoginRedirectsOfShownPage(window);
   if (isAdminPath(window.location.pathname)) includeAdminTranslations();
   await i18next
     .use(initReactI18next)

@@ -3,6 +3,7 @@ import { renderToReadableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from "react-router";
 import { env } from "cloudflare:workers";
+import { readCookie, SESSION_COOKIE } from "~/.server/auth/session";
 import { captchaSettingsFromEnv } from "~/.server/captcha/verify";
 import { NonceContext } from "~/lib/nonce";
 import { getInstanceOrDefault } from "~/middleware/i18next";
@@ -48,6 +49,9 @@ export default async function handleRequest(
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  // A signed-in page shows who is signed in (and private pages more): the browser keeps no copy of it, so
+  // Back after signing out asks the server again instead of showing the page from its cache.
+  if (readCookie(request.headers.get("cookie"), SESSION_COOKIE) !== null) responseHeaders.set("Cache-Control", "private, no-store");
   responseHeaders.set(
     "Content-Security-Policy",
     pageCsp(nonce, new URL(request.url).host, captchaSettingsFromEnv(env).provider),

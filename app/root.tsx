@@ -7,10 +7,12 @@ import {
   isRouteErrorResponse,
   Links,
   Meta,
+  Navigate,
   Outlet,
   Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
+  useLocation,
   useRouteLoaderData,
 } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
@@ -25,8 +27,9 @@ import { MarkdownHtml } from "~/components/markdown-html";
 import { type ShellUser, SiteHeader } from "~/components/site-header";
 import { Button, buttonClass } from "~/components/ui/button";
 import { onlyParamChanged } from "~/lib/address-filter";
-import { isNetworkError } from "~/lib/api";
-import { clearCacheAndReload } from "~/lib/cache";
+import { loginPath } from "~/lib/account";
+import { isApiError, isNetworkError } from "~/lib/api";
+import { clearCacheAndReload, clearListCaches } from "~/lib/cache";
 import { useNonce, ZOD_JITLESS_SCRIPT } from "~/lib/nonce";
 import { themeFromCookieHeader, themeInitScript, useTheme } from "~/lib/theme";
 import { loadAdminTranslations } from "~/locales/browser";
@@ -241,6 +244,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   useEffect(() => {
     document.title = `${heading} · ${siteTitle}`;
   }, [heading, siteTitle]);
+  // A page's data was refused because the session ended (signed out in another tab, or a page from the
+  // browser's history): that is no failure to show, the page asks for a sign-in and comes back after it,
+  // in place of this entry. The lists kept in the browser were the old session's.
+  const location = useLocation();
+  const signedOut = isApiError(error) && error.status === 401;
+  useEffect(() => {
+    if (signedOut) clearListCaches();
+  }, [signedOut]);
+  if (signedOut) return <Navigate replace to={loginPath(new URL(`${location.pathname}${location.search}`, "http://page.invalid"))} />;
 
   return (
     <Shell>

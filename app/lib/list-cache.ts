@@ -361,5 +361,9 @@ export function useCachedList<T>(
 
   useEffect(() => () => controllerRef.current?.abort(), []);
 
+  // The session ended (signed out in another tab, or it expired): the old session's rows do not stay on
+  // screen; the route's error boundary (app/root.tsx) sends the page to the login page instead.
+  if (error instanceof ApiError && error.status === 401) throw error;
+
   return { data, refreshing, error, refresh };
 }

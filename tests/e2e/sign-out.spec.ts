@@ -1,0 +1,45 @@
+import { expect, test } from "./fixtures";
+import { en } from "./ui-seed";
+
+// What the browser shows of a session after it ended: Back through the private pages, and a page left open
+// in another tab.
+
+const loginFor = (path: string) => new RegExp(`/account/login\\?from=${encodeURIComponent(path).replace(/[?]/g, "\\?")}$`);
+
+test("Back after signing out passes each private page's sign-in on to the pages before them, and the browser kept no copy of them", async ({ adminPage: page }) => {
+  await page.goto("/about");
+  const profile = await page.goto("/account/Profile");
+  // A signed-in page is not kept by the browser; a signed-out one may be.
+  expect(profile?.headers()["cache-control"]).toBe("private, no-store");
+  await page.goto("/admin/Users");
+  await expect(page.getByRole("heading", { level: 1, name: en.adminUsers.title })).toBeVisible();
+  await page.getByRole("button", { name: en.nav.logout }).first().click();
+  await expect(page.getByRole("link", { name: en.nav.login }).first()).toBeVisible();
+
+  // Each private page sends Back to the login page in its own place in the history…
+  await page.goBack();
+  await expect(page).toHaveURL(loginFor("/admin/Users"));
+  await page.goBack();
+  await expect(page).toHaveURL(loginFor("/account/Profile"));
+  // …so one more Back reaches the page before them, instead of the private page again.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/about$/);
+  const about = await page.reload();
+  expect(about?.headers()["cache-control"]).toBeUndefined();
+});
+
+test("a list page left open in another tab goes to the login page at its next refresh once the session ended", async ({ adminPage: page }) => {
+  test.setTimeout(60_000);
+  await page.goto("/admin/Users");
+  const rows = page.getByRole("row").filter({ hasText: "@" });
+  await expect(rows.first()).toBeVisible();
+  const other = await page.context().newPage();
+  await other.goto("/");
+  await other.getByRole("button", { name: en.nav.logout }).first().click();
+  await expect(other.getByRole("link", { name: en.nav.login }).first()).toBeVisible();
+
+  // The list refreshes every 10 s: its refusal sends the page to sign in, with nothing of the list left.
+  await expect(page).toHaveURL(loginFor("/admin/Users"), { timeout: 25_000 });
+  await expect(rows).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: en.error.title })).toHaveCount(0);
+});
