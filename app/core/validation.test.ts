@@ -46,7 +46,27 @@ describe("describeIssue", () => {
     const notice = z.object({ content: z.string(typeMessage("validation.content_empty")).max(5), to: z.string(typeMessage("validation.required")).max(3) });
     expect(first(notice, { content: "123456", to: "a" })).toBe('validation.too_long{"field":"fields.content","max":5}');
     expect(first(notice, { content: "ok", to: "abcd" })).toBe('validation.too_long{"field":"fields.to","max":3}');
-    expect(first(notice, { content: 5, to: "a" })).toBe('validation.content_empty{"field":"fields.content"}');
+    expect(first(notice, { to: "a" })).toBe('validation.content_empty{"field":"fields.content"}');
+  });
+
+  it("keeps a schema's missing-value message for a missing or null value, and says a wrong type is one", () => {
+    const notice = z.object({ content: z.string(typeMessage("validation.content_empty")).max(5) });
+    expect(first(notice, {})).toBe('validation.content_empty{"field":"fields.content"}');
+    expect(first(notice, { content: null })).toBe('validation.content_empty{"field":"fields.content"}');
+    for (const content of [123, true, ["a"], { a: 1 }]) {
+      expect(first(notice, { content }), JSON.stringify(content)).toBe('validation.invalid_type{"field":"fields.content"}');
+    }
+  });
+
+  it("says greater or less than for a bound the value may not equal", () => {
+    const join = z.object({ divisionId: z.number().int().positive(), share: z.number().lt(1) });
+    expect(first(join, { divisionId: 0, share: 0 })).toBe('validation.greater_than{"field":"fields.divisionId","min":0}');
+    expect(first(join, { divisionId: -3, share: 0 })).toBe('validation.greater_than{"field":"fields.divisionId","min":0}');
+    expect(first(join, { divisionId: 1, share: 1 })).toBe('validation.less_than{"field":"fields.share","max":1}');
+    // An inclusive bound keeps "at least" / "at most".
+    const ranged = z.object({ n: z.number().min(0).max(9) });
+    expect(first(ranged, { n: -1 })).toBe('validation.too_small_number{"field":"fields.n","min":0}');
+    expect(first(ranged, { n: 10 })).toBe('validation.too_big_number{"field":"fields.n","max":9}');
   });
 
   it("names an item of a list by its list, with the limit of each item", () => {

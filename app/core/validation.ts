@@ -72,6 +72,8 @@ export function describeIssue(
       }
       if (issue.origin === "array") return t("validation.too_few", { field, min: Number(issue.minimum), count: Number(issue.minimum) });
       if (isSafeIntegerBound(issue)) return t("validation.out_of_range", { field });
+      // `.positive()` and `.gt()` leave the bound out: "at least 0" would let 0 through.
+      if (issue.inclusive === false) return t("validation.greater_than", { field, min: Number(issue.minimum) });
       return t("validation.too_small_number", { field, min: Number(issue.minimum) });
     case "too_big":
       if (issue.origin === "string") {
@@ -81,6 +83,7 @@ export function describeIssue(
       }
       if (issue.origin === "array") return t("validation.too_many", { field, max: Number(issue.maximum), count: Number(issue.maximum) });
       if (isSafeIntegerBound(issue)) return t("validation.out_of_range", { field });
+      if (issue.inclusive === false) return t("validation.less_than", { field, max: Number(issue.maximum) });
       return t("validation.too_big_number", { field, max: Number(issue.maximum) });
     case "invalid_format":
       return issue.format === "email" ? t("validation.invalid_email") : t("validation.invalid_format", { field });

@@ -4,7 +4,7 @@ import * as teams from "~/.server/services/teams";
 import { disconnectUser, disconnectUsers } from "~/.server/services/sockets";
 import * as usersAdmin from "~/.server/services/users-admin";
 import { badRequest, notFound } from "~/core/errors";
-import { queryEnum } from "~/core/schemas/query";
+import { queryEnum, queryInt } from "~/core/schemas/query";
 import { adminTeamUpdateSchema, pageQuerySchema, searchQuerySchema } from "~/core/schemas/team";
 import { getPlatformConfig, updatePlatformConfig } from "~/.server/services/config";
 import { configUpdateSchema } from "~/core/schemas/config";
@@ -129,8 +129,8 @@ defineRoute(admin, { method: "DELETE", path: "/admin/users/:id/password", auth: 
 
 const logQuerySchema = z.object({
   level: queryEnum(LOG_LEVELS).default("All"),
-  count: z.coerce.number().int().min(0).max(1000).default(50),
-  skip: z.coerce.number().int().min(0).default(0),
+  count: queryInt(z.number().int().min(0).max(1000)).default(50),
+  skip: queryInt(z.number().int().min(0)).default(0),
 });
 
 defineRoute(admin, { method: "GET", path: "/admin/logs", auth: "Admin", tag, summary: "Platform log records, newest first", query: logQuerySchema }, async (c, { query }) =>

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ANSWER_RESULTS } from "../enums";
-import { queryBoolean, queryEnum } from "../schemas/query";
+import { queryBoolean, queryEnum, queryInt } from "../schemas/query";
 
 /** Request schemas of the game room calls (api.md §10). */
 
@@ -24,22 +24,22 @@ export function checkFlagText(flag: unknown): string | null {
 export const eventsQuerySchema = z.object({
   hideContainer: queryBoolean,
   /** Only this team's events: the monitor's team filter. */
-  teamId: z.coerce.number().int().positive().optional(),
-  count: z.coerce.number().int().min(0).max(MONITOR_PAGE_MAX).default(MONITOR_PAGE_MAX),
-  skip: z.coerce.number().int().min(0).default(0),
+  teamId: queryInt(z.number().int().positive()).optional(),
+  count: queryInt(z.number().int().min(0).max(MONITOR_PAGE_MAX)).default(MONITOR_PAGE_MAX),
+  skip: queryInt(z.number().int().min(0)).default(0),
 });
 
 export const submissionsQuerySchema = z.object({
   type: queryEnum(ANSWER_RESULTS).optional(),
   /** Only this challenge's or this team's submissions: the monitor's filters. */
-  challengeId: z.coerce.number().int().positive().optional(),
-  teamId: z.coerce.number().int().positive().optional(),
-  count: z.coerce.number().int().min(0).max(MONITOR_PAGE_MAX).default(MONITOR_PAGE_MAX),
-  skip: z.coerce.number().int().min(0).default(0),
+  challengeId: queryInt(z.number().int().positive()).optional(),
+  teamId: queryInt(z.number().int().positive()).optional(),
+  count: queryInt(z.number().int().min(0).max(MONITOR_PAGE_MAX)).default(MONITOR_PAGE_MAX),
+  skip: queryInt(z.number().int().min(0)).default(0),
 });
 
 /** GET game/{id}/scoreboard: optional paging of the items (the rest of the board is always whole). */
 export const scoreboardQuerySchema = z.object({
-  count: z.coerce.number().int().min(1).max(1000).optional(),
-  skip: z.coerce.number().int().min(0).default(0),
+  count: queryInt(z.number().int().min(1).max(1000)).optional(),
+  skip: queryInt(z.number().int().min(0)).default(0),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { passwordHints, passwordSchema, profileUpdateSchema, registerSchema } from "./account";
+import { emailSchema, passwordHints, passwordSchema, profileUpdateSchema, registerSchema } from "./account";
 
 describe("password policy", () => {
   it.each([
@@ -68,5 +68,15 @@ describe("password length", () => {
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]).toMatchObject({ code: "too_big", maximum: 128 });
     expect(passwordSchema.safeParse(undefined).error?.issues[0]?.message).toBe("validation.password_empty");
+  });
+});
+
+describe("email addresses", () => {
+  it.each(["a@xn--e1afmkfd.xn--p1ai", "user@example.xn--80ao21a", "user@EXAMPLE.XN--P1AI", "a.b+c@sub.example.com", " a@b.co "])("accepts %s", (email) => {
+    expect(emailSchema.safeParse(email).success).toBe(true);
+  });
+
+  it.each(["a@b.xn--", "a@b.xn--p1ai-", "a@b.c1", "a@b.c", "a@b", "a b@c.com", "a@-b.com", ".a@b.com", "a@b.xn-p1ai", "a@b..com"])("refuses %s", (email) => {
+    expect(emailSchema.safeParse(email).error?.issues[0]?.message).toBe("validation.invalid_email");
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 // With its extension: the launcher loads this file under Node (scripts/lib/settings.mjs).
 import { typeMessage } from "./messages.ts";
+import { isOneLine, ONE_LINE } from "./text.ts";
 
 /** Field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
 export const USER_NAME_MIN = 3;
@@ -25,7 +26,13 @@ export const userNameSchema = z
   // So would a name mixing look-alike alphabets: Cyrillic "а" in "аlice" (UTS #39 mixed-script confusables).
   .refine((name) => !mixesLookAlikeScripts(name), "validation.username_mixed_scripts");
 
-export const emailSchema = z.string().trim().max(254).pipe(z.email("validation.invalid_email"));
+/**
+ * zod's own email pattern, except that the top-level domain may also be an IDNA label (`xn--p1ai`, the
+ * ASCII form of .рф): zod's wants letters only there, which refuses every internationalised one.
+ */
+const EMAIL = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+(?:[A-Za-z]{2,}|[Xx][Nn]--[A-Za-z0-9-]*[A-Za-z0-9])$/;
+
+export const emailSchema = z.string().trim().max(254).pipe(z.email({ pattern: EMAIL, error: "validation.invalid_email" }));
 
 /** Password policy of rules.md §14: a symbol is only suggested. */
 export const passwordSchema = z
@@ -65,12 +72,15 @@ export const loginSchema = z.object({
 });
 
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
+/** Text of a one-line form field (real name, student number): a tab or line break is refused. */
+const optionalLine = (max: number) => z.string().trim().max(max).refine(isOneLine, ONE_LINE).nullish();
 
 export const profileUpdateSchema = z.object({
   userName: userNameSchema.nullish(),
+  // A text area in the profile forms: it keeps its line breaks.
   bio: optionalText(128),
-  realName: optionalText(128),
-  stdNumber: optionalText(64),
+  realName: optionalLine(128),
+  stdNumber: optionalLine(64),
   phone: z
     .string()
     .trim()

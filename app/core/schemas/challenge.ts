@@ -3,6 +3,7 @@ import { typeMessage } from "./messages";
 import { CHALLENGE_CATEGORIES, CHALLENGE_TYPES, type ChallengeCategory, type ChallengeType, FILE_TYPES, type FileType, NETWORK_MODES, type NetworkMode } from "../enums";
 import { FLAG_MAX } from "../flags/template";
 import { timeSchema } from "./game";
+import { isOneLine, ITEM_ONE_LINE, ONE_LINE } from "./text";
 
 /** Challenge field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
 export const CHALLENGE_TITLE_MAX = 64;
@@ -22,7 +23,8 @@ const title = z
   .string("validation.challenge_title_length")
   .trim()
   .min(1, "validation.challenge_title_length")
-  .max(CHALLENGE_TITLE_MAX, "validation.challenge_title_length");
+  .max(CHALLENGE_TITLE_MAX, "validation.challenge_title_length")
+  .refine(isOneLine, ONE_LINE);
 
 export const challengeCreateSchema = z.object({
   title,
@@ -40,8 +42,12 @@ export const challengeUpdateSchema = z.object({
   title: title.nullish(),
   content: z.string(typeMessage("validation.invalid_type")).max(CHALLENGE_CONTENT_MAX).nullish(),
   category: z.enum(CHALLENGE_CATEGORIES, "validation.challenge_category").nullish(),
-  hints: z.array(z.string(typeMessage("validation.invalid_type")).max(HINT_MAX), typeMessage("validation.invalid_type")).max(HINTS_MAX).nullish(),
-  flagTemplate: z.string(typeMessage("validation.invalid_type")).nullish(),
+  // Each hint has a one-line input in the challenge editor.
+  hints: z
+    .array(z.string(typeMessage("validation.invalid_type")).max(HINT_MAX).refine(isOneLine, ITEM_ONE_LINE), typeMessage("validation.invalid_type"))
+    .max(HINTS_MAX)
+    .nullish(),
+  flagTemplate: z.string(typeMessage("validation.invalid_type")).refine(isOneLine, ONE_LINE).nullish(),
   isEnabled: z.boolean(typeMessage("validation.invalid_type")).nullish(),
   containerImage: z
     .string(typeMessage("validation.invalid_type"))
@@ -67,6 +73,7 @@ export const challengeUpdateSchema = z.object({
     .trim()
     .min(1, "validation.file_name_length")
     .max(FILE_NAME_MAX, "validation.file_name_length")
+    .refine(isOneLine, ONE_LINE)
     .nullish(),
 });
 export type ChallengeUpdateInput = z.infer<typeof challengeUpdateSchema>;
@@ -105,7 +112,8 @@ export const attachmentSchema = z.object({
 export type AttachmentInput = z.infer<typeof attachmentSchema>;
 
 export const flagCreateSchema = z.object({
-  flag: z.string("challenge.flag_length").trim().min(1, "challenge.flag_length").max(FLAG_MAX, "challenge.flag_length"),
+  // A player submits a flag through a one-line input: one with a line break could never be typed.
+  flag: z.string("challenge.flag_length").trim().min(1, "challenge.flag_length").max(FLAG_MAX, "challenge.flag_length").refine(isOneLine, ONE_LINE),
   attachmentType: z.enum(FILE_TYPES, "validation.invalid_value").nullish(),
   fileHash: fileHash.nullish(),
   remoteUrl: remoteUrl.nullish(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PORT_MAPPING_TYPES } from "../enums";
+import { isOneLine, ONE_LINE } from "./text";
 
 /** Admin settings sections (api.md §7) with their defaults. */
 export const accountPolicySchema = z.object({
@@ -114,8 +115,8 @@ export const configUpdateSchema = z.object({
     .nullish(),
   globalConfig: z
     .object({
-      title: z.string().trim().min(1).max(64).nullish(),
-      slogan: z.string().max(256).nullish(),
+      title: z.string().trim().min(1).max(64).refine(isOneLine, ONE_LINE).nullish(),
+      slogan: z.string().max(256).refine(isOneLine, ONE_LINE).nullish(),
       description: z.string().max(65536).nullish(),
       footerInfo: z.string().max(4096).nullish(),
       /** Never refused: an invalid colour is stored as "" (api.md §7); null or omitted leaves it unchanged. */

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { typeMessage } from "./messages";
+import { queryInt } from "./query";
+import { isOneLine, ONE_LINE } from "./text";
 import type { NoticeType, ParticipationStatus, Role } from "../enums";
 
 /** Game field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
@@ -29,12 +31,22 @@ function calendarDateExists(value: string): boolean {
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/**
+ * The latest time a request may give, 9999-12-31T23:59:59.999Z: the date-time fields of the forms (and
+ * ISO 8601 without an expanded year) stop at year 9999, so a later stored time could not be shown or saved.
+ */
+export const TIME_MAX = 253_402_300_799_999;
+
 /** A time in a request: Unix milliseconds or an ISO 8601 string (api.md §1); always ms after parsing. */
 export const timeSchema = z.union([z.number(), z.string()], "validation.invalid_time").transform((value, ctx) => {
   const ms =
     typeof value === "number" ? value : /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : calendarDateExists(value) ? Date.parse(value) : NaN;
-  if (!Number.isFinite(ms) || !Number.isInteger(Math.trunc(ms)) || ms < 0 || ms > 8_640_000_000_000_000) {
+  if (!Number.isFinite(ms) || ms < 0) {
     ctx.addIssue({ code: "custom", message: "validation.invalid_time" });
+    return z.NEVER;
+  }
+  if (ms > TIME_MAX) {
+    ctx.addIssue({ code: "custom", message: "validation.time_too_late" });
     return z.NEVER;
   }
   return Math.trunc(ms);
@@ -47,24 +59,32 @@ export const challengeConfigSchema = z.object({
   permissions: z.number().int().min(0).max(INT_MAX),
 });
 
+/** A game's or a division's invitation code, typed into a one-line field. */
+const inviteCode = z.string().trim().max(GAME_INVITE_CODE_MAX, "validation.invite_code_length").refine(isOneLine, ONE_LINE);
+
 export const divisionSchema = z.object({
   id: z.number().int().positive().nullish(),
-  name: z.string("validation.division_name_length").trim().min(1, "validation.division_name_length").max(DIVISION_NAME_MAX, "validation.division_name_length"),
-  inviteCode: z.string().trim().max(GAME_INVITE_CODE_MAX, "validation.invite_code_length").nullish(),
+  name: z
+    .string("validation.division_name_length")
+    .trim()
+    .min(1, "validation.division_name_length")
+    .max(DIVISION_NAME_MAX, "validation.division_name_length")
+    .refine(isOneLine, ONE_LINE),
+  inviteCode: inviteCode.nullish(),
   defaultPermissions: z.number().int().min(0).max(INT_MAX).nullish(),
   challengeConfigs: z.array(challengeConfigSchema).max(1000).nullish(),
 });
 
 /** Every editable field of GameInfoModel; read-only fields (id, poster, publicKey, teamHashSalt) are ignored. */
 const gameFields = {
-  title: z.string(typeMessage("validation.invalid_type")).trim().max(GAME_TITLE_MAX, "validation.game_title_length").nullish(),
-  summary: z.string().max(GAME_SUMMARY_MAX).nullish(),
+  title: z.string(typeMessage("validation.invalid_type")).trim().max(GAME_TITLE_MAX, "validation.game_title_length").refine(isOneLine, ONE_LINE).nullish(),
+  summary: z.string().max(GAME_SUMMARY_MAX).refine(isOneLine, ONE_LINE).nullish(),
   content: z.string().max(GAME_CONTENT_MAX).nullish(),
   hidden: z.boolean().nullish(),
   acceptWithoutReview: z.boolean().nullish(),
   writeupRequired: z.boolean().nullish(),
   practiceMode: z.boolean().nullish(),
-  inviteCode: z.string().trim().max(GAME_INVITE_CODE_MAX, "validation.invite_code_length").nullish(),
+  inviteCode: inviteCode.nullish(),
   teamMemberCountLimit: count.nullish(),
   containerCountLimit: count.nullish(),
   start: timeSchema.nullish(),
@@ -82,18 +102,18 @@ export const gameCreateSchema = z.object(gameFields);
 export const gameUpdateSchema = z.object(gameFields);
 
 export const editGamesQuerySchema = z.object({
-  count: z.coerce.number().int().min(0).max(EDIT_GAME_PAGE_MAX).default(100),
-  skip: z.coerce.number().int().min(0).default(0),
+  count: queryInt(z.number().int().min(0).max(EDIT_GAME_PAGE_MAX)).default(100),
+  skip: queryInt(z.number().int().min(0)).default(0),
 });
 
 export const gamesQuerySchema = z.object({
-  count: z.coerce.number().int().min(0).max(GAME_PAGE_MAX).default(10),
-  skip: z.coerce.number().int().min(0).default(0),
+  count: queryInt(z.number().int().min(0).max(GAME_PAGE_MAX)).default(10),
+  skip: queryInt(z.number().int().min(0)).default(0),
 });
 
 export const noticesQuerySchema = z.object({
-  count: z.coerce.number().int().min(0).max(NOTICE_PAGE_MAX).default(NOTICE_PAGE_MAX),
-  skip: z.coerce.number().int().min(0).max(NOTICE_SKIP_MAX).default(0),
+  count: queryInt(z.number().int().min(0).max(NOTICE_PAGE_MAX)).default(NOTICE_PAGE_MAX),
+  skip: queryInt(z.number().int().min(0).max(NOTICE_SKIP_MAX)).default(0),
 });
 
 export const joinGameSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isOneLine, ITEM_ONE_LINE, ONE_LINE } from "./text";
 
 /** Field limits of posts (api.md §3: title 1–50); the others are Flagstaff's own bounds. */
 export const POST_TITLE_MAX = 50;
@@ -11,12 +12,13 @@ export const LATEST_POSTS = 20;
 
 /** Tags trimmed, empty ones dropped, duplicates removed (first spelling kept). */
 const tagsSchema = z
-  .array(z.string().trim().max(POST_TAG_MAX))
+  .array(z.string().trim().max(POST_TAG_MAX).refine(isOneLine, ITEM_ONE_LINE))
   .max(POST_TAGS_MAX)
   .transform((tags) => [...new Set(tags.filter((t) => t.length > 0))]);
 
 export const postCreateSchema = z.object({
-  title: z.string().trim().min(1).max(POST_TITLE_MAX),
+  title: z.string().trim().min(1).max(POST_TITLE_MAX).refine(isOneLine, ONE_LINE),
+  // A text area in the post editor: it keeps its line breaks.
   summary: z.string().max(POST_SUMMARY_MAX).nullish(),
   content: z.string().max(POST_CONTENT_MAX).nullish(),
   tags: tagsSchema.nullish(),

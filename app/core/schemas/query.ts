@@ -26,3 +26,12 @@ export function queryEnum<const T extends readonly [string, ...string[]]>(values
     return values.find((known) => known.toLowerCase() === lower) ?? value;
   }, z.enum(values));
 }
+
+/** Decimal digits with an optional sign: what api.md means by a number in a query string. */
+const DECIMAL_INTEGER = /^[+-]?[0-9]+$/;
+
+/**
+ * A whole number in a query string, then checked by `range`. Only decimal digits are read: `Number()`
+ * would also take `0x10`, `1e1` or `0b1`, spellings no client of the API means as a count.
+ */
+export const queryInt = (range: z.ZodNumber) => z.string().trim().regex(DECIMAL_INTEGER, "validation.whole_number").transform(Number).pipe(range);

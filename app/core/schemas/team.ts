@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { hasBidiControl } from "../bidi";
 import { typeMessage } from "./messages";
+import { queryInt } from "./query";
+import { isOneLine, ONE_LINE } from "./text";
 
 /** Team field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
 export const TEAM_NAME_MAX = 20;
@@ -13,6 +15,7 @@ export const teamNameSchema = z
   .trim()
   .min(1, "validation.team_name_length")
   .max(TEAM_NAME_MAX, "validation.team_name_length")
+  .refine(isOneLine, ONE_LINE)
   // A name that turns text around would pass for another team's and reverse the notices it appears in.
   .refine((name) => !hasBidiControl(name), "validation.team_name_direction");
 
@@ -46,8 +49,8 @@ export const teamVerifySchema = z.object({
 });
 
 export const pageQuerySchema = z.object({
-  count: z.coerce.number().int().min(0).max(ADMIN_TEAM_PAGE_MAX).default(100),
-  skip: z.coerce.number().int().min(0).default(0),
+  count: queryInt(z.number().int().min(0).max(ADMIN_TEAM_PAGE_MAX)).default(100),
+  skip: queryInt(z.number().int().min(0)).default(0),
 });
 
 export const searchQuerySchema = z.object({
