@@ -1,8 +1,12 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Markdown } from "~/components/markdown";
+import { useCharacterLimit } from "~/components/ui/character-limit";
 
-/** A Markdown textarea with Write / Preview tabs; the preview uses the same safe renderer as the pages. */
+/**
+ * A Markdown textarea with Write / Preview tabs; the preview uses the same safe renderer as the pages. `maxLength`
+ * is in characters, as the server counts them.
+ */
 export function MarkdownEditor({
   label,
   name,
@@ -23,6 +27,7 @@ export function MarkdownEditor({
   const { t } = useTranslation();
   const id = useId();
   const [preview, setPreview] = useState(false);
+  const limit = useCharacterLimit<HTMLTextAreaElement>(maxLength, value);
   const tab = (active: boolean) =>
     `touch-target rounded-t-md px-3 py-1.5 text-sm font-medium ${
       active
@@ -49,7 +54,7 @@ export function MarkdownEditor({
         name={name}
         rows={rows}
         value={value}
-        maxLength={maxLength}
+        {...limit}
         hidden={preview}
         aria-describedby={description ? `${id}-description` : undefined}
         onChange={(event) => onChange(event.target.value)}

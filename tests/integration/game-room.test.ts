@@ -143,6 +143,23 @@ describe("submission life cycle", () => {
     expect((await board(gameId)).items.map((i) => i.id)).toEqual([a!.teamId]);
   });
 
+  it("takes a flag of 127 emoji an admin added, as api.md counts characters, and refuses 128", async () => {
+    const { admin, gameId } = await setup();
+    // 127 characters, 254 UTF-16 units.
+    const flag = "😀".repeat(127);
+    const cid = await makeChallenge(admin, gameId, { flags: [flag] });
+    const [a] = await seedPlayers(gameId, 1);
+    await ensureInstances(gameId, cid);
+
+    const tooLong = await submit(a!, gameId, cid, `${flag}😀`);
+    expect(tooLong.status).toBe(400);
+    expect((tooLong.body as ErrorBody).title).toBe("The flag must be at most 127 characters");
+    const right = await submit(a!, gameId, cid, ` ${flag}\n`);
+    expect(right.status, JSON.stringify(right.body)).toBe(200);
+    await settle(gameId);
+    expect((await statusOf(a!, gameId, cid, right.body as number)).body).toBe("Accepted");
+  });
+
   it("limits each team's submissions (100 at once), for loopback clients too, with 429 and Retry-After", { timeout: 60_000 }, async () => {
     const { admin, gameId } = await setup();
     const cid = await makeChallenge(admin, gameId, { flags: ["f"] });

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { FLAG_MAX_LENGTH } from "~/core/game-room/schemas";
+import { codePointLength } from "~/core/text-length";
 import { errorMessage } from "~/lib/api";
 import { FLAG_PLACEHOLDER_COUNT } from "./placeholders";
 
@@ -29,8 +30,9 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
       return;
     }
     // Said here, not cut by the box: a pasted flag cut short would be judged wrong and cost an attempt.
-    if (value.length > FLAG_MAX_LENGTH) {
-      setError(t("challenge.flagTooLong", { max: FLAG_MAX_LENGTH, length: value.length }));
+    const length = codePointLength(value);
+    if (length > FLAG_MAX_LENGTH) {
+      setError(t("challenge.flagTooLong", { max: FLAG_MAX_LENGTH, length }));
       return;
     }
     setBusy(true);

@@ -3,6 +3,7 @@ import { FLAG_MAX_LENGTH } from "~/core/game-room/schemas";
 import { parseRemotePairs, parseStaticFlags } from "./flag-lines";
 
 const long = "f".repeat(FLAG_MAX_LENGTH + 1);
+const emoji = "😀";
 
 describe("static flags, one per line", () => {
   it("trims, skips blanks and keeps each flag once", () => {
@@ -13,6 +14,11 @@ describe("static flags, one per line", () => {
 
   it("names the line of a flag too long for the server", () => {
     expect(parseStaticFlags(`flag{a}\n\nflag{b}\n${long}\nflag{c}`)).toEqual({ ok: false, line: 4, reason: "tooLong" });
+  });
+
+  it("counts a flag's length in characters, as the server does", () => {
+    expect(parseStaticFlags(emoji.repeat(FLAG_MAX_LENGTH))).toEqual({ ok: true, flags: [emoji.repeat(FLAG_MAX_LENGTH)] });
+    expect(parseStaticFlags(`flag{a}\n${emoji.repeat(FLAG_MAX_LENGTH + 1)}`)).toEqual({ ok: false, line: 2, reason: "tooLong" });
   });
 });
 
@@ -38,5 +44,11 @@ describe("remote pairs, one 'flag URL' per line", () => {
   it("names a flag too long, and a flag an earlier line already has", () => {
     expect(parseRemotePairs(`flag{a} https://x.test/a\n${long} https://x.test/b`)).toEqual({ ok: false, line: 2, reason: "tooLong" });
     expect(parseRemotePairs("flag{a} https://x.test/a\nflag{b} https://x.test/b\n\nflag{a} https://x.test/c")).toEqual({ ok: false, line: 4, reason: "duplicate", firstLine: 1 });
+  });
+
+  it("counts a flag's length in characters, as the server does", () => {
+    const flag = `${emoji.repeat(FLAG_MAX_LENGTH - 2)} x`;
+    expect(parseRemotePairs(`${flag} https://x.test/a`)).toEqual({ ok: true, pairs: [{ flag, remoteUrl: "https://x.test/a" }] });
+    expect(parseRemotePairs(`${emoji.repeat(FLAG_MAX_LENGTH + 1)} https://x.test/a`)).toEqual({ ok: false, line: 1, reason: "tooLong" });
   });
 });

@@ -1,10 +1,11 @@
 import { FLAG_MAX_LENGTH } from "~/core/game-room/schemas";
+import { codePointLength } from "~/core/text-length";
 
 export type StaticFlags = { ok: true; flags: string[] } | { ok: false; line: number; reason: "tooLong" };
 
 /**
  * Static flags typed one per line: trimmed, blank lines skipped, duplicates kept once. A flag longer than
- * the server takes is reported by its line (1-based), so a long batch says which one to shorten.
+ * the server takes (in characters) is reported by its line (1-based), so a long batch says which one to shorten.
  */
 export function parseStaticFlags(text: string): StaticFlags {
   const flags = new Set<string>();
@@ -12,7 +13,7 @@ export function parseStaticFlags(text: string): StaticFlags {
   for (let i = 0; i < lines.length; i++) {
     const flag = lines[i]!.trim();
     if (!flag) continue;
-    if (flag.length > FLAG_MAX_LENGTH) return { ok: false, line: i + 1, reason: "tooLong" };
+    if (codePointLength(flag) > FLAG_MAX_LENGTH) return { ok: false, line: i + 1, reason: "tooLong" };
     flags.add(flag);
   }
   return { ok: true, flags: [...flags] };
@@ -40,7 +41,7 @@ export function parseRemotePairs(text: string): RemotePairs {
     const flag = line.slice(0, cut).trim();
     const remoteUrl = line.slice(cut).trim();
     if (!/^https?:\/\/\S+$/i.test(remoteUrl)) return { ok: false, line: i + 1, reason: "format" };
-    if (flag.length > FLAG_MAX_LENGTH) return { ok: false, line: i + 1, reason: "tooLong" };
+    if (codePointLength(flag) > FLAG_MAX_LENGTH) return { ok: false, line: i + 1, reason: "tooLong" };
     const firstLine = seen.get(flag);
     if (firstLine !== undefined) return { ok: false, line: i + 1, reason: "duplicate", firstLine };
     seen.set(flag, i + 1);

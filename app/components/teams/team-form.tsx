@@ -4,6 +4,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { TextAreaField, TextField } from "~/components/ui/field";
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from "~/core/schemas/team";
+import { codePointLength } from "~/core/text-length";
 import { sameValues } from "~/core/ui/same-values";
 import { errorMessage } from "~/lib/api";
 
@@ -47,7 +48,8 @@ export function TeamForm({
       setError(null);
       return;
     }
-    if (name.length < 1 || name.length > TEAM_NAME_MAX) {
+    // In characters, as the server counts them: a name of 20 emoji is 40 UTF-16 units.
+    if (name.length < 1 || codePointLength(name) > TEAM_NAME_MAX) {
       setNameError(t("teams.nameLength", { max: TEAM_NAME_MAX }));
       return;
     }

@@ -1,4 +1,5 @@
 import { type ComponentProps, type ReactNode, useId } from "react";
+import { useCharacterLimit } from "./character-limit";
 
 // The hint text of empty fields keeps 4.5:1 (zinc-500 on white 4.8:1, zinc-400 on zinc-900 6.8:1): some carry the only
 // example of a field's format (the team invite code).
@@ -62,36 +63,44 @@ function controlAttributes(id: string, chrome: FieldChrome) {
   return { id, "aria-invalid": chrome.error ? true : undefined, "aria-describedby": describedBy(id, chrome) };
 }
 
-export function TextField({ label, description, error, id, className = "", ...props }: FieldChrome & ComponentProps<"input">) {
+/** A text input with the fields' chrome; `maxLength` is in characters, as the server counts them (`useCharacterLimit`). */
+export function TextField({ label, description, error, id, className = "", maxLength, ref, ...props }: FieldChrome & ComponentProps<"input">) {
   const generated = useId();
   const inputId = id ?? generated;
+  const limit = useCharacterLimit(maxLength, props.value ?? props.defaultValue, ref);
   return (
     <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
       <input
         {...controlAttributes(inputId, { label, description, error })}
         className={`${controlClass} ${borderClass(error)} ${className}`}
         {...props}
+        {...limit}
       />
     </FieldFrame>
   );
 }
 
+/** A textarea with the fields' chrome; `maxLength` is in characters, as in `TextField`. */
 export function TextAreaField({
   label,
   description,
   error,
   id,
   className = "",
+  maxLength,
+  ref,
   ...props
 }: FieldChrome & ComponentProps<"textarea">) {
   const generated = useId();
   const inputId = id ?? generated;
+  const limit = useCharacterLimit(maxLength, props.value ?? props.defaultValue, ref);
   return (
     <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
       <textarea
         {...controlAttributes(inputId, { label, description, error })}
         className={`${controlClass} ${borderClass(error)} min-h-24 ${className}`}
         {...props}
+        {...limit}
       />
     </FieldFrame>
   );

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ANSWER_RESULTS } from "../enums";
 import { queryBoolean, queryEnum, queryInt } from "../schemas/query";
+import { codePointLength } from "../text-length";
 
 /** Request schemas of the game room calls (api.md §10). */
 
@@ -12,12 +13,13 @@ export const submitSchema = z.object({ flag: z.unknown().optional() }).optional(
 
 /**
  * The flag's own checks (rules.md §7 step 1) on the text matched, i.e. without surrounding whitespace
- * (the answer stored is that text too): a code, or null when fine.
+ * (the answer stored is that text too): a code, or null when fine. Its length is in characters, as the admin's
+ * flag schema counts it, so every flag an admin can add can be submitted.
  */
 export function checkFlagText(flag: unknown): string | null {
   if (flag !== undefined && flag !== null && typeof flag !== "string") return "submission.flag_type";
   if (typeof flag !== "string" || flag.trim() === "") return "submission.flag_empty";
-  if (flag.trim().length > FLAG_MAX_LENGTH) return "submission.flag_too_long";
+  if (codePointLength(flag.trim()) > FLAG_MAX_LENGTH) return "submission.flag_too_long";
   return null;
 }
 

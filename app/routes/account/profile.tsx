@@ -13,6 +13,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/field";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
+import { codePointLength, initialOf } from "~/core/text-length";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
 import { sameValues } from "~/core/ui/same-values";
 import { formText, loginPath, type Profile } from "~/lib/account";
@@ -123,7 +124,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   }
 
   const body = updateBody(formValues(form));
-  if (body.userName.length < USER_NAME_MIN || body.userName.length > USER_NAME_MAX) {
+  if (codePointLength(body.userName) < USER_NAME_MIN || codePointLength(body.userName) > USER_NAME_MAX) {
     return unchanged<ActionResult>({ intent: "update", saved: false, error: null, userNameError: "register.userNameLength" });
   }
   try {
@@ -207,7 +208,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
             aria-hidden="true"
             className="grid size-16 place-items-center rounded-full bg-primary-100 text-2xl font-semibold text-primary-800 dark:bg-primary-900 dark:text-primary-100"
           >
-            {profile.userName.slice(0, 1).toUpperCase()}
+            {initialOf(profile.userName)}
           </span>
         )}
         <div>

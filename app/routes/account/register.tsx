@@ -15,6 +15,7 @@ import { TextField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import type { RegisterStatus } from "~/core/enums";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
+import { codePointLength } from "~/core/text-length";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
 import { formText, type RegisterResponse, safeRedirect } from "~/lib/account";
 import { api, errorMessage, fieldError } from "~/lib/api";
@@ -66,7 +67,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   const password = formText(form, "password");
 
   const fieldErrors: FieldErrors = {};
-  if (userName.length < USER_NAME_MIN || userName.length > USER_NAME_MAX) fieldErrors.userName = "register.userNameLength";
+  if (codePointLength(userName) < USER_NAME_MIN || codePointLength(userName) > USER_NAME_MAX) fieldErrors.userName = "register.userNameLength";
   if (!email) fieldErrors.email = "register.emailRequired";
   const passwordProblem = computeNewPasswordProblem(password, formText(form, "passwordRetype"));
   if (passwordProblem) fieldErrors.password = passwordProblem;

@@ -14,6 +14,7 @@ import { Card } from "~/components/ui/card";
 import { HintSearchForm } from "~/components/ui/search-input";
 import { PageLinks, PastEndNotice } from "~/components/ui/pager";
 import type { ArrayResponse } from "~/core/schemas/team";
+import { initialOf } from "~/core/text-length";
 import { arrayResponseOf, recordWith } from "~/core/ui/list-shape";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { api, errorMessage } from "~/lib/api";
@@ -191,7 +192,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
                         <img src={user.avatar} alt="" className="size-8 rounded-full object-cover" />
                       ) : (
                         <span aria-hidden="true" className="grid size-8 place-items-center rounded-full bg-primary-100 text-sm font-semibold text-primary-800 dark:bg-primary-900 dark:text-primary-100">
-                          {user.userName.slice(0, 1).toUpperCase()}
+                          {initialOf(user.userName)}
                         </span>
                       )}
                       <div className="min-w-0">

@@ -17,9 +17,10 @@ import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { useCharacterLimit } from "~/components/ui/character-limit";
 import { TextField } from "~/components/ui/field";
 import { CHALLENGE_CATEGORIES, type ChallengeCategory, type FileType, FILE_TYPES, isContainerType, NETWORK_MODES, type NetworkMode } from "~/core/enums";
-import type { ChallengeDetail, ChallengeEditDetail, ChallengeEditInfo } from "~/core/schemas/challenge";
+import { type ChallengeDetail, type ChallengeEditDetail, type ChallengeEditInfo, HINT_MAX } from "~/core/schemas/challenge";
 import { api, apiVersioned, errorMessage, fieldError, isStaleWrite, orNotFound } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
 import { loadEditGame } from "~/lib/edit-game";
@@ -137,6 +138,20 @@ function toUpdate(d: Draft, container: boolean) {
   };
 }
 
+/** One hint's box; its limit is in characters, as the server counts them. */
+function HintInput({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+  const limit = useCharacterLimit<HTMLInputElement>(HINT_MAX, value);
+  return (
+    <input
+      aria-label={label}
+      value={value}
+      {...limit}
+      onChange={(e) => onChange(e.target.value)}
+      className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+    />
+  );
+}
+
 function HintsEditor({ hints, onChange }: { hints: string[]; onChange: (hints: string[]) => void }) {
   const { t } = useTranslation();
   return (
@@ -144,12 +159,10 @@ function HintsEditor({ hints, onChange }: { hints: string[]; onChange: (hints: s
       <legend className="text-sm font-medium">{t("adminChallenges.hints")}</legend>
       {hints.map((hint, i) => (
         <div key={i} className="flex items-center gap-2">
-          <input
-            aria-label={t("adminChallenges.hintN", { n: i + 1 })}
+          <HintInput
+            label={t("adminChallenges.hintN", { n: i + 1 })}
             value={hint}
-            maxLength={1000}
-            onChange={(e) => onChange(hints.map((h, j) => (j === i ? e.target.value : h)))}
-            className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+            onChange={(value) => onChange(hints.map((h, j) => (j === i ? value : h)))}
           />
           <Button
             variant="ghost"
