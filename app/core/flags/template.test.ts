@@ -92,6 +92,9 @@ describe("entropy and validity", () => {
     ["[LEET]", "blank"],
     [`flag{${"[GUID]".repeat(4)}}`, "flag_too_long"],
     ["x".repeat(121), "too_long"],
+    // 121 characters are too long; 120 emoji-laden ones are judged on their other rules (an emoji is one).
+    [`flag{${"😀".repeat(115)}}`, "too_long"],
+    [`flag{${"😀".repeat(114)}}`, "too_trivial"],
   ] as const)("%s → %s", (template, problem) => {
     expect(checkTemplate(template)).toBe(problem);
   });

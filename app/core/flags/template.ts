@@ -3,6 +3,8 @@
  * are injected so generation is testable; defaults use Web Crypto.
  */
 
+import { codePointLength } from "../text-length";
+
 export type LeetMode = "none" | "basic" | "complex";
 
 export const TEMPLATE_MAX = 120;
@@ -152,7 +154,8 @@ export type TemplateProblem = "blank" | "too_long" | "too_trivial" | "flag_too_l
 
 /** Why a non-empty template cannot be saved, or null when it can (rules.md §6 validity). */
 export function checkTemplate(template: string): TemplateProblem | null {
-  if (template.length > TEMPLATE_MAX) return "too_long";
+  // In characters, as every other text limit (an emoji is one).
+  if (codePointLength(template) > TEMPLATE_MAX) return "too_long";
   if (template.trim() === "") return "blank";
   const parsed = parseTemplate(template);
   if (parsed.body.trim() === "") return "blank";
