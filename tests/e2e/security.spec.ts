@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { packVectors, SHORT_VECTORS, vectorsFitting, XSS_VECTORS } from "../support/xss-vectors";
+import { isOneLine, ONE_LINE_VECTORS, packVectors, SHORT_VECTORS, vectorsFitting, XSS_VECTORS } from "../support/xss-vectors";
 import { adminCredentials, expect, registerUser, test } from "./fixtures";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -143,7 +143,7 @@ test("a corpus of XSS vectors in every free-text field renders inert", async ({ 
   const before = (await (await admin.get("/api/admin/config")).json()) as { globalConfig: Record<string, unknown> };
   const footer = packVectors(XSS_VECTORS, 4096)[0]!;
   await ok(admin, "put", "/api/admin/config", {
-    globalConfig: { footerInfo: footer, slogan: packVectors(XSS_VECTORS, 256)[0], description: everything },
+    globalConfig: { footerInfo: footer, slogan: packVectors(ONE_LINE_VECTORS, 256, { oneLine: true })[0], description: everything },
   });
 
   const postIds: string[] = [];
@@ -152,12 +152,13 @@ test("a corpus of XSS vectors in every free-text field renders inert", async ({ 
     // Posts: title, summary, content, tags.
     const summaries = packVectors(XSS_VECTORS, 1024);
     for (const [i, summary] of summaries.entries()) {
-      const title = vectorsFitting(50)[i % vectorsFitting(50).length]!;
+      const titles = vectorsFitting(50).filter(isOneLine);
+      const title = titles[i % titles.length]!;
       const post = await ok(admin, "post", "/api/edit/posts", {
         title,
         summary,
         content: everything,
-        tags: [...vectorsFitting(32), ...SHORT_VECTORS].slice(0, 16),
+        tags: [...vectorsFitting(32).filter(isOneLine), ...SHORT_VECTORS].slice(0, 16),
       });
       postIds.push(String(post.id ?? post));
     }
@@ -166,7 +167,7 @@ test("a corpus of XSS vectors in every free-text field renders inert", async ({ 
     const now = Date.now();
     const game = await ok(admin, "post", "/api/edit/games", {
       title: `<svg onload=window.__xss=1>${stamp}`.slice(0, 64),
-      summary: packVectors(XSS_VECTORS, 1024)[1],
+      summary: packVectors(ONE_LINE_VECTORS, 1024, { oneLine: true })[1],
       content: everything,
       start: now - HOUR,
       end: now + HOUR,
@@ -184,7 +185,7 @@ test("a corpus of XSS vectors in every free-text field renders inert", async ({ 
     await ok(admin, "post", `/api/edit/games/${gameId}/challenges/${cid}/flags`, [{ flag: `flag{${stamp}}` }]);
     await ok(admin, "put", `/api/edit/games/${gameId}/challenges/${cid}`, {
       content: everything,
-      hints: packVectors(XSS_VECTORS, 1000).slice(0, 50),
+      hints: packVectors(ONE_LINE_VECTORS, 1000, { oneLine: true }).slice(0, 50),
       isEnabled: true,
     });
 
@@ -203,7 +204,7 @@ test("a corpus of XSS vectors in every free-text field renders inert", async ({ 
       expect(refused.status(), bad).toBe(400);
     }
     await ok(player.request, "put", "/api/account/update", {
-      realName: packVectors(vectorsFitting(128), 128)[0],
+      realName: packVectors(vectorsFitting(128).filter(isOneLine), 128, { oneLine: true })[0],
       bio: packVectors(vectorsFitting(128), 128)[1],
     });
     const team = await ok(player.request, "post", "/api/team", {

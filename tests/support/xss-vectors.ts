@@ -187,12 +187,22 @@ export const SHORT_VECTORS: readonly string[] = [
   "<iframe src=//x>",
 ];
 
-/** Concatenates vectors into blocks of at most `max` characters, separated by blank lines. */
-export function packVectors(vectors: readonly string[], max: number): string[] {
+/** Whether a vector fits a one-line field (those refuse line breaks and tabs). */
+export const isOneLine = (vector: string) => !/[\t\n\r]/.test(vector);
+
+/** The vectors a one-line field takes. */
+export const ONE_LINE_VECTORS: readonly string[] = XSS_VECTORS.filter(isOneLine);
+
+/**
+ * Concatenates vectors into blocks of at most `max` characters, separated by blank lines (by spaces with
+ * `oneLine`, for one-line fields; give those ONE_LINE_VECTORS).
+ */
+export function packVectors(vectors: readonly string[], max: number, { oneLine = false } = {}): string[] {
+  const separator = oneLine ? " " : "\n\n";
   const blocks: string[] = [];
   let current = "";
   for (const v of vectors) {
-    const next = current ? `${current}\n\n${v}` : v;
+    const next = current ? `${current}${separator}${v}` : v;
     if (next.length > max && current) {
       blocks.push(current);
       current = v;
