@@ -520,6 +520,41 @@ async function topOf(page: Page, locator: ReturnType<Page["locator"]>): Promise<
   return (await locator.boundingBox())!.y;
 }
 
+test("on a phone the chip to new notices waits while a challenge is open, and the flag box, its attachment and a notice's dismiss suit a finger", async ({ adminApi: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const titles = Array.from({ length: 6 }, (_, n) => `Tap ${n} ${stamp}`);
+  const { gameId, challengeIds } = await runningGame(admin, stamp, titles);
+  const last = challengeIds.at(-1)!;
+  await ok(admin.post(`/api/edit/games/${gameId}/challenges/${last}/attachment`, { data: { attachmentType: "Remote", remoteUrl: "https://example.com/tools.zip" } }));
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+  await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
+  await page.getByRole("button", { name: new RegExp(titles.at(-1)!) }).tap();
+  const panel = page.getByRole("region", { name: titles.at(-1)! });
+  const flag = panel.getByRole("textbox", { name: en.challenge.flag });
+  await expect(flag).toBeVisible();
+  // Flags are case-sensitive: the phone's keyboard neither capitalises nor corrects them.
+  await expect(flag).toHaveAttribute("autocapitalize", "off");
+  await expect(flag).toHaveAttribute("autocorrect", "off");
+  const link = panel.getByRole("link", { name: en.challenge.openLink });
+  expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+
+  // A notice arrives while the challenge is open: no chip floats over its flag box and verdict…
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Hint drop at ${stamp}` } }));
+  await expect(page.getByTestId("live-notices")).toContainText(`Hint drop at ${stamp}`);
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId("notices-unseen")).toHaveCount(0);
+  // …until it is closed; the notice's dismiss is a finger's size too.
+  await panel.getByRole("button", { name: en.challenge.close }).tap();
+  await expect(page.getByTestId("notices-unseen")).toBeVisible();
+  const dismiss = page.getByTestId("live-notices").getByRole("button", { name: en.notices.dismiss });
+  const box = (await dismiss.boundingBox())!;
+  expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
+  await context.close();
+});
+
 test("on a phone a live notice does not push the challenge the player reads, and a chip leads up to it", async ({ adminApi: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const titles = Array.from({ length: 10 }, (_, n) => `Read ${n} ${stamp}`);

@@ -79,7 +79,7 @@ export function ChallengeView({
         <p className="text-sm">
           <a
             href={url}
-            className="font-medium text-primary-700 underline underline-offset-2 dark:text-primary-300"
+            className="touch-target inline-flex items-center font-medium text-primary-700 underline underline-offset-2 dark:text-primary-300"
             {...(local ? { download: "" } : { target: "_blank", rel: "noopener noreferrer" })}
           >
             {local ? t("challenge.download") : t("challenge.openLink")}

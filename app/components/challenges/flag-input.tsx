@@ -56,6 +56,9 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
           name="flag"
           autoComplete="off"
           spellCheck={false}
+          // Flags are case-sensitive: a phone keyboard must not capitalise or correct what is typed.
+          autoCapitalize="off"
+          autoCorrect="off"
           value={flag}
           disabled={disabled}
           // Read-only, not disabled, while the flag is sent: the box keeps the focus for the next try.

@@ -31,7 +31,11 @@ export function noticesMissed(known: ReadonlySet<number>, list: readonly GameNot
  * GET game/{id}/notices, so a dropped socket loses none. `onNotice` hears every arrival (the challenge page
  * reloads its open challenge on a new hint).
  */
-export function LiveNotices({ gameId, onNotice }: { gameId: number; onNotice?: (notice: GameNotice) => void }) {
+/**
+ * `quiet`: the player reads something in front of the list (an open challenge): the chip leading up to new
+ * notices waits until it is closed, instead of floating over the challenge's flag box and verdict.
+ */
+export function LiveNotices({ gameId, onNotice, quiet = false }: { gameId: number; onNotice?: (notice: GameNotice) => void; quiet?: boolean }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState<GameNotice[]>([]);
   // Ids of the notices that existed when the page opened or have arrived since; null until first read.
@@ -122,13 +126,13 @@ export function LiveNotices({ gameId, onNotice }: { gameId: number; onNotice?: (
             onClick={() => setShown((prev) => prev.filter((p) => p.id !== n.id))}
             aria-label={t("notices.dismiss")}
             title={t("notices.dismiss")}
-            className="rounded px-1.5 text-lg leading-6 text-zinc-600 hover:bg-primary-100 dark:text-zinc-300 dark:hover:bg-primary-900"
+            className="touch-target rounded px-1.5 text-lg leading-6 text-zinc-600 hover:bg-primary-100 dark:text-zinc-300 dark:hover:bg-primary-900"
           >
             ×
           </button>
         )}
       />
-      {unseen && shown.length > 0 ? (
+      {unseen && shown.length > 0 && !quiet ? (
         <button
           type="button"
           data-testid="notices-unseen"

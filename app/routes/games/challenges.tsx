@@ -432,7 +432,7 @@ function Board({
       <div className="-mt-2 flex justify-end">
         <LiveState state={verdicts.socket} testId="challenges-socket" />
       </div>
-      <LiveNotices gameId={gameId} onNotice={onNotice} />
+      <LiveNotices gameId={gameId} onNotice={onNotice} quiet={selected !== null} />
       {closed !== null ? (
         <div data-testid="challenge-closed">
           <Alert tone="error">{t("challenge.closedByOrganisers", { title: closed })}</Alert>
