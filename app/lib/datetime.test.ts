@@ -66,6 +66,14 @@ describe("countdowns and datetime-local", () => {
     expect(fromLocalInput("2031-05-06T16:08")).toBe(MS - 9000);
     expect(fromLocalInput("")).toBeNull();
     expect(fromLocalInput("garbage")).toBeNull();
+    expect(fromLocalInput("2031-02-30T10:00")).toBeNull();
+    // East of UTC, the API's last time (9999-12-31 23:59 UTC) is in the year 10000 on the viewer's clock.
+    const far = new Date(0);
+    far.setFullYear(10000, 0, 1);
+    far.setHours(8, 59, 0, 0);
+    expect(fromLocalInput("10000-01-01T08:59")).toBe(far.getTime());
+    expect(fromLocalInput(toLocalInput(far.getTime()))).toBe(far.getTime());
+    expect(fromLocalInput("2031-05-06T16:08:09.5")).toBe(fromLocalInput("2031-05-06T16:08")! + 9500);
   });
 });
 

@@ -34,11 +34,22 @@ export function toLocalInput(ms: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** The ms of a datetime-local value (viewer's time zone), or null when empty or invalid. */
+const LOCAL_INPUT = /^(\d{4,6})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
+
+/**
+ * The ms of a datetime-local value (viewer's time zone), or null when empty or invalid. Read by its parts:
+ * `Date` parses no five-digit year, which the last time the API takes (9999-12-31 UTC) is east of UTC.
+ */
 export function fromLocalInput(value: string): number | null {
-  if (!value) return null;
-  const ms = new Date(value).getTime();
-  return Number.isFinite(ms) ? ms : null;
+  const m = LOCAL_INPUT.exec(value);
+  if (!m) return null;
+  const [, year, month, day, hours, minutes, seconds = "0", fraction = "0"] = m;
+  const date = new Date(0);
+  date.setFullYear(Number(year), Number(month) - 1, Number(day));
+  date.setHours(Number(hours), Number(minutes), Number(seconds), Number(fraction.padEnd(3, "0")));
+  // 30 February and 25 o'clock roll over into another day: not a time that was meant.
+  if (date.getMonth() !== Number(month) - 1 || date.getDate() !== Number(day) || date.getHours() !== Number(hours)) return null;
+  return date.getTime();
 }
 
 /** `count` + 1 evenly spaced instants from `start` to `end` (both included), for a chart's time axis. */

@@ -125,7 +125,7 @@ function TeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof c
   const { t } = useTranslation();
   const { revalidate } = useRevalidator();
   const { userId } = loaderData;
-  const { data: teams } = useCachedList(teamsKey(userId), (signal) => fetchTeams(signal, window.location.href), {
+  const { data: teams } = useCachedList(teamsKey(userId), (signal) => api<MyTeamInfo[]>("/api/team", { signal }), {
     initial: loaderData.teams.data,
     stale: loaderData.teams.fromCache,
     shape: TEAMS_SHAPE,

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, registerUser, test } from "./fixtures";
 import { en } from "./ui-seed";
 
 // What the browser shows of a session after it ended: Back through the private pages, and a page left open
@@ -42,4 +42,30 @@ test("a list page left open in another tab goes to the login page at its next re
   await expect(page).toHaveURL(loginFor("/admin/Users"), { timeout: 25_000 });
   await expect(rows).toHaveCount(0);
   await expect(page.getByRole("heading", { name: en.error.title })).toHaveCount(0);
+});
+
+test("the teams page and the monitor's submissions go to the login page once the session ended in another tab", async ({ adminPage: page, browser }) => {
+  test.setTimeout(90_000);
+  // A player's teams page.
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = `Gone ${Date.now().toString(36)}`.slice(0, 20);
+  expect((await player.request.post("/api/team", { data: { name: team } })).status()).toBe(200);
+  await player.goto("/teams");
+  await expect(player.getByText(team).first()).toBeVisible();
+  expect((await player.request.post("/api/account/logout")).status()).toBe(200);
+  await expect(player).toHaveURL(loginFor("/teams"), { timeout: 25_000 });
+  await expect(player.getByText(team)).toHaveCount(0);
+  await context.close();
+
+  // An admin's Monitor › Submissions with a submission on it.
+  const now = Date.now();
+  const game = (await (await page.request.post("/api/edit/games", { data: { title: `Watch ${now.toString(36)}`, start: now - 3_600_000, end: now + 3_600_000 } })).json()) as { id: number };
+  await page.goto(`/games/${game.id}/monitor/Submissions`);
+  await expect(page.getByTestId("monitor-socket")).toHaveAttribute("data-state", "open");
+  const other = await page.context().newPage();
+  await other.goto("/");
+  await other.getByRole("button", { name: en.nav.logout }).first().click();
+  await expect(page).toHaveURL(loginFor(`/games/${game.id}/monitor/Submissions`), { timeout: 25_000 });
 });

@@ -15,6 +15,7 @@ import { selectClass } from "~/components/ui/select";
 import type { EventType } from "~/core/enums";
 import type { GameEvent } from "~/core/protocol";
 import { api, errorMessage } from "~/lib/api";
+import { useSessionEnd } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
 import { useHubSocket } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
@@ -59,6 +60,7 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
   const limitRef = useRef(ROUND_ROWS);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const sessionEnded = useSessionEnd();
   // Newest first, exactly the rows the server lists for `hideContainer` (plus live ones), so the next page
   // starts at `held.current.length`. Mirrored in a ref for the paging loop and the socket.
   const held = useRef<GameEvent[]>([]);
@@ -98,12 +100,12 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
           }
         }
       } catch (err) {
-        if (id === round.current) setError(errorMessage(err));
+        if (id === round.current && !sessionEnded(err)) setError(errorMessage(err));
       } finally {
         if (id === round.current) setLoading(false);
       }
     },
-    [gameId, hideContainer, teamId, type, setEvents],
+    [gameId, hideContainer, teamId, type, setEvents, sessionEnded],
   );
 
   // A new game, container setting or team changes the server's list: start over. A new type searches what is held first.

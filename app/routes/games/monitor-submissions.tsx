@@ -17,6 +17,7 @@ import type { SubmissionRecord } from "~/core/protocol";
 import { PushesDuringRead } from "~/core/ui/pushes-during-read";
 import { useAddressFilter } from "~/lib/address-filter";
 import { api, errorMessage } from "~/lib/api";
+import { useSessionEnd } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
 import { useHubSocket } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
@@ -51,6 +52,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   const setFilter = (next: Partial<SubmissionFilter>) => setParams(Object.fromEntries(Object.entries(next).map(([key, value]) => [key, value === null ? "" : String(value)])));
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const sessionEnded = useSessionEnd();
   const query = useCallback((skip: number) => api<SubmissionRecord[]>(`/api/game/${gameId}/submissions?${submissionsQuery(filter, PAGE, skip)}`), [gameId, filter]);
   // How many rows the page holds: the pages read so far (at least one). Live rows push the oldest out
   // below it, so a page open for hours stays as long as what was read. The rows held are the newest of the
@@ -75,9 +77,9 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
         setError(null);
       })
       .catch((err: unknown) => {
-        if (reads.fail(round)) setError(errorMessage(err));
+        if (reads.fail(round) && !sessionEnded(err)) setError(errorMessage(err));
       });
-  }, [query, reads]);
+  }, [query, reads, sessionEnded]);
   useEffect(load, [load]);
   useHubSocket(`/hub/game/${gameId}/monitor`, {
     onResync: load,
@@ -157,7 +159,9 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
                 setRows(next);
                 setMore(list.length === PAGE);
               })
-              .catch((err: unknown) => setError(errorMessage(err)))
+              .catch((err: unknown) => {
+                if (!sessionEnded(err)) setError(errorMessage(err));
+              })
           }
         >
           {t("monitor.loadMore")}
