@@ -503,7 +503,7 @@ function Editor({
         {container ? (
           <Card className="space-y-4">
             <h3 className="font-semibold">{t("adminChallenges.container")}</h3>
-            <TextField label={t("adminChallenges.containerImage")} value={draft.containerImage} onChange={(e) => set("containerImage", e.target.value)} placeholder="registry/image:tag" error={errAt("containerImage")} />
+            <TextField label={t("adminChallenges.containerImage")} value={draft.containerImage} onChange={(e) => set("containerImage", e.target.value)} description={t("adminChallenges.containerImageHint")} error={errAt("containerImage")} />
             <div className="grid gap-4 sm:grid-cols-4">
               <TextField label={t("adminChallenges.cpuCount")} type="number" min={1} max={1024} value={draft.cpuCount} onChange={(e) => set("cpuCount", e.target.value)} error={errAt("cpuCount")} />
               <TextField label={t("adminChallenges.memoryLimit")} type="number" min={32} value={draft.memoryLimit} onChange={(e) => set("memoryLimit", e.target.value)} error={errAt("memoryLimit")} />
