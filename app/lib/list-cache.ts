@@ -3,7 +3,6 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { Shape } from "~/core/ui/list-shape";
 import { ApiError } from "./api";
 import { LIST_CACHE_PREFIX } from "./cache";
-import { useSessionEnd } from "./session-end";
 
 /**
  * Browser cache of API lists (rules.md §15): the last answer of each list is kept in localStorage, deflated
@@ -274,8 +273,6 @@ export function useCachedList<T>(
   const [state, setState] = useState({ initial, data: initial });
   const [refreshing, setRefreshing] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  // The session ended (signed out in another tab, or it expired): the old session's rows do not stay on screen.
-  const sessionEnded = useSessionEnd();
   const fetcherRef = useRef(fetcher);
   const shapeRef = useRef(shape);
   const lastRef = useRef(0);
@@ -310,14 +307,14 @@ export function useCachedList<T>(
       setState((s) => (s.data === next ? s : { initial: s.initial, data: next }));
       setError(null);
     } catch (err) {
-      if (!controller.signal.aborted && !sessionEnded(err)) setError(err);
+      if (!controller.signal.aborted) setError(err);
     } finally {
       if (controllerRef.current === controller) {
         controllerRef.current = null;
         setRefreshing(false);
       }
     }
-  }, [key, persist, sessionEnded]);
+  }, [key, persist]);
 
   useEffect(() => {
     if (!stale && !fromStorage) {
@@ -363,6 +360,10 @@ export function useCachedList<T>(
   useEffect(() => controllerRef.current?.abort(), [initial]);
 
   useEffect(() => () => controllerRef.current?.abort(), []);
+
+  // The session ended (signed out in another tab, or it expired): the old session's rows do not stay on
+  // screen; the route's error boundary (app/root.tsx) sends the page to the login page instead.
+  if (error instanceof ApiError && error.status === 401) throw error;
 
   return { data, refreshing, error, refresh };
 }
