@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { WebSocketRoute } from "@playwright/test";
 import { expect, expectRefusedAt, holdReads, hubGreeted, interpolate as fill, registerUser, test } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
@@ -162,11 +163,29 @@ test("the game page reads older notices beyond the first 100", async ({ adminPag
   const gameId = ((await created.json()) as { id: number }).id;
   // 101 notices, posted one after another so their order is their number.
   for (let i = 0; i < 101; i++) expect((await admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Notice ${stamp} ${i}` } })).ok()).toBe(true);
+  // The page's feed passes through the test, which can drop it.
+  const feeds: WebSocketRoute[] = [];
+  await admin.routeWebSocket(new RegExp(`/hub/game/${gameId}$`), (ws) => {
+    feeds.push(ws);
+    ws.connectToServer();
+  });
   await admin.goto(`/games/${gameId}`);
   const list = admin.getByRole("list", { name: en.notices.title });
   await expect(list.getByText(`Notice ${stamp} 100`, { exact: true })).toBeVisible(FIRST_LOAD);
   await expect(list.getByText(`Notice ${stamp} 0`, { exact: true })).toHaveCount(0);
+  await expect(admin.getByRole("region", { name: en.notices.title }).locator("[data-socket-state]")).toHaveAttribute("data-socket-state", "open");
   await admin.getByRole("button", { name: en.notices.loadMore }).click();
+  await expect(list.getByText(`Notice ${stamp} 0`, { exact: true })).toBeVisible();
+  await expect(list.getByRole("listitem")).toHaveCount(101);
+  await expect(admin.getByRole("button", { name: en.notices.loadMore })).toHaveCount(0);
+
+  // The feed drops; the page reconnects and reads its notices again from the top: the older page it had
+  // loaded stays (a read of the first page once replaced the whole list and took notice 0 away).
+  const reread = admin.waitForResponse((r) => r.url().endsWith(`/api/game/${gameId}/notices?count=100`));
+  await feeds.at(-1)!.close({ code: 1011 });
+  await reread;
+  await expect(admin.getByRole("region", { name: en.notices.title }).locator("[data-socket-state]")).toHaveAttribute("data-socket-state", "open");
+  await admin.waitForTimeout(500);
   await expect(list.getByText(`Notice ${stamp} 0`, { exact: true })).toBeVisible();
   await expect(list.getByRole("listitem")).toHaveCount(101);
   await expect(admin.getByRole("button", { name: en.notices.loadMore })).toHaveCount(0);

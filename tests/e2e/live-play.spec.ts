@@ -522,7 +522,9 @@ async function topOf(page: Page, locator: ReturnType<Page["locator"]>): Promise<
 
 test("on a phone the chip to new notices waits while a challenge is open, and the flag box, its attachment and a notice's dismiss suit a finger", async ({ adminApi: admin, browser }) => {
   const stamp = Date.now().toString(36);
-  const titles = Array.from({ length: 6 }, (_, n) => `Tap ${n} ${stamp}`);
+  // Enough challenges that, the last one closed, the notices at the board's top are out of a phone's sight
+  // (with six, the page's end showed the notice under the header and the chip rightly stayed away).
+  const titles = Array.from({ length: 14 }, (_, n) => `Tap ${n} ${stamp}`);
   const { gameId, challengeIds } = await runningGame(admin, stamp, titles);
   const last = challengeIds.at(-1)!;
   await ok(admin.post(`/api/edit/games/${gameId}/challenges/${last}/attachment`, { data: { attachmentType: "Remote", remoteUrl: "https://example.com/tools.zip" } }));

@@ -58,39 +58,55 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   const [loadingMore, setLoadingMore] = useState(false);
   // Notices pushed while the list is read are applied again to what it brings.
   const [reads] = useState(() => new PushesDuringRead<GameNoticeInfo[]>());
-  const load = useCallback(() => {
-    const round = reads.begin();
-    return api(`/api/game/${gameId}/notices?count=${PAGE}`)
-      .then((list) => {
-        if (!NOTICES_SHAPE(list)) throw unexpectedAnswer();
-        return list;
-      })
-      .then(
-        (list) => {
+  // The list's reads run one after another: a read from the top (a reconnect's resync) never lands over an
+  // older page "load more" brought meanwhile, and the next page starts where the last read ended.
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const oneAtATime = useCallback((task: () => Promise<void>) => {
+    const next = queue.current.then(task);
+    queue.current = next.catch(() => undefined);
+    return next;
+  }, []);
+  const load = useCallback(
+    () =>
+      oneAtATime(async () => {
+        const round = reads.begin();
+        try {
+          // The pages shown so far are read again (deletions missed while the socket was down are among them).
+          const list: GameNoticeInfo[] = [];
+          let full = true;
+          for (let skip = 0; full && (skip === 0 || (skip < fetched.current && skip <= MAX_SKIP)); skip += PAGE) {
+            const page = await api(`/api/game/${gameId}/notices?count=${PAGE}${skip === 0 ? "" : `&skip=${skip}`}`);
+            if (!NOTICES_SHAPE(page)) throw unexpectedAnswer();
+            list.push(...page);
+            full = page.length === PAGE;
+          }
           const shown = reads.settle(round, sortNotices(list));
           if (shown === null) return;
-          void writeCache(`notices:${gameId}`, list, NOTICES_SHAPE);
+          void writeCache(`notices:${gameId}`, list.slice(0, PAGE), NOTICES_SHAPE);
           fetched.current = list.length;
-          setMore(list.length === PAGE);
+          setMore(full && list.length <= MAX_SKIP);
           keepPlace();
           setNotices(shown);
           setError(null);
-        },
-        (err: unknown) => {
+        } catch (err) {
           if (reads.fail(round)) setError(errorMessage(err));
-        },
-      );
-  }, [gameId, keepPlace, reads]);
+        }
+      }),
+    [gameId, keepPlace, reads, oneAtATime],
+  );
   const loadMore = () => {
     setLoadingMore(true);
-    api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}&skip=${fetched.current}`)
-      .then((page) => {
-        fetched.current += page.length;
-        setMore(page.length === PAGE && fetched.current <= MAX_SKIP);
-        setNotices((list) => page.reduce(mergeNotice, list ?? []));
-        setError(null);
-      }, (err: unknown) => setError(errorMessage(err)))
-      .finally(() => setLoadingMore(false));
+    void oneAtATime(() =>
+      api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}&skip=${fetched.current}`).then(
+        (page) => {
+          fetched.current += page.length;
+          setMore(page.length === PAGE && fetched.current <= MAX_SKIP);
+          setNotices((list) => page.reduce(mergeNotice, list ?? []));
+          setError(null);
+        },
+        (err: unknown) => setError(errorMessage(err)),
+      ),
+    ).finally(() => setLoadingMore(false));
   };
 
   useEffect(() => {
