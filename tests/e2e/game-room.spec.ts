@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext, Page, WebSocketRoute } from "@playwright/test";
 import { expect, interpolate as fill, holdReads, hubGreeted, registerUser, test } from "./fixtures";
 import { rawGet } from "./raw-http";
 
@@ -306,6 +306,84 @@ test("the submissions monitor narrows to a team and a challenge, keeps the filte
   await expect(admin.getByTestId("monitor-events")).not.toContainText("flag{b three}");
   await contextA.close();
   await contextB.close();
+});
+
+test("the monitor pages keep the older rows they loaded through a reconnect, and a page read under the last filter stays out of the next", async ({ adminPage: admin, browser }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await createGame(admin.request, stamp);
+  const other = await enabledChallenge(admin.request, gameId, "Side dish");
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await playerWithTeam(player, gameId, `K${stamp}`.slice(0, 20));
+  for (const p of await ok<{ id: number }[]>(admin.request.get(`/api/game/${gameId}/participations`))) await ok(admin.request.put(`/api/admin/participation/${p.id}/Accepted`));
+  const send = (cid: number, flag: string) => ok<number>(player.request.post(`/api/game/${gameId}/challenges/${cid}`, { data: { flag } }));
+  // The oldest three to the side dish, then more than a page (100) to the first challenge.
+  for (let i = 0; i < 3; i++) await send(other, `flag{side_${i}}`);
+  for (let i = 0; i < 105; i += 15) await Promise.all(Array.from({ length: 15 }, (_, j) => send(challengeId, `flag{main_${i + j}}`)));
+  await expect.poll(async () => (await ok<unknown[]>(admin.request.get(`/api/game/${gameId}/events?count=100&skip=100`))).length, { timeout: 15_000 }).toBe(8);
+
+  // The monitor's feed passes through the test, which can drop it.
+  const feeds: WebSocketRoute[] = [];
+  await admin.routeWebSocket(new RegExp(`/hub/game/${gameId}/monitor$`), (ws) => {
+    feeds.push(ws);
+    ws.connectToServer();
+  });
+  const dropAndReread = async (path: string) => {
+    const reread = admin.waitForResponse((r) => r.url().includes(`/api/game/${gameId}/${path}?`) && r.url().includes("skip=0"));
+    await feeds.at(-1)!.close({ code: 1011 });
+    await reread;
+    await admin.waitForTimeout(500);
+  };
+
+  // Submissions: "Load more", then a reconnect: its read again from the top keeps the older page.
+  await admin.goto(`/games/${gameId}/monitor/submissions`);
+  const rows = admin.getByTestId("monitor-submissions").locator("tbody tr");
+  await expect(rows).toHaveCount(100);
+  await expect.poll(() => feeds.length).toBe(1);
+  await admin.getByRole("button", { name: en.monitor.loadMore }).click();
+  await expect(rows).toHaveCount(108);
+  await dropAndReread("submissions");
+  await expect(rows).toHaveCount(108);
+  await expect(admin.getByTestId("monitor-submissions")).toContainText("flag{side_0}");
+
+  // A "Load more" answered after the filter changed stays out of the filtered list.
+  await admin.reload();
+  await expect(rows).toHaveCount(100);
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let landed!: () => void;
+  const delivered = new Promise<void>((resolve) => (landed = resolve));
+  await admin.route(/\/submissions\?count=100&skip=100$/, async (route) => {
+    const response = await route.fetch();
+    await released;
+    await route.fulfill({ response });
+    landed();
+  });
+  await admin.getByRole("button", { name: en.monitor.loadMore }).click();
+  await admin.getByLabel(en.monitor.challenge, { exact: true }).selectOption({ label: fill(en.monitor.challengeOption, { title: "Side dish", category: en.challenge.category.Misc }) });
+  // The held page lands after the new filter's read could have (the page may also wait for it first).
+  await admin.waitForTimeout(1_000);
+  release();
+  await delivered;
+  await expect(rows).toHaveCount(3);
+  await admin.waitForTimeout(500);
+  await expect(rows).toHaveCount(3);
+  await expect(admin.getByTestId("monitor-submissions")).not.toContainText("flag{main_");
+  await admin.unroute(/\/submissions\?count=100&skip=100$/);
+
+  // Events: the same through a reconnect.
+  const feedsBefore = feeds.length;
+  await admin.goto(`/games/${gameId}/monitor/events`);
+  const events = admin.getByTestId("monitor-events").locator("li");
+  await expect(events).toHaveCount(100);
+  await expect.poll(() => feeds.length).toBeGreaterThan(feedsBefore);
+  await admin.getByRole("button", { name: en.monitor.loadMore }).click();
+  await expect(events).toHaveCount(108);
+  await dropAndReread("events");
+  await expect(events).toHaveCount(108);
+  await expect(admin.getByTestId("monitor-events")).toContainText("flag{side_0}");
+  await context.close();
 });
 
 test("the events monitor pages back to older events, for the type filter too", async ({ adminPage: admin, browser }) => {

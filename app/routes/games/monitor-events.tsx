@@ -74,16 +74,17 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
 
   /** Reads older pages until `goal` events match the filter, the end is reached or the round's pages are used. */
   const fill = useCallback(
-    async (mode: "reset" | "filter" | "more") => {
+    async (mode: "reset" | "resync" | "filter" | "more") => {
       const id = ++round.current;
       const filter = { hideContainer, type };
       const matching = () => held.current.filter((e) => matchesEventFilter(e, filter)).length;
-      if (mode === "reset") {
+      if (mode === "reset" || mode === "resync") {
         setEvents([]);
         atEnd.current = false;
         setEnd(false);
       }
-      const goal = mode === "more" ? limitRef.current + ROUND_ROWS : ROUND_ROWS;
+      // A reconnect reads again as many events as were shown ("Load more" rounds included).
+      const goal = mode === "more" ? limitRef.current + ROUND_ROWS : mode === "resync" ? limitRef.current : ROUND_ROWS;
       limitRef.current = goal;
       setLimitState(goal);
       setLoading(true);
@@ -124,7 +125,7 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
   );
 
   useHubSocket(`/hub/game/${gameId}/monitor`, {
-    onResync: () => void fill("reset"),
+    onResync: () => void fill("resync"),
     onMessage: (m) => {
       if (m.type !== "event" || (hideContainer && isContainerEvent(m.data.type)) || (teamId !== null && m.data.teamId !== teamId)) return;
       const { events: next, trimmed } = prependLiveEvent(held.current, m.data, { hideContainer, type }, limitRef.current);

@@ -59,37 +59,74 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   // server's list, so the next page starts at their number; live rows on top shift the server's offsets
   // meanwhile, so a page may repeat rows already held: those are dropped by id.
   const held = useRef(PAGE);
+  // The rows shown, kept in step with every change (a queued read may run before React renders).
   const shown = useRef<SubmissionRecord[]>([]);
-  useEffect(() => {
-    shown.current = rows;
-  }, [rows]);
-  // Submissions pushed while the first page is read are applied again to what it brings.
+  const show = useCallback((next: SubmissionRecord[]) => {
+    shown.current = next;
+    setRows(next);
+  }, []);
+  // Submissions pushed while the first pages are read are applied again to what they bring.
   const [reads] = useState(() => new PushesDuringRead<SubmissionRecord[]>());
-  const load = useCallback(() => {
-    const round = reads.begin();
-    query(0)
-      .then((list) => {
-        const read = reads.settle(round, list);
-        if (read === null) return;
-        held.current = Math.max(PAGE, read.length);
-        setRows(keepNewest(read, held.current));
-        setMore(list.length === PAGE);
-        setError(null);
-      })
-      .catch((err: unknown) => {
-        if (reads.fail(round) && !sessionEnded(err)) setError(errorMessage(err));
-      });
-  }, [query, reads, sessionEnded]);
-  useEffect(load, [load]);
+  // Reads run one after another: a reconnect's read from the top never lands over the page "Load more"
+  // brought meanwhile, and a page read under the last filter lands before the new filter's read replaces it.
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const oneAtATime = useCallback((task: () => Promise<void>) => {
+    const next = queue.current.then(task);
+    queue.current = next.catch(() => undefined);
+    return next;
+  }, []);
+  // A new filter starts over with one page; a reconnect reads again as many rows as the page holds.
+  const load = useCallback(
+    (again: boolean) =>
+      oneAtATime(async () => {
+        const round = reads.begin();
+        try {
+          const want = again ? held.current : PAGE;
+          const list: SubmissionRecord[] = [];
+          let full = true;
+          while (full && list.length < want) {
+            const page = await query(list.length);
+            const known = new Set(list.map((r) => r.id));
+            list.push(...page.filter((r) => !known.has(r.id)));
+            full = page.length === PAGE;
+          }
+          const read = reads.settle(round, list);
+          if (read === null) return;
+          held.current = Math.max(PAGE, read.length);
+          show(keepNewest(read, held.current));
+          setMore(full);
+          setError(null);
+        } catch (err) {
+          if (reads.fail(round) && !sessionEnded(err)) setError(errorMessage(err));
+        }
+      }),
+    [query, reads, sessionEnded, oneAtATime, show],
+  );
+  useEffect(() => void load(false), [load]);
+  const loadMore = () =>
+    void oneAtATime(() =>
+      query(shown.current.length).then(
+        (list) => {
+          const known = new Set(shown.current.map((r) => r.id));
+          const next = [...shown.current, ...list.filter((r) => !known.has(r.id))];
+          held.current = Math.max(PAGE, next.length);
+          show(next);
+          setMore(list.length === PAGE);
+        },
+        (err: unknown) => {
+          if (!sessionEnded(err)) setError(errorMessage(err));
+        },
+      ),
+    );
   useHubSocket(`/hub/game/${gameId}/monitor`, {
-    onResync: load,
+    onResync: () => void load(true),
     onMessage: (m) => {
       if (m.type !== "submission") return;
       const change = (rows: SubmissionRecord[]) => keepNewest(pushSubmission(rows, m.data, filter), held.current);
       reads.push(change);
-      setRows(change);
       // A full page lets its oldest row go: the server has it, for "Load more".
       if (shown.current.length >= held.current) setMore(true);
+      show(change(shown.current));
     },
   });
   return (
@@ -150,19 +187,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
         <Button
           variant="secondary"
           className="mt-3"
-          onClick={() =>
-            query(shown.current.length)
-              .then((list) => {
-                const known = new Set(shown.current.map((r) => r.id));
-                const next = [...shown.current, ...list.filter((r) => !known.has(r.id))];
-                held.current = Math.max(PAGE, next.length);
-                setRows(next);
-                setMore(list.length === PAGE);
-              })
-              .catch((err: unknown) => {
-                if (!sessionEnded(err)) setError(errorMessage(err));
-              })
-          }
+          onClick={loadMore}
         >
           {t("monitor.loadMore")}
         </Button>
