@@ -154,6 +154,58 @@ test("the games page pages back to older games", async ({ adminPage: admin }) =>
   await expect(page.getByRole("heading", { name: new RegExp(`^Old ${stamp} \\d+$`) })).toHaveCount(51);
 });
 
+test("a refresh of the games list reads the older pages shown again: a game pushed off the first page is neither lost nor shown twice", async ({ adminApi: admin, page }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const HOUR = 3_600_000;
+  // 52 games that start after any other test's (the list is newest first): they lead the list, the two
+  // oldest of them past the first page of 50.
+  const base = Date.UTC(2200, 0, 1);
+  const title = (i: number) => `Lead ${stamp} ${i}`;
+  for (let i = 0; i < 52; i += 13) {
+    const created = await Promise.all(
+      Array.from({ length: 13 }, (_, j) => admin.post("/api/edit/games", { data: { title: title(i + j), start: base + (i + j) * HOUR, end: base + (i + j + 1) * HOUR } })),
+    );
+    for (const response of created) expect(response.status()).toBe(200);
+  }
+  // The page's own clock, so the test can jump it to the list's periodic refresh (5 minutes).
+  await page.clock.install();
+  await page.goto("/games");
+  const cards = page.getByRole("main").getByRole("listitem");
+  const mine = async () => (await cards.getByRole("heading").allTextContents()).filter((text) => text.startsWith(`Lead ${stamp} `));
+  const older = page.getByRole("button", { name: en.games.loadMore });
+  // The button reads "Loading…" while its page is read.
+  const readingOlder = page.getByRole("button", { name: en.common.loading });
+  await expect(cards.getByRole("heading", { name: title(51), exact: true })).toBeVisible(FIRST_LOAD);
+  await expect(cards.getByRole("heading", { name: title(0), exact: true })).toHaveCount(0);
+  // "Older games" until all 52 show (another run of this test may have put its games among these).
+  for (let i = 0; i < 4 && !(await cards.getByRole("heading", { name: title(0), exact: true }).isVisible()); i++) {
+    await older.click();
+    await expect(readingOlder).toHaveCount(0);
+  }
+  const expected = Array.from({ length: 52 }, (_, i) => title(51 - i));
+  await expect.poll(mine).toEqual(expected);
+
+  // Meanwhile an admin adds the newest game of all: it pushes the 50th game off the first page. The
+  // list's periodic refresh reads the first page again; the page that "Older games" brought is read again
+  // with it, so the pushed game shows (first on the older page) and no game shows twice.
+  const newest = `Newest ${stamp}`;
+  expect((await admin.post("/api/edit/games", { data: { title: newest, start: base + 60 * HOUR, end: base + 61 * HOUR } })).status()).toBe(200);
+  const refreshed = page.waitForResponse((r) => /\/api\/game\?count=50&skip=0$/.test(r.url()));
+  await page.clock.fastForward("05:05");
+  await refreshed;
+  const all = async () => (await cards.getByRole("heading").allTextContents()).filter((text) => text.startsWith(`Lead ${stamp} `) || text === newest);
+  await expect.poll(all).toEqual([newest, ...expected]);
+  // "Older games" again, while there are more: still every game once.
+  if (await older.isVisible()) {
+    await older.click();
+    await expect(readingOlder).toHaveCount(0);
+  }
+  await expect.poll(all).toEqual([newest, ...expected]);
+  const links = await cards.getByRole("link").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  expect(new Set(links).size).toBe(links.length);
+});
+
 test("the game page reads older notices beyond the first 100", async ({ adminPage: admin }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { PhaseBadge } from "~/components/games/badges";
@@ -10,8 +10,9 @@ import { Card } from "~/components/ui/card";
 import type { BasicGameInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { arrayResponseOf, recordWith } from "~/core/ui/list-shape";
+import { olderPageSkips, uniqueById } from "~/core/ui/paged-list";
 import { api, errorMessage } from "~/lib/api";
-import { loadCached, REFRESH_MS, useCachedList } from "~/lib/list-cache";
+import { loadCached, REFRESH_MS, unexpectedAnswer, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/index";
@@ -26,6 +27,19 @@ const PAGE = 50;
 const fetchGames = (signal?: AbortSignal, skip = 0) => api<ArrayResponse<BasicGameInfo>>(`/api/game?count=${PAGE}&skip=${skip}`, { signal });
 /** What the page reads of the list: anything else is neither cached nor shown. */
 const GAMES_SHAPE = arrayResponseOf(recordWith<BasicGameInfo>({ id: "number", title: "string", start: "number", end: "number" }));
+/** One page after the first, of the shape the page reads. */
+async function fetchOlder(skip: number): Promise<ArrayResponse<BasicGameInfo>> {
+  const page = await fetchGames(undefined, skip);
+  if (!GAMES_SHAPE(page)) throw unexpectedAnswer();
+  return page;
+}
+
+/** The pages after the first that are shown, and the read of the first page they continue. */
+interface OlderPages {
+  after: ArrayResponse<BasicGameInfo>;
+  /** The rows those pages' reads brought, in order: the next page is read at skip PAGE + rows.length. */
+  rows: BasicGameInfo[];
+}
 
 /** The list paints from the browser cache on reload and refreshes in the background (rules.md §15). */
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
@@ -102,21 +116,66 @@ function GamesPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof c
     refreshMs: REFRESH_MS.slow,
     shape: GAMES_SHAPE,
   });
-  // Pages after the first, newest first like it; a game already shown (the list moved) is not repeated.
-  const [older, setOlder] = useState<BasicGameInfo[]>([]);
+  // Pages after the first, newest first like it. When the first page is read again they are read again
+  // too, as many as were loaded: the list may have moved under them (a new game pushes one off the first
+  // page, a deleted one pulls one onto it). Until that read lands, the first page they were read with stays
+  // shown with them, so no game is left out or shown twice meanwhile.
+  const [older, setOlder] = useState<OlderPages>({ after: games, rows: [] });
+  // What the next read continues from, set as each read lands (before the page renders it).
+  const olderRef = useRef(older);
+  const latestFirst = useRef(games);
+  const showOlder = useCallback((next: OlderPages) => {
+    olderRef.current = next;
+    setOlder(next);
+  }, []);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const shown = [...games.data, ...older.filter((g) => !games.data.some((x) => x.id === g.id))];
-  const more = games.total > PAGE + older.length;
+  // Reads of the older pages run one after another: "Older games" clicked while they are read again
+  // continues from what that read brought, never from rows it replaced.
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const oneAtATime = useCallback((task: () => Promise<void>) => {
+    const next = queue.current.then(task);
+    queue.current = next.catch(() => undefined);
+    return next;
+  }, []);
+
+  useEffect(() => {
+    latestFirst.current = games;
+    void oneAtATime(async () => {
+      // A later first page has come meanwhile: its own read follows.
+      if (latestFirst.current !== games || olderRef.current.after === games) return;
+      try {
+        const rows: BasicGameInfo[] = [];
+        for (const skip of olderPageSkips(olderRef.current.rows.length, PAGE)) {
+          const page = await fetchOlder(skip);
+          rows.push(...page.data);
+          if (page.data.length < PAGE) break;
+        }
+        showOlder({ after: games, rows });
+        setError(null);
+      } catch (err) {
+        setError(errorMessage(err));
+      }
+    });
+  }, [games, oneAtATime, showOlder]);
+
+  // Before the older pages are read again for a new first page, they are shown with the first page they
+  // continue; without older pages the first page is shown as it comes.
+  const view = older.rows.length === 0 ? { after: games, rows: older.rows } : older;
+  const shown = uniqueById([...view.after.data, ...view.rows]);
+  const more = view.after.total > PAGE + view.rows.length;
   const loadMore = () => {
     setLoading(true);
-    fetchGames(undefined, PAGE + older.length)
-      .then((page) => {
-        setOlder((prev) => [...prev, ...page.data]);
+    void oneAtATime(async () => {
+      try {
+        const { after, rows } = olderRef.current;
+        const page = await fetchOlder(PAGE + rows.length);
+        showOlder({ after, rows: [...rows, ...page.data] });
         setError(null);
-      })
-      .catch((err: unknown) => setError(errorMessage(err)))
-      .finally(() => setLoading(false));
+      } catch (err) {
+        setError(errorMessage(err));
+      }
+    }).finally(() => setLoading(false));
   };
   return (
     <div className="space-y-6">
