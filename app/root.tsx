@@ -36,9 +36,12 @@ import { loadAdminTranslations } from "~/locales/browser";
 import { getLocale, i18nextMiddleware } from "~/middleware/i18next";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { NavigationProgress } from "~/components/navigation-progress";
 import { RouteAnnouncer } from "~/components/route-announcer";
 import { markPageReads } from "~/lib/page-reads";
 import { keepAfterUnchanged } from "~/lib/revalidate";
+import { preloadRouteCode } from "~/lib/route-preload";
+import { forgetShellUser, useShellUser } from "~/lib/shell-user";
 
 export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware];
 
@@ -132,13 +135,17 @@ function Shell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const data = useRouteLoaderData<typeof loader>("root");
   const { preference } = useTheme(data?.theme ?? "dark");
+  const user = useShellUser(data);
   // The page's controls answer from here on: tools that drive the page (the end-to-end tests) wait for
   // it, since a change made in the instant hydration ends can reach React with the page's old value.
+  // The code of the pages it links to is then fetched, so that they open offline too (app/lib/route-preload.ts).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
+    preloadRouteCode(window);
   }, []);
   return (
     <div className="flex min-h-dvh flex-col">
+      <NavigationProgress />
       <a
         href="#main"
         className="sr-only rounded-md bg-primary-600 px-3 py-2 text-on-primary-600 focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50"
@@ -148,7 +155,7 @@ function Shell({ children }: { children: ReactNode }) {
       <SiteHeader
         title={data?.config.title ?? t("app.name")}
         logoUrl={data?.config.logoUrl ?? null}
-        user={data?.user ?? null}
+        user={user}
         theme={preference}
       />
       <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-8">
@@ -250,7 +257,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const location = useLocation();
   const signedOut = isApiError(error) && error.status === 401;
   useEffect(() => {
-    if (signedOut) clearListCaches();
+    if (!signedOut) return;
+    clearListCaches();
+    forgetShellUser();
   }, [signedOut]);
   if (signedOut) return <Navigate replace to={loginPath(new URL(`${location.pathname}${location.search}`, "http://page.invalid"))} />;
 
