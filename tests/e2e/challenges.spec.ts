@@ -335,6 +335,73 @@ test("a disabled challenge is invisible to players and the page says when the ga
   await context.close();
 });
 
+test("an open challenges page shows the board by itself once the team is accepted, its suspension lifted or its rejection taken back, and once a teammate joins", async ({ adminApi: page, browser }) => {
+  test.setTimeout(90_000);
+  const now = Date.now();
+  const stamp = now.toString(36);
+  // Teams wait for review (rules.md §2); one challenge open.
+  const r = await page.post("/api/edit/games", { data: { title: `Review ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: false } });
+  const gameId = ((await r.json()) as { id: number }).id;
+  const title = `Waiting ${stamp}`;
+  const cid = ((await (await page.post(`/api/edit/games/${gameId}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } })).json()) as { id: number }).id;
+  expect((await page.post(`/api/edit/games/${gameId}/challenges/${cid}/flags`, { data: [{ flag: `flag{${stamp}}` }] })).status()).toBe(200);
+  expect((await page.put(`/api/edit/games/${gameId}/challenges/${cid}`, { data: { isEnabled: true } })).status()).toBe(200);
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const teamId = ((await (await player.request.post("/api/team", { data: { name: `W${stamp}`.slice(0, 20) } })).json()) as { id: number }).id;
+  const mate = await browser.newContext();
+  const matePage = await mate.newPage();
+  await registerUser(matePage);
+  const invite = (await (await player.request.get(`/api/team/${teamId}/invite`)).json()) as string;
+  expect((await matePage.request.post("/api/team/accept", { data: JSON.stringify(invite), headers: { "content-type": "application/json" } })).status()).toBe(200);
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId } })).status()).toBe(200);
+  const participations = (await (await page.get(`/api/game/${gameId}/participations`)).json()) as { id: number; team: { id: number } }[];
+  const participation = participations.find((p) => p.team.id === teamId)!.id;
+  const review = async (status: string) => expect((await page.put(`/api/admin/participation/${participation}/${status}`, { data: {} })).status()).toBe(200);
+  // Within a list's refresh interval (rules.md §15: 10 s), never waiting for a reload.
+  const RECHECK = { timeout: 12_000 };
+  const board = player.getByRole("button", { name: new RegExp(title) });
+
+  // Pending: no board, until the admin accepts the team.
+  await player.goto(`/games/${gameId}/challenges`);
+  await expect(player.getByText(C.notPlayer)).toBeVisible();
+  await review("Accepted");
+  await expect(board).toBeVisible(RECHECK);
+  await expect(player.getByText(C.notPlayer)).toHaveCount(0);
+  await expect(player.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
+
+  // Suspended while the board is open: the page says so; the suspension lifted, the board is back.
+  await review("Suspended");
+  await expect(player.getByText(C.banned)).toBeVisible(RECHECK);
+  await expect(board).toHaveCount(0);
+  await review("Accepted");
+  await expect(board).toBeVisible(RECHECK);
+  // The same for a page opened while the team is suspended.
+  await review("Suspended");
+  await player.reload();
+  await expect(player.getByText(C.banned)).toBeVisible();
+  await review("Accepted");
+  await expect(board).toBeVisible(RECHECK);
+  await expect(player.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
+
+  // Rejected: the page says the team is not accepted, and shows the board again once it is.
+  await review("Rejected");
+  await expect(player.getByText(C.notPlayer)).toBeVisible(RECHECK);
+  await expect(board).toHaveCount(0);
+  await review("Accepted");
+  await expect(board).toBeVisible(RECHECK);
+
+  // A teammate who has not joined: told to join, and shown the board once they have (the board does not
+  // change with a member, so nothing is pushed: the page's own reads find it).
+  await matePage.goto(`/games/${gameId}/challenges`);
+  await expect(matePage.getByText(C.notJoined)).toBeVisible();
+  expect((await matePage.request.post(`/api/game/${gameId}`, { data: { teamId } })).status()).toBe(200);
+  await expect(matePage.getByRole("button", { name: new RegExp(title) })).toBeVisible(RECHECK);
+  await mate.close();
+  await context.close();
+});
+
 test("the challenges page closes itself when the game ends (no practice mode) or practice mode ends after it, without a reload", async ({ adminApi: page, browser }) => {
   const now = Date.now();
   const r = await page.post("/api/edit/games", { data: { title: `Ending ${now.toString(36)}`, start: now - HOUR, end: now + 12_000, acceptWithoutReview: true, practiceMode: false } });

@@ -164,3 +164,37 @@ test("the review and writeups tabs of a game with 53 teams filter, search and pa
 
   await Promise.all(players.map((p) => p.api.dispose()));
 });
+
+test("after a rejection the captain's Apply again has the team's division chosen, still changeable, and sends at once", async ({ adminApi: admin, page }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  // Review asked (the divisions keep RequireReview); the team applied in the second of two divisions.
+  const created = await admin.post("/api/edit/games", {
+    data: { title: `Again ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: false, divisions: [{ name: `Red ${stamp}` }, { name: `Blue ${stamp}` }] },
+  });
+  expect(created.status()).toBe(200);
+  const gameId = ((await created.json()) as { id: number }).id;
+  const game = (await (await admin.get(`/api/edit/games/${gameId}`)).json()) as { divisions: { id: number; name: string }[] };
+  const blue = game.divisions.find((d) => d.name === `Blue ${stamp}`)!;
+  await registerUser(page);
+  const team = (await (await page.request.post("/api/team", { data: { name: `R${stamp}`.slice(0, 20) } })).json()) as { id: number };
+  expect((await page.request.post(`/api/game/${gameId}`, { data: { teamId: team.id, divisionId: blue.id } })).status()).toBe(200);
+  const participations = (await (await admin.get(`/api/game/${gameId}/participations`)).json()) as { id: number; team: { id: number } }[];
+  const participation = participations.find((p) => p.team.id === team.id)!;
+  expect((await admin.put(`/api/admin/participation/${participation.id}/Rejected`, { data: {} })).status()).toBe(200);
+
+  await page.goto(`/games/${gameId}`);
+  await expect(page.locator("[data-status]")).toHaveText(en.games.status.Rejected, FIRST_LOAD);
+  await expect(page.getByText(`· Blue ${stamp}`)).toBeVisible();
+  await page.getByRole("button", { name: en.games.reapply }).click();
+  const dialog = page.getByRole("dialog");
+  const division = dialog.getByRole("combobox", { name: en.games.join.division });
+  await expect(division).toHaveValue(String(blue.id));
+  await expect(division).toBeEnabled();
+  await expect(division.locator("option")).toHaveText([en.games.join.chooseDivision, `Red ${stamp}`, `Blue ${stamp}`]);
+  // Sent as it opened, the application goes through, in that division.
+  await dialog.getByRole("button", { name: en.games.join.submit, exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator("[data-status]")).toHaveText(en.games.status.Pending);
+  await expect(page.getByText(`· Blue ${stamp}`)).toBeVisible();
+});

@@ -4,7 +4,7 @@ import { Dialog } from "~/components/teams/dialog";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { SelectField, TextField } from "~/components/ui/field";
-import { joinRefusal } from "~/core/game/join";
+import { initialJoinChoice, joinRefusal } from "~/core/game/join";
 import type { DetailedGameInfo } from "~/core/schemas/game";
 import type { TeamInfo } from "~/core/schemas/team";
 import { api, errorMessage, fieldError } from "~/lib/api";
@@ -34,8 +34,16 @@ export function JoinDialog({
 }) {
   const { t } = useTranslation();
   const joinable = game.divisions.filter((d) => d.joinable);
-  const [teamId, setTeamId] = useState<number | "">(teams[0]?.id ?? "");
-  const [divisionId, setDivisionId] = useState<number | "">(joinable.length === 1 ? joinable[0]!.id : "");
+  // Applying again after a rejection starts from the team and the division it applied with.
+  const [initial] = useState(() =>
+    initialJoinChoice({
+      teamIds: teams.map((team) => team.id),
+      mine: { teamId: game.teamId, status: game.status, division: game.division },
+      joinable: joinable.map((d) => d.id),
+    }),
+  );
+  const [teamId, setTeamId] = useState<number | "">(initial.teamId ?? "");
+  const [divisionId, setDivisionId] = useState<number | "">(initial.divisionId ?? "");
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   // A refusal speaks of what was sent: changing a choice or the code clears it. One about a field is shown

@@ -45,3 +45,27 @@ export function joinRefusal({
   if (myTeamId === null && participation && memberLimit > 0 && participation.members >= memberLimit) return "memberLimit";
   return null;
 }
+
+/**
+ * The Join dialog's first choices (null: none). A team re-applying after its rejection — the caller's team
+ * in the game, Rejected — is chosen with the division it applied with, while that can still be chosen: it
+ * chooses again (rules.md §2), and may change it, but need not pick what the page already knows. Else the
+ * caller's first team, and the division when only one can be chosen.
+ */
+export function initialJoinChoice({
+  teamIds,
+  mine,
+  joinable,
+}: {
+  /** The caller's teams, in the dialog's order. */
+  teamIds: readonly number[];
+  /** The caller's registration in the game: its team (null: none), status and division. */
+  mine: { teamId: number | null; status: ParticipationStatus; division: number | null };
+  /** The divisions that can be chosen when joining. */
+  joinable: readonly number[];
+}): { teamId: number | null; divisionId: number | null } {
+  const reapplying = mine.status === "Rejected" && mine.teamId !== null && teamIds.includes(mine.teamId);
+  const teamId = reapplying ? mine.teamId : (teamIds[0] ?? null);
+  if (reapplying && mine.division !== null && joinable.includes(mine.division)) return { teamId, divisionId: mine.division };
+  return { teamId, divisionId: joinable.length === 1 ? joinable[0]! : null };
+}

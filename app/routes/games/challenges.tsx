@@ -20,6 +20,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { LiveState } from "~/components/ui/live-state";
 import { GAME_ENDED, GAME_NOT_STARTED } from "~/core/errors";
+import { closedBoardRecheck } from "~/core/game/closed-board";
 import { parsePathId } from "~/core/http/path-id";
 import type { GameNotice } from "~/core/protocol";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
@@ -28,6 +29,8 @@ import { onlyParamChanged } from "~/lib/address-filter";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
+import { pageReadsSince } from "~/lib/page-reads";
+import { connectHub } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenges";
 
@@ -254,16 +257,15 @@ function useSelectedChallenge(): [number | null, (id: number | null, replace?: b
 }
 
 /**
- * How often a closed page ("not started", "ended") reads its data again, as the game's overview does: the
- * organisers may move the start or the end, turn practice mode on, or delete the game.
+ * Reads the page's data again when `due` turns true; with `everyMs`, every so often while the tab is visible
+ * and at once when it becomes visible; with `feed`, when the game's feed tells the board's readers to
+ * refetch (a review accepted the team or lifted its suspension) or may have missed such a message.
+ *
+ * The feed is a socket of this page's own, not the page's shared connection (app/lib/realtime.ts): one
+ * opened before the acceptance carries no team and never gains one (core/socket-access), and the board
+ * shown next opens its own as the team's member, which its verdicts need.
  */
-const CLOSED_RECHECK_MS = 30_000;
-
-/**
- * Reads the page's data again when `due` turns true, and, with `everyMs`, every so often while the tab is
- * visible and at once when it becomes visible.
- */
-function useRecheck(due: boolean, everyMs: number | null) {
+function useRecheck(due: boolean, everyMs: number | null, feed: string | null) {
   const { revalidate } = useRevalidator();
   const revalidateRef = useRef(revalidate);
   useEffect(() => {
@@ -273,6 +275,16 @@ function useRecheck(due: boolean, everyMs: number | null) {
     if (due) void revalidateRef.current();
   }, [due]);
   useWhileVisible(() => void revalidate(), everyMs);
+  useEffect(() => {
+    if (!feed) return;
+    return connectHub(feed, {
+      since: pageReadsSince(),
+      onMessage: (message) => {
+        if (message.type === "scoreboard" && message.data.refetch) void revalidateRef.current();
+      },
+      onResync: () => void revalidateRef.current(),
+    });
+  }, [feed]);
 }
 
 /** Stands for the time in the "not started" line, which LocalTime then writes. */
@@ -308,8 +320,10 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
   // the end later meanwhile: then play goes on until the new one).
   const started = useTimeReached(data.state === "notStarted" ? data.start : null, data.state === "notStarted" ? data.serverTime : 0);
   const ended = useTimeReached(data.state === "ready" ? data.end : null, data.state === "ready" ? data.serverTime : 0);
-  const closed = data.state === "notStarted" || data.state === "ended";
-  useRecheck(started || (ended && data.state === "ready" && !data.practiceMode), closed ? CLOSED_RECHECK_MS : null);
+  // No board shown: the organisers may move the start or the end, turn practice mode on or delete the game,
+  // and a review may accept the team or lift its suspension; the page finds out by itself.
+  const recheck = data.state === "ready" ? null : closedBoardRecheck(data.state, data.hidden);
+  useRecheck(started || (ended && data.state === "ready" && !data.practiceMode), recheck?.everyMs ?? null, recheck?.listen ? `/hub/game/${data.gameId}` : null);
   if (data.state !== "ready") {
     const message =
       data.state === "ended" ? (
@@ -373,11 +387,12 @@ function Board({
   // board that only fails when a flag is sent.
   const refused = isApiError(error) && error.status === 403 ? errorMessage(error) : null;
   // Play is over or not yet on (practice mode turned off after the end, the end moved earlier or the start
-  // later while the page was open), the game was deleted, or the user signed out elsewhere: the page reads
-  // its data again and shows what a reload would ("ended", "not started" until the new start, the game's
-  // 404, or the sign-in page).
+  // later while the page was open), the game was deleted, the user signed out elsewhere, or the team was
+  // suspended or taken off the game: the page reads its data again and shows what a reload would ("ended",
+  // "not started" until the new start, the game's 404, the sign-in page, or why there is no board — which
+  // then watches for the team's return and shows a new board, with a socket opened as the team's member).
   const revalidator = useRevalidator();
-  const over = isApiError(error) && (error.status === GAME_ENDED || error.status === GAME_NOT_STARTED || error.status === 404 || error.status === 401);
+  const over = isApiError(error) && (error.status === GAME_ENDED || error.status === GAME_NOT_STARTED || error.status === 404 || error.status === 401 || error.status === 403);
   useEffect(() => {
     if (over) void revalidator.revalidate();
     // Once per refusal: `revalidator` changes with its own state.
