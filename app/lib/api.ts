@@ -1,5 +1,6 @@
 import i18next from "i18next";
 import { ERROR_FIELD_HEADER } from "~/core/errors";
+import { IDEMPOTENCY_KEY_HEADER } from "~/core/http/idempotency";
 import { ifMatchFor } from "~/core/http/if-match";
 import type { ReadVersion } from "~/core/ui/save-on-version";
 import { noteServerTime } from "./server-clock";
@@ -10,13 +11,16 @@ export class ApiError extends Error {
   readonly status: number;
   /** The request field the refusal is about (the `X-Error-Field` header), for a form to show it there. */
   readonly field: string | null;
+  /** Whether the answer said to ask again later (`Retry-After`): a 429, or a 409 while an earlier request under the same Idempotency-Key runs. */
+  readonly retryLater: boolean;
 
-  constructor(title: string, status: number, field: string | null = null) {
+  constructor(title: string, status: number, field: string | null = null, retryLater = false) {
     super(title);
     this.name = "ApiError";
     this.title = title;
     this.status = status;
     this.field = field;
+    this.retryLater = retryLater;
   }
 }
 
@@ -38,6 +42,11 @@ interface RequestOptions {
    * re-renders) without the body travelling again.
    */
   revalidate?: boolean;
+  /**
+   * Sent as `Idempotency-Key` with a POST: the server does the request once per key and gives a retry
+   * under the same key the first answer (app/lib/idempotency.ts makes and keeps the keys).
+   */
+  idempotencyKey?: string;
 }
 
 /** The last answer of each `revalidate` GET, by path; the oldest goes beyond KEPT_ANSWERS_MAX. */
@@ -86,13 +95,14 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
 export const isStaleWrite = (error: unknown): boolean => isApiError(error) && error.status === 412;
 
 /** As `api`, with the answer's ETag: a versioned edit resource and the stored version it was read at. */
-export async function apiVersioned<T>(path: string, { method = "GET", body, signal, ifMatch, revalidate = false }: RequestOptions = {}): Promise<ReadVersion<T>> {
+export async function apiVersioned<T>(path: string, { method = "GET", body, signal, ifMatch, revalidate = false, idempotencyKey }: RequestOptions = {}): Promise<ReadVersion<T>> {
   const headers = new Headers({ Accept: "application/json" });
   const language = i18next.resolvedLanguage ?? i18next.language;
   if (language) headers.set("Accept-Language", language);
   if (body !== undefined) headers.set("Content-Type", "application/json");
   const condition = ifMatchFor(ifMatch);
   if (condition) headers.set("If-Match", condition);
+  if (idempotencyKey !== undefined) headers.set(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
   const keeps = revalidate && method === "GET";
   // A request with its own If-None-Match bypasses the browser's cache, which hands the 304 over as it is.
   const kept = keeps ? keptAnswers.get(path) : undefined;
@@ -117,8 +127,9 @@ export async function apiVersioned<T>(path: string, { method = "GET", body, sign
   if (kept && response.status === 304) return { value: kept.value as T, etag: kept.etag };
   const data = await readBody(response);
   if (!response.ok) {
-    if (isErrorBody(data)) throw new ApiError(data.title, typeof data.status === "number" ? data.status : response.status, response.headers.get(ERROR_FIELD_HEADER));
-    throw new ApiError(i18next.t("common:error.unknown"), response.status);
+    const retryLater = response.headers.has("Retry-After");
+    if (isErrorBody(data)) throw new ApiError(data.title, typeof data.status === "number" ? data.status : response.status, response.headers.get(ERROR_FIELD_HEADER), retryLater);
+    throw new ApiError(i18next.t("common:error.unknown"), response.status, null, retryLater);
   }
   const etag = response.headers.get("ETag");
   if (keeps) keepAnswer(path, etag, data);

@@ -17,6 +17,7 @@ import { loginPath } from "~/lib/account";
 import { api, errorMessage, fieldError, isApiError } from "~/lib/api";
 import { useErrorFor } from "~/lib/error-for";
 import { useFocusInvalid } from "~/lib/focus-invalid";
+import { useIdempotencyKey } from "~/lib/idempotency";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -66,6 +67,7 @@ function JoinForm({ onJoined, teamsKey }: { onJoined: () => void; teamsKey: stri
   // A refusal of the code is shown at the field, which takes the focus; any other above the form.
   const [error, setError] = useErrorFor<{ message: string; atCode: boolean }>(teamsKey);
   const [joined, setJoined] = useState(false);
+  const joinKeys = useIdempotencyKey();
   const formRef = useRef<HTMLFormElement>(null);
   useFocusInvalid(formRef, error);
 
@@ -81,7 +83,7 @@ function JoinForm({ onJoined, teamsKey }: { onJoined: () => void; teamsKey: stri
     setBusy(true);
     setError(null);
     try {
-      await api("/api/team/accept", { method: "POST", body: code });
+      await joinKeys.send(code, (idempotencyKey) => api("/api/team/accept", { method: "POST", body: code, idempotencyKey }));
       form.reset();
       setJoined(true);
       onJoined();
@@ -131,6 +133,8 @@ function TeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof c
     shape: TEAMS_SHAPE,
   });
   const [creating, setCreating] = useState(false);
+  // Kept by the page, not the dialog: a team retried after a lost answer is created once (the retry gets it back).
+  const createKeys = useIdempotencyKey();
   const focusTeam = useRef<number | null>(null);
   useEffect(() => {
     if (focusTeam.current === null) return;
@@ -180,7 +184,7 @@ function TeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof c
           submitLabel={t("teams.create")}
           onCancel={() => setCreating(false)}
           onSubmit={async (values) => {
-            const created = await api<{ id: number }>("/api/team", { method: "POST", body: values });
+            const created = await createKeys.send(values, (idempotencyKey) => api<{ id: number }>("/api/team", { method: "POST", body: values, idempotencyKey }));
             setCreating(false);
             // The dialog's opener ("Create team") is gone with a team to captain: the focus goes to the
             // new team once it is listed.

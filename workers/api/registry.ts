@@ -8,6 +8,7 @@ import { hasErrorKey } from "~/core/i18n/translator";
 import { holdUndeclaredBody, refuseDeclaredOversize } from "./body-limit";
 import type { ApiContext, ApiEnv } from "./context";
 import { requireAuth } from "./guard";
+import { runIdempotent } from "./idempotency";
 
 import type { AuthLevel } from "~/core/permissions";
 export type { AuthLevel };
@@ -77,7 +78,8 @@ async function readJson(c: ApiContext): Promise<unknown> {
 }
 
 /**
- * Registers a route: guard → parse (zod) → handler. Handlers call one service and respond.
+ * Registers a route: guard → parse (zod) → handler. Handlers call one service and respond. A signed-in
+ * user's POST with an `Idempotency-Key` runs its handler once per key (workers/api/idempotency.ts).
  */
 export function defineRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
   app: Hono<ApiEnv>,
@@ -94,7 +96,7 @@ export function defineRoute<B extends z.ZodType | undefined = undefined, Q exten
     const body = spec.body ? parseWith(c, spec.body, await readJson(c)) : undefined;
     // An empty parameter (`?count=`) is an absent one: it takes the default instead of reading as 0.
     const query = spec.query ? parseWith(c, spec.query, Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v.trim() !== ""))) : undefined;
-    return handler(c, { body: body as Infer<B>, query: query as Infer<Q>, user });
+    return runIdempotent(c, user, async () => handler(c, { body: body as Infer<B>, query: query as Infer<Q>, user }));
   });
 }
 

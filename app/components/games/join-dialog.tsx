@@ -10,6 +10,7 @@ import type { TeamInfo } from "~/core/schemas/team";
 import { api, errorMessage, fieldError } from "~/lib/api";
 import { useErrorFor } from "~/lib/error-for";
 import { useFocusInvalid } from "~/lib/focus-invalid";
+import type { IdempotencyKeys } from "~/lib/idempotency";
 
 /** The request fields of a join the dialog shows, where their refusals are shown. */
 const JOIN_FIELDS = ["teamId", "divisionId", "inviteCode"] as const;
@@ -17,7 +18,8 @@ type JoinField = (typeof JOIN_FIELDS)[number];
 
 /**
  * Joining a game: one of my teams, a division when the game has joinable ones (the team's own, shown, when
- * it already takes part), and the invitation code when the server asks for one.
+ * it already takes part), and the invitation code when the server asks for one. `joinKeys` belongs to the
+ * page: a join retried after a lost answer, even from the dialog opened again, gets the first join's answer.
  */
 export function JoinDialog({
   open,
@@ -25,12 +27,14 @@ export function JoinDialog({
   teams,
   onClose,
   onJoined,
+  joinKeys,
 }: {
   open: boolean;
   game: DetailedGameInfo;
   teams: TeamInfo[];
   onClose: () => void;
   onJoined: (message: string) => void;
+  joinKeys: IdempotencyKeys;
 }) {
   const { t } = useTranslation();
   const joinable = game.divisions.filter((d) => d.joinable);
@@ -81,10 +85,8 @@ export function JoinDialog({
     }
     setBusy(true);
     try {
-      const result = await api<{ title: string }>(`/api/game/${game.id}`, {
-        method: "POST",
-        body: { teamId, divisionId: registered || divisionId === "" ? null : divisionId, inviteCode: code.trim() || null },
-      });
+      const body = { teamId, divisionId: registered || divisionId === "" ? null : divisionId, inviteCode: code.trim() || null };
+      const result = await joinKeys.send(body, (idempotencyKey) => api<{ title: string }>(`/api/game/${game.id}`, { method: "POST", body, idempotencyKey }));
       onJoined(result.title);
     } catch (err) {
       // A refusal of a field the dialog does not show (a division when the team's is fixed, a code an admin

@@ -23,6 +23,7 @@ import { parsePathId } from "~/core/http/path-id";
 import type { DetailedGameInfo } from "~/core/schemas/game";
 import type { TeamInfo } from "~/core/schemas/team";
 import { api, errorMessage, isApiError } from "~/lib/api";
+import { useIdempotencyKey } from "~/lib/idempotency";
 import { pageTitle } from "~/lib/meta";
 import { useHubSocket } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
@@ -92,6 +93,7 @@ function GameDetailPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
   const { game, teams } = loaderData;
   const now = useNow();
   const [joining, setJoining] = useState(false);
+  const joinKeys = useIdempotencyKey();
   const [leaving, setLeaving] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -259,6 +261,7 @@ function GameDetailPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
           game={game}
           teams={teams}
           onClose={() => setJoining(false)}
+          joinKeys={joinKeys}
           onJoined={(text) => {
             setJoining(false);
             setMessage(text);

@@ -14,6 +14,7 @@ import { TextAreaField, TextField } from "~/components/ui/field";
 import { AppError } from "~/core/errors";
 import { POST_SUMMARY_MAX, POST_TITLE_MAX, type PostDetail } from "~/core/schemas/post";
 import { api, errorMessage } from "~/lib/api";
+import { useIdempotencyKey } from "~/lib/idempotency";
 import { changedFields } from "~/core/ui/changed-fields";
 import { sameValues } from "~/core/ui/same-values";
 import { pageTitle } from "~/lib/meta";
@@ -54,6 +55,8 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
   const [noChange, setNoChange] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  // A new post retried after a lost answer is created once.
+  const createKeys = useIdempotencyKey();
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -78,7 +81,7 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
       // An edit sends only what this form changed (another tab's saves of other fields stay).
       const saved = stored && post
         ? await api<PostDetail>(`/api/edit/posts/${post.id}`, { method: "PUT", body: changedFields(stored, body) })
-        : await api<PostDetail>("/api/edit/posts", { method: "POST", body });
+        : await createKeys.send(body, (idempotencyKey) => api<PostDetail>("/api/edit/posts", { method: "POST", body, idempotencyKey }));
       await navigate(`/posts/${saved.id}`);
     } catch (err) {
       setError(errorMessage(err));

@@ -9,4 +9,5 @@ export * from "./containers";
 export * from "./submissions";
 export * from "./content";
 export * from "./logs";
+export * from "./idempotency";
 export * from "./relations";

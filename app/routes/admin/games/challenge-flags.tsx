@@ -22,6 +22,7 @@ import type { ChallengeEditDetail, FlagInfo } from "~/core/schemas/challenge";
 import type { DetailedGameInfo } from "~/core/schemas/game";
 import { api, errorMessage, orNotFound } from "~/lib/api";
 import { useErrorFor } from "~/lib/error-for";
+import { useIdempotencyKey } from "~/lib/idempotency";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenge-flags";
@@ -94,6 +95,8 @@ function StaticFlagsForm({ url, onDone, flagsKey }: { url: string; onDone: () =>
   const { t } = useTranslation();
   const [text, setText] = useState("");
   const action = useAction(onDone, flagsKey);
+  // Flags retried after a lost answer are added once.
+  const addKeys = useIdempotencyKey();
   function submit(event: FormEvent) {
     event.preventDefault();
     const parsed = parseStaticFlags(text);
@@ -106,7 +109,8 @@ function StaticFlagsForm({ url, onDone, flagsKey }: { url: string; onDone: () =>
       return;
     }
     void action.run(async () => {
-      const r = await api<{ title: string }>(url, { method: "POST", body: parsed.flags.map((flag) => ({ flag })) });
+      const body = parsed.flags.map((flag) => ({ flag }));
+      const r = await addKeys.send(body, (idempotencyKey) => api<{ title: string }>(url, { method: "POST", body, idempotencyKey }));
       setText("");
       return r.title;
     });
@@ -130,6 +134,9 @@ function DynamicAttachmentForms({ url, acceptedTeams, onDone, flagsKey }: { url:
   const [remote, setRemote] = useState("");
   const upload = useAction(onDone, flagsKey);
   const batch = useAction(onDone, flagsKey);
+  // Pairs retried after a lost answer are added once.
+  const uploadKeys = useIdempotencyKey();
+  const batchKeys = useIdempotencyKey();
 
   function submitFiles(event: FormEvent) {
     event.preventDefault();
@@ -140,9 +147,10 @@ function DynamicAttachmentForms({ url, acceptedTeams, onDone, flagsKey }: { url:
     void upload.run(async () => {
       setProgress(0);
       try {
-        const r = await uploadForAttachment(files, setProgress, (stored) =>
-          api<{ title: string }>(url, { method: "POST", body: stored.map((s, i) => ({ flag: files[i]!.name, attachmentType: "Local", fileHash: s.hash })) }),
-        );
+        const r = await uploadForAttachment(files, setProgress, (stored) => {
+          const body = stored.map((s, i) => ({ flag: files[i]!.name, attachmentType: "Local", fileHash: s.hash }));
+          return uploadKeys.send(body, (idempotencyKey) => api<{ title: string }>(url, { method: "POST", body, idempotencyKey }));
+        });
         setFiles([]);
         // A new input: the old one kept showing the uploaded files.
         setFileInputKey((k) => k + 1);
@@ -171,7 +179,8 @@ function DynamicAttachmentForms({ url, acceptedTeams, onDone, flagsKey }: { url:
       return;
     }
     void batch.run(async () => {
-      const r = await api<{ title: string }>(url, { method: "POST", body: parsed.pairs.map((p) => ({ ...p, attachmentType: "Remote" })) });
+      const body = parsed.pairs.map((p) => ({ ...p, attachmentType: "Remote" }));
+      const r = await batchKeys.send(body, (idempotencyKey) => api<{ title: string }>(url, { method: "POST", body, idempotencyKey }));
       setRemote("");
       return r.title;
     });

@@ -13,6 +13,7 @@ import { TextField } from "~/components/ui/field";
 import { CHALLENGE_CATEGORIES, CHALLENGE_TYPES } from "~/core/enums";
 import type { ChallengeEditDetail, ChallengeEditInfo } from "~/core/schemas/challenge";
 import { api, errorMessage } from "~/lib/api";
+import { type IdempotencyKeys, useIdempotencyKey } from "~/lib/idempotency";
 import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -35,7 +36,8 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-function CreateChallengeForm({ gameId, onCancel }: { gameId: number; onCancel: () => void }) {
+/** `createKeys` belongs to the page: a challenge retried after a lost answer is created once, even from the dialog opened again. */
+function CreateChallengeForm({ gameId, onCancel, createKeys }: { gameId: number; onCancel: () => void; createKeys: IdempotencyKeys }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
@@ -52,10 +54,8 @@ function CreateChallengeForm({ gameId, onCancel }: { gameId: number; onCancel: (
     setBusy(true);
     setError(null);
     try {
-      const created = await api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges`, {
-        method: "POST",
-        body: { title, category: form.get("category"), type: form.get("type") },
-      });
+      const body = { title, category: form.get("category"), type: form.get("type") };
+      const created = await createKeys.send(body, (idempotencyKey) => api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges`, { method: "POST", body, idempotencyKey }));
       void navigate(`/admin/games/${gameId}/challenges/${created.id}`);
     } catch (err) {
       setError(errorMessage(err));
@@ -100,6 +100,7 @@ function AdminChallengesPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
     { initial: loaderData.challenges, refreshMs: REFRESH_MS.list, persist: false },
   );
   const [creating, setCreating] = useState(false);
+  const createKeys = useIdempotencyKey();
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
@@ -188,7 +189,7 @@ function AdminChallengesPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
         )}
       </Card>
       <Dialog open={creating} title={t("adminChallenges.new")} onClose={() => setCreating(false)}>
-        <CreateChallengeForm gameId={gameId} onCancel={() => setCreating(false)} />
+        <CreateChallengeForm gameId={gameId} onCancel={() => setCreating(false)} createKeys={createKeys} />
       </Dialog>
     </div>
   );

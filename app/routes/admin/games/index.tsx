@@ -17,6 +17,7 @@ import type { ArrayResponse } from "~/core/schemas/team";
 import { arrayResponseOf, recordWith } from "~/core/ui/list-shape";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { api, errorMessage } from "~/lib/api";
+import { type IdempotencyKeys, useIdempotencyKey } from "~/lib/idempotency";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/index";
@@ -48,7 +49,8 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 
 const HOUR = 3_600_000;
 
-function CreateGameForm({ onCancel }: { onCancel: () => void }) {
+/** `createKeys` belongs to the page: a game retried after a lost answer is created once, even from the dialog opened again. */
+function CreateGameForm({ onCancel, createKeys }: { onCancel: () => void; createKeys: IdempotencyKeys }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
@@ -71,7 +73,8 @@ function CreateGameForm({ onCancel }: { onCancel: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const game = await api<GameInfo>("/api/edit/games", { method: "POST", body: { title, start, end } });
+      const body = { title, start, end };
+      const game = await createKeys.send(body, (idempotencyKey) => api<GameInfo>("/api/edit/games", { method: "POST", body, idempotencyKey }));
       await navigate(`/admin/games/${game.id}/info`);
     } catch (err) {
       setError(errorMessage(err));
@@ -110,6 +113,7 @@ function AdminGamesPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
   const { page } = loaderData;
   const { data: games } = useCachedList(gamesKey(page), (signal) => fetchGames(page, signal), { initial: loaderData.games.data, stale: loaderData.games.fromCache, shape: GAMES_SHAPE });
   const [creating, setCreating] = useState(false);
+  const createKeys = useIdempotencyKey();
   const pages = Math.max(1, Math.ceil(games.total / PAGE_SIZE));
   const pageLink = (n: number) => {
     const next = new URLSearchParams(searchParams);
@@ -177,7 +181,7 @@ function AdminGamesPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
       )}
       <PageLinks page={page} pages={pages} label={t("adminGames.pagination")} href={pageLink} />
       <Dialog open={creating} title={t("adminGames.newTitle")} onClose={() => setCreating(false)}>
-        {creating ? <CreateGameForm onCancel={() => setCreating(false)} /> : null}
+        {creating ? <CreateGameForm onCancel={() => setCreating(false)} createKeys={createKeys} /> : null}
       </Dialog>
     </div>
   );

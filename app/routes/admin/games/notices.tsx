@@ -14,6 +14,7 @@ import { markdownExcerpt } from "~/core/markdown";
 import { type GameNoticeInfo, NOTICE_CONTENT_MAX } from "~/core/schemas/game";
 import { sameValues } from "~/core/ui/same-values";
 import { api, errorMessage } from "~/lib/api";
+import { useIdempotencyKey } from "~/lib/idempotency";
 import { pageTitle } from "~/lib/meta";
 import { useHubSocket } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
@@ -130,6 +131,8 @@ function AdminGameNoticesPageView({ loaderData }: { loaderData: Awaited<ReturnTy
   const [error, setError] = useState<string | null>(null);
   // What the last post, edit or deletion did, said politely (the flags page says "Flags added" the same way).
   const [said, setSaid] = useState("");
+  // A post retried after its answer was lost is posted once (pushed to every player once).
+  const postKeys = useIdempotencyKey();
 
   // After a deletion its buttons are gone: focus goes to the list's heading instead of the page's start.
   const listHeading = useRef<HTMLHeadingElement>(null);
@@ -169,7 +172,7 @@ function AdminGameNoticesPageView({ loaderData }: { loaderData: Awaited<ReturnTy
           submitLabel={t("adminGames.postNotice")}
           onSubmit={async (content) => {
             setSaid("");
-            await api(`/api/edit/games/${gameId}/notices`, { method: "POST", body: { content } });
+            await postKeys.send({ content }, (idempotencyKey) => api(`/api/edit/games/${gameId}/notices`, { method: "POST", body: { content }, idempotencyKey }));
             setSaid(t("adminGames.noticePosted"));
             void revalidate();
           }}
