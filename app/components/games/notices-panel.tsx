@@ -10,6 +10,7 @@ import { api, errorMessage } from "~/lib/api";
 import { useKeepPlace } from "~/lib/keep-place";
 import { readCache, unexpectedAnswer, writeCache } from "~/lib/list-cache";
 import { useHubSocket } from "~/lib/realtime";
+import { useOneAtATime } from "~/lib/one-at-a-time";
 import { ArrivedNotices, NoticeItem } from "./notice-item";
 
 /** The API's largest page and furthest offset of notices (api.md §10). */
@@ -60,12 +61,7 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   const [reads] = useState(() => new PushesDuringRead<GameNoticeInfo[]>());
   // The list's reads run one after another: a read from the top (a reconnect's resync) never lands over an
   // older page "load more" brought meanwhile, and the next page starts where the last read ended.
-  const queue = useRef<Promise<void>>(Promise.resolve());
-  const oneAtATime = useCallback((task: () => Promise<void>) => {
-    const next = queue.current.then(task);
-    queue.current = next.catch(() => undefined);
-    return next;
-  }, []);
+  const oneAtATime = useOneAtATime();
   const load = useCallback(
     () =>
       oneAtATime(async () => {

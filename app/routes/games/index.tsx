@@ -14,6 +14,7 @@ import { olderPageSkips, uniqueById } from "~/core/ui/paged-list";
 import { api, errorMessage } from "~/lib/api";
 import { loadCached, REFRESH_MS, unexpectedAnswer, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
+import { useOneAtATime } from "~/lib/one-at-a-time";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/index";
 
@@ -132,12 +133,7 @@ function GamesPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof c
   const [error, setError] = useState<string | null>(null);
   // Reads of the older pages run one after another: "Older games" clicked while they are read again
   // continues from what that read brought, never from rows it replaced.
-  const queue = useRef<Promise<void>>(Promise.resolve());
-  const oneAtATime = useCallback((task: () => Promise<void>) => {
-    const next = queue.current.then(task);
-    queue.current = next.catch(() => undefined);
-    return next;
-  }, []);
+  const oneAtATime = useOneAtATime();
 
   useEffect(() => {
     latestFirst.current = games;

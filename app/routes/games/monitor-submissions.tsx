@@ -20,6 +20,7 @@ import { api, errorMessage } from "~/lib/api";
 import { useSessionEnd } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
 import { useHubSocket } from "~/lib/realtime";
+import { useOneAtATime } from "~/lib/one-at-a-time";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/monitor-submissions";
 
@@ -69,12 +70,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   const [reads] = useState(() => new PushesDuringRead<SubmissionRecord[]>());
   // Reads run one after another: a reconnect's read from the top never lands over the page "Load more"
   // brought meanwhile, and a page read under the last filter lands before the new filter's read replaces it.
-  const queue = useRef<Promise<void>>(Promise.resolve());
-  const oneAtATime = useCallback((task: () => Promise<void>) => {
-    const next = queue.current.then(task);
-    queue.current = next.catch(() => undefined);
-    return next;
-  }, []);
+  const oneAtATime = useOneAtATime();
   // A new filter starts over with one page; a reconnect reads again as many rows as the page holds.
   const load = useCallback(
     (again: boolean) =>
