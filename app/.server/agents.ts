@@ -164,7 +164,8 @@ export async function agentStatuses(env: AgentsEnv, now = Date.now(), fresh = fa
   return Promise.all(
     agentUrls(env).map((url) => {
       const cached = health.get(url);
-      if (!fresh && cached && now - cached.checkedAt < HEALTH_TTL_MS) return cached;
+      // A check dated after `now` (the clock went back) is not trusted for the TTL.
+      if (!fresh && cached && now >= cached.checkedAt && now - cached.checkedAt < HEALTH_TTL_MS) return cached;
       return checkHealth(env, url, now);
     }),
   );

@@ -2,6 +2,8 @@ import { and, eq, isNull, like, ne } from "drizzle-orm";
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { challenges, containers, gameEvents, gameInstances, logs, participations, trafficCaptures } from "~/.server/db/schema";
+import type { AgentsEnv } from "~/.server/agents";
+import { sweepCaptures, UNKNOWN_CAPTURE_DROP_MS } from "~/.server/services/captures";
 import { createPlayerContainer } from "~/.server/services/containers";
 import { requirePlayer } from "~/.server/services/player-challenges";
 import { signRequest } from "~/core/agent-protocol";
@@ -911,6 +913,42 @@ describe("proxy and traffic capture", () => {
     expect(res.status).toBe(418);
     await resetCooldown(p.participation.id);
     expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+  });
+
+  it("leaves a capture of no container of its own on the agent until it is an hour old, then drops it unstored", { timeout: 90_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id, { exposePort: 7, enableTrafficCapture: true });
+    const p = await acceptedPlayer(game.id);
+    const r = await start(p.client, game.id, c.id);
+    expect(r.status).toBe(200);
+    const message = `not ours ${unique()}\n`;
+    expect(await throughProxy(`/api/proxy/${r.body.entry}`, message, (t) => t.includes(message))).toContain(message);
+    await resetCooldown(p.participation.id);
+    expect((await destroy(p.client, game.id, c.id)).status).toBe(200);
+    // The agent has the finished file; the platform then forgets the container (as another platform, whose
+    // challenge and team ids are the same numbers, never knew it).
+    const onAgent = async () => ((await (await agentGet("/captures")).json()) as { captures: { key: string; instanceId: string }[] }).captures.filter((f) => f.instanceId === r.body.entry);
+    let files: { key: string }[] = [];
+    for (let i = 0; i < 40 && files.length === 0; i++) {
+      await new Promise((done) => setTimeout(done, 250));
+      files = await onAgent();
+    }
+    expect(files.length).toBeGreaterThan(0);
+    expect(files[0]!.key.startsWith(`${c.id}/${p.participation.id}/`)).toBe(true);
+    await db().delete(containers).where(eq(containers.id, r.body.entry)).run();
+    const deps = (now: number) => ({ db: db(), now, env: env as unknown as AgentsEnv, bucket: (env as unknown as { FILES: R2Bucket }).FILES });
+
+    // Young: neither collected nor dropped.
+    expect(await sweepCaptures(deps(Date.now()), true)).toBe(0);
+    expect(await onAgent()).toHaveLength(files.length);
+    expect((await admin.client.json<unknown[]>(`/api/game/captures/${c.id}`)).body).toEqual([]);
+
+    // An hour after its creation it is dropped from the agent, still unstored.
+    expect(await sweepCaptures(deps(Date.now() + UNKNOWN_CAPTURE_DROP_MS + 60_000), true)).toBe(0);
+    expect(await onAgent()).toEqual([]);
+    expect(await db().select().from(trafficCaptures).where(eq(trafficCaptures.challengeId, c.id)).all()).toEqual([]);
+    expect((await (env as unknown as { FILES: R2Bucket }).FILES.list({ prefix: `capture/${c.id}/${p.participation.id}/` })).objects).toEqual([]);
+    // The sweep and health check dated an hour ahead hold back no later one: the next test collects at once.
   });
 
   it("collects captured traffic into R2 and serves it to monitors, one file or all as .tar.gz", { timeout: 90_000 }, async () => {

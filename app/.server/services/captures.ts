@@ -13,7 +13,10 @@ import { requireGame } from "./games";
 /**
  * Traffic captures (rules.md §9): agents keep finished pcap files (gzip) until the platform collects them
  * into R2 at `capture/{challengeId}/{participationId}/{file}`, with a traffic_captures row each. Collection
- * runs on an agent's `capture.ready` callback and as a sweep whenever monitors list captures.
+ * runs on an agent's `capture.ready` callback and as a sweep whenever monitors list captures. A file is ours
+ * only when its container (a UUID) is one of ours and names the same challenge and team; any other file is
+ * left on its agent until it is an hour old, then dropped (its challenge or team deleted since): an agent
+ * another platform also uses, or that platform's file between its close and its collection, is never taken.
  */
 
 export interface CaptureDeps {
@@ -33,6 +36,8 @@ const R2_PREFIX = "capture/";
 /** A sweep of every agent runs at most this often per isolate (a `capture.ready` callback pulls at once). */
 const SWEEP_INTERVAL_MS = 5_000;
 let lastSweep = 0;
+/** A finished capture of no container of ours is dropped from its agent once this old (by its `createdAt`). */
+export const UNKNOWN_CAPTURE_DROP_MS = 60 * 60_000;
 
 const KEY_PATTERN = /^(\d{1,15})\/(\d{1,15})\/([0-9a-f]{12}-[0-9a-z]{1,32}\.pcap)$/;
 const FILE_PATTERN = /^[0-9a-f]{12}-[0-9a-z]{1,32}\.pcap$/;
@@ -44,44 +49,49 @@ function gunzippedSize(gz: Uint8Array): number {
   return view.getUint32(gz.length - 4, true);
 }
 
-/** Moves one finished capture from its agent into R2 and records it; the agent's copy is then deleted. */
+/**
+ * Moves one finished capture of a container of ours from its agent into R2 and records it, then deletes the
+ * agent's copy. Another file stays on the agent until UNKNOWN_CAPTURE_DROP_MS after its creation.
+ */
 async function collect(deps: CaptureDeps, agent: AgentStatus, file: AgentCaptureFile): Promise<boolean> {
-  const { db, env, bucket } = deps;
+  const { db, env, bucket, now } = deps;
   const match = KEY_PATTERN.exec(file.key);
   if (!match) return false;
   const challengeId = Number(match[1]);
   const participationId = Number(match[2]);
   const fileName = match[3]!;
+  // The container names both: a challenge and team id alone may be another platform's (ids repeat, UUIDs do not).
   const owner = await db
-    .select({ id: participations.id })
-    .from(participations)
-    .innerJoin(challenges, and(eq(challenges.id, challengeId), eq(challenges.gameId, participations.gameId)))
-    .where(eq(participations.id, participationId))
+    .select({ id: containers.id })
+    .from(containers)
+    .where(and(eq(containers.id, file.instanceId.toLowerCase()), eq(containers.challengeId, challengeId), eq(containers.participationId, participationId)))
     .get();
-  if (owner) {
-    const data = await downloadAgentCapture(env, agent, file.key);
-    const r2Key = `${R2_PREFIX}${file.key}`;
-    const rawSize = gunzippedSize(data);
-    await bucket.put(r2Key, data, {
-      httpMetadata: { contentType: "application/vnd.tcpdump.pcap", contentEncoding: "gzip" },
-      customMetadata: { rawSize: String(rawSize), packets: String(file.packets), dropped: String(file.dropped) },
-    });
-    const container = await db.select({ id: containers.id }).from(containers).where(eq(containers.id, file.instanceId.toLowerCase())).get();
-    await db
-      .insert(trafficCaptures)
-      .values({ challengeId, participationId, containerId: container?.id ?? null, r2Key, fileName, size: data.byteLength, rawSize, createdAt: file.createdAt })
-      .onConflictDoNothing()
-      .run();
+  if (!owner) {
+    if (now - file.createdAt < UNKNOWN_CAPTURE_DROP_MS) return false;
+    await deleteAgentCapture(env, agent, file.key);
+    return false;
   }
-  // A capture of a deleted challenge or team is dropped with the agent's copy.
+  const data = await downloadAgentCapture(env, agent, file.key);
+  const r2Key = `${R2_PREFIX}${file.key}`;
+  const rawSize = gunzippedSize(data);
+  await bucket.put(r2Key, data, {
+    httpMetadata: { contentType: "application/vnd.tcpdump.pcap", contentEncoding: "gzip" },
+    customMetadata: { rawSize: String(rawSize), packets: String(file.packets), dropped: String(file.dropped) },
+  });
+  await db
+    .insert(trafficCaptures)
+    .values({ challengeId, participationId, containerId: owner.id, r2Key, fileName, size: data.byteLength, rawSize, createdAt: file.createdAt })
+    .onConflictDoNothing()
+    .run();
   await deleteAgentCapture(env, agent, file.key);
-  return Boolean(owner);
+  return true;
 }
 
 /** Collects every finished capture of every reachable agent (throttled unless `force`). */
 export async function sweepCaptures(deps: CaptureDeps, force = false): Promise<number> {
   if (!agentsConfigured(deps.env)) return 0;
-  if (!force && deps.now - lastSweep < SWEEP_INTERVAL_MS) return 0;
+  // A clock that went back (a corrected host clock) sweeps at once rather than waiting for the old time.
+  if (!force && deps.now >= lastSweep && deps.now - lastSweep < SWEEP_INTERVAL_MS) return 0;
   lastSweep = deps.now;
   let collected = 0;
   for (const agent of await agentStatuses(deps.env, deps.now)) {
