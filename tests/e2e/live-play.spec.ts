@@ -559,7 +559,8 @@ test("on a phone the chip to new notices waits while a challenge is open, and th
 
 test("on a phone a live notice does not push the challenge the player reads, and a chip leads up to it", async ({ adminApi: admin, browser }) => {
   const stamp = Date.now().toString(36);
-  const titles = Array.from({ length: 10 }, (_, n) => `Read ${n} ${stamp}`);
+  // Enough challenges below the one read that the page is never at its end (where what follows could not move).
+  const titles = Array.from({ length: 14 }, (_, n) => `Read ${String(n).padStart(2, "0")} ${stamp}`);
   const { gameId } = await runningGame(admin, stamp, titles);
   const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
@@ -568,11 +569,18 @@ test("on a phone a live notice does not push the challenge the player reads, and
   await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
   await withoutScrollAnchoring(page);
 
-  // The player has scrolled down the board; the notices' place at its top is out of sight.
+  // The player has scrolled down the board; the notices' place at its top is out of sight. (Measured again
+  // until the page holds still: a late change of its layout would otherwise move the card by itself.)
   const card = page.getByRole("button", { name: new RegExp(titles[8]!) });
-  await card.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 200));
+  await expect
+    .poll(async () => {
+      await card.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 200));
+      await page.waitForTimeout(200);
+      return Math.abs((await topOf(page, card)) - 200) <= 1;
+    })
+    .toBe(true);
   const before = await topOf(page, card);
-  expect(before).toBeGreaterThan(150);
+  expect(await topOf(page, page.getByRole("button", { name: new RegExp(titles[0]!) }))).toBeLessThan(0);
   await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Break at ${stamp}` } }));
   await expect(page.getByTestId("live-notices")).toContainText(`Break at ${stamp}`);
   await expect(page.getByTestId("notices-unseen")).toBeVisible();
