@@ -16,9 +16,9 @@ import { computeChallengeValue, computeMinScore } from "~/core/scoring/value";
 import { orderChallenges } from "~/core/scoring/scoreboard";
 import type { Db } from "../db/client";
 import { bumpVersion, isVersionRefusal } from "../db/versions";
-import { sanitizeFileName } from "../storage/files";
+import { dropUnreferenced, sanitizeFileName } from "../storage/files";
 import { type Challenge, challenges, divisionChallengeConfigs, firstSolves, flags, gameNotices, games, type NewChallenge, participations } from "../db/schema";
-import { deleteAttachments, getChallengeAttachment, hasFlags, listFlags } from "./flags";
+import { deleteAttachmentStatements, getChallengeAttachment, hasFlags, listFlags } from "./flags";
 import { requireGame } from "./games";
 import { getTestContainer } from "./containers";
 import { createInstancesForChallenge } from "./instances";
@@ -243,6 +243,8 @@ export async function deleteChallenge(deps: Pick<ChallengeDeps, "db" | "bucket">
   const { db } = deps;
   const challenge = await requireChallenge(db, gameId, challengeId);
   const flagAttachments = await db.select({ id: flags.attachmentId }).from(flags).where(eq(flags.challengeId, challenge.id)).all();
+  // The challenge, its attachments and their files' references go in one transaction.
+  const released = await deleteAttachmentStatements(db, [challenge.attachmentId, ...flagAttachments.map((f) => f.id)]);
   // Its division configs go with it: the game's edit version moves when there were any (GET edit/games/{id} lists them).
   await db.batch([
     db
@@ -250,8 +252,9 @@ export async function deleteChallenge(deps: Pick<ChallengeDeps, "db" | "bucket">
       .set({ version: bumpVersion(games.version) })
       .where(and(eq(games.id, gameId), sql`exists (select 1 from ${divisionChallengeConfigs} where ${divisionChallengeConfigs.challengeId} = ${challenge.id})`)),
     db.delete(challenges).where(eq(challenges.id, challenge.id)),
+    ...released.batch,
   ]);
-  await deleteAttachments(deps, [challenge.attachmentId, ...flagAttachments.map((f) => f.id)]);
+  await dropUnreferenced(deps, released.hashes);
   return challenge;
 }
 

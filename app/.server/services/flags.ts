@@ -6,7 +6,7 @@ import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
 import { bumpVersion } from "../db/versions";
 import { type Attachment, attachments, type Challenge, challenges, files, flags, gameInstances, participations, teams } from "../db/schema";
-import { releaseFile } from "../storage/files";
+import { dropUnreferenced, releaseStatements } from "../storage/files";
 
 export interface FlagDeps {
   db: Db;
@@ -40,6 +40,14 @@ function requireSpec({ type, fileHash, remoteUrl }: AttachmentSpec): AttachmentS
  * Returns each file's size and current name by hash (an attachment keeps the name it is given now).
  */
 async function referenceFiles(db: Db, hashes: string[]): Promise<Map<string, { size: number; name: string }>> {
+  const known = await knownFiles(db, hashes);
+  const updates = referenceStatements(db, hashes);
+  if (updates.length > 0) await db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
+  return known;
+}
+
+/** Size and name of each file named; `challenge.file_unknown` when one is not stored. */
+async function knownFiles(db: Db, hashes: string[]): Promise<Map<string, { size: number; name: string }>> {
   const known = new Map<string, { size: number; name: string }>();
   const distinct = [...new Set(hashes)];
   if (distinct.length === 0) return known;
@@ -48,9 +56,14 @@ async function referenceFiles(db: Db, hashes: string[]): Promise<Map<string, { s
   );
   for (const r of rows) known.set(r.hash, { size: r.size, name: r.name });
   if (known.size !== distinct.length) throw badRequest("challenge.file_unknown");
-  const updates = hashes.map((hash) => db.update(files).set({ referenceCount: sql`${files.referenceCount} + 1` }).where(eq(files.hash, hash)));
-  await db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
   return known;
+}
+
+/** One reference per entry of `hashes`, one statement per file, for a batch. */
+function referenceStatements(db: Db, hashes: string[]) {
+  const counts = new Map<string, number>();
+  for (const hash of hashes) counts.set(hash, (counts.get(hash) ?? 0) + 1);
+  return [...counts].map(([hash, n]) => db.update(files).set({ referenceCount: sql`${files.referenceCount} + ${n}` }).where(eq(files.hash, hash)));
 }
 
 /** The attachment row of a spec, with the size and name of its Local file. */
@@ -61,9 +74,24 @@ function attachmentValues(spec: AttachmentSpec, known: Map<string, { size: numbe
 
 /** Removes attachment rows and releases their files (the blob goes with its last reference). */
 export async function deleteAttachments({ db, bucket }: FlagDeps, ids: (number | null)[]): Promise<void> {
-  const list = ids.filter((id): id is number => id != null);
-  const gone = await inChunks(list, (part) => db.delete(attachments).where(inArray(attachments.id, part)).returning({ hash: attachments.fileHash }).all());
-  for (const g of gone) await releaseFile({ db, bucket }, g.hash);
+  const statements = await deleteAttachmentStatements(db, ids);
+  if (statements.batch.length === 0) return;
+  await db.batch(statements.batch as [(typeof statements.batch)[number], ...(typeof statements.batch)[number][]]);
+  await dropUnreferenced({ db, bucket }, statements.hashes);
+}
+
+/**
+ * The statements that delete these attachment rows and take their files' references, for one batch (a runtime
+ * dying half-way leaves neither rows without references nor references without rows), and the files named:
+ * `dropUnreferenced` removes those left without a reference once the batch is stored.
+ */
+export async function deleteAttachmentStatements(db: Db, ids: (number | null)[]) {
+  const list = [...new Set(ids.filter((id): id is number => id != null))];
+  const rows = await inChunks(list, (part) => db.select({ hash: attachments.fileHash }).from(attachments).where(inArray(attachments.id, part)).all());
+  const hashes = rows.map((r) => r.hash);
+  const deletes = [];
+  for (let i = 0; i < list.length; i += 90) deletes.push(db.delete(attachments).where(inArray(attachments.id, list.slice(i, i + 90))));
+  return { batch: [...deletes, ...releaseStatements(db, hashes)], hashes };
 }
 
 /** POST edit/games/{id}/challenges/{cid}/attachment: replaces the shared attachment of a static challenge. */
@@ -133,31 +161,30 @@ export async function addFlags(deps: FlagDeps, challenge: Challenge, input: Flag
     if (type === "None") throw badRequest("challenge.flag_attachment_required");
     return requireSpec({ type, fileHash: f.fileHash, remoteUrl: f.remoteUrl });
   });
-  const known = await referenceFiles(
-    db,
-    specs.flatMap((s) => (s?.fileHash ? [s.fileHash] : [])),
-  );
-  const attachmentIds: (number | null)[] = [];
-  for (const spec of specs) {
-    if (!spec) {
-      attachmentIds.push(null);
-      continue;
+  const hashes = specs.flatMap((s) => (s?.fileHash ? [s.fileHash] : []));
+  const known = await knownFiles(db, hashes);
+  // One batch is one transaction: the flags, their attachments and the files' references are all stored or
+  // none (a runtime dying half-way leaves no attachment that no flag holds). Each flag takes the id of the
+  // attachment inserted just before it.
+  type Statement = Parameters<Db["batch"]>[0][number];
+  const batch: Statement[] = [
+    // The challenge's edit version moves with its flags (GET edit/games/{id}/challenges/{cid} lists them).
+    db.update(challenges).set({ version: bumpVersion(challenges.version) }).where(eq(challenges.id, challenge.id)),
+    ...referenceStatements(db, hashes),
+  ];
+  if (dynamic) {
+    input.forEach((f, i) => {
+      batch.push(db.insert(attachments).values(attachmentValues(specs[i]!, known)));
+      batch.push(db.insert(flags).values({ challengeId: challenge.id, flag: f.flag, attachmentId: sql`last_insert_rowid()` }));
+    });
+  } else {
+    for (let i = 0; i < input.length; i += 20) {
+      batch.push(db.insert(flags).values(input.slice(i, i + 20).map((f) => ({ challengeId: challenge.id, flag: f.flag }))));
     }
-    const row = await db.insert(attachments).values(attachmentValues(spec, known)).returning({ id: attachments.id }).get();
-    attachmentIds.push(row.id);
-  }
-  // The challenge's edit version moves with its flags (GET edit/games/{id}/challenges/{cid} lists them).
-  const inserts: Parameters<Db["batch"]>[0][number][] = [db.update(challenges).set({ version: bumpVersion(challenges.version) }).where(eq(challenges.id, challenge.id))];
-  for (let i = 0; i < input.length; i += 20) {
-    inserts.push(
-      db.insert(flags).values(input.slice(i, i + 20).map((f, j) => ({ challengeId: challenge.id, flag: f.flag, attachmentId: attachmentIds[i + j] ?? null }))),
-    );
   }
   try {
-    // One batch is one transaction: all flags are stored or none.
-    await db.batch(inserts as [(typeof inserts)[number], ...(typeof inserts)[number][]]);
+    await db.batch(batch as [Statement, ...Statement[]]);
   } catch (err) {
-    await deleteAttachments(deps, attachmentIds);
     if (/UNIQUE constraint failed/i.test(String((err as { cause?: unknown })?.cause ?? err))) throw badRequest("challenge.flag_duplicate");
     throw err;
   }

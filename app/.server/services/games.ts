@@ -23,7 +23,6 @@ import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
 import { bumpVersion, isVersionRefusal } from "../db/versions";
 import {
-  attachments,
   challenges,
   divisionChallengeConfigs,
   divisions,
@@ -37,7 +36,8 @@ import {
   teams,
   writeups,
 } from "../db/schema";
-import { IMAGE_LIMIT, releaseFile, storeUpload } from "../storage/files";
+import { dropUnreferenced, IMAGE_LIMIT, releaseFile, releaseStatements, storeUpload } from "../storage/files";
+import { deleteAttachmentStatements } from "./flags";
 
 export interface GameDeps {
   db: Db;
@@ -392,11 +392,12 @@ export async function deleteGame({ db, bucket }: Omit<GameStorageDeps, "now">, g
       .where(eq(participations.gameId, gameId))
       .all(),
   ]);
-  const attachmentIds = [...challengeAttachments, ...flagAttachments].map((a) => a.id).filter((id): id is number => id != null);
-  await db.delete(games).where(eq(games.id, gameId)).run();
-  const gone = await inChunks(attachmentIds, (part) => db.delete(attachments).where(inArray(attachments.id, part)).returning({ hash: attachments.fileHash }).all());
-  const hashes: (string | null)[] = [game.posterHash, ...writeupFiles.map((w) => w.hash), ...gone.map((g) => g.hash)];
-  for (const hash of hashes) await releaseFile({ db, bucket }, hash);
+  // The game (its challenges, teams' participations and writeups by cascade), the attachments and every file
+  // reference they held go in one transaction: a runtime dying half-way leaves no reference nothing holds.
+  const released = await deleteAttachmentStatements(db, [...challengeAttachments, ...flagAttachments].map((a) => a.id));
+  const others = [game.posterHash, ...writeupFiles.map((w) => w.hash)];
+  await db.batch([db.delete(games).where(eq(games.id, gameId)), ...released.batch, ...releaseStatements(db, others)]);
+  await dropUnreferenced({ db, bucket }, [...others, ...released.hashes]);
 }
 
 /** PUT edit/games/{id}/poster: an image ≤ 3 MB; the previous poster loses its reference. */

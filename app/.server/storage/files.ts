@@ -108,6 +108,31 @@ export async function releaseFile({ db, bucket }: Omit<StorageDeps, "now">, hash
     .returning({ referenceCount: files.referenceCount })
     .get();
   if (!row || row.referenceCount > 0) return false;
+  return dropIfUnreferenced({ db, bucket }, hash);
+}
+
+/**
+ * The statements that take one reference per entry of `hashes` off its file (one statement per file), for the
+ * batch of the change that drops those uses: rows and references go in one transaction, so a runtime dying
+ * between them leaves no reference that nothing holds. `dropUnreferenced` then removes the files left at zero.
+ */
+export function releaseStatements(db: Db, hashes: readonly (string | null | undefined)[]) {
+  const counts = new Map<string, number>();
+  for (const hash of hashes) if (hash) counts.set(hash, (counts.get(hash) ?? 0) + 1);
+  return [...counts].map(([hash, n]) => db.update(files).set({ referenceCount: sql`${files.referenceCount} - ${n}` }).where(eq(files.hash, hash)));
+}
+
+/** After a batch of `releaseStatements`: deletes those of the files that no longer have a reference. */
+export async function dropUnreferenced(deps: Omit<StorageDeps, "now">, hashes: readonly (string | null | undefined)[]): Promise<void> {
+  for (const hash of new Set(hashes)) {
+    if (!hash) continue;
+    const row = await deps.db.select({ referenceCount: files.referenceCount }).from(files).where(eq(files.hash, hash)).get();
+    if (row && row.referenceCount <= 0) await dropIfUnreferenced(deps, hash);
+  }
+}
+
+/** Deletes a file at zero references, row and blob; true when it went. */
+async function dropIfUnreferenced({ db, bucket }: Omit<StorageDeps, "now">, hash: string): Promise<boolean> {
   // Another upload may have added a reference in between: delete only while still at zero.
   let gone: { hash: string } | undefined;
   try {
