@@ -266,3 +266,32 @@ test("the user search box shows its whole hint in every language at 1024 px", as
     await expect(box).toHaveAccessibleDescription(hint);
   }
 });
+
+test("Back and Forward after two searches show in the box the term of the rows listed", async ({ adminPage }) => {
+  await adminPage.goto("/admin/users");
+  const box = adminPage.getByRole("search").getByRole("searchbox");
+  await expect(box).toBeVisible(FIRST_LOAD);
+  for (const term of ["adm", "zzz-none"]) {
+    await box.fill(term);
+    await box.press("Enter");
+    await expect(adminPage).toHaveURL(new RegExp(`hint=${term}`));
+  }
+  await expect(adminPage.getByText(fill(en.adminUsers.noMatch, { hint: "zzz-none" }))).toBeVisible();
+  await adminPage.goBack();
+  await expect(adminPage).toHaveURL(/hint=adm(&|$)/);
+  await expect(box).toHaveValue("adm");
+  await adminPage.goBack();
+  await expect(adminPage).not.toHaveURL(/hint=/);
+  await expect(box).toHaveValue("");
+  await adminPage.goForward();
+  await expect(box).toHaveValue("adm");
+  // The team search is the same form.
+  await adminPage.goto("/admin/teams?hint=first");
+  const teamBox = adminPage.getByRole("search").getByRole("searchbox");
+  await expect(teamBox).toHaveValue("first", FIRST_LOAD);
+  await teamBox.fill("second");
+  await teamBox.press("Enter");
+  await expect(adminPage).toHaveURL(/hint=second/);
+  await adminPage.goBack();
+  await expect(teamBox).toHaveValue("first");
+});

@@ -1,4 +1,4 @@
-import { type ComponentProps, useId } from "react";
+import { type ComponentProps, useEffect, useId, useRef } from "react";
 import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 
@@ -20,10 +20,16 @@ export function SearchInput(props: Omit<ComponentProps<"input">, "type" | "class
  */
 export function HintSearchForm({ label, hint, defaultValue, widthClass = "w-64" }: { label: string; hint: string; defaultValue: string; widthClass?: string }) {
   const hintId = useId();
+  // The box says what the rows below were searched for: Back and Forward change the address, not the box.
+  const box = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (box.current && box.current.value !== defaultValue) box.current.value = defaultValue;
+  }, [defaultValue]);
   return (
     <Form method="get" role="search" className="flex items-start gap-2">
       <div className="flex flex-col gap-1">
         <input
+          ref={box}
           type="search"
           name="hint"
           defaultValue={defaultValue}
