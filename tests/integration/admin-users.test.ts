@@ -83,6 +83,11 @@ describe("admin users: list and search", () => {
     expect((await search(`Ada ${marker}`)).data.map((u) => u.id)).toEqual([tid]);
     expect((await search(`S-${marker}-9`)).data.map((u) => u.id)).toEqual([tid]);
     expect((await search("%")).data).toEqual([]);
+    // Letters beyond ASCII match whatever their case, on both sides (SQLite folds ASCII only).
+    await db().update(users).set({ realName: `Ümlaut実名${marker}` }).where(eq(users.id, tid));
+    expect((await search(`Ümlaut実名${marker}`)).data.map((u) => u.id)).toEqual([tid]);
+    expect((await search(`ümlaut実名${marker}`)).data.map((u) => u.id)).toEqual([tid]);
+    expect((await search(`ÜMLAUT実名${marker.toUpperCase()}`))).toMatchObject({ total: 1, data: [expect.objectContaining({ id: tid })] });
 
     const crowd = await search("");
     expect(crowd.length).toBeLessThanOrEqual(30);

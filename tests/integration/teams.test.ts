@@ -488,6 +488,12 @@ describe("admin team management", () => {
     expect(byId.body.data.map((t) => t.id)).toContain(created[0]!.id);
     const wildcard = await admin.client.json<ArrayResponse<TeamInfo>>(`/api/admin/teams/search?hint=${marker}%25`, { method: "POST" });
     expect(wildcard.body.total).toBe(0);
+    // Letters beyond ASCII match whatever their case (SQLite's LIKE folds ASCII only).
+    expect((await admin.client.json(`/api/admin/teams/${created[2]!.id}`, { method: "PUT", body: { name: `Zürich${marker}` } })).status).toBe(200);
+    for (const hint of [`ZÜRICH${marker}`, `zürich${marker.toLowerCase()}`, `Zürich${marker}`]) {
+      const folded = await admin.client.json<ArrayResponse<TeamInfo>>(`/api/admin/teams/search?hint=${encodeURIComponent(hint)}`, { method: "POST" });
+      expect(folded.body, hint).toMatchObject({ total: 1, data: [expect.objectContaining({ id: created[2]!.id })] });
+    }
 
     const edited = await admin.client.json<TeamInfo>(`/api/admin/teams/${created[0]!.id}`, {
       method: "PUT",

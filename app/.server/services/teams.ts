@@ -4,6 +4,7 @@ import type { AdminTeamUpdateInput, ArrayResponse, MyTeamInfo, TeamCreateInput, 
 import { ADMIN_TEAM_SEARCH_MAX } from "~/core/schemas/team";
 import { formatInviteCode, generateInviteToken, parseInviteCode } from "~/core/team-invite";
 import { parsePublicKey, parseTeamToken, verifyTeamToken } from "~/core/team-token";
+import { foldText, isAsciiHint } from "~/core/text-fold";
 import { avatarUrl } from "../auth/session";
 import { inChunks } from "../db/chunks";
 import { gamesOfTeam } from "./room";
@@ -439,6 +440,16 @@ export async function listTeams(db: Db, page: { count: number; skip: number }): 
 
 /** Teams whose name contains the hint (case-insensitive) or whose id is the hint; at most 30. */
 export async function searchTeams(db: Db, hint: string): Promise<ArrayResponse<TeamInfo>> {
+  if (!isAsciiHint(hint)) {
+    // SQLite's LIKE folds ASCII letters only ("ZÜRICH" would miss "Zürich"): such a hint is compared here.
+    const wanted = foldText(hint);
+    const all = await db.select({ id: teams.id, name: teams.name }).from(teams).orderBy(desc(teams.id)).all();
+    const ids = all.filter((t) => foldText(t.name).includes(wanted)).map((t) => t.id);
+    const shown = ids.slice(0, ADMIN_TEAM_SEARCH_MAX);
+    const rows = shown.length > 0 ? await db.select().from(teams).where(inArray(teams.id, shown)).orderBy(desc(teams.id)).all() : [];
+    const data = await toTeamInfos(db, rows);
+    return { data, length: data.length, total: ids.length };
+  }
   const pattern = `%${hint.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
   const id = /^\d{1,15}$/.test(hint) ? Number(hint) : -1;
   const where = or(sql`${teams.name} like ${pattern} escape '\\'`, eq(teams.id, id));

@@ -1,8 +1,9 @@
-import { type AnyColumn, and, asc, count, desc, eq, ne, or, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, count, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError, badRequest, notFound } from "~/core/errors";
 import { ROLES, type Role } from "~/core/enums";
 import { hasErrorKey, type Translate } from "~/core/i18n/translator";
+import { foldText, isAsciiHint } from "~/core/text-fold";
 import { emailSchema, passwordSchema, profileUpdateSchema, userNameSchema } from "~/core/schemas/account";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { teamNameSchema } from "~/core/schemas/team";
@@ -127,11 +128,23 @@ export async function listUsers(db: Db, page: { count: number; skip: number }): 
 
 /** Users whose user name, email, real name or student number contains the hint (case-insensitive); ≤ 30. */
 export async function searchUsers(db: Db, hint: string): Promise<ArrayResponse<UserInfo>> {
+  const order = [desc(users.registerTime), asc(users.id)] as const;
+  if (!isAsciiHint(hint)) {
+    // SQLite folds ASCII letters only: "ÜMLAUT" would miss "Ümlaut". Such a hint is compared here, over the
+    // searched columns of every user, and the rows found are read by id.
+    const wanted = foldText(hint);
+    const all = await db.select({ id: users.id, userNameKey: users.userNameKey, emailKey: users.emailKey, realName: users.realName, stdNumber: users.stdNumber }).from(users).orderBy(...order).all();
+    const ids = all.filter((u) => [u.userNameKey, u.emailKey, u.realName, u.stdNumber].some((text) => foldText(text ?? "").includes(wanted))).map((u) => u.id);
+    const shown = ids.slice(0, ADMIN_USER_SEARCH_MAX);
+    const rows = shown.length > 0 ? await db.select().from(users).where(inArray(users.id, shown)).orderBy(...order).all() : [];
+    const data = rows.map(toUserInfo);
+    return { data, length: data.length, total: ids.length };
+  }
   const pattern = `%${hint.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
   const like = (col: AnyColumn) => sql`lower(${col}) like ${pattern} escape '\\'`;
   const where = or(like(users.userNameKey), like(users.emailKey), like(users.realName), like(users.stdNumber));
   const [rows, total] = await Promise.all([
-    db.select().from(users).where(where).orderBy(desc(users.registerTime), asc(users.id)).limit(ADMIN_USER_SEARCH_MAX).all(),
+    db.select().from(users).where(where).orderBy(...order).limit(ADMIN_USER_SEARCH_MAX).all(),
     db.select({ n: count() }).from(users).where(where).get(),
   ]);
   const data = rows.map(toUserInfo);

@@ -1,3 +1,5 @@
+import { foldText } from "../text-fold";
+
 /** Rows per page of the admin tables filtered in the browser (review, writeups). */
 export const LIST_PAGE_SIZE = 50;
 
@@ -16,17 +18,15 @@ export function pageOf<T>(items: readonly T[], page: number, size = LIST_PAGE_SI
   return { rows: items.slice((current - 1) * size, current * size), page: current, pages, total: items.length };
 }
 
-const fold = (s: string) => s.normalize("NFKC").toLocaleLowerCase();
-
 /**
  * A free-text filter: every word of `query` must occur (case- and width-insensitive) in one of `texts`;
  * a word `#12` asks for the id 12, and so does a query that is only a number (it may also occur as text).
  * An empty query matches everything.
  */
 export function matchesQuery(query: string, id: number, texts: readonly string[]): boolean {
-  const words = fold(query).split(/\s+/).filter(Boolean);
+  const words = foldText(query).split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const haystack = texts.map(fold);
+  const haystack = texts.map(foldText);
   const inText = (word: string) => haystack.some((text) => text.includes(word));
   if (words.length === 1 && /^\d+$/.test(words[0]!) && Number(words[0]) === id) return true;
   return words.every((word) => {
