@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldText, isAsciiHint } from "./text-fold";
+import { compareNames, foldText, isAsciiHint } from "./text-fold";
 
 describe("foldText", () => {
   it.each([
@@ -27,5 +27,12 @@ describe("isAsciiHint", () => {
     expect(isAsciiHint("zürich")).toBe(false);
     expect(isAsciiHint("山田")).toBe(false);
     expect(isAsciiHint("ＡＢＣ")).toBe(false);
+  });
+});
+
+describe("compareNames", () => {
+  it("orders by letters, not by character code", () => {
+    const names = ["Zürich", "abc", "ALPHA", "éclair", "Åland", "alpha", "Bravo", "zoe", "team 10", "team 9", "Éclair"];
+    expect([...names].sort(compareNames)).toEqual(["abc", "Åland", "alpha", "ALPHA", "Bravo", "éclair", "Éclair", "team 9", "team 10", "zoe", "Zürich"]);
   });
 });

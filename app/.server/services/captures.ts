@@ -3,6 +3,7 @@ import type { AgentCaptureFile } from "~/core/agent-protocol";
 import { notFound } from "~/core/errors";
 import { gzipStream } from "~/core/http/encoding";
 import { createTarStream, type TarEntry } from "~/core/tar";
+import { compareNames } from "~/core/text-fold";
 import { type AgentsEnv, type AgentStatus, agentStatuses, agentsConfigured, deleteAgentCapture, downloadAgentCapture, listAgentCaptures, reachableAgent } from "../agents";
 import { avatarUrl } from "../auth/session";
 import { inChunks } from "../db/chunks";
@@ -161,8 +162,8 @@ export async function listCaptureTeams(deps: CaptureDeps, challengeId: number) {
     .leftJoin(divisions, eq(divisions.id, participations.divisionId))
     .where(eq(trafficCaptures.challengeId, challengeId))
     .groupBy(participations.id)
-    .orderBy(asc(teams.name))
     .all();
+  rows.sort((a, b) => compareNames(a.name, b.name) || a.id - b.id);
   return rows.map((r) => ({ id: r.id, teamId: r.teamId, name: r.name, division: r.division ?? null, avatar: avatarUrl(r.avatarHash), count: r.n }));
 }
 

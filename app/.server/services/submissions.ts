@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type { AnswerResult } from "~/core/enums";
 import type { GameEvent, SubmissionRecord } from "~/core/protocol";
+import { compareNames } from "~/core/text-fold";
 import { avatarUrl } from "../auth/session";
 import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
@@ -98,13 +99,15 @@ export async function listSubmissions(db: Db, gameId: number, query: SubmissionF
 }
 
 /** The teams that joined a game, by name: what the monitor pages' team filter offers. */
-export function gameTeamOptions(db: Db, gameId: number) {
-  return db.select({ id: teams.id, name: teams.name }).from(participations).innerJoin(teams, eq(teams.id, participations.teamId)).where(eq(participations.gameId, gameId)).orderBy(teams.name, teams.id).all();
+export async function gameTeamOptions(db: Db, gameId: number) {
+  const rows = await db.select({ id: teams.id, name: teams.name }).from(participations).innerJoin(teams, eq(teams.id, participations.teamId)).where(eq(participations.gameId, gameId)).all();
+  return rows.sort((a, b) => compareNames(a.name, b.name) || a.id - b.id);
 }
 
 /** A game's challenges by category and title: what the submissions monitor's challenge filter offers. */
-export function gameChallengeOptions(db: Db, gameId: number) {
-  return db.select({ id: challenges.id, title: challenges.title, category: challenges.category }).from(challenges).where(eq(challenges.gameId, gameId)).orderBy(challenges.category, challenges.title, challenges.id).all();
+export async function gameChallengeOptions(db: Db, gameId: number) {
+  const rows = await db.select({ id: challenges.id, title: challenges.title, category: challenges.category }).from(challenges).where(eq(challenges.gameId, gameId)).all();
+  return rows.sort((a, b) => compareNames(a.category, b.category) || compareNames(a.title, b.title) || a.id - b.id);
 }
 
 /** Every submission of a game, newest first, with the user's email (the submission sheet). */

@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
+import { and, asc, eq, inArray, or } from "drizzle-orm";
 import { roleRank } from "~/core/enums";
 import { badRequest, conflict, forbidden, notFound } from "~/core/errors";
 import { computeGamePhase, gameNotStarted } from "~/core/game/phase";
 import { gzipStream } from "~/core/http/encoding";
 import { createTarStream, type TarEntry } from "~/core/tar";
+import { compareNames } from "~/core/text-fold";
 import {
   isPdfNameAndType,
   writeupArchiveEntry,
@@ -171,9 +172,10 @@ export async function listWriteups(db: Db, gameId: number): Promise<AdminWriteup
           or(eq(participations.status, "Accepted"), inArray(participations.id, db.select({ id: writeups.participationId }).from(writeups))),
         ),
       )
-      .orderBy(desc(writeups.uploadTime), asc(teams.name), asc(participations.id))
       .all(),
   ]);
+  // Newest writeup first, then teams by name as people read them (SQLite sorts names by character code).
+  rows.sort((a, b) => (b.w?.uploadTime ?? -Infinity) - (a.w?.uploadTime ?? -Infinity) || compareNames(a.team.name, b.team.name) || a.p.id - b.p.id);
   const list: AdminWriteupList = { divisions: {}, writeups: [], unsubmitted: [] };
   for (const d of divisionRows) list.divisions[String(d.id)] = d.name;
   for (const { p, team, w } of rows) {
