@@ -657,3 +657,31 @@ test("the challenge editor names an emptied number instead of saving 0, and show
   await expect(page.getByLabel(A.hintN.replace("{{n}}", "1"), { exact: true })).toHaveValue("look at the headers");
   expect((await stored()).find((c) => c.title === title)?.score).toBe(300);
 });
+
+test("an ended game's score chart ends at the game's end, even after practice solves", async ({ adminApi: page, browser }) => {
+  const now = Date.now();
+  const created = await page.post("/api/edit/games", { data: { title: `Chart ${now.toString(36)}`, start: now - 2 * HOUR, end: now + HOUR, acceptWithoutReview: true, practiceMode: true } });
+  const gameId = ((await created.json()) as { id: number }).id;
+  const challenge = (await (await page.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Warmup ${now.toString(36)}`, category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
+  expect((await page.post(`/api/edit/games/${gameId}/challenges/${challenge.id}/flags`, { data: [{ flag: "flag{chart}" }] })).status()).toBe(200);
+  expect((await page.put(`/api/edit/games/${gameId}/challenges/${challenge.id}`, { data: { isEnabled: true } })).status()).toBe(200);
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = (await (await player.request.post("/api/team", { data: { name: `C${now.toString(36)}`.slice(0, 20) } })).json()) as { id: number };
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
+  // The game ended an hour ago; the team solves in practice now.
+  const end = now - HOUR;
+  expect((await page.put(`/api/edit/games/${gameId}`, { data: { end } })).status()).toBe(200);
+  const submitted = await player.request.post(`/api/game/${gameId}/challenges/${challenge.id}`, { data: { flag: "flag{chart}" } });
+  expect(submitted.status()).toBe(200);
+  const id = (await submitted.json()) as number;
+  await expect.poll(async () => (await player.request.get(`/api/game/${gameId}/challenges/${challenge.id}/status/${id}`)).json()).toBe("Accepted");
+
+  await player.goto(`/games/${gameId}/scoreboard`);
+  await expect(player.getByRole("table").locator("tbody tr")).toHaveCount(1);
+  const times = player.getByTestId("timeline-times").locator("time");
+  await expect(times.first()).toHaveAttribute("datetime", new Date(now - 2 * HOUR).toISOString());
+  await expect(times.last()).toHaveAttribute("datetime", new Date(end).toISOString());
+  await context.close();
+});

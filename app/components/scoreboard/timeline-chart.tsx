@@ -12,10 +12,11 @@ export function TimelineChart({ timeline, start, end, label }: { timeline: Timel
   const W = 800;
   const H = 240;
   const pad = 32;
-  const last = Math.max(start + 1, end, ...teams.flatMap((t) => t.items.map((i) => i.time)));
+  // The axis ends at `end`: solves after an ended game's end (practice mode, scoring nothing) do not stretch it to now.
+  const last = Math.max(start + 1, end);
   const top = Math.max(0, ...teams.flatMap((t) => t.items.map((i) => i.score)));
   const max = Math.max(1, top);
-  const x = (time: number) => pad + ((time - start) / (last - start)) * (W - 2 * pad);
+  const x = (time: number) => pad + ((Math.min(time, last) - start) / (last - start)) * (W - 2 * pad);
   const y = (score: number) => H - pad - (score / max) * (H - 2 * pad);
   const ticks = axisTicks(start, last);
   // The drawing stretches to the card (preserveAspectRatio none, strokes kept at 2 px); the labels are
