@@ -308,6 +308,73 @@ test("the submissions monitor narrows to a team and a challenge, keeps the filte
   await contextB.close();
 });
 
+test("the events monitor keeps its type, team and container filter in its address: a reload, Back and Forward and a copied link show the same rows, live ones too", async ({ adminPage: admin, browser }) => {
+  test.setTimeout(60_000);
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await createGame(admin.request, stamp);
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  const [playerA, playerB] = [await contextA.newPage(), await contextB.newPage()];
+  const teamA = await playerWithTeam(playerA, gameId, `EA${stamp}`.slice(0, 20));
+  await playerWithTeam(playerB, gameId, `EB${stamp}`.slice(0, 20));
+  for (const p of await ok<{ id: number }[]>(admin.request.get(`/api/game/${gameId}/participations`))) await ok(admin.request.put(`/api/admin/participation/${p.id}/Accepted`));
+  const send = (page: Page, flag: string) => ok<number>(page.request.post(`/api/game/${gameId}/challenges/${challengeId}`, { data: { flag } }));
+  await send(playerA, "flag{a one}");
+  await send(playerB, "flag{b one}");
+
+  // Reached from another monitor page, so that Back has somewhere to go.
+  await admin.goto(`/games/${gameId}/monitor/submissions`);
+  const tabs = admin.getByRole("navigation", { name: en.gameTabs.label });
+  await tabs.getByRole("link", { name: en.monitor.events, exact: true }).click();
+  const list = admin.getByTestId("monitor-events");
+  await expect(list).toContainText("flag{b one}");
+  await admin.getByRole("combobox", { name: en.monitor.allTypes }).selectOption("FlagSubmit");
+  await admin.getByLabel(en.monitor.team, { exact: true }).selectOption(String(teamA));
+  await admin.getByRole("checkbox", { name: en.monitor.hideContainer }).uncheck();
+  const filtered = new RegExp(`/games/${gameId}/monitor/events\\?type=FlagSubmit&team=${teamA}&containers=shown$`);
+  await expect(admin).toHaveURL(filtered);
+  /** The page shows A's one submission, with the filter's controls set as the address says. */
+  const expectFiltered = async (page: Page) => {
+    const items = page.getByTestId("monitor-events").locator("li");
+    await expect(items).toHaveCount(1);
+    await expect(items.first()).toContainText("flag{a one}");
+    await expect(page.getByRole("combobox", { name: en.monitor.allTypes })).toHaveValue("FlagSubmit");
+    await expect(page.getByLabel(en.monitor.team, { exact: true })).toHaveValue(String(teamA));
+    await expect(page.getByRole("checkbox", { name: en.monitor.hideContainer })).not.toBeChecked();
+  };
+  await expectFiltered(admin);
+
+  await admin.reload();
+  await expectFiltered(admin);
+  // Back and Forward: the filters changed the page's history entry rather than adding any.
+  await tabs.getByRole("link", { name: en.monitor.cheatInfo, exact: true }).click();
+  await expect(admin).toHaveURL(new RegExp(`/games/${gameId}/monitor/cheatinfo$`));
+  await admin.goBack();
+  await expect(admin).toHaveURL(filtered);
+  await expectFiltered(admin);
+  await admin.goBack();
+  await expect(admin).toHaveURL(new RegExp(`/games/${gameId}/monitor/submissions$`));
+  await admin.goForward();
+  await expect(admin).toHaveURL(filtered);
+  await expectFiltered(admin);
+
+  // The copied address opens filtered, and the live feed adds only what the filter lets through.
+  const copied = await admin.context().newPage();
+  const greeted = hubGreeted(copied, `/hub/game/${gameId}/monitor`);
+  await copied.goto(admin.url());
+  await expectFiltered(copied);
+  await greeted;
+  await send(playerB, "flag{b two}");
+  await send(playerA, "flag{a two}");
+  const copiedItems = copied.getByTestId("monitor-events").locator("li");
+  await expect(copiedItems).toHaveCount(2);
+  await expect(copiedItems.first()).toContainText("flag{a two}");
+  await expect(copied.getByTestId("monitor-events")).not.toContainText("flag{b");
+  await copied.close();
+  await contextA.close();
+  await contextB.close();
+});
+
 test("the monitor pages keep the older rows they loaded through a reconnect, and a page read under the last filter stays out of the next", async ({ adminPage: admin, browser }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
@@ -386,7 +453,7 @@ test("the monitor pages keep the older rows they loaded through a reconnect, and
   await context.close();
 });
 
-test("the events monitor pages back to older events, for the type filter too", async ({ adminPage: admin, browser }) => {
+test("the events monitor pages back to older events, for the type filter too, one from the address included", async ({ adminPage: admin, browser }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const game = await cheatingGame(admin, browser, stamp);
@@ -439,6 +506,17 @@ test("the events monitor pages back to older events, for the type filter too", a
   await hide.check();
   await expect(types).toHaveValue("");
   expect(await optionValues()).toEqual(["", "Normal", "FlagSubmit", "CheatDetected"]);
+
+  // A type in the address filters the page it opens; "Load more" reads on under it, to the end (108 of the
+  // 109 events are submissions: all but the cheat).
+  await admin.goto(`/games/${game.gameId}/monitor/events?type=FlagSubmit`);
+  await expect(types).toHaveValue("FlagSubmit");
+  await expect(items).toHaveCount(100);
+  await admin.getByRole("button", { name: en.monitor.loadMore }).click();
+  await expect(list.getByText(oldest)).toBeVisible();
+  await expect(items).toHaveCount(108);
+  await expect(list).not.toContainText(cheat);
+  await expect(admin.getByRole("button", { name: en.monitor.loadMore })).toHaveCount(0);
   await game.close();
 });
 
@@ -596,6 +674,81 @@ test("the scoreboard's division filter starts each division, and all divisions a
   // Back to all divisions: the first page, not the one the filter was chosen on.
   await filter.selectOption({ label: en.scoreboard.allDivisions });
   await expect(pageLine).toHaveText(fill(en.scoreboard.page, { page: 1, pages: 2 }));
+});
+
+test("the scoreboard keeps its division and team search in the address: a reload, Back and Forward and a copied link show the same rows, live", async ({ adminApi: admin, page: viewer, playwright, baseURL }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const game = await ok<{ id: number; divisions: { id: number; name: string }[] }>(
+    admin.post("/api/edit/games", {
+      data: { title: `Kept ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true, divisions: [{ name: `North ${stamp}` }, { name: `South ${stamp}` }] },
+    }),
+  );
+  const [north, south] = game.divisions;
+  const challengeId = await enabledChallenge(admin, game.id, "Kept score", { originalScore: 500 });
+  const players: APIRequestContext[] = [];
+  const join = async (name: string, divisionId: number) => {
+    const player = await playwright.request.newContext({ baseURL });
+    players.push(player);
+    await registerUser(player);
+    const team = await ok<{ id: number }>(player.post("/api/team", { data: { name } }));
+    await ok(player.post(`/api/game/${game.id}`, { data: { teamId: team.id, divisionId } }));
+    return { id: team.id, player };
+  };
+  await join(`N1${stamp}`, north!.id);
+  const found = await join(`N2${stamp}`, north!.id);
+  await join(`S1${stamp}`, south!.id);
+
+  // Reached from the game's page, so that Back has somewhere to go.
+  await viewer.goto(`/games/${game.id}`);
+  await viewer.getByRole("navigation", { name: en.gameTabs.label }).getByRole("link", { name: en.gameTabs.scoreboard, exact: true }).click();
+  const rows = viewer.locator("tbody tr");
+  await expect(rows).toHaveCount(3);
+  await viewer.getByRole("combobox", { name: en.scoreboard.division, exact: true }).selectOption({ label: north!.name });
+  await expect(rows).toHaveCount(2);
+  // Typed a letter at a time: each one changes the address, none adds to the history.
+  await viewer.getByRole("searchbox", { name: en.scoreboard.findTeam }).pressSequentially(`n2${stamp}`);
+  const filtered = new RegExp(`/games/${game.id}/scoreboard\\?division=${north!.id}&q=n2${stamp}$`);
+  await expect(viewer).toHaveURL(filtered);
+  /** The page shows the one team found in its division, with the filter's controls set as the address says. */
+  const expectFiltered = async (page: Page) => {
+    const shown = page.locator("tbody tr");
+    await expect(shown).toHaveCount(1);
+    await expect(shown.first()).toHaveAttribute("data-testid", `board-team-${found.id}`);
+    await expect(page.getByRole("combobox", { name: en.scoreboard.division, exact: true })).toHaveValue(String(north!.id));
+    await expect(page.getByRole("searchbox", { name: en.scoreboard.findTeam })).toHaveValue(`n2${stamp}`);
+  };
+  await expectFiltered(viewer);
+
+  await viewer.reload();
+  await expectFiltered(viewer);
+  await viewer.getByRole("link", { name: en.challenge.backToGame }).click();
+  await expect(viewer).toHaveURL(new RegExp(`/games/${game.id}$`));
+  await viewer.goBack();
+  await expect(viewer).toHaveURL(filtered);
+  await expectFiltered(viewer);
+  await viewer.goBack();
+  await expect(viewer).toHaveURL(new RegExp(`/games/${game.id}$`));
+  await viewer.goForward();
+  await expect(viewer).toHaveURL(filtered);
+  await expectFiltered(viewer);
+
+  // The copied address opens filtered, and a solve of the team found reaches it live.
+  const copied = await viewer.context().newPage();
+  await copied.goto(viewer.url());
+  await expectFiltered(copied);
+  await ok(found.player.post(`/api/game/${game.id}/challenges/${challengeId}`, { data: { flag: FLAG } }));
+  await expect(copied.locator("tbody tr").first()).toContainText("🥇", { timeout: 10_000 });
+  await expectFiltered(copied);
+
+  // A division the game does not have shows all of them, without an error.
+  await copied.goto(`/games/${game.id}/scoreboard?division=999999`);
+  await expect(copied.locator("tbody tr")).toHaveCount(3);
+  await expect(copied.getByRole("combobox", { name: en.scoreboard.division, exact: true })).toHaveValue("");
+  await expect(copied.getByRole("alert")).toHaveCount(0);
+  await copied.close();
+  for (const player of players) await player.dispose();
 });
 
 test("a hidden game's board change sent while an open scoreboard was loading reaches it", async ({ adminPage: page, adminApi: admin, playwright, baseURL }) => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { EventType } from "~/core/enums";
 import type { GameEvent } from "~/core/protocol";
-import { appendOlderEvents, eventTypeOptions, HELD_MAX, matchesEventFilter, prependLiveEvent } from "./event-list";
+import { applyFilterChanges } from "~/lib/address-filter";
+import { appendOlderEvents, eventFilterChanges, eventFilterFrom, eventTypeOptions, HELD_MAX, matchesEventFilter, prependLiveEvent } from "./event-list";
 
 const ev = (time: number, type: EventType = "FlagSubmit", values: string[] = [String(time)]): GameEvent => ({ type, values, time, user: "u", team: "t", teamId: 1 });
 
@@ -9,6 +10,33 @@ describe("eventTypeOptions", () => {
   it("offers every type, or none of the container types while they are hidden", () => {
     expect(eventTypeOptions(false)).toEqual(["Normal", "ContainerStart", "ContainerDestroy", "FlagSubmit", "CheatDetected"]);
     expect(eventTypeOptions(true)).toEqual(["Normal", "FlagSubmit", "CheatDetected"]);
+  });
+});
+
+describe("the events monitor's filter in the address", () => {
+  it("reads the address, ignoring what it cannot read", () => {
+    expect(eventFilterFrom(new URLSearchParams(""))).toEqual({ hideContainer: true, type: "", team: null });
+    expect(eventFilterFrom(new URLSearchParams("type=CheatDetected&team=7"))).toEqual({ hideContainer: true, type: "CheatDetected", team: 7 });
+    expect(eventFilterFrom(new URLSearchParams("containers=shown&type=ContainerStart"))).toEqual({ hideContainer: false, type: "ContainerStart", team: null });
+    expect(eventFilterFrom(new URLSearchParams("type=Bogus&team=1.5&containers=yes"))).toEqual({ hideContainer: true, type: "", team: null });
+    expect(eventFilterFrom(new URLSearchParams("team=0")).team).toBeNull();
+    expect(eventFilterFrom(new URLSearchParams("team=-2")).team).toBeNull();
+  });
+
+  it("offers no container type while container events are hidden", () => {
+    expect(eventFilterFrom(new URLSearchParams("type=ContainerDestroy")).type).toBe("");
+  });
+
+  it("writes a change to the address, a hidden container type dropped with it", () => {
+    const at = (search: string, next: Parameters<typeof eventFilterChanges>[1]) =>
+      applyFilterChanges(new URLSearchParams(search), eventFilterChanges(eventFilterFrom(new URLSearchParams(search)), next)).toString();
+    expect(at("", { type: "FlagSubmit" })).toBe("type=FlagSubmit");
+    expect(at("type=FlagSubmit", { team: 7 })).toBe("type=FlagSubmit&team=7");
+    expect(at("type=FlagSubmit&team=7", { team: null })).toBe("type=FlagSubmit");
+    expect(at("", { hideContainer: false })).toBe("containers=shown");
+    expect(at("containers=shown&type=ContainerStart", { hideContainer: true })).toBe("");
+    expect(at("containers=shown&type=FlagSubmit", { hideContainer: true })).toBe("type=FlagSubmit");
+    expect(at("type=Normal", { type: "" })).toBe("");
   });
 });
 

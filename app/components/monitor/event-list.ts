@@ -16,6 +16,41 @@ export function eventTypeOptions(hideContainer: boolean): EventType[] {
   return EVENT_TYPES.filter((type) => !hideContainer || !isContainerEvent(type));
 }
 
+/**
+ * The events monitor's filter as its address keeps it (`?type=<type>&team=<id>&containers=shown`): container
+ * events hidden unless `containers=shown`, a type only among those offered, a team id or all (null).
+ */
+export interface EventAddressFilter extends EventFilter {
+  team: number | null;
+}
+
+/** The filter an address asks for; anything unreadable (or a container type while those are hidden) is no filter. */
+export function eventFilterFrom(params: URLSearchParams): EventAddressFilter {
+  const hideContainer = params.get("containers") !== "shown";
+  const type = params.get("type") ?? "";
+  const team = Number(params.get("team"));
+  return {
+    hideContainer,
+    type: (eventTypeOptions(hideContainer) as string[]).includes(type) ? (type as EventType) : "",
+    team: params.get("team") !== null && Number.isSafeInteger(team) && team > 0 ? team : null,
+  };
+}
+
+/**
+ * The address parameters a filter change sets (an empty value drops the parameter): hiding container
+ * events again also drops a container type.
+ */
+export function eventFilterChanges(current: EventAddressFilter, next: Partial<EventAddressFilter>): Record<string, string> {
+  const changes: Record<string, string> = {};
+  if (next.hideContainer !== undefined) {
+    changes.containers = next.hideContainer ? "" : "shown";
+    if (next.hideContainer && next.type === undefined && current.type !== "" && isContainerEvent(current.type)) changes.type = "";
+  }
+  if (next.type !== undefined) changes.type = next.type;
+  if (next.team !== undefined) changes.team = next.team === null ? "" : String(next.team);
+  return changes;
+}
+
 export function matchesEventFilter(event: GameEvent, filter: EventFilter): boolean {
   if (filter.hideContainer && isContainerEvent(event.type)) return false;
   return filter.type === "" || event.type === filter.type;

@@ -2,6 +2,7 @@ import { memo, useCallback, useMemo, useRef, useState } from "react";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/components/games/time";
+import { BOARD_QUERY_MAX } from "~/components/scoreboard/board-filter";
 import { Dialog } from "~/components/teams/dialog";
 import { Button } from "~/components/ui/button";
 import type { ChallengeInfo, ScoreboardItem } from "~/core/scoring/scoreboard";
@@ -89,17 +90,33 @@ const BoardRow = memo(function BoardRow({
   );
 });
 
-/** The ranked teams with a solved matrix per challenge (blood marks), paged, with a team detail dialog. */
-export function BoardTable({ items, challenges, divisionId }: { items: ScoreboardItem[]; challenges: ChallengeInfo[]; divisionId: number | null }) {
+/**
+ * The ranked teams with a solved matrix per challenge (blood marks), paged, with a team detail dialog. The
+ * division and the team search are the page's (kept in its address).
+ */
+export function BoardTable({
+  items,
+  challenges,
+  divisionId,
+  query,
+  onQueryChange,
+}: {
+  items: ScoreboardItem[];
+  challenges: ChallengeInfo[];
+  divisionId: number | null;
+  query: string;
+  onQueryChange: (query: string) => void;
+}) {
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
-  // Another division starts at its top, as a new search does (the page number of the last one means nothing there).
-  const [pagedDivision, setPagedDivision] = useState(divisionId);
-  if (pagedDivision !== divisionId) {
-    setPagedDivision(divisionId);
+  // Another division or search starts at its top (the page number of the last one means nothing there),
+  // also when Back or Forward brings it.
+  const scope = JSON.stringify([divisionId, query]);
+  const [pagedScope, setPagedScope] = useState(scope);
+  if (pagedScope !== scope) {
+    setPagedScope(scope);
     setPage(0);
   }
-  const [query, setQuery] = useState("");
   // The team's id, not a copy of its row: an open detail follows the live board (a solve moves its score).
   const [detailId, setDetailId] = useState<number | null>(null);
   const showDetail = useCallback((item: ScoreboardItem) => setDetailId(item.id), []);
@@ -132,11 +149,8 @@ export function BoardTable({ items, challenges, divisionId }: { items: Scoreboar
         <input
           type="search"
           value={query}
-          maxLength={40}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setPage(0);
-          }}
+          maxLength={BOARD_QUERY_MAX}
+          onChange={(e) => onQueryChange(e.target.value)}
           className="touch-target block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         />
       </label>

@@ -1,12 +1,21 @@
 import { env } from "cloudflare:workers";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
 import { monitorPageGame } from "~/.server/services/games";
 import { gameTeamOptions } from "~/.server/services/submissions";
 import { formatDateTime } from "~/components/games/time";
-import { appendOlderEvents, eventTypeOptions, isContainerEvent, matchesEventFilter, prependLiveEvent } from "~/components/monitor/event-list";
+import {
+  appendOlderEvents,
+  type EventAddressFilter,
+  eventFilterChanges,
+  eventFilterFrom,
+  eventTypeOptions,
+  isContainerEvent,
+  matchesEventFilter,
+  prependLiveEvent,
+} from "~/components/monitor/event-list";
 import { MonitorShell, useEventText } from "~/components/monitor/monitor-shell";
 import { TeamFilter } from "~/components/monitor/team-filter";
 import { Alert } from "~/components/ui/alert";
@@ -14,6 +23,7 @@ import { Button } from "~/components/ui/button";
 import { selectClass } from "~/components/ui/select";
 import type { EventType } from "~/core/enums";
 import type { GameEvent } from "~/core/protocol";
+import { useAddressFilter } from "~/lib/address-filter";
 import { api, errorMessage } from "~/lib/api";
 import { useSessionEnd } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
@@ -24,7 +34,7 @@ import type { Route } from "./+types/monitor-events";
 /**
  * /games/{id}/monitor/events (Monitor): live game events, newest first, paged back with "Load more". Container
  * events and other teams' (the team filter) are left out by the server; the type filter runs here and reads
- * older pages until it has rows.
+ * older pages until it has rows. The filter lives in the address (`?type=&team=&containers=shown`).
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireUser(request, env, "Monitor");
@@ -50,9 +60,14 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
   const text = useEventText();
   const { gameId } = loaderData;
   const [events, setEventsState] = useState<GameEvent[]>([]);
-  const [hideContainer, setHideContainer] = useState(true);
-  const [type, setType] = useState<EventType | "">("");
-  const [teamId, setTeamId] = useState<number | null>(null);
+  // The filter lives in the address (a reload or a copied link keeps it) without running the loader again;
+  // a team that did not join the game is all teams.
+  const [params, setParams] = useAddressFilter();
+  const search = params.toString();
+  const filter = useMemo(() => eventFilterFrom(new URLSearchParams(search)), [search]);
+  const { hideContainer, type } = filter;
+  const teamId = loaderData.teams.some((team) => team.id === filter.team) ? filter.team : null;
+  const setFilter = (next: Partial<EventAddressFilter>) => setParams(eventFilterChanges(filter, next));
   const [end, setEnd] = useState(false);
   // Matching events shown (newest first): live events push older ones below it, so the page stays short
   // however long it is open; "Load more" shows the next ROUND_ROWS, reading older pages when needed.
@@ -145,14 +160,11 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
           <input
             type="checkbox"
             checked={hideContainer}
-            onChange={(e) => {
-              setHideContainer(e.target.checked);
-              if (e.target.checked && type !== "" && isContainerEvent(type)) setType("");
-            }}
+            onChange={(e) => setFilter({ hideContainer: e.target.checked })}
           />
           {t("monitor.hideContainer")}
         </label>
-        <select aria-label={t("monitor.allTypes")} className={selectClass} value={type} onChange={(e) => setType(e.target.value as EventType | "")}>
+        <select aria-label={t("monitor.allTypes")} className={selectClass} value={type} onChange={(e) => setFilter({ type: e.target.value as EventType | "" })}>
           <option value="">{t("monitor.allTypes")}</option>
           {eventTypeOptions(hideContainer).map((x) => (
             <option key={x} value={x}>
@@ -160,7 +172,7 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
             </option>
           ))}
         </select>
-        <TeamFilter teams={loaderData.teams} value={teamId} onChange={setTeamId} />
+        <TeamFilter teams={loaderData.teams} value={teamId} onChange={(team) => setFilter({ team })} />
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
       {shown.length === 0 && !loading ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}

@@ -7,6 +7,7 @@ import { gamePageId } from "~/.server/services/games";
 import { GameTabs } from "~/components/games/game-tabs";
 import { useNow } from "~/components/games/time";
 import { LiveNotices } from "~/components/games/live-notices";
+import { boardFilterChanges, boardFilterFrom, knownDivision } from "~/components/scoreboard/board-filter";
 import { BoardTable } from "~/components/scoreboard/board-table";
 import { TimelineChart } from "~/components/scoreboard/timeline-chart";
 import { SheetDownloads } from "~/components/monitor/download-button";
@@ -19,13 +20,17 @@ import { selectClass } from "~/components/ui/select";
 import { roleRank } from "~/core/enums";
 import { GAME_NOT_STARTED } from "~/core/errors";
 import { type ChallengeInfo, firstSolveTime } from "~/core/scoring/scoreboard";
+import { useAddressFilter } from "~/lib/address-filter";
 import { api } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/scoreboard";
 
-/** /games/{id}/scoreboard: the live board (pushed deltas over /hub/game/{id}), public unless the game is hidden. */
+/**
+ * /games/{id}/scoreboard: the live board (pushed deltas over /hub/game/{id}), public unless the game is
+ * hidden. The division and the team search live in the address (`?division=<id>&q=<text>`).
+ */
 export async function loader({ context, params }: Route.LoaderArgs) {
   // An unknown game is a 404 page (its board and feed would only ever answer "does not exist").
   const id = await gamePageId(createDb(env.DB), params.id);
@@ -58,7 +63,12 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const monitor = root?.user != null && roleRank(root.user.role) >= roleRank("Monitor");
   const { board, error, socket, denied } = useLiveBoard(loaderData.gameId);
-  const [division, setDivision] = useState<number | null>(null);
+  // The filter lives in the address (a reload or a copied link keeps it) without running the loader again;
+  // a division the game does not have shows all of them.
+  const [params, setParams] = useAddressFilter();
+  const search = params.toString();
+  const filter = useMemo(() => boardFilterFrom(new URLSearchParams(search)), [search]);
+  const division = board ? knownDivision(filter.division, board.divisions) : null;
   const challenges = useMemo(() => (board ? (Object.values(board.challenges).flat() as ChallengeInfo[]) : []), [board]);
   const timeline = board?.timelines.find((tl) => tl.divisionId === (division ?? 0));
   const notStarted = error?.status === GAME_NOT_STARTED;
@@ -90,7 +100,7 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
           {board.divisions.length > 0 ? (
             <label className="flex items-center gap-2 text-sm">
               {t("scoreboard.division")}
-              <select className={selectClass} value={division ?? ""} onChange={(e) => setDivision(e.target.value === "" ? null : Number(e.target.value))}>
+              <select className={selectClass} value={division ?? ""} onChange={(e) => setParams(boardFilterChanges({ division: e.target.value === "" ? null : Number(e.target.value) }))}>
                 <option value="">{t("scoreboard.allDivisions")}</option>
                 {board.divisions.map((d) => (
                   <option key={d.id} value={d.id}>
@@ -106,7 +116,13 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
           </Card>
           <Card>
             <h2 className="mb-2 font-semibold">{t("scoreboard.matrix")}</h2>
-            <BoardTable items={board.items} challenges={challenges} divisionId={division} />
+            <BoardTable
+              items={board.items}
+              challenges={challenges}
+              divisionId={division}
+              query={filter.query}
+              onQueryChange={(query) => setParams(boardFilterChanges({ query }))}
+            />
           </Card>
         </>
       ) : null}
