@@ -6,7 +6,7 @@ import { inChunks } from "../db/chunks";
 import type { Db } from "../db/client";
 import { bumpVersion } from "../db/versions";
 import { type Attachment, attachments, type Challenge, challenges, files, flags, gameInstances, participations, teams } from "../db/schema";
-import { dropUnreferenced, releaseStatements } from "../storage/files";
+import { dropUnreferenced, referenceStatements, releaseStatements } from "../storage/files";
 
 export interface FlagDeps {
   db: Db;
@@ -57,13 +57,6 @@ async function knownFiles(db: Db, hashes: string[]): Promise<Map<string, { size:
   for (const r of rows) known.set(r.hash, { size: r.size, name: r.name });
   if (known.size !== distinct.length) throw badRequest("challenge.file_unknown");
   return known;
-}
-
-/** One reference per entry of `hashes`, one statement per file, for a batch. */
-function referenceStatements(db: Db, hashes: string[]) {
-  const counts = new Map<string, number>();
-  for (const hash of hashes) counts.set(hash, (counts.get(hash) ?? 0) + 1);
-  return [...counts].map(([hash, n]) => db.update(files).set({ referenceCount: sql`${files.referenceCount} + ${n}` }).where(eq(files.hash, hash)));
 }
 
 /** The attachment row of a spec, with the size and name of its Local file. */

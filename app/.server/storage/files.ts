@@ -111,24 +111,26 @@ export async function releaseFile({ db, bucket }: Omit<StorageDeps, "now">, hash
   return dropIfUnreferenced({ db, bucket }, hash);
 }
 
-/**
- * The statements that take one reference per entry of `hashes` off its file (one statement per file), for the
- * batch of the change that drops those uses: rows and references go in one transaction, so a runtime dying
- * between them leaves no reference that nothing holds. `dropUnreferenced` then removes the files left at zero.
- */
-export function releaseStatements(db: Db, hashes: readonly (string | null | undefined)[]) {
+/** One statement per file changing its count by `sign` × its entries in `hashes` (entries without a hash skipped). */
+function countStatements(db: Db, hashes: readonly (string | null | undefined)[], sign: 1 | -1) {
   const counts = new Map<string, number>();
   for (const hash of hashes) if (hash) counts.set(hash, (counts.get(hash) ?? 0) + 1);
-  return [...counts].map(([hash, n]) => db.update(files).set({ referenceCount: sql`${files.referenceCount} - ${n}` }).where(eq(files.hash, hash)));
+  return [...counts].map(([hash, n]) => db.update(files).set({ referenceCount: sql`${files.referenceCount} + ${sign * n}` }).where(eq(files.hash, hash)));
 }
+
+/** The statements that add one reference per entry of `hashes` to its file, for the batch of the rows that use them. */
+export const referenceStatements = (db: Db, hashes: readonly string[]) => countStatements(db, hashes, 1);
+
+/**
+ * The statements that take one reference per entry of `hashes` off its file, for the batch of the change that
+ * drops those uses: rows and references go in one transaction, so a runtime dying between them leaves no
+ * reference that nothing holds. `dropUnreferenced` then removes the files left at zero.
+ */
+export const releaseStatements = (db: Db, hashes: readonly (string | null | undefined)[]) => countStatements(db, hashes, -1);
 
 /** After a batch of `releaseStatements`: deletes those of the files that no longer have a reference. */
 export async function dropUnreferenced(deps: Omit<StorageDeps, "now">, hashes: readonly (string | null | undefined)[]): Promise<void> {
-  for (const hash of new Set(hashes)) {
-    if (!hash) continue;
-    const row = await deps.db.select({ referenceCount: files.referenceCount }).from(files).where(eq(files.hash, hash)).get();
-    if (row && row.referenceCount <= 0) await dropIfUnreferenced(deps, hash);
-  }
+  for (const hash of new Set(hashes)) if (hash) await dropIfUnreferenced(deps, hash);
 }
 
 /** Deletes a file at zero references, row and blob; true when it went. */

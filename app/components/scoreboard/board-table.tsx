@@ -6,6 +6,7 @@ import { BOARD_QUERY_MAX } from "~/components/scoreboard/board-filter";
 import { Dialog } from "~/components/teams/dialog";
 import { Button } from "~/components/ui/button";
 import type { ChallengeInfo, ScoreboardItem } from "~/core/scoring/scoreboard";
+import { foldText } from "~/core/text-fold";
 
 const PAGE = 50;
 const BLOOD_MARK: Record<string, { mark: string; label: string }> = {
@@ -20,9 +21,6 @@ const SOLVED_MARK = { mark: "✓", label: "scoreboard.solvedMark" };
  */
 const STICKY_RANK = "sticky left-0 z-10 min-w-12 bg-white dark:bg-zinc-900";
 const STICKY_TEAM = "sticky left-12 z-10 min-w-32 border-r border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900";
-
-/** A team name as typed in a search: case and width folded (ＡＢＣ finds abc). */
-const searchKey = (text: string) => text.normalize("NFKC").toLocaleLowerCase();
 
 /** Per solve type: its mark and its translated names, scored and worth nothing. */
 type MarkNames = Record<string, { mark: string; name: string; unscoredName: string }>;
@@ -123,8 +121,8 @@ export function BoardTable({
   const detail = detailId === null ? null : (items.find((item) => item.id === detailId) ?? null);
   const top = useRef<HTMLDivElement>(null);
   const inDivision = divisionId === null ? items : items.filter((i) => i.divisionId === divisionId);
-  const needle = searchKey(query.trim());
-  const rows = needle === "" ? inDivision : inDivision.filter((i) => searchKey(i.name).includes(needle));
+  const needle = foldText(query.trim());
+  const rows = needle === "" ? inDivision : inDivision.filter((i) => foldText(i.name).includes(needle));
   const pages = Math.max(1, Math.ceil(rows.length / PAGE));
   const current = Math.min(page, pages - 1);
   const shown = rows.slice(current * PAGE, current * PAGE + PAGE);
