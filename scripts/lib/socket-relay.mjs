@@ -54,14 +54,26 @@ const MAX_BUFFERED = 8 * 1024 * 1024;
 const SEND_BUDGET_MS = 4;
 /** The clock is read once per this many sockets written. */
 const SEND_CLOCK_EVERY = 16;
+/**
+ * The runtime closes a kept-alive connection after 15 s without a request (workerd, measured): a close after
+ * a silence this long is that idle close (a second less, for the two processes' timers).
+ */
+const RUNTIME_IDLE_MS = 14_000;
+/** A request that crossed the runtime's idle close is sent again if it is at most this large … */
+const RESEND_MAX = 1024 * 1024;
+/** … and the close came within this long of its first byte. */
+const RESEND_WITHIN_MS = 1_000;
+/** A client's connection kept open after its runtime connection's idle close is closed after this long unused. */
+const CLIENT_IDLE_MS = 120_000;
+const SWITCHING = Buffer.from("HTTP/1.1 101 ", "latin1");
 const HOP_BY_HOP = new Set(["connection", "upgrade", "keep-alive", "transfer-encoding", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", RELAY_TOKEN_HEADER]);
 
 /**
  * Listens on host:port and serves as described above; `upstreamPort` is the runtime's loopback port and
- * `token` its FLAGSTAFF_RELAY_TOKEN (`sendBudgetMs`: tests only). Resolves once listening, with
- * `close()` and `stats()`.
+ * `token` its FLAGSTAFF_RELAY_TOKEN (`sendBudgetMs`, `runtimeIdleMs`, `clientIdleMs`: tests only). Resolves
+ * once listening, with `close()` and `stats()`.
  */
-export async function startFront({ host, port, upstreamPort, token, sendBudgetMs = SEND_BUDGET_MS }) {
+export async function startFront({ host, port, upstreamPort, token, sendBudgetMs = SEND_BUDGET_MS, runtimeIdleMs = RUNTIME_IDLE_MS, clientIdleMs = CLIENT_IDLE_MS }) {
   const connections = new Set();
   /** gameId → Feed */
   const feeds = new Map();
@@ -79,39 +91,130 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
   hubServer.on("upgrade", (req, socket, head) => void acceptPlayer(req, socket, head));
   hubServer.on("clientError", (_err, socket) => socket.destroy());
 
+  /**
+   * Passes a client's connection through to the runtime, byte for byte. The client's connection may
+   * outlive one runtime connection: workerd closes a kept-alive connection after 15 s without a request
+   * (measured, DECISIONS.md "front keep-alive, again"), and a client whose next request crossed that
+   * close got a reset (Node's HTTP client, Playwright's among them, does not retry one; browsers do).
+   * So when the runtime closes a connection that sat silent `runtimeIdleMs` or longer:
+   * - with nothing of the client's unanswered, the client's connection stays open and its next bytes go
+   *   on a new runtime connection;
+   * - with bytes the client sent only after that silence and within the last second (a request that
+   *   crossed the idle close: the runtime closes only when no byte of a next request came), those bytes
+   *   go again, once, on a new runtime connection (up to RESEND_MAX of them).
+   * Any other close — while an answer is due, right after one (an answer ended by the close, a body
+   * refused before it was read), or of a switched protocol (a `101` answer: a WebSocket not held here) —
+   * ends the client's connection as before. A client connection kept this way and unused for
+   * `clientIdleMs` is closed.
+   */
   function passThrough(socket, head) {
-    const upstream = net.connect({ host, port: upstreamPort, noDelay: true });
-    connections.add(upstream);
-    const done = () => {
-      socket.destroy();
-      upstream.destroy();
-      connections.delete(upstream);
-    };
+    let upstream = null;
+    // `quietSince`: when the runtime last sent a byte on `upstream` (or it was opened); `unanswered`: the
+    // client's bytes sent on it since (kept while `unansweredSize` ≤ RESEND_MAX), the first at `askedAt`.
+    let quietSince = 0;
+    let unanswered = [];
+    let unansweredSize = 0;
+    let askedAt = 0;
+    let switched = false;
     let lingering = false;
-    const upstreamGone = () => {
-      upstream.destroy();
-      connections.delete(upstream);
+
+    function open() {
+      const conn = net.connect({ host, port: upstreamPort, noDelay: true });
+      connections.add(conn);
+      upstream = conn;
+      quietSince = performance.now();
+      unanswered = [];
+      unansweredSize = 0;
+      socket.setTimeout(0);
+      conn.on("data", (chunk) => {
+        if (conn !== upstream || socket.destroyed) return;
+        if (unansweredSize > 0 && !switched && chunk.subarray(0, SWITCHING.length).equals(SWITCHING)) switched = true;
+        quietSince = performance.now();
+        unanswered = [];
+        unansweredSize = 0;
+        if (!socket.write(chunk)) conn.pause();
+      });
+      conn.on("drain", () => {
+        if (conn === upstream) socket.resume();
+      });
+      conn.on("end", () => gone(conn));
+      conn.on("error", () => gone(conn));
+      conn.on("close", () => gone(conn));
+    }
+
+    function gone(conn) {
+      conn.destroy();
+      connections.delete(conn);
+      if (conn !== upstream) return;
+      upstream = null;
       if (socket.destroyed || lingering) return;
+      const now = performance.now();
+      const mayKeep = !switched && !socket.readableEnded;
+      if (mayKeep && unansweredSize === 0 && now - quietSince >= runtimeIdleMs) {
+        // The runtime's idle close: the client's next bytes open another connection.
+        socket.resume();
+        socket.setTimeout(clientIdleMs);
+        return;
+      }
+      if (mayKeep && unansweredSize > 0 && unansweredSize <= RESEND_MAX && askedAt - quietSince >= runtimeIdleMs && now - askedAt < RESEND_WITHIN_MS) {
+        // A request that crossed the idle close: sent again, once (on the new connection it is not
+        // after a silence, so a second close ends the client's connection).
+        const chunks = unanswered;
+        open();
+        for (const chunk of chunks) send(chunk);
+        // The client may be paused for the old connection's back-pressure, whose drain never comes.
+        if (!upstream.writableNeedDrain) socket.resume();
+        return;
+      }
+      linger();
+    }
+
+    /** Ends the client's connection, reading and dropping what it still sends for a while (LINGER_MS). */
+    function linger() {
       lingering = true;
-      socket.unpipe(upstream);
-      socket.on("data", () => {});
       socket.resume();
       socket.end();
       setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    }
+
+    function send(chunk) {
+      if (lingering) return;
+      if (!upstream) open();
+      if (!switched) {
+        if (unansweredSize === 0) askedAt = performance.now();
+        unansweredSize += chunk.length;
+        if (unansweredSize <= RESEND_MAX) unanswered.push(chunk);
+        else unanswered = [];
+      }
+      if (!upstream.write(chunk)) socket.pause();
+    }
+
+    const done = () => {
+      socket.destroy();
+      if (upstream) {
+        upstream.destroy();
+        connections.delete(upstream);
+        upstream = null;
+      }
     };
-    upstream.on("error", upstreamGone);
-    upstream.on("close", upstreamGone);
+    socket.on("data", send);
+    socket.on("drain", () => upstream?.resume());
+    socket.on("end", () => {
+      if (upstream) upstream.end();
+      else if (!lingering) socket.end();
+    });
+    socket.on("timeout", () => {
+      if (!upstream && !lingering) linger();
+    });
     socket.on("error", done);
     socket.on("close", done);
+    if (head.length > 0) send(head);
     if (socket.readableEnded) {
       // The client sent its last bytes before the choice was made.
-      upstream.end(head);
-      upstream.pipe(socket);
+      if (upstream) upstream.end();
+      else socket.end();
       return;
     }
-    if (head.length > 0) upstream.write(head);
-    socket.pipe(upstream);
-    upstream.pipe(socket);
     socket.resume();
   }
 

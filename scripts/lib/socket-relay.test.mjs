@@ -155,6 +155,28 @@ describe("the npm start front (socket relay)", () => {
     expect(runtime.seen.identityTokens).toEqual([]);
   });
 
+  it("passes a body of megabytes up and its echo back whole, to a client reading slowly", async () => {
+    const body = Buffer.alloc(6 * 1024 * 1024, 0x62);
+    const answer = await new Promise((resolve, reject) => {
+      const call = http.request({ host: HOST, port, method: "POST", path: "/big", agent: false }, (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => {
+          chunks.push(chunk);
+          // A slow reader: the front must hold the runtime back, not buffer or drop.
+          res.pause();
+          setTimeout(() => res.resume(), 1);
+        });
+        res.on("end", () => resolve(Buffer.concat(chunks).toString("latin1")));
+        res.on("error", reject);
+      });
+      call.on("error", reject);
+      call.end(body);
+    });
+    expect(answer.length).toBe("POST /big - ".length + body.length);
+    expect(answer.startsWith("POST /big - bbb")).toBe(true);
+    expect(answer.endsWith("bbbb")).toBe(true);
+  });
+
   it("greets a player with the room's number, then routes: everyone, one team, board readers only", async () => {
     const a = player(port, "team=5; reader");
     const b = player(port, "team=6");
