@@ -198,3 +198,20 @@ test("a body refused before it was read does not take the client's next request 
   ]);
   expect(JSON.parse((answers[0] as { body: string }).body)).toEqual({ title: "The request body is larger than 64 KB", status: 413 });
 });
+
+test("a kept-alive connection left idle past the runtime's 15-second keep-alive still answers its next request", async ({ baseURL }) => {
+  test.setTimeout(60_000);
+  // Node's client (as Playwright's request client) keeps an idle socket without limit and does not retry a
+  // request that meets the server's close: the npm start front keeps the client's connection open across the
+  // runtime's idle close (scripts/lib/socket-relay.mjs), so the next request is answered on the same socket.
+  const answers = await onOneConnection(baseURL!, [
+    { method: "GET", path: "/api/config" },
+    { method: "GET", path: "/api/config", pauseMs: 16_500 },
+    { method: "POST", path: "/api/account/login", body: "{}", headers: { "content-type": "application/json" }, pauseMs: 16_500 },
+  ]);
+  expect(answers.map((a) => ("status" in a ? [a.status, a.reused] : a.error))).toEqual([
+    [200, false],
+    [200, true],
+    [400, true],
+  ]);
+});

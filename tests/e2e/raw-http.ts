@@ -16,17 +16,18 @@ export function rawGet(url: string, headers: Record<string, string>): Promise<{ 
 
 /**
  * Requests sent one after another on one keep-alive connection of Node's own client (a second request
- * goes on the first one's socket if the server kept it): each answer's status and whether its socket was
- * reused, or the error that ended it.
+ * goes on the first one's socket if the server kept it), each `pauseMs` after the answer before it: each
+ * answer's status and whether its socket was reused, or the error that ended it.
  */
 export async function onOneConnection(
   base: string,
-  requests: { method: string; path: string; body?: string; headers?: Record<string, string> }[],
+  requests: { method: string; path: string; body?: string; headers?: Record<string, string>; pauseMs?: number }[],
 ): Promise<({ status: number; reused: boolean; body: string } | { error: string })[]> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const out: ({ status: number; reused: boolean; body: string } | { error: string })[] = [];
   try {
-    for (const { method, path, body, headers = {} } of requests) {
+    for (const { method, path, body, headers = {}, pauseMs = 0 } of requests) {
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
       out.push(
         await new Promise((resolve) => {
           const sent = { ...headers, ...(body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) }) };
