@@ -553,6 +553,35 @@ test("an open challenges page opens at the start and follows the organisers' mov
   await context.close();
 });
 
+test("a page whose clock ran past the start reads again at the start on the server's clock, not at its next periodic read", async ({ adminApi: page, browser }) => {
+  test.setTimeout(60_000);
+  const now = Date.now();
+  const start = now + 12_000;
+  const r = await page.post("/api/edit/games", { data: { title: `Ahead ${now.toString(36)}`, start, end: start + HOUR, acceptWithoutReview: true, practiceMode: false } });
+  const gameId = ((await r.json()) as { id: number }).id;
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await player.clock.install();
+  await registerUser(player);
+  const team = await player.request.post("/api/team", { data: { name: `A${now.toString(36)}`.slice(0, 20) } });
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId: ((await team.json()) as { id: number }).id } })).status()).toBe(200);
+  await player.goto(`/games/${gameId}/challenges`);
+  await hydrated(player);
+  const notStarted = player.getByText(C.notStarted.split("{{time}}")[0]!.trim());
+  await expect(notStarted).toBeVisible();
+  // The page's clock jumps past the start (as after a sleep): it reads its data again, and the server, whose
+  // clock is not there yet, answers "not started" once more.
+  const reread = player.waitForResponse((response) => new URL(response.url()).pathname.startsWith(`/games/${gameId}/challenges`) && response.request().method() === "GET");
+  await player.clock.fastForward(13_000);
+  await reread;
+  expect(Date.now()).toBeLessThan(start);
+  await expect(notStarted).toBeVisible();
+  // At the start on the server's clock the page opens by itself — its next periodic read (30 s of the page's
+  // clock after it loaded) is 17 s away.
+  await expect(player.getByText(C.empty)).toBeVisible({ timeout: 15_000 });
+  await context.close();
+});
+
 test("a duplicate flag's error goes once the flag it repeated is deleted", async ({ adminPage: page }) => {
   const gameId = await createGame(page);
   const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Dup", category: "Misc", type: "StaticAttachment" } });

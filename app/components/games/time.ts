@@ -31,8 +31,11 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
  * nothing. Without `serverTime`, from the server's clock as the browser knows it (server-clock.ts).
  */
 export function useTimeReached(at: number | null, serverTime?: number): boolean {
-  // The moment seen reached (kept per moment: a moved one is looked at afresh).
-  const [reached, setReached] = useState<number | null>(null);
+  // The moment seen reached, kept with the reading it was counted from: a moved moment, or the same moment
+  // read again and still ahead on the server's clock (a browser clock that ran ahead, a sleep), is looked at
+  // afresh from the new reading instead of staying reached.
+  const reading = `${at}@${serverTime ?? ""}`;
+  const [reached, setReached] = useState<string | null>(null);
   useEffect(() => {
     if (at === null) return;
     const from = serverTime ?? serverNow();
@@ -40,13 +43,13 @@ export function useTimeReached(at: number | null, serverTime?: number): boolean 
     let timer: ReturnType<typeof setTimeout>;
     const look = () => {
       const left = at - (from + performance.now() - mountedAt);
-      if (left <= 0) setReached(at);
+      if (left <= 0) setReached(`${at}@${serverTime ?? ""}`);
       else timer = setTimeout(look, Math.min(left + 50, MAX_TIMER_MS));
     };
     timer = setTimeout(look, 0);
     return () => clearTimeout(timer);
   }, [at, serverTime]);
-  return at !== null && ((serverTime !== undefined && at <= serverTime) || reached === at);
+  return at !== null && ((serverTime !== undefined && at <= serverTime) || reached === reading);
 }
 
 /**
