@@ -174,4 +174,21 @@ describe("the npm start front when the runtime closes a kept-alive connection", 
     await sleep(300);
     expect(c.state.ended).toBe(true);
   });
+  it("answers a client that ends its side right after its request, then ends the connection", async () => {
+    const c = await setUp({});
+    const answer = c.ask("/half");
+    c.socket.end();
+    expect(await answer).toEqual({ status: 200, body: "1@1 /half" });
+    await sleep(IDLE_MS * 2);
+    expect(c.state.ended).toBe(true);
+  });
+
+  it("closes a connection that sends nothing, after the head timeout and firstByteMs", async () => {
+    const c = await setUp({}, { headTimeoutMs: 100, firstByteMs: 200 });
+    await sleep(150);
+    expect(c.state.ended).toBe(false);
+    await sleep(400);
+    expect(c.state.ended).toBe(true);
+    expect(runtime.seen.connections).toBe(0);
+  });
 });

@@ -33,6 +33,11 @@ const HUB_PREFIX = "get /hub/game/";
 const MAX_HEAD = 64 * 1024;
 const HEAD_TIMEOUT_MS = 10_000;
 /**
+ * A connection that sent no byte by then is closed after this long more without one (the runtime's own
+ * 15 s header timeout closed it when it was passed through at once).
+ */
+const FIRST_BYTE_MS = 15_000;
+/**
  * When the runtime answers and closes while the client is still sending (a body over its route's cap is
  * refused before it is read, app/core/http/body-limit.ts), the client gets the whole answer and a FIN, and
  * what it still sends is read and dropped for up to this long: closing on unread bytes would make this
@@ -70,10 +75,20 @@ const HOP_BY_HOP = new Set(["connection", "upgrade", "keep-alive", "transfer-enc
 
 /**
  * Listens on host:port and serves as described above; `upstreamPort` is the runtime's loopback port and
- * `token` its FLAGSTAFF_RELAY_TOKEN (`sendBudgetMs`, `runtimeIdleMs`, `clientIdleMs`: tests only). Resolves
- * once listening, with `close()` and `stats()`.
+ * `token` its FLAGSTAFF_RELAY_TOKEN (`sendBudgetMs`, `runtimeIdleMs`, `clientIdleMs`, `headTimeoutMs`,
+ * `firstByteMs`: tests only). Resolves once listening, with `close()` and `stats()`.
  */
-export async function startFront({ host, port, upstreamPort, token, sendBudgetMs = SEND_BUDGET_MS, runtimeIdleMs = RUNTIME_IDLE_MS, clientIdleMs = CLIENT_IDLE_MS }) {
+export async function startFront({
+  host,
+  port,
+  upstreamPort,
+  token,
+  sendBudgetMs = SEND_BUDGET_MS,
+  runtimeIdleMs = RUNTIME_IDLE_MS,
+  clientIdleMs = CLIENT_IDLE_MS,
+  headTimeoutMs = HEAD_TIMEOUT_MS,
+  firstByteMs = FIRST_BYTE_MS,
+}) {
   const connections = new Set();
   /** gameId → Feed */
   const feeds = new Map();
@@ -215,6 +230,8 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
       else socket.end();
       return;
     }
+    // Nothing sent yet (the head timeout passed): no runtime connection, whose own timeout would end it.
+    if (!upstream) socket.setTimeout(firstByteMs);
     socket.resume();
   }
 
@@ -223,7 +240,7 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
     socket.on("close", () => connections.delete(socket));
     socket.setNoDelay(true);
     let head = Buffer.alloc(0);
-    const timer = setTimeout(() => decide(true), HEAD_TIMEOUT_MS);
+    const timer = setTimeout(() => decide(true), headTimeoutMs);
     const onData = (chunk) => {
       head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
       decide(false);
@@ -530,7 +547,9 @@ export async function startFront({ host, port, upstreamPort, token, sendBudgetMs
     if (feed.upstream.readyState === WebSocket.OPEN || feed.upstream.readyState === WebSocket.CONNECTING) feed.upstream.terminate();
   }
 
-  const server = net.createServer({ noDelay: true }, onConnection);
+  // Half-open: a client that ends its side right after its request still gets the answer (the runtime
+  // answers it; the front ends the client's side when the runtime's connection ends).
+  const server = net.createServer({ noDelay: true, allowHalfOpen: true }, onConnection);
   await new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
