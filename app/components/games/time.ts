@@ -43,12 +43,12 @@ export function useTimeReached(at: number | null, serverTime?: number): boolean 
     let timer: ReturnType<typeof setTimeout>;
     const look = () => {
       const left = at - (from + performance.now() - mountedAt);
-      if (left <= 0) setReached(`${at}@${serverTime ?? ""}`);
+      if (left <= 0) setReached(reading);
       else timer = setTimeout(look, Math.min(left + 50, MAX_TIMER_MS));
     };
     timer = setTimeout(look, 0);
     return () => clearTimeout(timer);
-  }, [at, serverTime]);
+  }, [at, serverTime, reading]);
   return at !== null && ((serverTime !== undefined && at <= serverTime) || reached === reading);
 }
 
