@@ -37,6 +37,29 @@ describe("computeChallengeValue", () => {
   });
 });
 
+describe("rates that binary numbers cannot hold exactly", () => {
+  it("floors the decimal product, not its binary rounding: floor(100 × 0.29) is 29, never 28", () => {
+    const p = { originalScore: 100, minScoreRate: 0.29, difficulty: 0.1 };
+    expect(computeMinScore(p)).toBe(29);
+    // Once the curve's exponential is negligible the value is the minimum score, not one point under it.
+    expect([1, 2, 3, 4, 5, 200].map((n) => computeChallengeValue(p, n))).toEqual([100, 29, 29, 29, 29, 29]);
+    expect(computeChallengeValue({ originalScore: 100, minScoreRate: 0.29, difficulty: 5 }, 300)).toBe(29);
+  });
+
+  it("gives the exact integer floor for every rate with up to three decimals (the editor's percentages)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 1000 }), (originalScore, perMille) => {
+        // originalScore × perMille is an exact integer in doubles; its floor division by 1000 is exact.
+        const exact = Math.floor((originalScore * perMille) / 1000);
+        const p = { originalScore, minScoreRate: perMille / 1000, difficulty: 5 };
+        expect(computeMinScore(p)).toBe(exact);
+        expect(computeChallengeValue(p, 100_000)).toBe(exact);
+      }),
+      { examples: [[100, 290], [1000, 70], [300, 570]] },
+    );
+  });
+});
+
 describe("blood points", () => {
   it("matches the worked example at value 864: 907 / 890 / 873", () => {
     expect([50, 30, 10].map((m) => computeBloodPoints(864, m))).toEqual([907, 890, 873]);

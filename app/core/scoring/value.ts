@@ -15,12 +15,24 @@ export interface ValueParams {
 export function computeChallengeValue({ originalScore, minScoreRate, difficulty }: ValueParams, solves: number): number {
   if (solves <= 1) return originalScore;
   const rate = minScoreRate + (1 - minScoreRate) * Math.exp((1 - solves) / difficulty);
-  return Math.floor(originalScore * rate);
+  return floorScore(originalScore * rate);
 }
 
 /** The value the curve tends to. */
 export function computeMinScore({ originalScore, minScoreRate }: ValueParams): number {
-  return Math.floor(originalScore * minScoreRate);
+  return floorScore(originalScore * minScoreRate);
+}
+
+/**
+ * How far under an integer (relatively) a product may fall by binary rounding alone and still count as
+ * that integer: 100 × 0.29 is 28.999999999999996 in doubles, whose floor would be 28 where rules.md's
+ * floor(100 × 0.29) is 29. The products' own rounding error is below 1e-15 of their size.
+ */
+const FLOAT_SLACK = 1e-14;
+
+/** floor(x) of rules.md §3, with a product that binary rounding put a hair under an integer taken as it. */
+function floorScore(x: number): number {
+  return Math.floor(x + Math.abs(x) * FLOAT_SLACK);
 }
 
 /** Rounds half to even (banker's rounding), as the blood bonus rule requires. */
