@@ -211,6 +211,60 @@ describe("submission life cycle", () => {
     expect(listed.body.find((c) => c.id === cid)!.score).toBe(1000);
   });
 
+  it("a submission limit turned on mid-game counts the attempts D1 does not have yet", async () => {
+    const { admin, gameId } = await setup({ practiceMode: false });
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a] = await seedPlayers(gameId, 1);
+    await ensureInstances(gameId, cid);
+    // Three attempts without a limit, then the limit at once: the room drains to D1 only every 250 ms.
+    const sent = await Promise.all(["x", "y", "z"].map((flag) => submit(a!, gameId, cid, flag)));
+    expect(sent.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/${cid}`, { method: "PUT", body: { submissionLimit: 3 } })).status).toBe(200);
+    expect((await a!.client.json<{ limit: number; attempts: number }>(`/api/game/${gameId}/challenges/${cid}`)).body).toMatchObject({ limit: 3, attempts: 3 });
+    const fourth = await submit(a!, gameId, cid, "f");
+    expect(fourth.status).toBe(400);
+    expect((fourth.body as ErrorBody).title).toBe("All attempts for this challenge are used up");
+    await settle(gameId);
+    expect(await db().select().from(submissions).where(eq(submissions.challengeId, cid)).all()).toHaveLength(3);
+    // Raised, the limit keeps the count: one more attempt, then none.
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/${cid}`, { method: "PUT", body: { submissionLimit: 4 } })).status).toBe(200);
+    expect((await submit(a!, gameId, cid, "w")).status).toBe(200);
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(400);
+  });
+
+  it("counts a challenge's solvers among accepted teams only, as updateaccepted does", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await ensureInstances(gameId, cid);
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    expect((await admin.json(`/api/admin/participation/${a!.participationId}/Suspended`, { method: "PUT" })).status).toBe(200);
+    expect((await submit(b!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    const listed = async () => (await admin.json<{ id: number; acceptedCount: number; score: number }[]>(`/api/edit/games/${gameId}/challenges`)).body.find((c) => c.id === cid)!;
+    expect((await listed()).acceptedCount).toBe(1);
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/updateaccepted`, { method: "POST" })).status).toBe(200);
+    expect((await listed()).acceptedCount).toBe(1);
+  });
+
+  it("values a disabled challenge as the board valued it: a practice solve after the end does not lower it", async () => {
+    const { admin, gameId } = await setup({ practiceMode: true });
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"], fields: { originalScore: 1000, minScoreRate: 0.25, difficulty: 5 } });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await ensureInstances(gameId, cid);
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    expect((await updateGame(admin, gameId, { end: Date.now() - 1 })).status).toBe(200);
+    expect((await submit(b!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    const listed = async () => (await admin.json<{ id: number; score: number }[]>(`/api/edit/games/${gameId}/challenges`)).body.find((c) => c.id === cid)!;
+    expect((await listed()).score).toBe(1000);
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/${cid}`, { method: "PUT", body: { isEnabled: false } })).status).toBe(200);
+    // Two solves would give floor(1000 × (0.25 + 0.75 × e^(−1/5))) = 864; one counts.
+    expect((await listed()).score).toBe(1000);
+  });
+
   it("tells a signed-in user who has not joined the game so, not that the team was refused", async () => {
     const { admin, gameId } = await setup();
     const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
@@ -663,6 +717,101 @@ describe("the room's journal", () => {
     expect(await runInDurableObject(room(gameId), (_i, state) => state.storage.sql.exec("SELECT count(*) AS n FROM journal").one().n)).toBe(0);
     // The player asks for the status of a row judged on wake: the room answers it.
     expect((await statusOf(players[2]!, gameId, cid, z!)).body).toBe("Accepted");
+  });
+
+  /** Makes the room's next flag reads wait for `gate` (the first only) or fail (while `failing()`). */
+  async function holdFlagReads(gameId: number, opts: { gate?: Promise<void>; reached?: () => void; failing?: () => boolean }) {
+    await runInDurableObject(room(gameId), (instance) => {
+      const r = instance as unknown as { flagCache: (...args: unknown[]) => Promise<unknown> };
+      const original = r.flagCache.bind(r);
+      let gate = opts.gate;
+      r.flagCache = async (...args: unknown[]) => {
+        if (opts.failing?.()) throw new Error("D1 refused the read (test)");
+        if (gate) {
+          const held = gate;
+          gate = undefined;
+          opts.reached?.();
+          await held;
+        }
+        return original(...args);
+      };
+    });
+  }
+
+  it("a submission that comes while a woken room judges its journal waits: the journal's older rows keep their bloods", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["flag{o}"] });
+    const players = await seedPlayers(gameId, 3);
+    await ensureInstances(gameId, cid);
+    // A wrong flag first: the room makes its journal on first use.
+    expect((await submit(players[0]!, gameId, cid, "wrong")).status).toBe(200);
+    await settle(gameId);
+    await room(gameId).reset(gameId);
+    const [x, y] = await reserveIds(2);
+    const now = Date.now();
+    await journal(gameId, [
+      [x!, cid, players[1]!, "flag{o}", now],
+      [y!, cid, players[2]!, "flag{o}", now + 1],
+    ]);
+    let open!: () => void;
+    let reached!: () => void;
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    await holdFlagReads(gameId, { gate: new Promise<void>((resolve) => (open = resolve)), reached });
+    const waking = room(gameId).warm(gameId);
+    // The wake is judging the journal's first row (its flag read held) when a new submission comes.
+    await atGate;
+    const late = submit(players[0]!, gameId, cid, "flag{o}");
+    const early = await Promise.race([late.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 300))]);
+    open();
+    expect((await waking).rejudged).toBe(2);
+    expect((await late).status).toBe(200);
+    expect(early).toBe("waiting");
+    await settle(gameId);
+    // (The reset room kept its ids: the late submission's may be lower than the journal's here; a restarted
+    // runtime reserves new ones above them.)
+    const solves = await db().select().from(firstSolves).where(eq(firstSolves.challengeId, cid)).all();
+    expect(Object.fromEntries(solves.map((s) => [s.submissionId, s.type]))).toEqual({ [x!]: "FirstBlood", [y!]: "SecondBlood", [(await late).body as number]: "ThirdBlood" });
+  });
+
+  it("judges again, in order, submissions whose judging failed, and keeps them journaled until D1 has them", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["flag{r}"] });
+    const players = await seedPlayers(gameId, 3);
+    await ensureInstances(gameId, cid);
+    let failing = true;
+    await holdFlagReads(gameId, { failing: () => failing });
+    const first = await submit(players[0]!, gameId, cid, "flag{r}");
+    expect(first.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await statusOf(players[0]!, gameId, cid, first.body as number)).body).toBe("FlagSubmitted");
+    const journaled = () => runInDurableObject(room(gameId), (_i, state) => state.storage.sql.exec("SELECT id FROM journal").toArray().map((r) => r.id));
+    expect(await journaled()).toEqual([first.body]);
+    // D1 answers again; a later solve is judged after the waiting one, which keeps its blood.
+    failing = false;
+    const second = await submit(players[1]!, gameId, cid, "flag{r}");
+    await settle(gameId);
+    let solves = await db().select().from(firstSolves).where(eq(firstSolves.challengeId, cid)).orderBy(firstSolves.submissionId).all();
+    expect(solves.map((s) => [s.submissionId, s.type])).toEqual([
+      [first.body, "FirstBlood"],
+      [second.body, "SecondBlood"],
+    ]);
+    // With no later submission the retry comes by itself.
+    failing = true;
+    const third = await submit(players[2]!, gameId, cid, "flag{r}");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    failing = false;
+    let status: unknown = "FlagSubmitted";
+    for (let i = 0; i < 40 && status === "FlagSubmitted"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = (await statusOf(players[2]!, gameId, cid, third.body as number)).body;
+    }
+    expect(status).toBe("Accepted");
+    await settle(gameId);
+    solves = await db().select().from(firstSolves).where(eq(firstSolves.challengeId, cid)).orderBy(firstSolves.submissionId).all();
+    expect(solves.map((s) => s.type)).toEqual(["FirstBlood", "SecondBlood", "ThirdBlood"]);
+    const rows = await db().select().from(submissions).where(eq(submissions.gameId, gameId)).all();
+    expect(rows.map((r) => r.status)).toEqual(["Accepted", "Accepted", "Accepted"]);
+    expect(await journaled()).toEqual([]);
   });
 
   it("arms its alarm when it journals; the alarm judges and writes a restarted room's journal without a request", async () => {

@@ -3,7 +3,7 @@ import { composeLogText } from "~/.server/services/logs";
 import type { AnswerResult } from "~/core/enums";
 import { type BoardDelta, type BoardIndex, indexBoard, refetchDelta, solveDelta } from "~/core/game-room/delta";
 import { type ChallengeFlagCache, judge, playerStatus, setInstance } from "~/core/game-room/judge";
-import { addSolve, boardInput, canViewChallenge, checkSubmission, hasSolved, pairKey, type RoomAccess, roomAccess, type RoomState, solveType } from "~/core/game-room/state";
+import { addSolve, boardInput, canViewChallenge, challengeValue, checkSubmission, hasSolved, pairKey, type RoomAccess, roomAccess, type RoomState, solveType } from "~/core/game-room/state";
 import { computeGamePhase } from "~/core/game/phase";
 import { etagMatches } from "~/core/http/conditional";
 import { type BodyCoding, gzipBytes } from "~/core/http/encoding";
@@ -13,7 +13,7 @@ import { TokenBucketLimiter } from "~/core/rate-limit";
 import { type BoardSolve, type ChallengeInfo, computeScoreboard, type ScoreboardItem, type ScoreboardModel } from "~/core/scoring/scoreboard";
 import { type GameAccessChange, lostTeams, reauthorizeGameSocket } from "~/core/socket-access";
 import { type OutgoingMessage, SocketHub } from "../shared/socket-hub";
-import { loadAccess, loadFlagCache, loadHidden, loadState, reloadMeta } from "./load";
+import { countSubmissions, loadAccess, loadFlagCache, loadHidden, loadState, reloadMeta } from "./load";
 import type { BoardRead, DetailsResult, RefreshWhat, RoomRefusal, StatusResult, SubmitRequest, SubmitResult } from "./types";
 import { drainStatements, emptyWrites, hasWrites, IdPool, j, mergeWrites, type NewSubmission, type PendingWrites, reserveIdsStatements } from "./writes";
 
@@ -52,6 +52,8 @@ const BOARD_INTERVAL_MS = 30;
 const LOG_PUSH_MS = 250;
 /** A dynamic challenge's flags are re-read from D1 on a miss when older than this. */
 const FLAG_CACHE_MAX_AGE_MS = 2_000;
+/** Submissions whose judging failed (D1 refused a flag read) are judged again this long after, first. */
+const JUDGE_RETRY_MS = 1_000;
 const RECENT_LIMIT = 200_000;
 const utf8 = new TextEncoder();
 
@@ -120,6 +122,11 @@ export class GameRoom extends SocketHub {
   private loading: Promise<RoomState | null> | null = null;
   private readonly nonce = crypto.randomUUID().slice(0, 8);
   private queue: Queued[] = [];
+  /** The batch a flush took from the queue and has not journaled yet (waiting for ids). */
+  private journaling: Queued[] = [];
+  /** Journaled submissions whose judging failed, in id order: judged again before any later one. */
+  private unjudged: Judged[] = [];
+  private judgeRetryTimer: ReturnType<typeof setTimeout> | null = null;
   private writes: PendingWrites = emptyWrites();
   private flushing: Promise<void> | null = null;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
@@ -152,7 +159,10 @@ export class GameRoom extends SocketHub {
   // ── State ──────────────────────────────────────────────────────────────────────────────────────────
 
   private async ready(gameId: number): Promise<RoomState | null> {
-    if (this.state && this.state.game.id === gameId) return this.state;
+    // A load sets the state before it judges again what a restart left: until it is done every call waits
+    // for it, so nothing new is judged before the journal's older rows (bloods follow ids), and no drain
+    // of a newer row can take older ones out of the journal before they reach D1.
+    if (!this.loading && this.state && this.state.game.id === gameId) return this.state;
     this.loading ??= this.load(gameId).finally(() => {
       this.loading = null;
     });
@@ -214,8 +224,8 @@ export class GameRoom extends SocketHub {
     for (const rec of recs) {
       rec.userName ||= (rec.userId && state.userNames.get(rec.userId)) || "";
       this.lastTime = Math.max(this.lastTime, rec.time);
-      await this.judgeOne(rec);
     }
+    await this.judgeInOrder(recs);
     this.lastRejudged = recs.length;
     this.recomputeBoard(false);
     this.lastLoadMs = Date.now() - started;
@@ -302,7 +312,12 @@ export class GameRoom extends SocketHub {
     this.flushTimer = null;
     // Back to back: what arrived while a batch was written goes in the next one at once.
     const run = (async () => {
-      while (this.state && this.queue.length > 0) await this.flushOnce(this.state);
+      // Submissions left unjudged get one attempt per run (their retry timer calls again), new ones all.
+      let retry = this.unjudged.length > 0;
+      while (this.state && (this.queue.length > 0 || retry)) {
+        retry = false;
+        await this.flushOnce(this.state);
+      }
     })();
     this.flushing = run;
     // Cleared once the run has settled, never from inside it: a run with nothing to do settles before it
@@ -319,6 +334,15 @@ export class GameRoom extends SocketHub {
 
   private async flushOnce(state: RoomState): Promise<void> {
     const batch = this.queue.splice(0, MAX_BATCH);
+    this.journaling = batch;
+    try {
+      await this.journalAndJudge(state, batch);
+    } finally {
+      this.journaling = [];
+    }
+  }
+
+  private async journalAndJudge(state: RoomState, batch: Queued[]): Promise<void> {
     const refuse = () => {
       for (const q of batch) {
         const key = pairKey(q.sub.participationId, q.sub.challengeId);
@@ -327,7 +351,7 @@ export class GameRoom extends SocketHub {
         q.resolve(refusal(409, "submission.write_conflict"));
       }
     };
-    if (!(await this.haveIds(batch.length))) {
+    if (batch.length > 0 && !(await this.haveIds(batch.length))) {
       refuse();
       return;
     }
@@ -336,17 +360,20 @@ export class GameRoom extends SocketHub {
     try {
       // One statement; the runtime commits it when this turn ends and holds the room's replies (the ids
       // below, the verdicts) until it is on disk.
-      this.journal().exec(
-        `INSERT INTO journal (id, game_id, challenge_id, participation_id, user_id, user_name, answer, submit_time, ip)
-         SELECT ${j(0)}, ${j(1)}, ${j(2)}, ${j(3)}, ${j(4)}, ${j(5)}, ${j(6)}, ${j(7)}, ${j(8)} FROM json_each(?) j ORDER BY j.key`,
-        JSON.stringify(rows),
-      );
+      if (batch.length > 0) {
+        this.journal().exec(
+          `INSERT INTO journal (id, game_id, challenge_id, participation_id, user_id, user_name, answer, submit_time, ip)
+           SELECT ${j(0)}, ${j(1)}, ${j(2)}, ${j(3)}, ${j(4)}, ${j(5)}, ${j(6)}, ${j(7)}, ${j(8)} FROM json_each(?) j ORDER BY j.key`,
+          JSON.stringify(rows),
+        );
+      }
     } catch (err) {
       console.error(`game room ${state.game.id}: journal write failed`, err);
       refuse();
       return;
     }
-    this.armAlarm();
+    this.journaling = [];
+    if (batch.length > 0) this.armAlarm();
     const judged: Judged[] = batch.map((q, i) => {
       const id = ids[i]!;
       const { sub } = q;
@@ -354,9 +381,32 @@ export class GameRoom extends SocketHub {
       q.resolve({ ok: true, id });
       return { id, inD1: false, challengeId: sub.challengeId, participationId: sub.participationId, userId: sub.userId, userName: q.userName, answer: sub.answer, time: sub.time, ip: sub.ip };
     });
-    for (const rec of judged) await this.judgeOne(rec);
+    await this.judgeInOrder(judged);
     await this.pushOut();
     this.scheduleDrain();
+  }
+
+  /**
+   * Judges stored submissions in id order, after any left unjudged. When judging one fails (D1 refused its
+   * flags' read) it and every later one wait, journaled, for the retry: a later one judged first could take
+   * its blood, and a drain of a later one must not take it out of the journal before it is in D1.
+   */
+  private async judgeInOrder(recs: Judged[]): Promise<void> {
+    const todo = this.unjudged.length > 0 ? [...this.unjudged, ...recs] : recs;
+    this.unjudged = [];
+    for (let i = 0; i < todo.length; i++) {
+      try {
+        await this.judgeOne(todo[i]!);
+      } catch (err) {
+        console.error(`game room: judging submission ${todo[i]!.id} failed, ${todo.length - i} wait for a retry`, err);
+        this.unjudged = todo.slice(i);
+        this.judgeRetryTimer ??= setTimeout(() => {
+          this.judgeRetryTimer = null;
+          void this.flush();
+        }, JUDGE_RETRY_MS);
+        return;
+      }
+    }
   }
 
   /** Arms the journal's alarm unless it is armed; the write commits with the flush's journal insert. */
@@ -479,10 +529,8 @@ export class GameRoom extends SocketHub {
       });
     }
     this.queueLogs(writes.logs);
-    // The drained rows leave the journal; every journaled row with a smaller id was judged (in id order)
-    // and drained before or now.
-    const last = writes.submissions.reduce((max, row) => Math.max(max, row[0]), 0);
-    if (last > 0) this.journal().exec("DELETE FROM journal WHERE id <= ?", last);
+    // The drained rows leave the journal, those only: a row whose judging waits for a retry stays there.
+    if (writes.submissions.length > 0) this.journal().exec("DELETE FROM journal WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(writes.submissions.map((row) => row[0])));
     await this.pushOut();
     return true;
   }
@@ -706,6 +754,33 @@ export class GameRoom extends SocketHub {
     return state.submissionCounts.get(pairKey(participationId, challengeId)) ?? 0;
   }
 
+  /**
+   * Counts the attempts at challenges whose submission limit was just turned on (without a limit the room
+   * counts none): D1's rows, and the room's own that D1 may not have yet — journaled, queued, or taken for
+   * the journal. Submissions from now on are counted as they come (the limit is on); their ids come from
+   * the pool's next id on, which the D1 count leaves out, as it leaves out the journaled rows counted here.
+   */
+  private async countAttempts(state: RoomState, challengeIds: number[]): Promise<void> {
+    if (challengeIds.length === 0) return;
+    while (this.ids.available === 0) if (!(await this.reserveIds())) break;
+    const limited = new Set(challengeIds);
+    const counts = state.submissionCounts;
+    for (const key of [...counts.keys()]) if (limited.has(Number(key.slice(key.indexOf(":") + 1)))) counts.delete(key);
+    const add = (participationId: number, challengeId: number, n = 1) => {
+      if (!limited.has(challengeId)) return;
+      const key = pairKey(participationId, challengeId);
+      counts.set(key, (counts.get(key) ?? 0) + n);
+    };
+    const journaled = this.journal().exec<{ id: number; participation_id: number; challenge_id: number }>("SELECT id, participation_id, challenge_id FROM journal").toArray();
+    for (const r of journaled) add(r.participation_id, r.challenge_id);
+    for (const q of [...this.journaling, ...this.queue]) add(q.sub.participationId, q.sub.challengeId);
+    const stored = await countSubmissions(this.env.DB, challengeIds, { id: this.ids.next, except: journaled.map((r) => r.id) });
+    for (const [key, n] of stored) {
+      const [participationId, challengeId] = key.split(":").map(Number);
+      add(participationId!, challengeId!, n);
+    }
+  }
+
   async readBoard(gameId: number, opts: { etag?: string | null; allowHidden?: boolean; skip?: number; count?: number; coding?: BodyCoding } = {}): Promise<BoardRead> {
     const state = await this.ready(gameId);
     if (!state) return { kind: "notFound" };
@@ -754,12 +829,18 @@ export class GameRoom extends SocketHub {
   }
 
   /**
-   * Each board challenge's current value (counted solves only: in the game's time, before its deadline,
-   * by divisions that move the value), for the admin list; null when the game is gone.
+   * Each challenge's current value (counted solves only: in the game's time, before its deadline, by
+   * divisions that move the value) — the board's, and for a challenge not on it (disabled) the same rule's —
+   * for the admin list; null when the game is gone.
    */
   async challengeScores(gameId: number): Promise<Record<number, number> | null> {
     const model = await this.boardModel(gameId);
-    return model ? Object.fromEntries(Object.values(model.challenges).flatMap((list) => list.map((c) => [c.id, c.score]))) : null;
+    const state = this.state;
+    if (!model || !state) return null;
+    const scores: Record<number, number> = {};
+    for (const c of state.challenges.values()) scores[c.id] = challengeValue(state, c);
+    for (const list of Object.values(model.challenges)) for (const c of list) scores[c.id] = c.score;
+    return scores;
   }
 
   /** GET game/{id}/details: the player's view (rules.md §1 gates, only challenges the team may view). */
@@ -849,11 +930,12 @@ export class GameRoom extends SocketHub {
     const before = changesAccess(what) ? roomAccess(state) : null;
     // Open pages may hold the board only once the game has started (reads are refused before).
     const boardWasOpen = Date.now() >= state.game.start;
-    const exists = await reloadMeta(this.env.DB, state);
-    if (!exists) {
+    const limited = await reloadMeta(this.env.DB, state);
+    if (!limited) {
       await this.reset(gameId);
       return;
     }
+    await this.countAttempts(state, limited);
     if (typeof what === "object") {
       state.flagCaches.delete(what.challengeId);
     } else if (what !== "game") {
@@ -943,8 +1025,12 @@ export class GameRoom extends SocketHub {
     this.pendingSolves = [];
     this.recent.clear();
     this.flagLoadedAt.clear();
-    // Whatever D1 refused is still journaled (or still FlagSubmitted there): the next load judges it again.
+    // Whatever D1 refused, or is not judged yet, is still journaled (or still FlagSubmitted there): the next
+    // load judges it again.
     this.writes = emptyWrites();
+    this.unjudged = [];
+    if (this.judgeRetryTimer) clearTimeout(this.judgeRetryTimer);
+    this.judgeRetryTimer = null;
     if (this.drainTimer) clearTimeout(this.drainTimer);
     this.drainTimer = null;
     this.clearBoardTimer();

@@ -130,30 +130,42 @@ export async function loadState(db: D1Database, gameId: number): Promise<RoomSta
       addSolve(state, { participationId, challengeId: Number(challengeId), submissionId, time, userName });
     }
   }
-  await loadSubmissionCounts(db, state, [...state.challenges.values()].filter((c) => c.submissionLimit > 0).map((c) => c.id));
+  const limited = [...state.challenges.values()].filter((c) => c.submissionLimit > 0).map((c) => c.id);
+  state.submissionCounts = await countSubmissions(db, limited);
   return state;
 }
 
-/** Submission counts per team for challenges with a submission limit. */
-export async function loadSubmissionCounts(db: D1Database, state: RoomState, challengeIds: number[]): Promise<void> {
-  if (challengeIds.length === 0) return;
+/**
+ * Submission counts per team (by `pairKey`) of the given challenges in D1; with `below`, only rows whose
+ * id is under it and not in `except` (rows the caller counts from its own memory).
+ */
+export async function countSubmissions(db: D1Database, challengeIds: number[], below?: { id: number | null; except: number[] }): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (challengeIds.length === 0) return counts;
   const rows = await db
-    .prepare("SELECT participation_id, challenge_id, count(*) FROM submissions WHERE challenge_id IN (SELECT value FROM json_each(?1)) GROUP BY participation_id, challenge_id")
-    .bind(JSON.stringify(challengeIds))
+    .prepare(
+      `SELECT participation_id, challenge_id, count(*) FROM submissions WHERE challenge_id IN (SELECT value FROM json_each(?1))
+       AND (?2 IS NULL OR id < ?2) AND id NOT IN (SELECT value FROM json_each(?3)) GROUP BY participation_id, challenge_id`,
+    )
+    .bind(JSON.stringify(challengeIds), below?.id ?? null, JSON.stringify(below?.except ?? []))
     .raw();
-  for (const id of challengeIds) for (const k of [...state.submissionCounts.keys()]) if (k.endsWith(`:${id}`)) state.submissionCounts.delete(k);
-  for (const r of rows) state.submissionCounts.set(pairKey(Number(r[0]), Number(r[1])), Number(r[2]));
+  for (const r of rows) counts.set(pairKey(Number(r[0]), Number(r[1])), Number(r[2]));
+  return counts;
 }
 
-/** Reloads the parts of the state that edits change (everything except solves and flag caches). */
-export async function reloadMeta(db: D1Database, state: RoomState): Promise<boolean> {
+/**
+ * Reloads the parts of the state that edits change (everything except solves and flag caches). Resolves
+ * with the challenges whose submission limit was just turned on (the room counts their attempts), null
+ * when the game is gone.
+ */
+export async function reloadMeta(db: D1Database, state: RoomState): Promise<number[] | null> {
   const gameId = state.game.id;
   const q = (sql: string) => db.prepare(sql).bind(gameId);
   const results = await db.batch([q(GAME_SQL), q(DIVISIONS_SQL), q(DIVISION_CONFIGS_SQL), q(PARTICIPATIONS_SQL), q(MEMBERS_SQL), q(CHALLENGES_SQL)]);
   const [game, divisions, configs, participations, members, challenges] = results.map((r) =>
     (r.results as Record<string, unknown>[]).map((o) => Object.values(o)),
   );
-  if (!game || game.length === 0) return false;
+  if (!game || game.length === 0) return null;
   state.game = gameFromRow(game[0]!);
   state.divisions = divisionsFrom(divisions!, configs!);
   state.participations = participationsFrom(participations!);
@@ -180,9 +192,7 @@ export async function reloadMeta(db: D1Database, state: RoomState): Promise<bool
       for (const s of list) if (!state.participations.has(s.participationId)) state.solvedBy.get(cid)?.delete(s.participationId);
     }
   }
-  const limited = [...state.challenges.values()].filter((c) => c.submissionLimit > 0 && !before.get(c.id)?.submissionLimit).map((c) => c.id);
-  await loadSubmissionCounts(db, state, limited);
-  return true;
+  return [...state.challenges.values()].filter((c) => c.submissionLimit > 0 && !before.get(c.id)?.submissionLimit).map((c) => c.id);
 }
 
 const ACCEPTED_SQL =

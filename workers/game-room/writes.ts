@@ -77,6 +77,11 @@ export class IdPool {
     return this.ranges.reduce((n, [next, end]) => n + end - next, 0);
   }
 
+  /** The id the pool hands out next (every id it hands out later is above it); null when it is empty. */
+  get next(): number | null {
+    return this.ranges[0]?.[0] ?? null;
+  }
+
   /** Adds the ids [first, end). */
   add(first: number, end: number): void {
     const last = this.ranges[this.ranges.length - 1];
@@ -198,7 +203,8 @@ export function drainStatements(db: D1Database, gameId: number, w: PendingWrites
     statements.push(
       db
         .prepare(
-          `UPDATE challenges SET accepted_count = (SELECT count(*) FROM first_solves f WHERE f.challenge_id = challenges.id)
+          `UPDATE challenges SET accepted_count = (SELECT count(*) FROM first_solves f JOIN participations p ON p.id = f.participation_id
+             WHERE f.challenge_id = challenges.id AND p.status = 'Accepted')
            WHERE id IN (SELECT value FROM json_each(?1))`,
         )
         .bind(JSON.stringify([...w.acceptedChallenges])),

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GamePermission } from "../enums";
 import { emptyFlagCache, judge, playerStatus, setInstance } from "./judge";
 import { checkFlagText } from "./schemas";
-import { addSolve, checkSubmission, type RoomChallenge, roomAccess, type RoomState, solveType } from "./state";
+import { addSolve, challengeValue, checkSubmission, type RoomChallenge, roomAccess, type RoomState, solveType } from "./state";
 import { verdictText, WRONG_MESSAGE_COUNT, wrongMessageKey } from "./verdict-text";
 
 describe("judge", () => {
@@ -142,6 +142,24 @@ describe("blood order", () => {
     expect(take(3)).toBe("ThirdBlood");
     expect(take(4)).toBe("Normal");
     expect(solveType(state({ end: Date.now() - 1, start: Date.now() - 1000 }), s.participations.get(1)!, c, Date.now())).toBe("Normal");
+  });
+});
+
+describe("challengeValue", () => {
+  it("counts accepted teams' solves in the game's time only, whether the challenge is enabled or not", () => {
+    const s = state();
+    const c = s.challenges.get(10)!;
+    const solve = (pid: number, time: number) => addSolve(s, { participationId: pid, challengeId: 10, submissionId: pid, time, userName: "" });
+    solve(1, s.game.start + 1);
+    expect(challengeValue(s, c)).toBe(1000);
+    // A suspended team's solve and one after the end (practice) do not count.
+    solve(5, s.game.start + 2);
+    solve(2, s.game.end);
+    expect(challengeValue(s, c)).toBe(1000);
+    solve(3, s.game.start + 3);
+    expect(challengeValue(s, c)).toBe(864);
+    c.isEnabled = false;
+    expect(challengeValue(s, c)).toBe(864);
   });
 });
 

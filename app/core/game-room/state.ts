@@ -2,6 +2,7 @@ import { type ChallengeCategory, type ChallengeType, GamePermission, type Partic
 import { unpackBloodBonus } from "../game/blood-bonus";
 import { computeGamePhase } from "../game/phase";
 import { BLOOD_TYPES, type BoardDivision, type BoardInput, type BoardSolve, permissionsFor, solveFacts } from "../scoring/scoreboard";
+import { computeChallengeValue } from "../scoring/value";
 import type { ChallengeFlagCache } from "./judge";
 
 /**
@@ -123,6 +124,20 @@ export function solveType(state: RoomState, p: RoomParticipation, c: RoomChallen
     if (taken >= 3) return "Normal";
   }
   return BLOOD_TYPES[taken]!;
+}
+
+/**
+ * A challenge's current value, on the board or not (a disabled one too), from its counted solves
+ * (rules.md §3): accepted teams' solves in the game's time, before the deadline, by divisions that move
+ * the value. The board computes the same for the challenges it shows.
+ */
+export function challengeValue(state: RoomState, c: RoomChallenge): number {
+  let counted = 0;
+  for (const s of state.solvesByChallenge.get(c.id) ?? []) {
+    const p = state.participations.get(s.participationId);
+    if (p && p.status === "Accepted" && solveFacts(state.game, p, divisionOf(state, p), c, s.time).counted) counted++;
+  }
+  return computeChallengeValue(c, counted);
 }
 
 /** The scoreboard input of the state: accepted teams, enabled challenges, all first solves. */
