@@ -101,6 +101,31 @@ describe("assets (api.md §8) and admin/files", () => {
     expect((await new Client().fetch(`/assets/${stored!.hash}/att.bin`)).status).toBe(200);
   });
 
+  it("a file a crash left at zero references (released, not yet dropped) is served nowhere, deletable, and swept by the file list", async () => {
+    const { client: admin } = await newAdmin();
+    const first = text(`cut-off release ${unique()}`);
+    const second = text(`cut-off release ${unique()}`);
+    const stored = (await admin.json<{ hash: string }[]>("/api/assets", { method: "POST", raw: upload([first, "one.bin"], [second, "two.bin"]) })).body;
+    const [a, b] = stored.map((f) => f.hash);
+    // What a release leaves when the runtime dies between taking the last reference off and dropping the file.
+    await env.DB.prepare("UPDATE files SET reference_count = 0 WHERE hash IN (?1, ?2)").bind(a, b).run();
+    expect((await new Client().fetch(`/assets/${a}/one.bin`)).status).toBe(404);
+    const deleted = await admin.json<{ title: string }>(`/api/assets/${a}`, { method: "DELETE" });
+    expect(deleted.status).toBe(200);
+    expect(await db().select().from(files).where(eq(files.hash, a!)).get()).toBeUndefined();
+    expect(await env.FILES.head(blobKey(a!))).toBeNull();
+    // The other goes with the admin's next look at the file list, which does not show it.
+    const listed = await admin.json<{ data: { hash: string }[] }>("/api/admin/files?count=100");
+    expect(listed.body.data.map((f) => f.hash)).not.toContain(b);
+    let row: unknown = true;
+    for (let i = 0; i < 50 && row; i++) {
+      row = await db().select().from(files).where(eq(files.hash, b!)).get();
+      if (row) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(row).toBeUndefined();
+    expect(await env.FILES.head(blobKey(b!))).toBeNull();
+  });
+
   it("serves each attachment under the name it was attached with, whoever uploads the same bytes later", async () => {
     const { client: admin } = await newAdmin();
     const bytes = text(`renamed copy ${unique()}`);

@@ -8,7 +8,7 @@ import { queryEnum, queryInt } from "~/core/schemas/query";
 import { adminTeamUpdateSchema, pageQuerySchema, searchQuerySchema } from "~/core/schemas/team";
 import { getPlatformConfig, updatePlatformConfig } from "~/.server/services/config";
 import { configUpdateSchema } from "~/core/schemas/config";
-import type { ApiContext, ApiEnv } from "./context";
+import { type ApiContext, type ApiEnv, backgroundOf } from "./context";
 import { listLogs } from "~/.server/services/logs";
 import { LOG_LEVELS } from "~/core/enums";
 import { z } from "zod";
@@ -16,7 +16,7 @@ import { containerDeps } from "./container-deps";
 import { logEvent } from "./log";
 import { defineRoute } from "./registry";
 import * as branding from "~/.server/services/branding";
-import { listFiles } from "~/.server/storage/files";
+import { listFiles, sweepUnreferenced } from "~/.server/storage/files";
 
 import * as containerService from "~/.server/services/containers";
 import * as participations from "~/.server/services/participations";
@@ -152,9 +152,14 @@ defineRoute(admin, { method: "DELETE", path: "/admin/config/logo", auth: "Admin"
   return c.json({ title: c.get("t")("admin.logo_reset"), status: 200 });
 });
 
-defineRoute(admin, { method: "GET", path: "/admin/files", auth: "Admin", tag, summary: "Stored files, newest first", query: pageQuerySchema }, async (c, { query }) =>
-  c.json(await listFiles(c.get("db"), query)),
-);
+defineRoute(admin, { method: "GET", path: "/admin/files", auth: "Admin", tag, summary: "Stored files, newest first", query: pageQuerySchema }, async (c, { query }) => {
+  // Files a crash left at zero references go meanwhile (they are not listed).
+  const sweep = sweepUnreferenced({ db: c.get("db"), bucket: c.env.FILES }).catch((err) => console.error("file sweep failed", err));
+  const background = backgroundOf(c);
+  if (background) background(sweep);
+  else await sweep;
+  return c.json(await listFiles(c.get("db"), query));
+});
 
 // ── Participation review (api.md §7) ─────────────────────────────────────────────────────────────────
 

@@ -47,7 +47,8 @@ export async function serveAsset(
     return Response.json({ title: notFoundTitle, status: 405 }, { status: 405, headers: { Allow: "GET, HEAD" } });
   }
   const row = await getFile(createDb(env.DB), target.hash);
-  if (!row) return notFound();
+  // A file at zero references is being dropped, or was left so by a crash between release and drop.
+  if (!row || row.referenceCount <= 0) return notFound();
   const etag = `"${target.hash}"`;
   const byName = contentTypeForName(target.name);
   const contentType = byName === "application/octet-stream" ? row.contentType : byName;

@@ -1,4 +1,4 @@
-import { count, desc, eq, sql } from "drizzle-orm";
+import { count, desc, eq, gt, lte, sql } from "drizzle-orm";
 import { badRequest, notFound } from "~/core/errors";
 import { FILE_LIMITS } from "~/core/http/body-limit";
 import type { Db } from "../db/client";
@@ -224,21 +224,37 @@ async function countFileUses(db: Db, hash: string): Promise<number> {
 export async function deleteAsset(deps: Omit<StorageDeps, "now">, hash: string): Promise<{ gone: boolean }> {
   const file = isFileHash(hash) ? await getFile(deps.db, hash) : null;
   if (!file) throw notFound("asset.not_found");
+  // No reference left (a release cut off before its drop): nothing holds it, it goes now.
+  if (file.referenceCount <= 0) return { gone: await dropIfUnreferenced(deps, hash) };
   if (file.referenceCount <= (await countFileUses(deps.db, hash))) throw badRequest("asset.in_use");
   return { gone: await releaseFile(deps, hash) };
 }
 
-/** GET /api/admin/files: `ArrayResponse<LocalFile>`, newest first. */
+/**
+ * Drops files left at zero references: a release takes its reference off in one step and drops the file in
+ * the next, and a runtime dying between them leaves such a row (served nowhere, listed nowhere). Run in the
+ * background of the admin's file list; at most `limit` a call.
+ */
+export async function sweepUnreferenced(deps: Omit<StorageDeps, "now">, limit = 100): Promise<number> {
+  const rows = await deps.db.select({ hash: files.hash }).from(files).where(lte(files.referenceCount, 0)).limit(limit).all();
+  let dropped = 0;
+  for (const { hash } of rows) if (await dropIfUnreferenced(deps, hash)) dropped++;
+  return dropped;
+}
+
+/** GET /api/admin/files: `ArrayResponse<LocalFile>`, newest first (files with a reference: see sweepUnreferenced). */
 export async function listFiles(db: Db, { count: take, skip }: { count: number; skip: number }) {
+  const held = gt(files.referenceCount, 0);
   const [rows, total] = await Promise.all([
     db
       .select({ hash: files.hash, name: files.name })
       .from(files)
+      .where(held)
       .orderBy(desc(files.uploadTime), files.hash)
       .limit(take)
       .offset(skip)
       .all(),
-    db.select({ n: count() }).from(files).get(),
+    db.select({ n: count() }).from(files).where(held).get(),
   ]);
   return { data: rows, length: rows.length, total: total?.n ?? 0 };
 }
