@@ -265,6 +265,53 @@ describe("submission life cycle", () => {
     expect((await listed()).score).toBe(1000);
   });
 
+  it("a right flag taken before its team's suspension is its solve once the team plays again, at the submission's time", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await ensureInstances(gameId, cid);
+    const standing = (p: Player, s: string) => admin.json(`/api/admin/participation/${p.participationId}/${s}`, { method: "PUT" });
+    // The room holds the flush (its ids) while an admin suspends the team: the submission, checked while the
+    // team played, is judged after the suspension.
+    let open!: () => void;
+    let reached!: () => void;
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    await runInDurableObject(room(gameId), (instance) => {
+      const r = instance as unknown as { haveIds: (n: number) => Promise<boolean> };
+      const original = r.haveIds.bind(r);
+      r.haveIds = async (n: number) => {
+        reached();
+        await gate;
+        r.haveIds = original;
+        return original(n);
+      };
+    });
+    const sent = submit(a!, gameId, cid, "f");
+    await atGate;
+    expect((await standing(a!, "Suspended")).status).toBe(200);
+    open();
+    expect((await sent).status).toBe(200);
+    await settle(gameId);
+    expect((await statusOf(a!, gameId, cid, (await sent).body as number)).status).toBe(403);
+    expect((await submit(b!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    expect((await standing(a!, "Accepted")).status).toBe(200);
+    await settle(gameId);
+    const row = await db().select().from(submissions).where(eq(submissions.id, (await sent).body as number)).get();
+    expect(row!.status).toBe("Accepted");
+    const solves = await db().select().from(firstSolves).where(eq(firstSolves.challengeId, cid)).orderBy(firstSolves.submissionId).all();
+    expect(solves.map((s) => [s.participationId, s.submissionId])).toEqual([
+      [a!.participationId, (await sent).body],
+      [b!.participationId, solves[1]?.submissionId],
+    ]);
+    // Back on the board with its submission's time, ahead of the team that solved while it was suspended.
+    const model = await board(gameId);
+    const solvedAt = (p: Player) => model.items.find((i) => i.id === p.teamId)?.solvedChallenges[0];
+    expect(solvedAt(a!)).toMatchObject({ time: row!.submitTime, type: "FirstBlood" });
+    expect(solvedAt(b!)).toMatchObject({ type: "SecondBlood" });
+  });
+
   it("tells a signed-in user who has not joined the game so, not that the team was refused", async () => {
     const { admin, gameId } = await setup();
     const cid = await makeChallenge(admin, gameId, { flags: ["f"] });

@@ -570,8 +570,14 @@ export class GameRoom extends SocketHub {
     const events: GameEvent[] = [
       { type: "FlagSubmit", values: [status, rec.answer, title, String(rec.challengeId)], time: rec.time, user: rec.userName, team: teamName, teamId: p?.teamId ?? null },
     ];
-    if (status === "Accepted" && challenge && p && p.status === "Accepted" && !hasSolved(state, p.id, challenge.id)) {
-      const type = solveType(state, p, challenge, rec.time);
+    // The team as it stands now (an admin may have suspended it since the submission was stored, or while
+    // its flags were read). A suspended team keeps the solve its accepted flag earned, at the submission's
+    // time (rules.md §7: the first acceptance is the solve); the board shows it once the team plays again,
+    // and no blood is taken or announced for it meanwhile.
+    const standing = state.participations.get(rec.participationId);
+    if (status === "Accepted" && challenge && p && standing && !hasSolved(state, p.id, challenge.id)) {
+      const playing = standing.status === "Accepted";
+      const type = playing ? solveType(state, standing, challenge, rec.time) : "Normal";
       const solve: BoardSolve = { participationId: p.id, challengeId: challenge.id, submissionId: rec.id, time: rec.time, userName: rec.userName };
       addSolve(state, solve);
       w.firstSolves.push([p.id, challenge.id, rec.id, rec.userId, rec.time, type]);
@@ -580,7 +586,7 @@ export class GameRoom extends SocketHub {
       const solved = { team: p.name, title: challenge.title, id: challenge.id };
       const log = composeLogText(type === "Normal" || type === "Unaccepted" ? { key: "solved", params: solved } : { key: "solvedBlood", params: { ...solved, type } });
       w.logs.push([rec.time, redactField(rec.userName || null, 64), rec.ip || null, log.message, log.key, log.params]);
-      this.markBoardDirty(solve);
+      if (playing) this.markBoardDirty(solve);
     }
     if (status === "CheatDetected" && owner !== null && p) {
       w.cheats.push([owner, p.id, rec.id]);
