@@ -392,14 +392,14 @@ export class GameRoom extends SocketHub {
    * its blood, and a drain of a later one must not take it out of the journal before it is in D1.
    */
   private async judgeInOrder(recs: Judged[]): Promise<void> {
-    const todo = this.unjudged.length > 0 ? [...this.unjudged, ...recs] : recs;
+    const waiting = this.unjudged.length > 0 ? [...this.unjudged, ...recs] : recs;
     this.unjudged = [];
-    for (let i = 0; i < todo.length; i++) {
+    for (let i = 0; i < waiting.length; i++) {
       try {
-        await this.judgeOne(todo[i]!);
+        await this.judgeOne(waiting[i]!);
       } catch (err) {
-        console.error(`game room: judging submission ${todo[i]!.id} failed, ${todo.length - i} wait for a retry`, err);
-        this.unjudged = todo.slice(i);
+        console.error(`game room: judging submission ${waiting[i]!.id} failed, ${waiting.length - i} wait for a retry`, err);
+        this.unjudged = waiting.slice(i);
         this.judgeRetryTimer ??= setTimeout(() => {
           this.judgeRetryTimer = null;
           void this.flush();
