@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./lib/d1-migrations.mjs";
 import { freePort } from "./lib/free-port.mjs";
 import { acquireDataDir, DataDirInUse, recordAgent, recordRuntimes, releaseDataDir, runtimePids } from "./lib/runtime-lock.mjs";
-import { checkAdminSettings, checkSettings } from "./lib/settings.mjs";
+import { checkAdminSettings, checkSettings, runtimeV8Flags } from "./lib/settings.mjs";
 import { startFront } from "./lib/socket-relay.mjs";
 import { collectStaticFiles, gzipStaticFiles } from "./lib/static-files.mjs";
 import { parsePublicUrl } from "../app/core/public-url.ts";
@@ -29,8 +29,9 @@ Object.assign(process.env, {
 // during a submission storm, BENCHMARKS.md). Starting the old generation at 512 MB keeps those pauses out
 // of bursts (storm verdict p99 ≈ 150–220 → 65–90 ms) for more memory: the heap grows until V8 collects
 // (README's MINIFLARE_WORKERD_V8_FLAGS row has the measurement and a cap for small hosts). Flags the
-// caller sets come after this one and win (Miniflare passes the variable to workerd's `v8Flags`).
-process.env.MINIFLARE_WORKERD_V8_FLAGS = ["--initial-old-space-size=512", process.env.MINIFLARE_WORKERD_V8_FLAGS].filter(Boolean).join(" ");
+// caller sets come after this one; a caller who sizes the old generation gets its flags alone, since a cap
+// under the 512 MB start did not hold beside it (Miniflare passes the variable to workerd's `v8Flags`).
+process.env.MINIFLARE_WORKERD_V8_FLAGS = runtimeV8Flags(process.env.MINIFLARE_WORKERD_V8_FLAGS);
 
 /**
  * workerd's log lines (the workers' console included), printed as Miniflare does by default, minus the

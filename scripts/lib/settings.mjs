@@ -98,3 +98,18 @@ export function checkAdminSettings(env) {
   }
   return problems;
 }
+
+/** The runtime's default old generation start (scripts/start.mjs says why). */
+export const DEFAULT_RUNTIME_V8_FLAGS = "--initial-old-space-size=512";
+
+/**
+ * The V8 flags the runtime gets: the default, then the caller's — unless the caller sizes the old generation
+ * itself (`--max-old-space-size` or `--initial-old-space-size`, with `_` or `-`): then the caller's alone. A
+ * cap under the default's 512 MB start did not hold beside it (a runtime given `--max-old-space-size=256` grew
+ * past 850 MB; alone, it levelled near 435 MB).
+ */
+export function runtimeV8Flags(callerFlags) {
+  const caller = (callerFlags ?? "").trim();
+  if (/--(max|initial)[-_]old[-_]space[-_]size\b/.test(caller)) return caller;
+  return [DEFAULT_RUNTIME_V8_FLAGS, caller].filter(Boolean).join(" ");
+}

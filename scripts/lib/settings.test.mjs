@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAdminSettings, checkSettings } from "./settings.mjs";
+import { checkAdminSettings, checkSettings, runtimeV8Flags } from "./settings.mjs";
 
 const SECRET = "x".repeat(32);
 
@@ -83,5 +83,16 @@ describe("checkSettings", () => {
 
   it("reports every problem at once", () => {
     expect(checkSettings({ FLAGSTAFF_SMTP_PORT: "x", FLAGSTAFF_SMTP_SECURITY: "ssl", FLAGSTAFF_LOG_RETENTION_DAYS: "0" }).problems).toHaveLength(3);
+  });
+});
+
+describe("runtimeV8Flags", () => {
+  it("starts the old generation at 512 MB unless the caller sizes it, and keeps the caller's other flags", () => {
+    expect(runtimeV8Flags(undefined)).toBe("--initial-old-space-size=512");
+    expect(runtimeV8Flags("--stack-size=2000")).toBe("--initial-old-space-size=512 --stack-size=2000");
+    // README's cap for small hosts: alone, or the 512 MB start outgrows it.
+    expect(runtimeV8Flags("--max-old-space-size=256")).toBe("--max-old-space-size=256");
+    expect(runtimeV8Flags(" --max_old_space_size=256 --stack-size=2000")).toBe("--max_old_space_size=256 --stack-size=2000");
+    expect(runtimeV8Flags("--initial-old-space-size=64")).toBe("--initial-old-space-size=64");
   });
 });
