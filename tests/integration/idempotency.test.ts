@@ -127,7 +127,7 @@ describe("Idempotency-Key", () => {
     expect(same.body).toEqual(first.body);
   });
 
-  it("answers 409 while the first request under the key runs, and takes over a claim older than the lock time", async () => {
+  it("answers 409 while the first request under the key runs, and never runs again one whose claim outlived the lock time", async () => {
     const { client: admin } = await newAdmin();
     const adminId = await userIdOf(admin);
     const game = await createGame(admin);
@@ -143,13 +143,21 @@ describe("Idempotency-Key", () => {
     expect(busy.res.headers.get("retry-after")).toBe("1");
     expect(await noticesOf(admin, game.id)).toEqual([]);
 
-    // A claim whose request never finished (stopped with its client) is taken over once the lock time has passed.
+    // A claim whose request never answered (the runtime died in it, maybe after its write): the retry is
+    // told the outcome is unknown, in the caller's language, and nothing runs again — now or later.
     const lost = key();
     await claimIdempotencyKey(db(), Date.now() - IDEMPOTENCY_LOCK_MS - 1_000, { ...use, key: lost });
-    const retried = await admin.json<GameNoticeInfo>(path, { method: "POST", body, headers: withKey(lost) });
-    expect(retried.status).toBe(200);
-    const replayed = await admin.json<GameNoticeInfo>(path, { method: "POST", body, headers: withKey(lost) });
-    expect(replayed.body).toEqual(retried.body);
+    for (const lang of ["en-US", "ja-JP"] as const) {
+      const client = new Client({ lang });
+      client.cookie = admin.cookie;
+      const retried = await client.json<ErrorBody>(path, { method: "POST", body, headers: withKey(lost) });
+      expect(retried.status).toBe(409);
+      expect(retried.body.title).toBe(lang === "en-US" ? enErrors.idempotency.outcome_unknown : jaErrors.idempotency.outcome_unknown);
+      expect(retried.res.headers.get("retry-after")).toBeNull();
+    }
+    expect(await noticesOf(admin, game.id)).toEqual([]);
+    // A new key is a new request.
+    expect((await admin.json<GameNoticeInfo>(path, { method: "POST", body, headers: withKey(key()) })).status).toBe(200);
     expect(await noticesOf(admin, game.id)).toHaveLength(1);
   });
 

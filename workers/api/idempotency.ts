@@ -2,7 +2,7 @@ import type { CurrentUser } from "~/.server/auth/current-user";
 import { claimIdempotencyKey, type KeyUse, releaseIdempotencyKey, storeIdempotentAnswer } from "~/.server/services/idempotency";
 import { AppError, badRequest } from "~/core/errors";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_RETRY_AFTER_S, IDEMPOTENT_REPLAYED_HEADER, isStorableAnswer, isValidIdempotencyKey } from "~/core/http/idempotency";
-import type { ApiContext } from "./context";
+import { type ApiContext, backgroundOf } from "./context";
 
 /**
  * The `Idempotency-Key` step of a route (app/core/http/idempotency.ts), run by defineRoute after the
@@ -21,29 +21,37 @@ export async function runIdempotent(c: ApiContext, user: CurrentUser | null, run
   const claim = await claimIdempotencyKey(db, c.get("now"), use);
   if (claim.kind === "mismatch") throw new AppError(422, "idempotency.key_reused");
   if (claim.kind === "inProgress") throw conflictInProgress();
+  // Not run again: the first may have done it before the runtime died (no Retry-After: the key is settled).
+  if (claim.kind === "lost") throw new AppError(409, "idempotency.outcome_unknown");
   if (claim.kind === "replay") {
     const headers = new Headers({ [IDEMPOTENT_REPLAYED_HEADER]: "true" });
     if (claim.contentType) headers.set("Content-Type", claim.contentType);
     return new Response(claim.body, { status: claim.status, headers });
   }
 
-  let response: Response;
-  try {
-    response = await run();
-  } catch (error) {
-    await releaseQuietly(c, use, claim.token);
-    throw error;
-  }
-  const text = response.body === null ? "" : await response.text();
-  const answer = { status: response.status, body: text === "" ? null : text, contentType: response.headers.get("Content-Type") };
-  const storable = isStorableAnswer({ ...answer, setsCookie: response.headers.has("Set-Cookie"), size: new TextEncoder().encode(text).byteLength });
-  if (!storable) await releaseQuietly(c, use, claim.token);
-  else {
-    // The request has had its effect: a failed store must not turn its answer into an error.
-    await storeIdempotentAnswer(db, use, claim.token, answer).catch((error: unknown) => console.error("Idempotency-Key answer not kept", error));
-  }
-  // The body was read to be kept: the client gets the same bytes in a new response.
-  return new Response(answer.body, response);
+  // The request and the keeping of its answer go on if the client goes away meanwhile (its retry must find
+  // the answer, not a claim left without one).
+  const work = (async () => {
+    let response: Response;
+    try {
+      response = await run();
+    } catch (error) {
+      await releaseQuietly(c, use, claim.token);
+      throw error;
+    }
+    const text = response.body === null ? "" : await response.text();
+    const answer = { status: response.status, body: text === "" ? null : text, contentType: response.headers.get("Content-Type") };
+    const storable = isStorableAnswer({ ...answer, setsCookie: response.headers.has("Set-Cookie"), size: new TextEncoder().encode(text).byteLength });
+    if (!storable) await releaseQuietly(c, use, claim.token);
+    else {
+      // The request has had its effect: a failed store must not turn its answer into an error.
+      await storeIdempotentAnswer(db, use, claim.token, answer).catch((error: unknown) => console.error("Idempotency-Key answer not kept", error));
+    }
+    // The body was read to be kept: the client gets the same bytes in a new response.
+    return new Response(answer.body, response);
+  })();
+  backgroundOf(c)?.(work.catch(() => undefined));
+  return work;
 }
 
 /** 409 while the first request under the key runs; Retry-After tells the client to keep its key and ask again. */

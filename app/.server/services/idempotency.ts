@@ -14,9 +14,11 @@ export type ClaimOutcome =
   | { kind: "claimed"; token: string }
   | { kind: "replay"; status: number; body: string | null; contentType: string | null }
   | { kind: "mismatch" }
-  | { kind: "inProgress" };
+  | { kind: "inProgress" }
+  /** The first request under the key never answered (the runtime died in it): whether it took effect is unknown. */
+  | { kind: "lost" };
 
-/** Claims, expired rows, or takeovers that can race each other before the claim is given up as in progress. */
+/** Claims and expired rows that can race each other before the claim is given up as in progress. */
 const CLAIM_ATTEMPTS = 3;
 
 /**
@@ -44,18 +46,8 @@ export async function claimIdempotencyKey(db: Db, now: number, use: KeyUse): Pro
     const stored = await db.select().from(idempotencyKeys).where(where).get();
     if (!stored) continue;
     const decision = decideOnExistingKey(stored, use, now);
-    if (decision.kind === "replay" || decision.kind === "mismatch" || decision.kind === "inProgress") return decision;
-    if (decision.kind === "expired") {
-      await db.delete(idempotencyKeys).where(and(where, eq(idempotencyKeys.createdAt, stored.createdAt))).run();
-      continue;
-    }
-    // A claim left behind by a request that never finished: taken over only if nobody else took it meanwhile.
-    const taken = await db
-      .update(idempotencyKeys)
-      .set({ lockedAt: now, lockToken: token })
-      .where(and(where, isNull(idempotencyKeys.status), stored.lockToken === null ? isNull(idempotencyKeys.lockToken) : eq(idempotencyKeys.lockToken, stored.lockToken)))
-      .returning({ key: idempotencyKeys.key });
-    if (taken.length === 1) return { kind: "claimed", token };
+    if (decision.kind !== "expired") return decision;
+    await db.delete(idempotencyKeys).where(and(where, eq(idempotencyKeys.createdAt, stored.createdAt))).run();
   }
   return { kind: "inProgress" };
 }

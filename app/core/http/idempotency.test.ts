@@ -38,7 +38,7 @@ describe("decideOnExistingKey", () => {
     ["answered: the answer again", answered, request, { kind: "replay", status: 200, body: '{"id":1}', contentType: "application/json" }],
     ["running: in progress", running, request, { kind: "inProgress" }],
     ["running just under the lock time: in progress", { ...running, lockedAt: now - IDEMPOTENCY_LOCK_MS + 1 }, request, { kind: "inProgress" }],
-    ["a claim past the lock time: taken over", { ...running, lockedAt: now - IDEMPOTENCY_LOCK_MS }, request, { kind: "takeOver" }],
+    ["a claim past the lock time, unanswered: lost (its outcome is unknown)", { ...running, lockedAt: now - IDEMPOTENCY_LOCK_MS }, request, { kind: "lost" }],
     ["another body", answered, { ...request, bodyHash: "h2" }, { kind: "mismatch" }],
     ["another path", running, { ...request, path: "/api/team/1" }, { kind: "mismatch" }],
     ["another method", answered, { ...request, method: "PUT" }, { kind: "mismatch" }],

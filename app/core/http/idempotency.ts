@@ -17,8 +17,9 @@ export const isValidIdempotencyKey = (key: string): boolean => KEY_PATTERN.test(
 /** A key is kept this long after its first use; after that the same key is a new request. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
 /**
- * A claim whose request has not finished after this long is taken to be lost (the runtime stopped the
- * request when its client went away, so neither the answer nor the release was written): a retry runs it.
+ * A claim whose request has not finished after this long is taken to be lost (the runtime died in it, so
+ * neither the answer nor the release was written). Whether its write was made is unknown: a retry is
+ * refused (`lost`), never run again — it could do the thing twice.
  */
 export const IDEMPOTENCY_LOCK_MS = 60_000;
 /** Seconds a client is told to wait (Retry-After) while the first request under its key still runs. */
@@ -52,8 +53,8 @@ export type ExistingKeyDecision =
   | { kind: "mismatch" }
   /** The first request under the key is still running (409). */
   | { kind: "inProgress" }
-  /** The first request's claim is older than IDEMPOTENCY_LOCK_MS: this one takes it over and runs. */
-  | { kind: "takeOver" }
+  /** The first request's claim is older than IDEMPOTENCY_LOCK_MS, unanswered: its outcome is unknown (409, no retry). */
+  | { kind: "lost" }
   /** Older than IDEMPOTENCY_KEY_TTL_MS: forgotten, the request runs as a new one. */
   | { kind: "expired" };
 
@@ -63,7 +64,7 @@ export function decideOnExistingKey(stored: StoredIdempotencyKey, request: Idemp
   if (stored.method !== request.method || stored.path !== request.path || stored.bodyHash !== request.bodyHash) return { kind: "mismatch" };
   if (stored.status !== null) return { kind: "replay", status: stored.status, body: stored.body, contentType: stored.contentType };
   if (stored.lockedAt !== null && stored.lockedAt > now - IDEMPOTENCY_LOCK_MS) return { kind: "inProgress" };
-  return { kind: "takeOver" };
+  return { kind: "lost" };
 }
 
 /**
