@@ -464,6 +464,26 @@ describe("teams that leave a game", () => {
   });
 });
 
+describe("a deleted game", () => {
+  it("leaves nothing in its room's own storage: the journal, the alarm and every key go", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a] = await seedPlayers(gameId, 1);
+    await ensureInstances(gameId, cid);
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    const stored = () =>
+      runInDurableObject(room(gameId), async (_i, state) => ({
+        journal: state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'journal'").toArray().length,
+        alarm: await state.storage.getAlarm(),
+        keys: (await state.storage.list()).size,
+      }));
+    expect((await stored()).journal).toBe(1);
+    expect((await admin.json(`/api/edit/games/${gameId}`, { method: "DELETE" })).status).toBe(200);
+    expect(await stored()).toEqual({ journal: 0, alarm: null, keys: 0 });
+  });
+});
+
 describe("exact bloods under concurrency", () => {
   it("gives one First, Second and Third blood in judging order to 200 simultaneous solvers", async () => {
     const { admin, gameId } = await setup();

@@ -71,7 +71,7 @@ defineRoute(edit, { method: "DELETE", path: "/edit/games/:id", auth: "Admin", ta
   await captureService.deleteCapturesOfGame({ db: c.get("db"), bucket: c.env.FILES }, id);
   await gameService.deleteGame({ db: c.get("db"), bucket: c.env.FILES }, id);
   await refreshRoom(c.env, id, "all");
-  await roomOf(c.env, id).closeAll(4404, "game deleted");
+  await roomOf(c.env, id).gameDeleted(id);
   await logEvent(c, { level: "Warning", logger: "Admin", text: { key: "gameDeleted", params: { id } }, status: "Success" });
   return c.json({ title: c.get("t")("game.deleted"), status: 200 });
 });

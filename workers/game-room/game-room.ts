@@ -1043,6 +1043,21 @@ export class GameRoom extends SocketHub {
   }
 
   /**
+   * The game was deleted: its sockets close (4404) and, once D1 no longer has the game, the room's own storage
+   * goes too (journal, stream numbers, alarm) — nothing of a deleted game is left behind.
+   */
+  async gameDeleted(gameId: number): Promise<number> {
+    const closed = await this.closeAll(4404, "game deleted");
+    if ((await loadHidden(this.env.DB, gameId)) !== null) return closed;
+    await this.reset(gameId);
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.journalReady = false;
+    this.alarmArmed = false;
+    return closed;
+  }
+
+  /**
    * Journals every queued submission and writes every judged one to D1. Resolves true when nothing is
    * left; false when D1 refused a drain (what it refused stays for the next one).
    */
