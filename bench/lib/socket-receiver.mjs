@@ -110,7 +110,9 @@ function open(team) {
             const opcode = b0 & 0x0f;
             const payload = chunk.subarray(off + head, off + head + length);
             off += head + length;
-            if (opcode !== 1) continue; // close, ping: the bench ends the sockets itself
+            // The front pings a socket that sent nothing for a while and closes it if no pong comes.
+            if (opcode === 9) socket.write(pongFrame(payload));
+            if (opcode !== 1) continue; // close: the bench ends the sockets itself
             if (hello) onFrame(payload, at);
             else {
               const text = payload.toString();
@@ -135,6 +137,17 @@ function open(team) {
     socket.on("error", fail);
     socket.on("close", () => fail(new Error(`socket of team ${team.index} closed before its hello`)));
   });
+}
+
+/** A client's pong (RFC 6455 §5.5.3): the ping's payload (at most 125 bytes), masked as client frames are. */
+function pongFrame(payload) {
+  const mask = randomBytes(4);
+  const frame = Buffer.allocUnsafe(6 + payload.length);
+  frame[0] = 0x8a;
+  frame[1] = 0x80 | payload.length;
+  mask.copy(frame, 2);
+  for (let i = 0; i < payload.length; i++) frame[6 + i] = payload[i] ^ mask[i % 4];
+  return frame;
 }
 
 const flusher = setInterval(() => {

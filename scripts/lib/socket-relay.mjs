@@ -70,13 +70,19 @@ const RESEND_MAX = 1024 * 1024;
 const RESEND_WITHIN_MS = 1_000;
 /** A client's connection kept open after its runtime connection's idle close is closed after this long unused. */
 const CLIENT_IDLE_MS = 120_000;
+/**
+ * A player's socket silent for a heartbeat round is pinged (a WebSocket ping frame, which every client
+ * answers by itself) and closed when still silent at the next round: a client gone without a FIN (a laptop
+ * asleep, a NAT that forgot the connection) no longer keeps its socket and its place in the feed.
+ */
+const HEARTBEAT_MS = 30_000;
 const SWITCHING = Buffer.from("HTTP/1.1 101 ", "latin1");
 const HOP_BY_HOP = new Set(["connection", "upgrade", "keep-alive", "transfer-encoding", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", RELAY_TOKEN_HEADER]);
 
 /**
  * Listens on host:port and serves as described above; `upstreamPort` is the runtime's loopback port and
  * `token` its FLAGSTAFF_RELAY_TOKEN (`sendBudgetMs`, `runtimeIdleMs`, `clientIdleMs`, `headTimeoutMs`,
- * `firstByteMs`: tests only). Resolves once listening, with `close()` and `stats()`.
+ * `firstByteMs`, `heartbeatMs`: tests only). Resolves once listening, with `close()` and `stats()`.
  */
 export async function startFront({
   host,
@@ -88,6 +94,7 @@ export async function startFront({
   clientIdleMs = CLIENT_IDLE_MS,
   headTimeoutMs = HEAD_TIMEOUT_MS,
   firstByteMs = FIRST_BYTE_MS,
+  heartbeatMs = HEARTBEAT_MS,
 }) {
   const connections = new Set();
   /** gameId → Feed */
@@ -350,10 +357,14 @@ export async function startFront({
     }
     // `seq`: the channel number of the last message this socket was sent (its pong repeats it);
     // `pending`: frames queued for it and not written yet; `pendingSeq`: the number of the last of them.
-    const client = { ws, socket, ...identity, seq: 0, pending: [], pendingSeq: 0 };
+    // `heard`: the client sent something (a message, a pong) since the last heartbeat round; `pinged`: it
+    // was pinged at the last round.
+    const client = { ws, socket, ...identity, seq: 0, pending: [], pendingSeq: 0, heard: true, pinged: false };
     ws.on("error", () => ws.terminate());
     ws.on("close", () => leave(feed, client));
+    ws.on("pong", () => (client.heard = true));
     ws.on("message", (data, isBinary) => {
+      client.heard = true;
       if (!isBinary && feed.seq !== null && data.length === 4 && data.toString() === "ping") {
         ws.send(JSON.stringify({ type: "pong", seq: client.seq, data: null }));
       }
@@ -558,11 +569,28 @@ export async function startFront({
     });
   });
 
+  const heartbeat = setInterval(() => {
+    for (const feed of feeds.values()) {
+      for (const client of [...feed.clients, ...feed.waiting]) {
+        if (client.heard) {
+          client.heard = false;
+          client.pinged = false;
+        } else if (client.pinged) client.ws.terminate();
+        else {
+          client.pinged = true;
+          client.ws.ping();
+        }
+      }
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
+
   return {
     /** Open feeds, relayed sockets, frames written to them, the writes that carried them and the turns spent writing (tests, diagnostics). */
     stats: () => ({ feeds: feeds.size, sockets: [...feeds.values()].reduce((n, f) => n + f.clients.size, 0), ...written }),
     close: () =>
       new Promise((resolve) => {
+        clearInterval(heartbeat);
         for (const feed of [...feeds.values()]) closeFeed(feed, 1001);
         for (const socket of connections) socket.destroy();
         identityAgent.destroy();

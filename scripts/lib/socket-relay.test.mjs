@@ -309,6 +309,20 @@ describe("the npm start front (socket relay)", () => {
     expect(after.writes - before.writes).toBeLessThan(150 * 20 / 2);
   });
 
+  it("closes a socket that answers no ping by the next heartbeat round, and keeps one that answers", async () => {
+    await front.close();
+    front = await startFront({ host: HOST, port, upstreamPort: runtime.port, token: TOKEN, heartbeatMs: 100 });
+    const answering = player(port, "user=alice; team=5");
+    // A client gone without a FIN answers nothing: a client that does not answer pings stands in for it.
+    const silent = new WebSocket(`ws://${HOST}:${port}/hub/game/3`, { headers: { cookie: "user=bob; team=6" }, autoPong: false });
+    const silentClosed = new Promise((resolve) => silent.on("close", (code) => resolve(code)));
+    await answering.next(1);
+    expect(await silentClosed).toBe(1006);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(answering.ws.readyState).toBe(WebSocket.OPEN);
+    expect(front.stats()).toMatchObject({ sockets: 1 });
+  });
+
   it("closes one user's sockets when the room says their access changed, and keeps the others", async () => {
     const a = player(port, "user=alice; team=5");
     const a2 = player(port, "user=alice; team=5");
