@@ -772,19 +772,16 @@ export class GameRoom extends SocketHub {
     const limited = new Set(challengeIds);
     const counts = state.submissionCounts;
     for (const key of [...counts.keys()]) if (limited.has(Number(key.slice(key.indexOf(":") + 1)))) counts.delete(key);
-    const add = (participationId: number, challengeId: number, n = 1) => {
+    const add = (participationId: number, challengeId: number) => {
       if (!limited.has(challengeId)) return;
       const key = pairKey(participationId, challengeId);
-      counts.set(key, (counts.get(key) ?? 0) + n);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
     };
     const journaled = this.journal().exec<{ id: number; participation_id: number; challenge_id: number }>("SELECT id, participation_id, challenge_id FROM journal").toArray();
     for (const r of journaled) add(r.participation_id, r.challenge_id);
     for (const q of [...this.journaling, ...this.queue]) add(q.sub.participationId, q.sub.challengeId);
     const stored = await countSubmissions(this.env.DB, challengeIds, { id: this.ids.next, except: journaled.map((r) => r.id) });
-    for (const [key, n] of stored) {
-      const [participationId, challengeId] = key.split(":").map(Number);
-      add(participationId!, challengeId!, n);
-    }
+    for (const [key, n] of stored) counts.set(key, (counts.get(key) ?? 0) + n);
   }
 
   async readBoard(gameId: number, opts: { etag?: string | null; allowHidden?: boolean; skip?: number; count?: number; coding?: BodyCoding } = {}): Promise<BoardRead> {
