@@ -4,20 +4,19 @@ import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { DEFAULT_LANGUAGE, matchLanguage } from "~/core/i18n/languages";
-import { isAdminPath } from "~/core/i18n/locale-parts";
 import { i18nextOptions } from "~/lib/i18n";
 import { captureEarlyLanguageChoice } from "~/lib/language";
 import { replaceLoginRedirectsOfShownPage } from "~/lib/login-history";
-import { includeAdminTranslations, localeBackend } from "~/locales/browser";
+import { includePageTranslations, localeBackend } from "~/locales/browser";
 
 async function main() {
   // The server already chose the language (query, cookie, Accept-Language) and wrote it to <html lang>;
   // hydrating in the same language avoids a mismatch. A choice kept only in localStorage is applied
   // after hydration by the root route. init resolves once that language's chunks (preloaded by the
-  // root route; admin pages add the admin part) are in; other languages load when changeLanguage asks.
+  // root route; game and admin pages add their parts) are in; other languages load when changeLanguage asks.
   captureEarlyLanguageChoice();
   replaceLoginRedirectsOfShownPage(window);
-  if (isAdminPath(window.location.pathname)) includeAdminTranslations();
+  includePageTranslations(window.location.pathname);
   await i18next
     .use(initReactI18next)
     .use(localeBackend)

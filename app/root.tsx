@@ -21,7 +21,7 @@ import { getClientConfig } from "~/.server/services/config";
 import { portMappingOf } from "~/.server/services/containers";
 import { brandCssVariables } from "~/core/colour";
 import { DEFAULT_LANGUAGE, matchLanguage } from "~/core/i18n/languages";
-import { isAdminPath } from "~/core/i18n/locale-parts";
+import { partsForPath } from "~/core/i18n/locale-parts";
 import { renderMarkdown } from "~/core/markdown";
 import { MarkdownHtml } from "~/components/markdown-html";
 import { type ShellUser, SiteHeader } from "~/components/site-header";
@@ -32,7 +32,7 @@ import { isApiError, isNetworkError } from "~/lib/api";
 import { clearCacheAndReload, clearListCaches } from "~/lib/cache";
 import { useNonce, ZOD_JITLESS_SCRIPT } from "~/lib/nonce";
 import { themeFromCookieHeader, themeInitScript, useTheme } from "~/lib/theme";
-import { loadAdminTranslations } from "~/locales/browser";
+import { loadPageTranslations } from "~/locales/browser";
 import { getLocale, i18nextMiddleware } from "~/middleware/i18next";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -45,13 +45,13 @@ import { forgetShellUser, useShellUser } from "~/lib/shell-user";
 
 export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware];
 
-// Admin pages read translations the other pages do not ship (app/core/i18n/locale-parts.ts): they are
-// in before such a page renders. What the loaders read is newer than this moment: a live feed's greeting
+// Game and admin pages read translations the other pages do not ship (app/core/i18n/locale-parts.ts):
+// they are in before such a page renders. What the loaders read is newer than this moment: a live feed's greeting
 // is compared with it (app/lib/page-reads.ts).
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async ({ request }) => {
     markPageReads();
-    if (isAdminPath(new URL(request.url).pathname)) await loadAdminTranslations(i18next);
+    await loadPageTranslations(i18next, new URL(request.url).pathname);
   },
 ];
 
@@ -63,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const shellUser: ShellUser | null = user ? { userName: user.userName, role: user.role, avatar: user.avatar } : null;
   const locale = getLocale(context);
   const language = matchLanguage(locale) ?? DEFAULT_LANGUAGE;
-  const parts = isAdminPath(new URL(request.url).pathname) ? (["shared", "admin"] as const) : (["shared"] as const);
+  const parts = partsForPath(new URL(request.url).pathname);
   return {
     locale,
     // The browser's translations for this page (its language and the fallback, which i18next loads too),

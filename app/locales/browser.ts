@@ -1,27 +1,31 @@
 import type { BackendModule, i18n, ResourceKey } from "i18next";
 import type { Language } from "~/core/i18n/languages";
-import type { LocalePart } from "~/core/i18n/locale-parts";
+import { type LocalePart, partsForPath } from "~/core/i18n/locale-parts";
 
 type Groups = { [group: string]: ResourceKey };
 
 /**
- * The browser's translations: per language, the `common` groups every page uses and the admin pages'
- * groups, each a chunk of its own (app/locales/chunks.vite.ts), so a page ships only its own language.
- * The root route names the page's chunks in the HTML (modulepreload), so these imports find them already
- * fetched; other languages are fetched when the user switches (i18next waits for them before it changes
- * language), and the admin part when an admin page opens (the root's client middleware).
+ * The browser's translations: per language, the `common` groups every page uses, the game pages' groups and
+ * the admin pages' groups, each a chunk of its own (app/locales/chunks.vite.ts), so a page ships only its own
+ * language and sections. The root route names the page's chunks in the HTML (modulepreload), so these imports
+ * find them already fetched; other languages are fetched when the user switches (i18next waits for them
+ * before it changes language), and a section's part when one of its pages opens (the root's client
+ * middleware).
  */
 const LOADERS: Record<Language, Record<LocalePart, () => Promise<{ default: Groups }>>> = {
   "en-US": {
     shared: () => import("virtual:flagstaff/locale/en-US"),
+    game: () => import("virtual:flagstaff/locale/en-US-game"),
     admin: () => import("virtual:flagstaff/locale/en-US-admin"),
   },
   "ja-JP": {
     shared: () => import("virtual:flagstaff/locale/ja-JP"),
+    game: () => import("virtual:flagstaff/locale/ja-JP-game"),
     admin: () => import("virtual:flagstaff/locale/ja-JP-admin"),
   },
   "zh-CN": {
     shared: () => import("virtual:flagstaff/locale/zh-CN"),
+    game: () => import("virtual:flagstaff/locale/zh-CN-game"),
     admin: () => import("virtual:flagstaff/locale/zh-CN-admin"),
   },
 };
@@ -30,17 +34,18 @@ function isLanguage(tag: string): tag is Language {
   return Object.hasOwn(LOADERS, tag);
 }
 
-/** Set once an admin page has been opened in this page load: every language loaded from then on includes the admin part. */
-let withAdmin = false;
-/** Languages whose admin part is in i18next's store. */
-const adminLoaded = new Set<Language>();
+/** The parts the pages opened in this page load needed: every language loaded from then on includes them. */
+const wanted = new Set<LocalePart>(["shared"]);
+/** Parts in i18next's store, by language. */
+const loaded = new Map<Language, Set<LocalePart>>();
+
+const loadedParts = (language: Language) => loaded.get(language) ?? loaded.set(language, new Set()).get(language)!;
 
 async function loadCommon(language: Language): Promise<Groups> {
-  const { default: shared } = await LOADERS[language].shared();
-  if (!withAdmin) return shared;
-  const { default: admin } = await LOADERS[language].admin();
-  adminLoaded.add(language);
-  return { ...shared, ...admin };
+  const parts = [...wanted];
+  const modules = await Promise.all(parts.map((part) => LOADERS[language][part]()));
+  for (const part of parts) loadedParts(language).add(part);
+  return Object.assign({}, ...modules.map((module) => module.default)) as Groups;
 }
 
 /** An i18next backend reading `common` from the language's chunks (the browser uses no other namespace). */
@@ -60,25 +65,27 @@ export const localeBackend: BackendModule = {
   },
 };
 
-/** Call before i18next's init when the page is an admin page. */
-export function includeAdminTranslations() {
-  withAdmin = true;
+/** Call before i18next's init with the page's path: its sections' parts load with the language. */
+export function includePageTranslations(pathname: string) {
+  for (const part of partsForPath(pathname)) wanted.add(part);
 }
 
-/** Adds the admin part to the page's languages (the current one and its fallback) before an admin page renders. */
-export async function loadAdminTranslations(instance: i18n): Promise<void> {
-  withAdmin = true;
+/** Adds the page's parts to its languages (the current one and its fallback) before the page renders. */
+export async function loadPageTranslations(instance: i18n, pathname: string): Promise<void> {
+  includePageTranslations(pathname);
   const languages = instance.languages.filter(isLanguage);
-  // Finishes loads under way (which may have started without the admin part) and loads missing languages.
+  // Finishes loads under way (which may have started without these parts) and loads missing languages.
   await instance.loadLanguages(languages);
   await Promise.all(
-    languages
-      .filter((language) => !adminLoaded.has(language))
-      .map(async (language) => {
-        const { default: admin } = await LOADERS[language].admin();
-        if (adminLoaded.has(language)) return;
-        instance.addResourceBundle(language, "common", admin);
-        adminLoaded.add(language);
-      }),
+    languages.flatMap((language) =>
+      [...wanted]
+        .filter((part) => !loadedParts(language).has(part))
+        .map(async (part) => {
+          const { default: groups } = await LOADERS[language][part]();
+          if (loadedParts(language).has(part)) return;
+          instance.addResourceBundle(language, "common", groups);
+          loadedParts(language).add(part);
+        }),
+    ),
   );
 }

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Plugin } from "vite";
-import { commonPart, type LocalePart } from "../core/i18n/locale-parts.ts";
+import { commonPart, LOCALE_PARTS, type LocalePart } from "../core/i18n/locale-parts.ts";
 import { LANGUAGES, type Language } from "../core/i18n/languages.ts";
 
 /**
  * Browser modules, one per language and part: `virtual:flagstaff/locale/en-US` (the `common` groups any
- * page uses) and `virtual:flagstaff/locale/en-US-admin` (the admin pages' groups); see
- * app/core/i18n/locale-parts.ts. The `errors` namespace stays on the server (API and mail messages
+ * page uses), `virtual:flagstaff/locale/en-US-game` (the game pages' groups) and
+ * `virtual:flagstaff/locale/en-US-admin` (the admin pages' groups); see app/core/i18n/locale-parts.ts. The `errors` namespace stays on the server (API and mail messages
  * arrive translated), so the browser never loads it.
  */
 const LOCALE_PREFIX = "virtual:flagstaff/locale/";
@@ -20,8 +20,8 @@ type LocaleChunks = Record<Language, Record<LocalePart, string[]>>;
 function parseLocaleId(id: string): { language: Language; part: LocalePart } | null {
   if (!id.startsWith(`\0${LOCALE_PREFIX}`)) return null;
   const name = id.slice(LOCALE_PREFIX.length + 1);
-  const part: LocalePart = name.endsWith("-admin") ? "admin" : "shared";
-  const language = LANGUAGES.find((l) => l === (part === "admin" ? name.slice(0, -"-admin".length) : name));
+  const part: LocalePart = LOCALE_PARTS.find((p) => p !== "shared" && name.endsWith(`-${p}`)) ?? "shared";
+  const language = LANGUAGES.find((l) => l === (part === "shared" ? name : name.slice(0, -`-${part}`.length)));
   return language ? { language, part } : null;
 }
 
@@ -64,7 +64,7 @@ export function localeChunks(): Plugin {
       if (this.environment.config.consumer === "client") this.error(`${LOCALE_CHUNKS_MODULE} is for the server only`);
       let chunks: LocaleChunks;
       if (this.environment.mode === "dev") {
-        chunks = Object.fromEntries(LANGUAGES.map((l) => [l, { shared: [], admin: [] }])) as unknown as LocaleChunks;
+        chunks = Object.fromEntries(LANGUAGES.map((l) => [l, Object.fromEntries(LOCALE_PARTS.map((p) => [p, []]))])) as unknown as LocaleChunks;
       } else if (built) {
         chunks = built;
       } else {
@@ -81,8 +81,7 @@ export function localeChunks(): Plugin {
         if (!locale) continue;
         (found[locale.language] ??= {})[locale.part] = [chunk.fileName, ...chunk.imports].map((file) => `${base}${file}`);
       }
-      const parts = ["shared", "admin"] as const;
-      const missing = LANGUAGES.flatMap((l) => parts.filter((p) => !found[l]?.[p]).map((p) => `${l} (${p})`));
+      const missing = LANGUAGES.flatMap((l) => LOCALE_PARTS.filter((p) => !found[l]?.[p]).map((p) => `${l} (${p})`));
       if (missing.length > 0) this.error(`no browser chunk for the translations of ${missing.join(", ")}`);
       built = found as LocaleChunks;
     },

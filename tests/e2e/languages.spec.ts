@@ -3,7 +3,8 @@ import type { Page } from "@playwright/test";
 import { expect, hydrated, registerUser, test } from "./fixtures";
 
 // The browser ships one language at a time (app/locales/browser.ts): the page's own, named in the HTML,
-// and the others only when the user switches; the admin pages' strings only on admin pages.
+// and the others only when the user switches; the game pages' strings only on game and admin pages, the
+// admin pages' strings only on admin pages.
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const strings = (language: string): Strings =>
@@ -12,8 +13,8 @@ const en = strings("en-US");
 const ja = strings("ja-JP");
 const zh = strings("zh-CN");
 
-/** Translation chunks are named after their language (en-US-….js, ja-JP-admin-….js). */
-const LOCALE_CHUNK = /\/assets\/(en-US|ja-JP|zh-CN)(-admin)?-[\w-]+\.js$/;
+/** Translation chunks are named after their language and part (en-US-….js, ja-JP-game-….js, ja-JP-admin-….js). */
+const LOCALE_CHUNK = /\/assets\/(en-US|ja-JP|zh-CN)(-admin|-game)?-[\w-]+\.js$/;
 
 /**
  * A language switch waits for its translations (a script the runtime serves) and the page's data in that
@@ -173,11 +174,11 @@ test("admin pages get their strings on first load and after client navigation, i
   await page.waitForLoadState("networkidle");
   expect(seen.localeChunks()).toEqual(["en-US"]);
 
-  // Client-side navigation into the admin area brings the admin part before the page renders.
+  // Client-side navigation into the admin area brings the admin and game parts before the page renders.
   await page.getByRole("navigation", { name: en.nav.label }).getByRole("link", { name: en.nav.admin, exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/games$/);
   await expect(page.getByRole("heading", { name: en.adminGames.title, level: 1 })).toBeVisible();
-  expect(seen.localeChunks()).toEqual(["en-US", "en-US-admin"]);
+  expect(seen.localeChunks()).toEqual(["en-US", "en-US-admin", "en-US-game"]);
 
   // Switching language on an admin page loads both parts of the new language.
   await page.getByLabel(en.language.label, { exact: true }).selectOption("zh-CN");
@@ -188,11 +189,40 @@ test("admin pages get their strings on first load and after client navigation, i
   // A first load of an admin page names the admin part in the HTML, here in Japanese (with the fallback).
   const html = await (await page.request.get("/Admin/Users?lng=ja-JP", { headers: { Accept: "text/html" } })).text();
   const named = [...namedScripts(html)].map((s) => LOCALE_CHUNK.exec(s)?.slice(1).join("")).filter(Boolean).sort();
-  expect(named).toEqual(["en-US", "en-US-admin", "ja-JP", "ja-JP-admin"]);
+  expect(named).toEqual(["en-US", "en-US-admin", "en-US-game", "ja-JP", "ja-JP-admin", "ja-JP-game"]);
   await page.goto("/Admin/Users?lng=ja-JP");
   await expect(page.getByRole("heading", { name: ja.adminUsers.title, level: 1 })).toBeVisible();
   await page.getByRole("link", { name: ja.nav.home, exact: true }).first().click();
   await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible();
+  expect(seen.errors).toEqual([]);
+});
+
+test("game pages get the game strings on first load and after client navigation, in every language", async ({ adminPage: page }) => {
+  const now = Date.now();
+  const created = await page.request.post("/api/edit/games", { data: { title: `Parts ${now}`, start: now - 3_600_000, end: now + 3_600_000 } });
+  expect(created.status()).toBe(200);
+  const { id } = (await created.json()) as { id: number };
+
+  const seen = watch(page);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(seen.localeChunks()).toEqual(["en-US"]);
+
+  // Client-side navigation to the games brings the game part, not the admin part.
+  await page.getByRole("navigation", { name: en.nav.label }).getByRole("link", { name: en.nav.games, exact: true }).click();
+  await expect(page).toHaveURL(/\/games$/);
+  await expect(page.getByRole("heading", { name: en.games.title, level: 1 })).toBeVisible();
+  expect(seen.localeChunks()).toEqual(["en-US", "en-US-game"]);
+
+  // A first load of a game page names the game part in the HTML, here in Chinese (with the fallback), and
+  // its game strings render: the scoreboard's own heading is in the game part.
+  const html = await (await page.request.get(`/games/${id}/scoreboard?lng=zh-CN`, { headers: { Accept: "text/html" } })).text();
+  const named = [...namedScripts(html)].map((s) => LOCALE_CHUNK.exec(s)?.slice(1).join("")).filter(Boolean).sort();
+  expect(named).toEqual(["en-US", "en-US-game", "zh-CN", "zh-CN-game"]);
+  await page.goto(`/games/${id}/scoreboard?lng=zh-CN`);
+  await hydrated(page);
+  await expect(page.getByText(zh.scoreboard.title, { exact: true }).first()).toBeVisible();
   expect(seen.errors).toEqual([]);
 });
 

@@ -3,19 +3,45 @@ import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import resources from "~/locales";
 import routes from "~/routes";
-import { commonPart, isAdminGroup, isAdminPath } from "./locale-parts";
+import { commonPart, isAdminGroup, isAdminPath, isGameGroup, isGamePath, LOCALE_PARTS, partsForPath } from "./locale-parts";
 
 const APP = join(import.meta.dirname, "../..");
 
 describe("commonPart", () => {
-  it.each(Object.keys(resources))("splits %s's common translations into two disjoint parts", (language) => {
+  it.each(Object.keys(resources))("splits %s's common translations into three disjoint parts", (language) => {
     const common = resources[language as keyof typeof resources].common as Record<string, unknown>;
     const shared = commonPart(common, "shared");
+    const game = commonPart(common, "game");
     const admin = commonPart(common, "admin");
-    expect({ ...shared, ...admin }).toEqual(common);
-    expect(Object.keys(shared).filter((group) => group in admin)).toEqual([]);
+    expect(LOCALE_PARTS).toEqual(["shared", "game", "admin"]);
+    expect({ ...shared, ...game, ...admin }).toEqual(common);
+    const groups = [shared, game, admin].flatMap((part) => Object.keys(part));
+    expect(groups.length).toBe(Object.keys(common).length);
+    expect(new Set(groups).size).toBe(groups.length);
     expect(Object.keys(admin)).toContain("adminUsers");
+    expect(Object.keys(game)).toContain("verdict");
     expect(Object.keys(shared)).toContain("nav");
+  });
+
+  it("names only groups that exist as game groups", () => {
+    const groups = Object.keys(resources["en-US"].common);
+    const game = groups.filter(isGameGroup);
+    expect(game.length).toBe(13);
+    expect(game.filter(isAdminGroup)).toEqual([]);
+  });
+});
+
+describe("isGamePath and partsForPath", () => {
+  it.each(["/games", "/games/3", "/Games/3/Challenges", "/games/1/monitor/events", "/admin/games/3/challenges"])("%s is a game page", (path) => {
+    expect(isGamePath(path)).toBe(true);
+  });
+  it.each(["/", "/gamesx", "/teams", "/account/profile", "/posts/games"])("%s is not", (path) => {
+    expect(isGamePath(path)).toBe(false);
+  });
+  it("gives each page the parts it reads, shared first", () => {
+    expect(partsForPath("/")).toEqual(["shared"]);
+    expect(partsForPath("/games/3/scoreboard")).toEqual(["shared", "game"]);
+    expect(partsForPath("/admin/users")).toEqual(["shared", "game", "admin"]);
   });
 });
 
@@ -64,38 +90,74 @@ function resolveImport(from: string, specifier: string): string | null {
   return null;
 }
 
+/** Files that read a key of these groups, statically ("group.key") or by a template (`group.${…}`). */
+function readersOf(files: string[], groups: string[]): string[] {
+  const pattern = new RegExp(`["'\`](?:${groups.join("|")})\\.(?:[A-Za-z]|\\$\\{)`);
+  return files.filter((file) => pattern.test(readFileSync(file, "utf8")));
+}
+
+/** Whether a file is loaded only through these route modules (following static and dynamic imports). */
+function loadedOnlyBy(routeFiles: Set<string>, files: string[]): (file: string) => boolean {
+  const importers = new Map<string, string[]>();
+  for (const file of files) {
+    for (const [, specifier] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+      const target = specifier ? resolveImport(file, specifier) : null;
+      if (target) importers.set(target, [...(importers.get(target) ?? []), file]);
+    }
+  }
+  const only = (file: string, seen = new Set<string>()): boolean => {
+    if (routeFiles.has(file)) return true;
+    if (seen.has(file)) return true;
+    seen.add(file);
+    const users = importers.get(file) ?? [];
+    return users.length > 0 && users.every((user) => only(user, seen));
+  };
+  return (file) => only(file);
+}
+
+/** Route modules whose URL path is under one of these first segments. */
+function routeFilesUnder(segments: string[]): Set<string> {
+  return new Set(
+    [...routePaths(routes as RouteEntry[])]
+      .filter(([, path]) => segments.some((segment) => path === segment || path.startsWith(`${segment}/`)))
+      .map(([file]) => join(APP, file)),
+  );
+}
+
 describe("admin translation groups", () => {
   // The browser loads the admin groups only on /admin pages; a key of them read elsewhere would show raw.
   it("are read only by code that only admin pages (under /admin) load", () => {
-    const adminRouteFiles = new Set(
-      [...routePaths(routes as RouteEntry[])]
-        .filter(([file, path]) => file.startsWith("routes/admin/") && (path === "admin" || path.startsWith("admin/")))
-        .map(([file]) => join(APP, file)),
-    );
+    const adminRouteFiles = routeFilesUnder(["admin"]);
     expect(adminRouteFiles.size).toBeGreaterThan(5);
     // The admin layout has no path of its own: it wraps only the /admin routes.
     adminRouteFiles.add(join(APP, "routes/admin/layout.tsx"));
 
     const files = sourceFiles(APP);
-    const importers = new Map<string, string[]>();
-    for (const file of files) {
-      for (const [, specifier] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
-        const target = specifier ? resolveImport(file, specifier) : null;
-        if (target) importers.set(target, [...(importers.get(target) ?? []), file]);
-      }
-    }
-    const adminOnly = (file: string, seen = new Set<string>()): boolean => {
-      if (adminRouteFiles.has(file)) return true;
-      if (seen.has(file)) return true;
-      seen.add(file);
-      const users = importers.get(file) ?? [];
-      return users.length > 0 && users.every((user) => adminOnly(user, seen));
-    };
-
-    const groups = Object.keys(resources["en-US"].common).filter(isAdminGroup);
-    const pattern = new RegExp(`["'\`](?:${groups.join("|")})\\.[A-Za-z]`);
-    const readers = files.filter((file) => pattern.test(readFileSync(file, "utf8")));
+    const readers = readersOf(files, Object.keys(resources["en-US"].common).filter(isAdminGroup));
     expect(readers.length).toBeGreaterThan(5);
+    const adminOnly = loadedOnlyBy(adminRouteFiles, files);
     expect(readers.filter((file) => !adminOnly(file)).map((file) => relative(APP, file))).toEqual([]);
+  });
+});
+
+describe("game translation groups", () => {
+  // The browser loads the game groups only on /games and /admin pages; a key of them read elsewhere would show raw.
+  it("are read only by code that only game and admin pages (under /games and /admin) load", () => {
+    const routeFiles = routeFilesUnder(["games", "admin"]);
+    expect([...routeFiles].filter((file) => file.includes("/routes/games/")).length).toBeGreaterThan(5);
+    routeFiles.add(join(APP, "routes/admin/layout.tsx"));
+
+    const files = sourceFiles(APP);
+    const readers = readersOf(files, Object.keys(resources["en-US"].common).filter(isGameGroup));
+    expect(readers.length).toBeGreaterThan(10);
+    const gameOnly = loadedOnlyBy(routeFiles, files);
+    expect(readers.filter((file) => !gameOnly(file)).map((file) => relative(APP, file))).toEqual([]);
+  });
+
+  it("would catch a reader outside those pages", () => {
+    const files = sourceFiles(APP);
+    const gameOnly = loadedOnlyBy(routeFilesUnder(["games", "admin"]), files);
+    expect(gameOnly(join(APP, "routes/home.tsx"))).toBe(false);
+    expect(readersOf([join(APP, "routes/home.tsx")], ["home"])).toHaveLength(1);
   });
 });
