@@ -167,12 +167,18 @@ test("a language kept only in localStorage is applied after hydration", async ({
   expect(seen.errors).toEqual([]);
 });
 
-test("admin pages get their strings on first load and after client navigation, in every language", async ({ adminPage: page }) => {
+/** Opens `/` in English, watched: only the shared strings of one language are fetched. */
+async function homeWithSharedStringsOnly(page: Page) {
   const seen = watch(page);
   await page.goto("/");
   await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
   await page.waitForLoadState("networkidle");
   expect(seen.localeChunks()).toEqual(["en-US"]);
+  return seen;
+}
+
+test("admin pages get their strings on first load and after client navigation, in every language", async ({ adminPage: page }) => {
+  const seen = await homeWithSharedStringsOnly(page);
 
   // Client-side navigation into the admin area brings the admin and game parts before the page renders.
   await page.getByRole("navigation", { name: en.nav.label }).getByRole("link", { name: en.nav.admin, exact: true }).click();
@@ -203,11 +209,7 @@ test("game pages get the game strings on first load and after client navigation,
   expect(created.status()).toBe(200);
   const { id } = (await created.json()) as { id: number };
 
-  const seen = watch(page);
-  await page.goto("/");
-  await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
-  await page.waitForLoadState("networkidle");
-  expect(seen.localeChunks()).toEqual(["en-US"]);
+  const seen = await homeWithSharedStringsOnly(page);
 
   // Client-side navigation to the games brings the game part, not the admin part.
   await page.getByRole("navigation", { name: en.nav.label }).getByRole("link", { name: en.nav.games, exact: true }).click();

@@ -115,48 +115,46 @@ function loadedOnlyBy(routeFiles: Set<string>, files: string[]): (file: string) 
   return (file) => only(file);
 }
 
-/** Route modules whose URL path is under one of these first segments. */
+/** Route modules whose URL path is under one of these first segments (with "admin", the admin layout, which has no path of its own and wraps only the /admin routes). */
 function routeFilesUnder(segments: string[]): Set<string> {
-  return new Set(
+  const files = new Set(
     [...routePaths(routes as RouteEntry[])]
       .filter(([, path]) => segments.some((segment) => path === segment || path.startsWith(`${segment}/`)))
       .map(([file]) => join(APP, file)),
   );
+  if (segments.includes("admin")) files.add(join(APP, "routes/admin/layout.tsx"));
+  return files;
+}
+
+/** The files that read a key of these groups, and those of them that pages outside these segments load too. */
+function readersOutside(isGroup: (group: string) => boolean, segments: string[]): { readers: string[]; outside: string[] } {
+  const files = sourceFiles(APP);
+  const readers = readersOf(files, Object.keys(resources["en-US"].common).filter(isGroup));
+  const inside = loadedOnlyBy(routeFilesUnder(segments), files);
+  return { readers, outside: readers.filter((file) => !inside(file)).map((file) => relative(APP, file)) };
 }
 
 describe("admin translation groups", () => {
   // The browser loads the admin groups only on /admin pages; a key of them read elsewhere would show raw.
   it("are read only by code that only admin pages (under /admin) load", () => {
-    const adminRouteFiles = routeFilesUnder(["admin"]);
-    expect(adminRouteFiles.size).toBeGreaterThan(5);
-    // The admin layout has no path of its own: it wraps only the /admin routes.
-    adminRouteFiles.add(join(APP, "routes/admin/layout.tsx"));
-
-    const files = sourceFiles(APP);
-    const readers = readersOf(files, Object.keys(resources["en-US"].common).filter(isAdminGroup));
+    expect(routeFilesUnder(["admin"]).size).toBeGreaterThan(5);
+    const { readers, outside } = readersOutside(isAdminGroup, ["admin"]);
     expect(readers.length).toBeGreaterThan(5);
-    const adminOnly = loadedOnlyBy(adminRouteFiles, files);
-    expect(readers.filter((file) => !adminOnly(file)).map((file) => relative(APP, file))).toEqual([]);
+    expect(outside).toEqual([]);
   });
 });
 
 describe("game translation groups", () => {
   // The browser loads the game groups only on /games and /admin pages; a key of them read elsewhere would show raw.
   it("are read only by code that only game and admin pages (under /games and /admin) load", () => {
-    const routeFiles = routeFilesUnder(["games", "admin"]);
-    expect([...routeFiles].filter((file) => file.includes("/routes/games/")).length).toBeGreaterThan(5);
-    routeFiles.add(join(APP, "routes/admin/layout.tsx"));
-
-    const files = sourceFiles(APP);
-    const readers = readersOf(files, Object.keys(resources["en-US"].common).filter(isGameGroup));
+    expect([...routeFilesUnder(["games"])].filter((file) => file.includes("/routes/games/")).length).toBeGreaterThan(5);
+    const { readers, outside } = readersOutside(isGameGroup, ["games", "admin"]);
     expect(readers.length).toBeGreaterThan(10);
-    const gameOnly = loadedOnlyBy(routeFiles, files);
-    expect(readers.filter((file) => !gameOnly(file)).map((file) => relative(APP, file))).toEqual([]);
+    expect(outside).toEqual([]);
   });
 
   it("would catch a reader outside those pages", () => {
-    const files = sourceFiles(APP);
-    const gameOnly = loadedOnlyBy(routeFilesUnder(["games", "admin"]), files);
+    const gameOnly = loadedOnlyBy(routeFilesUnder(["games", "admin"]), sourceFiles(APP));
     expect(gameOnly(join(APP, "routes/home.tsx"))).toBe(false);
     expect(readersOf([join(APP, "routes/home.tsx")], ["home"])).toHaveLength(1);
   });

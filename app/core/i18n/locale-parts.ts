@@ -50,9 +50,11 @@ export function partOfGroup(group: string): LocalePart {
   return isGameGroup(group) ? "game" : "shared";
 }
 
+const NEEDED_ON: Record<LocalePart, (pathname: string) => boolean> = { shared: () => true, game: isGamePath, admin: isAdminPath };
+
 /** The parts a page needs, `shared` first. */
 export function partsForPath(pathname: string): LocalePart[] {
-  return LOCALE_PARTS.filter((part) => part === "shared" || (part === "game" ? isGamePath(pathname) : isAdminPath(pathname)));
+  return LOCALE_PARTS.filter((part) => NEEDED_ON[part](pathname));
 }
 
 /** One part of a language's `common` translations. */
