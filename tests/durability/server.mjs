@@ -1,7 +1,7 @@
 // Helpers for the durability tests: the real `npm start` server (scripts/start.mjs on the built app) on
 // a private data folder, killed with SIGKILL and started again; a tiny cookie-keeping HTTP client.
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 
@@ -141,6 +141,29 @@ export class Client {
 }
 
 /** The D1 database file of a data folder (wrangler's --persist-to layout), opened read-only. */
+/**
+ * Rows still waiting in the game rooms' journals (their own SQLite files): 0 once every submission a room took
+ * has reached D1. A room that never journaled has no journal table yet.
+ */
+export function journaledRows(dataDir) {
+  const objects = join(dataDir, "v3", "do");
+  if (!existsSync(objects)) return 0;
+  const files = readdirSync(objects)
+    .filter((name) => name.endsWith("-GameRoom"))
+    .flatMap((name) => readdirSync(join(objects, name)).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite").map((f) => join(objects, name, f)));
+  let rows = 0;
+  for (const file of files) {
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal'").get();
+      if (table) rows += Number(db.prepare("SELECT count(*) AS n FROM journal").get().n);
+    } finally {
+      db.close();
+    }
+  }
+  return rows;
+}
+
 export function openD1(dataDir) {
   const dir = join(dataDir, "v3", "d1", "miniflare-D1DatabaseObject");
   const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
