@@ -231,6 +231,23 @@ async function migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDi
   }
 }
 
+/**
+ * Miniflare's log for the server's runtime. Miniflare prints nothing by default: its errors are printed here,
+ * and when the runtime died and could not be started again (the build folder replaced or removed under the
+ * running server, for one) `onRuntimeLost` is told, rather than the launcher staying up answering nothing.
+ */
+function runtimeErrorLog(Log, LogLevel, onRuntimeLost) {
+  return new (class extends Log {
+    constructor() {
+      super(LogLevel.ERROR);
+    }
+    error(error) {
+      if (error?.code === "ERR_RUNTIME_FAILURE") onRuntimeLost(error);
+      else console.error(`flagstaff: runtime: ${reasonOf(error)}`);
+    }
+  })();
+}
+
 class AdminSettingsRefused extends Error {
   constructor(problems) {
     super(`${problems.join("\nflagstaff: ")}\nflagstaff: no admin account was created`);
@@ -459,7 +476,7 @@ async function main() {
     const relayToken = randomBytes(32).toString("base64url");
     const app = appWorker(config, bootstrapToken);
 
-    const { Miniflare, convertV4MiniflareOptions } = await import("miniflare");
+    const { Miniflare, Log, LogLevel, convertV4MiniflareOptions } = await import("miniflare");
     const applied = await migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDir);
     hookSignals();
     if (applied.length > 0) console.log(`Applied D1 migrations: ${applied.join(", ")}`);
@@ -475,6 +492,13 @@ async function main() {
     mf = new Miniflare(
       convertV4MiniflareOptions({
         ...runtimeOptions(dataDir),
+        // A supervisor (systemd, a container's restart policy) starts the whole server again.
+        log: runtimeErrorLog(Log, LogLevel, (error) => {
+          // The cause's first line: the rest repeats the runtime's own error lines, printed above already.
+          const cause = error.cause instanceof Error ? `: ${reasonOf(error.cause).split("\n")[0]}` : "";
+          console.error(`flagstaff: the runtime (workerd) stopped unexpectedly and could not be started again${cause}; the server stops`);
+          void stop(1);
+        }),
         // Profiling only (bench/profile.mjs): the V8 inspector of the workers on loopback.
         ...(process.env.FLAGSTAFF_INSPECTOR_PORT ? { inspectorPort: Number(process.env.FLAGSTAFF_INSPECTOR_PORT), inspectorHost: HOST } : {}),
         // Clients come in through the app worker's direct socket, not Miniflare's entry worker.

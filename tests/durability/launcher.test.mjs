@@ -3,9 +3,9 @@
 // first admin exists before anyone can register; a SIGKILLed launcher leaves no container agent behind
 // (it would share the next agent's id and reap its containers). Needs the built app (FLAGSTAFF_BUILD_DIR or
 // build/) and, for the agent, the test Docker engine (container-agent/scripts/dockerd.sh).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { processInfo } from "../../scripts/lib/runtime-lock.mjs";
 import { ADMIN, Client, freePort, runToExit, startServer, stopServer } from "./server.mjs";
@@ -201,5 +201,31 @@ describe("the npm start launcher", () => {
     expect(second.output()).toContain(`flagstaff: stopped what a killed server left running (workerd ${restarted[0]})`);
     expect(alive(restarted[0])).toBe(false);
     await stopServer(second);
+  });
+
+  it("stops with one line when a runtime that died cannot be started again, and gives the folder back", { timeout: 180_000 }, async () => {
+    // The build being served is removed under the running server (an upgrade gone wrong): the runtime
+    // that replaces a dead one cannot start. Before, the launcher stayed up, answering nothing, for good.
+    const build = join(dataDir(), "build");
+    cpSync(resolve(process.env.FLAGSTAFF_BUILD_DIR ?? "build"), build, { recursive: true });
+    const dir = dataDir();
+    const server = await startServer({ dataDir: dir, port: await freePort(), env: { ...NO_DOCKER, FLAGSTAFF_BUILD_DIR: build } });
+    servers.push(server);
+    const lockPath = join(dir, "server.lock.json");
+    const [runtime] = JSON.parse(readFileSync(lockPath, "utf8")).runtimes.map((r) => r.pid);
+    expect((await new Client(server.base).json("/api/config")).status).toBe(200);
+
+    rmSync(join(build, "client"), { recursive: true });
+    process.kill(runtime, "SIGKILL");
+    expect(await waitFor(() => server.child.exitCode !== null, 60_000), server.output()).toBe(true);
+    expect(server.child.exitCode).toBe(1);
+    expect(server.output()).toMatch(/^flagstaff: the runtime \(workerd\) stopped unexpectedly and could not be started again: .+; the server stops$/m);
+    expect(existsSync(lockPath)).toBe(false);
+    // Nothing is left holding the folder: the next start serves it without stopping anything first.
+    const next = await startServer({ dataDir: dir, port: await freePort(), env: NO_DOCKER });
+    servers.push(next);
+    expect(next.output()).not.toContain("stopped what a killed server left running");
+    expect((await new Client(next.base).json("/api/config")).status).toBe(200);
+    await stopServer(next);
   });
 });
