@@ -7,14 +7,11 @@ import type { Rolldown } from "vite";
  * extra bytes and gzips smaller than the dozen small chunks the automatic split makes of them
  * (BENCHMARKS.md, first-load JS). Libraries, styles and virtual modules keep their own chunks.
  */
-export function shellChunk(entries: string[], name = "shell") {
+export function shellChunk(entries: string[]) {
   let shell: Set<string> | null = null;
   return (id: string, ctx: Rolldown.ChunkingContext): string | null => {
-    shell ??= staticClosure(
-      entries.map((entry) => resolve(entry)),
-      ctx,
-    );
-    return shell.has(id) ? name : null;
+    shell ??= staticClosure(entries.map((entry) => resolve(entry)), ctx);
+    return shell.has(id) ? "shell" : null;
   };
 }
 
