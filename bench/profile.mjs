@@ -7,6 +7,8 @@
 //   node bench/profile.mjs [--seconds <n>] [--sockets <n>] [--right <share>] [--out <dir>] [--plain] [--rate <n>]
 //
 // --plain runs the same storm without the profiler (its overhead is large) and prints only the figures.
+// The storm's window is printed on the monotonic clock, the clock of `perf record -k CLOCK_MONOTONIC`, so a
+// system-wide recording can be cut to it (`perf report --time <start>,<end>`).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -156,13 +158,18 @@ try {
   }
   // Profiles cover the storm itself, not the opening of the sockets or the warm-up.
   let cpuStart = null;
+  /** Seconds on CLOCK_MONOTONIC (Node's hrtime on Linux). */
+  const monotonic = () => Number(process.hrtime.bigint()) / 1e9;
+  let stormWindow = null;
   const onStormStart = async () => {
+    stormWindow = { start: monotonic(), end: null };
     cpuStart = { clientThreads: threadCpuSeconds(process.pid), server: serverCpuSeconds(server.pid), threads: threadCpuSeconds(server.pid), client: process.cpuUsage(), at: performance.now() };
     await Promise.all(sessions.map(({ session }) => session.send("Profiler.start")));
   };
   // This process's threads (the submissions, the socket readers) before the readers close.
   let clientThreadsEnd = null;
   const onStormEnd = () => {
+    stormWindow.end = monotonic();
     clientThreadsEnd = threadCpuSeconds(process.pid);
   };
   const storm = await runStorm({ base, seeded, clients: 64, seconds: SECONDS, rightShare: RIGHT, socketCount: SOCKETS, onStormStart, onStormEnd, rate: RATE });
@@ -177,6 +184,7 @@ try {
   const threads = [...threadCpuSeconds(server.pid)].map(([k, v]) => [k, v - (cpuStart.threads.get(k) ?? 0)]).filter(([, v]) => v >= 0.1);
   const clientThreads = [...clientThreadsEnd].filter(([k]) => k.startsWith(`${process.pid}/`)).map(([k, v]) => [k, v - (cpuStart.clientThreads.get(k) ?? 0)]);
   console.log(`this client's threads: ${clientThreads.filter(([, v]) => v >= 0.1).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${round(v, 1)}`).join(", ")}`);
+  console.log(`storm window on CLOCK_MONOTONIC (perf record -k CLOCK_MONOTONIC; perf report --time): ${stormWindow.start.toFixed(3)},${stormWindow.end.toFixed(3)}`);
   console.log(`server threads: ${threads.sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${round(v, 1)}`).join(", ")}`);
   if (process.env.FLAGSTAFF_PROFILE_LOG) console.log(server.output().split("\n").filter((l) => l.includes(process.env.FLAGSTAFF_PROFILE_LOG)).join("\n"));
   for (const { target, session } of sessions) {
