@@ -9,7 +9,7 @@
 // --plain runs the same storm without the profiler (its overhead is large) and prints only the figures.
 // The storm's window is printed on the monotonic clock, the clock of `perf record -k CLOCK_MONOTONIC`, so a
 // system-wide recording can be cut to it (`perf report --time <start>,<end>`).
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
@@ -32,6 +32,8 @@ const RATE = Number(argValue("--rate", 0));
 const OUT = argValue("--out", tmpdir());
 const TOP = 40;
 const PLAIN = args.includes("--plain");
+// The profiles' folder is made when it does not exist yet.
+if (!PLAIN) mkdirSync(OUT, { recursive: true });
 
 /** One inspector session (Chrome DevTools protocol over a WebSocket). */
 async function connect(url) {
