@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Session lookup cost: autocannon on authenticated GETs against a running server, as JSON lines:
+// Session lookup cost: closed-loop load (bench/lib/load.mjs) on authenticated GETs against a running server, as JSON lines:
 // - /api/game/{id}/details: the flag-submission path without D1 (session → GameRoom RPC from memory), so
 //   the session lookup is the only D1 round trip of the request;
 // - /api/account/profile: the session lookup plus one D1 read of the profile.
 // Usage: node bench/session-cache.mjs http://127.0.0.1:8787 [seconds] [connections]. Signs in as
 // FLAGSTAFF_ADMIN_USER / FLAGSTAFF_ADMIN_PASSWORD (default admin / Admin1234!), creates a running game
 // (accepting without review) and a team for that user, and joins it.
-import autocannon from "autocannon";
+import { hammer } from "./lib/load.mjs";
 
 const base = process.argv[2] ?? "http://127.0.0.1:8787";
 const duration = Number(process.argv[3] ?? 10);
@@ -39,15 +39,15 @@ await call("GET", `/api/game/${game.id}/details`);
 
 for (const path of [`/api/game/${game.id}/details`, "/api/account/profile"]) {
   // Warm-up, then the measured run.
-  await autocannon({ url: `${base}${path}`, headers: { cookie }, connections, duration: 2 });
-  const r = await autocannon({ url: `${base}${path}`, headers: { cookie }, connections, duration });
+  await hammer(`${base}${path}`, { headers: { cookie }, connections, seconds: 2 });
+  const r = await hammer(`${base}${path}`, { headers: { cookie }, connections, seconds: duration });
   console.log(
     JSON.stringify({
       path: path.replace(/\/\d+\//, "/{id}/"),
       connections,
       duration,
-      requestsPerSecond: r.requests.average,
-      latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99 },
+      requestsPerSecond: r.rps,
+      latencyMs: { p50: r.p50Ms, p90: r.p90Ms, p99: r.p99Ms },
       non2xx: r.non2xx,
       errors: r.errors,
     }),

@@ -6,9 +6,8 @@
 // bench/lib/socket-receiver.mjs). One request at a time per connection (no pipelining), a request head
 // written as one string, the answer's head parsed for its status and length only.
 import net from "node:net";
+import { readChunked, responseFraming } from "./http-framing.mjs";
 import { loopbackUrl } from "./net.mjs";
-
-const HEAD_END = Buffer.from("\r\n\r\n");
 
 /**
  * Reads one HTTP/1.1 response from the front of `buf`. Returns null while it is incomplete, else
@@ -16,50 +15,16 @@ const HEAD_END = Buffer.from("\r\n\r\n");
  * closes the connection. Bodies come with Content-Length or chunked; anything else is refused.
  */
 export function parseResponse(buf) {
-  const headEnd = buf.indexOf(HEAD_END);
-  if (headEnd < 0) return null;
-  const head = buf.toString("latin1", 0, headEnd);
-  const lines = head.split("\r\n");
-  const m = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0]);
-  if (!m) throw new Error(`not an HTTP response: ${lines[0].slice(0, 80)}`);
-  const status = Number(m[1]);
-  let length = null;
-  let chunked = false;
-  let close = false;
-  for (let i = 1; i < lines.length; i++) {
-    const colon = lines[i].indexOf(":");
-    if (colon < 0) continue;
-    const name = lines[i].slice(0, colon).trim().toLowerCase();
-    const value = lines[i].slice(colon + 1).trim().toLowerCase();
-    if (name === "content-length") length = Number(value);
-    else if (name === "transfer-encoding") chunked = value.split(",").some((v) => v.trim() === "chunked");
-    else if (name === "connection") close = value.split(",").some((v) => v.trim() === "close");
+  const framing = responseFraming(buf);
+  if (!framing) return null;
+  const { status, headSize, bodySize, close } = framing;
+  if (framing.chunked) {
+    const chunked = readChunked(buf, headSize, true);
+    if (!chunked) return null;
+    return { status, body: Buffer.concat(chunked.parts).toString("utf8"), size: chunked.end, close };
   }
-  const start = headEnd + 4;
-  if (status === 204 || status === 304 || (status >= 100 && status < 200)) return { status, body: "", size: start, close };
-  if (chunked) {
-    const parts = [];
-    let at = start;
-    for (;;) {
-      const lineEnd = buf.indexOf("\r\n", at);
-      if (lineEnd < 0) return null;
-      const size = Number.parseInt(buf.toString("latin1", at, lineEnd).split(";")[0], 16);
-      if (!Number.isFinite(size)) throw new Error("bad chunk size");
-      if (size === 0) {
-        // The last chunk's line, any trailers, then an empty line.
-        const end = buf.indexOf(HEAD_END, lineEnd);
-        if (end < 0) return null;
-        return { status, body: Buffer.concat(parts).toString("utf8"), size: end + 4, close };
-      }
-      const dataStart = lineEnd + 2;
-      if (buf.length < dataStart + size + 2) return null;
-      parts.push(buf.subarray(dataStart, dataStart + size));
-      at = dataStart + size + 2;
-    }
-  }
-  if (length === null || !Number.isInteger(length) || length < 0) throw new Error(`response ${status} without a usable Content-Length`);
-  if (buf.length < start + length) return null;
-  return { status, body: buf.toString("utf8", start, start + length), size: start + length, close };
+  if (buf.length < headSize + bodySize) return null;
+  return { status, body: buf.toString("utf8", headSize, headSize + bodySize), size: headSize + bodySize, close };
 }
 
 /**
