@@ -65,8 +65,8 @@ describe("hammer", () => {
     expect(plain.errors).toBe(0);
     expect(plain.requests).toBeGreaterThan(20);
     expect(plain.statuses).toEqual({ 200: plain.requests });
-    // Over the run's time (0.5 s and the timer's lateness).
-    expect(plain.rps).toBeLessThanOrEqual(plain.requests / 0.5);
+    // Over the run's time: 0.5 s as the timer measured it (which may fire a millisecond early) and its lateness.
+    expect(plain.rps).toBeLessThanOrEqual(plain.requests / 0.49);
     expect(plain.rps).toBeGreaterThan(plain.requests / 0.6);
     expect(plain.p50Ms).toBeGreaterThan(0);
     expect(plain.p99Ms).toBeGreaterThanOrEqual(plain.p90Ms);
