@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Session lookup cost: closed-loop load (bench/lib/load.mjs) on authenticated GETs against a running server, as JSON lines:
+// Session lookup cost: closed-loop load (bench/lib/load.mjs) on authenticated GETs against a running
+// server, as JSON lines:
 // - /api/game/{id}/details: the flag-submission path without D1 (session → GameRoom RPC from memory), so
 //   the session lookup is the only D1 round trip of the request;
 // - /api/account/profile: the session lookup plus one D1 read of the profile.
