@@ -4,8 +4,7 @@ import { useCharacterLimit } from "./character-limit";
 // The hint text of empty fields keeps 4.5:1 (zinc-500 on white 4.8:1, zinc-400 on zinc-900 6.8:1): some carry the only
 // example of a field's format (the team invite code).
 const controlClass =
-  "touch-target " +
-  "block w-full rounded-md border bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs placeholder:text-zinc-500 focus:border-primary-500 focus:outline-2 focus:outline-offset-0 focus:outline-primary-500/40 disabled:opacity-60 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400";
+  "touch-target block w-full rounded-md border bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs placeholder:text-zinc-500 focus:border-primary-500 focus:outline-2 focus:outline-offset-0 focus:outline-primary-500/40 disabled:opacity-60 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400";
 
 interface FieldChrome {
   label: string;
