@@ -72,10 +72,9 @@ export function includePageTranslations(pathname: string) {
 
 /** Adds the page's parts to its languages (the current one and its fallback) before the page renders. */
 export async function loadPageTranslations(instance: i18n, pathname: string): Promise<void> {
-  const parts = partsForPath(pathname);
   // The shared part came with i18next's init: a page that needs nothing else waits for nothing.
-  if (parts.length === 1) return;
-  for (const part of parts) wanted.add(part);
+  if (partsForPath(pathname).length === 1) return;
+  includePageTranslations(pathname);
   const languages = instance.languages.filter(isLanguage);
   // Finishes loads under way (which may have started without these parts) and loads missing languages.
   await instance.loadLanguages(languages);

@@ -38,6 +38,8 @@ export async function hammer(url, { connections = 50, seconds = 8, headers = {},
       let over = false;
       const socket = net.connect({ host: target.hostname, port: Number(target.port || 80), noDelay: true });
       sockets.add(socket);
+      // Ends this connection: `failed` true (an error), false (the server closed it; not an error) — both open
+      // another while the run lasts — or null (the run is over).
       const finish = (failed) => {
         if (over) return;
         over = true;
