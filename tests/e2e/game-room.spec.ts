@@ -130,11 +130,16 @@ test("a first blood reaches the other team's open scoreboard, its notices and th
 
   // B's open scoreboard: A's team first, with the first-blood mark; no reload happened.
   await expect(rows.first()).toHaveAttribute("data-testid", `board-team-${teamA}`, { timeout: 10_000 });
-  await expect(rows.first()).toContainText("🥇");
   // The mark has a translated name, for screen readers and on hover.
   const bloodMark = rows.first().getByRole("img", { name: en.scoreboard.firstBlood });
-  await expect(bloodMark).toHaveText("🥇");
+  await expect(bloodMark).toHaveAttribute("data-mark", "FirstBlood");
   await expect(bloodMark).toHaveAttribute("title", en.scoreboard.firstBlood);
+  // A gold disc with its place, drawn without an emoji font (this browser has none).
+  const medal = bloodMark.locator("[data-medal]");
+  await expect(medal).toHaveText("1");
+  const drawn = await medal.evaluate((el) => ({ background: getComputedStyle(el).backgroundColor, width: el.getBoundingClientRect().width }));
+  expect(drawn.background).not.toBe("rgba(0, 0, 0, 0)");
+  expect(drawn.width).toBeGreaterThan(8);
   await expect(playerB.getByRole("link", { name: en.challenge.backToGame })).toHaveAttribute("href", `/games/${gameId}`);
   await expect(rows.first().getByRole("cell").first()).toHaveText("1");
   await expect(rows.nth(1)).toHaveAttribute("data-testid", `board-team-${teamB}`);
@@ -164,9 +169,12 @@ test("a first blood reaches the other team's open scoreboard, its notices and th
   await expect(playerB.getByTestId("live-notices")).toContainText(firstBlood);
   // B's game page lists the FirstBlood notice.
   await expect(notices.getByText(firstBlood)).toBeVisible();
+  // With its medal, drawn as the board's is.
+  await expect(notices.getByTestId("notice").filter({ hasText: firstBlood }).locator("[data-medal]")).toHaveText("1");
   // An admin's notice appears on B's open game page, and goes when the admin deletes it.
   const posted = await ok<{ id: number }>(admin.request.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Hint ${stamp}` } }));
   await expect(notices.getByText(`Hint ${stamp}`)).toBeVisible();
+  await expect(notices.getByTestId("notice").filter({ hasText: `Hint ${stamp}` }).locator('svg[data-notice-icon="Normal"]')).toBeVisible();
   // Said to screen readers as on the challenge and scoreboard pages: in a polite live region already there.
   await expect(gamePageB.locator("[aria-live=polite]").getByTestId("live-notices")).toContainText(`Hint ${stamp}`);
   await ok(admin.request.delete(`/api/edit/games/${gameId}/notices/${posted.id}`));
@@ -739,7 +747,7 @@ test("the scoreboard keeps its division and team search in the address: a reload
   await copied.goto(viewer.url());
   await expectFiltered(copied);
   await ok(found.player.post(`/api/game/${game.id}/challenges/${challengeId}`, { data: { flag: FLAG } }));
-  await expect(copied.locator("tbody tr").first()).toContainText("🥇", { timeout: 10_000 });
+  await expect(copied.locator("tbody tr").first().locator('[data-mark="FirstBlood"]')).toBeVisible({ timeout: 10_000 });
   await expectFiltered(copied);
 
   // A division the game does not have shows all of them, without an error.

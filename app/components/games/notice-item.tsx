@@ -3,16 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Markdown } from "~/components/markdown";
 import { withoutBidiControls } from "~/core/bidi";
 import type { GameNoticeInfo } from "~/core/schemas/game";
+import { NoticeIcon } from "./marks";
 import { formatDateTime } from "./time";
-
-const icon: Record<GameNoticeInfo["type"], string> = {
-  Normal: "📢",
-  FirstBlood: "🥇",
-  SecondBlood: "🥈",
-  ThirdBlood: "🥉",
-  NewHint: "💡",
-  NewChallenge: "🆕",
-};
 
 /** The sentence of a notice in the viewer's language, from its type and `values` (rules.md §11). */
 export function useNoticeText() {
@@ -39,9 +31,7 @@ export function NoticeItem({ notice, actions }: { notice: GameNoticeInfo; action
   const text = useNoticeText();
   return (
     <li className="flex gap-3 py-3" data-testid="notice" data-notice-type={notice.type}>
-      <span aria-hidden="true" className="text-lg leading-6">
-        {icon[notice.type]}
-      </span>
+      <NoticeIcon type={notice.type} />
       <div className="min-w-0 flex-1 space-y-1">
         <p className="flex flex-wrap items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
           <span className="font-medium text-zinc-700 dark:text-zinc-300">{t(`notices.type.${notice.type}`)}</span>

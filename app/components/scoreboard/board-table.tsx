@@ -1,6 +1,7 @@
 import { memo, useCallback, useMemo, useRef, useState } from "react";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
+import { bloodMedal } from "~/components/games/marks";
 import { formatDateTime } from "~/components/games/time";
 import { BOARD_QUERY_MAX } from "~/components/scoreboard/board-filter";
 import { Dialog } from "~/components/teams/dialog";
@@ -9,12 +10,13 @@ import type { ChallengeInfo, ScoreboardItem } from "~/core/scoring/scoreboard";
 import { foldText } from "~/core/text-fold";
 
 const PAGE = 50;
-const BLOOD_MARK: Record<string, { mark: string; label: string }> = {
-  FirstBlood: { mark: "🥇", label: "scoreboard.firstBlood" },
-  SecondBlood: { mark: "🥈", label: "scoreboard.secondBlood" },
-  ThirdBlood: { mark: "🥉", label: "scoreboard.thirdBlood" },
+/** The names of a solve's marks by its type: a medal for a blood (components/games/marks.tsx), else a tick. */
+const MARK_LABEL: Record<string, string> = {
+  FirstBlood: "scoreboard.firstBlood",
+  SecondBlood: "scoreboard.secondBlood",
+  ThirdBlood: "scoreboard.thirdBlood",
+  Normal: "scoreboard.solvedMark",
 };
-const SOLVED_MARK = { mark: "✓", label: "scoreboard.solvedMark" };
 /**
  * Rank and team stay in view while the challenge columns scroll sideways (a big game has dozens); opaque, so
  * the cells scrolling under them do not show through.
@@ -22,30 +24,29 @@ const SOLVED_MARK = { mark: "✓", label: "scoreboard.solvedMark" };
 const STICKY_RANK = "sticky left-0 z-10 min-w-12 bg-white dark:bg-zinc-900";
 const STICKY_TEAM = "sticky left-12 z-10 min-w-32 border-r border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900";
 
-/** Per solve type: its mark and its translated names, scored and worth nothing. */
-type MarkNames = Record<string, { mark: string; name: string; unscoredName: string }>;
+/** Per solve type: its translated names, scored and worth nothing. */
+type MarkNames = Record<string, { name: string; unscoredName: string }>;
 
 /** The marks' names in the reader's language, made once per board rather than once per cell. */
 function markNames(t: TFunction): MarkNames {
   const names: MarkNames = {};
-  for (const [type, { mark, label }] of [...Object.entries(BLOOD_MARK), ["Normal", SOLVED_MARK] as const]) {
-    names[type] = { mark, name: t(label), unscoredName: `${t(label)} (${t("scoreboard.notScored")})` };
-  }
+  for (const [type, label] of Object.entries(MARK_LABEL)) names[type] = { name: t(label), unscoredName: `${t(label)} (${t("scoreboard.notScored")})` };
   return names;
 }
 
 /**
- * A solve's mark (a medal for a blood) with its translated name, for screen readers and on hover. A solve
- * worth nothing (after the end or the deadline, or by a division that scores nothing) is drawn faint and
- * named so: it looked like any other. A plain function, not a component: a page of the board has
+ * A solve's mark (a medal for a blood, else a tick) with its translated name, for screen readers and on hover.
+ * A solve worth nothing (after the end or the deadline, or by a division that scores nothing) is drawn faint
+ * and named so: it looked like any other. A plain function, not a component: a page of the board has
  * thousands of them.
  */
 function solveMark(names: MarkNames, type: string, score: number) {
-  const { mark, name, unscoredName } = names[type] ?? names.Normal!;
+  const known = type in names ? type : "Normal";
+  const { name, unscoredName } = names[known]!;
   const label = score > 0 ? name : unscoredName;
   return (
-    <span role="img" aria-label={label} title={label} className={score > 0 ? undefined : "opacity-40"} data-scored={score > 0}>
-      {mark}
+    <span role="img" aria-label={label} title={label} className={score > 0 ? undefined : "opacity-40"} data-mark={known} data-scored={score > 0}>
+      {bloodMedal(known) ?? "✓"}
     </span>
   );
 }
