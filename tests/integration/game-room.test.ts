@@ -52,6 +52,18 @@ async function settle(gameId: number) {
   await room(gameId).settle(gameId);
 }
 
+/**
+ * Holds the room's next solves off the board for a minute: a delta made just now, and a minute's interval
+ * between deltas (BOARD_INTERVAL_MS is 30 ms).
+ */
+async function holdBoardDeltas(gameId: number) {
+  await runInDurableObject(room(gameId), async (instance) => {
+    const r = instance as unknown as { boardDeltaAt: number; boardIntervalMs: number };
+    r.boardDeltaAt = Date.now();
+    r.boardIntervalMs = 60_000;
+  });
+}
+
 async function statusOf(p: Player, gameId: number, challengeId: number, id: number) {
   return p.client.json<string | ErrorBody>(`/api/game/${gameId}/challenges/${challengeId}/status/${id}`);
 }
@@ -1028,13 +1040,14 @@ describe("scoreboard", () => {
     await board(gameId);
     expect((await submit(b!, gameId, cid, "f")).status).toBe(200);
     await settle(gameId);
+    await holdBoardDeltas(gameId);
     expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
     await runInDurableObject(room(gameId), async (instance) => {
       const r = instance as unknown as {
         pendingSolves: unknown[];
         details(gameId: number, userId: string): Promise<{ ok: true; body: string } | { ok: false }>;
       };
-      // Judged, its solve waiting for the board's 30 ms batch.
+      // Judged, its solve waiting for the board's next delta.
       for (let i = 0; i < 200 && r.pendingSolves.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 1));
       expect(r.pendingSolves).toHaveLength(1);
       const read = await r.details(gameId, a!.userId);
@@ -1055,11 +1068,46 @@ describe("scoreboard", () => {
     });
   });
 
+  it("a solve right after the board's last delta waits for the interval; one after a quiet spell goes at once", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await board(gameId);
+    type Internals = { pendingSolves: unknown[]; boardDeltaAt: number; boardVersion: number };
+    const peek = () => runInDurableObject(room(gameId), async (instance) => {
+      const r = instance as unknown as Internals;
+      return { pending: r.pendingSolves.length, version: r.boardVersion };
+    });
+    // A delta was just made: the next solve waits the interval (a minute here) for others to come.
+    await holdBoardDeltas(gameId);
+    const before = await peek();
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    for (let i = 0; i < 500 && (await peek()).pending === 0; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await peek()).toEqual({ pending: 1, version: before.version });
+    await settle(gameId);
+    expect((await board(gameId)).items.find((item) => item.id === a!.teamId)?.solvedChallenges.map((s) => s.id)).toEqual([cid]);
+
+    // The last delta a while ago: the next solve makes its delta without waiting the interval (still a minute).
+    await runInDurableObject(room(gameId), async (instance) => {
+      (instance as unknown as Internals).boardDeltaAt = Date.now() - 1_000;
+    });
+    const quiet = await peek();
+    expect((await submit(b!, gameId, cid, "f")).status).toBe(200);
+    let now = await peek();
+    for (let i = 0; i < 500 && now.version === quiet.version; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      now = await peek();
+    }
+    expect(now).toEqual({ pending: 0, version: quiet.version + 1 });
+  });
+
   it("a board read right after an Accepted verdict has the solve the board has not batched yet", async () => {
     const { admin, gameId } = await setup();
     const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
     const [a] = await seedPlayers(gameId, 1);
     await board(gameId);
+    await holdBoardDeltas(gameId);
     expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
     await runInDurableObject(room(gameId), async (instance) => {
       const r = instance as unknown as {

@@ -44,10 +44,18 @@ const WRITE_ATTEMPTS = 3;
 const ID_BLOCK = 512;
 /**
  * Solves are added to the board (and pushed) together: at most one delta per interval while they stream
- * in. Each delta reaches every open board (1,000 sockets in the benchmark): 30 ms brought solve → push
- * p99 near 100 ms at 1,000 submissions a second; 20 ms cost more than it saved (BENCHMARKS.md, fifth round).
+ * in. Each delta reaches every open board (1,000 sockets in
+ * the benchmark): 30 ms brought solve → push p99 near 100 ms at 1,000 submissions a second; 20 ms cost more
+ * than it saved (BENCHMARKS.md, fifth round).
  */
 const BOARD_INTERVAL_MS = 30;
+/**
+ * A solve this long after the board's last delta goes out at once: nothing streams in to batch it with (a
+ * real game's solves are seconds apart). Sending the first after any gap of 30 ms made 27 deltas a second
+ * instead of 21 in the 1,000/s storm, with worse p99s; at 200/s it halved the push's p50. At 100 ms neither
+ * storm changes (their deltas come ≈ 47 and ≈ 80 ms apart; BENCHMARKS.md, thirty-eighth round).
+ */
+const BOARD_QUIET_MS = 100;
 /** Stored log records reach the admins' live log stream together, at most this often. */
 const LOG_PUSH_MS = 250;
 /** A dynamic challenge's flags are re-read from D1 on a miss when older than this. */
@@ -143,6 +151,10 @@ export class GameRoom extends SocketHub {
   private board: Board | null = null;
   private boardVersion = 0;
   private boardTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When the last solves' delta was made: a solve BOARD_QUIET_MS after it is not batched. */
+  private boardDeltaAt = 0;
+  /** BOARD_INTERVAL_MS (tests lengthen it to hold solves). */
+  private boardIntervalMs = BOARD_INTERVAL_MS;
   private logsOut: LogMessage[] = [];
   private logTimer: ReturnType<typeof setTimeout> | null = null;
   /** The board's inputs other than solves, indexed (made by each full computation). */
@@ -665,11 +677,16 @@ export class GameRoom extends SocketHub {
     // Without a board nobody holds a version: the next read computes it with this solve.
     if (!this.board) return;
     this.pendingSolves.push(solve);
-    this.boardTimer ??= setTimeout(() => {
-      this.boardTimer = null;
-      this.addPendingSolves();
-      void this.pushOut();
-    }, BOARD_INTERVAL_MS);
+    // A solve after a quiet spell goes out at once (with whatever is judged in the same turn); one in a stream
+    // waits the interval for the solves behind it.
+    this.boardTimer ??= setTimeout(
+      () => {
+        this.boardTimer = null;
+        this.addPendingSolves();
+        void this.pushOut();
+      },
+      Date.now() - this.boardDeltaAt >= BOARD_QUIET_MS ? 0 : this.boardIntervalMs,
+    );
   }
 
   /** Adds the solves judged since the board's version as one delta, and queues it for the board's readers. */
@@ -684,6 +701,7 @@ export class GameRoom extends SocketHub {
       return;
     }
     const { delta, board } = solveDelta(this.boardIndex, this.board.model, solves, this.boardVersion + 1, Date.now());
+    this.boardDeltaAt = Date.now();
     this.boardSolveTime = solves[solves.length - 1]!.time;
     this.setBoard(board);
     this.queueBoardPush(state, delta);
