@@ -962,6 +962,38 @@ describe("scoreboard", () => {
     expect((await admin.json(`/api/game/${gameId}/scoreboard`)).status).toBe(200);
   });
 
+  it("serves a board read again whole and the same, and never a hidden board a monitor read to anyone else", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a] = await seedPlayers(gameId, 1);
+    expect((await submit(a!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    const anon = new Client();
+    // Reads after the first are answered from the bytes the room shared (workers/game-room/board-copies.ts):
+    // each one whole, with the same validators, gzipped or not.
+    for (const encoding of ["identity", "gzip"]) {
+      const reads = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await anon.fetch(`/api/game/${gameId}/scoreboard?count=10`, { headers: { "accept-encoding": encoding }, encodeResponseBody: "manual" });
+        expect(res.status).toBe(200);
+        reads.push({ etag: res.headers.get("etag"), coding: res.headers.get("content-encoding"), bytes: [...new Uint8Array(await res.arrayBuffer())].join(",") });
+      }
+      expect(reads[0]!.bytes.length).toBeGreaterThan(100);
+      expect(reads[0]!.coding).toBe(encoding === "gzip" ? "gzip" : null);
+      expect(new Set(reads.map((r) => JSON.stringify(r))).size).toBe(1);
+    }
+    // A hidden game's board, read by a monitor, reaches no one else.
+    expect((await updateGame(admin, gameId, { hidden: true })).status).toBe(200);
+    for (const encoding of ["identity", "gzip"]) {
+      expect((await admin.fetch(`/api/game/${gameId}/scoreboard?count=10`, { headers: { "accept-encoding": encoding } })).status).toBe(200);
+      expect((await anon.fetch(`/api/game/${gameId}/scoreboard?count=10`, { headers: { "accept-encoding": encoding } })).status).toBe(401);
+      expect((await a!.client.fetch(`/api/game/${gameId}/scoreboard?count=10`, { headers: { "accept-encoding": encoding } })).status).toBe(403);
+    }
+    // Shown again: everyone reads it at once.
+    expect((await updateGame(admin, gameId, { hidden: false })).status).toBe(200);
+    expect((await anon.fetch(`/api/game/${gameId}/scoreboard?count=10`)).status).toBe(200);
+  });
+
   it("sends the board gzipped to clients that accept gzip, the same JSON and validators, once per version", async () => {
     const { admin, gameId } = await setup();
     const cid = await makeChallenge(admin, gameId, { flags: ["f"] });

@@ -6,6 +6,7 @@ import { AppError, badRequest, notFound, tooManyRequests } from "~/core/errors";
 import { isNotModified } from "~/core/http/conditional";
 import { bodyCodingFor } from "~/core/http/encoding";
 import { checkFlagText, eventsQuerySchema, scoreboardQuerySchema, submissionsQuerySchema, submitSchema } from "~/core/game-room/schemas";
+import { pageKey, readBoardCopy } from "../game-room/board-copies";
 import type { RoomRefusal } from "../game-room/types";
 import type { ApiContext, ApiEnv } from "./context";
 import { editGameId, pathId } from "./edit";
@@ -49,13 +50,13 @@ defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/challenges/:cid/statu
 
 defineRoute(gameRoomApi, { method: "GET", path: "/game/:id/scoreboard", auth: "Public", access: "Public; hidden game: Monitor", tag, summary: "The scoreboard (ETag/Last-Modified, 304; optional count/skip page the items)", query: scoreboardQuerySchema }, async (c, { query }) => {
   const gameId = editGameId(c);
-  const room = roomOf(c.env, gameId);
   const coding = bodyCodingFor(c.req.header("accept-encoding"));
   const opts = { etag: c.req.header("if-none-match") ?? null, skip: query.skip, coding, ...(query.count === undefined ? {} : { count: query.count }) };
-  let read = await room.readBoard(gameId, opts);
+  // A public board the room served a moment ago in this isolate, without the room's RPC (board-copies.ts).
+  let read = readBoardCopy(gameId, pageKey(query.skip, query.count), opts, Date.now()) ?? (await roomOf(c.env, gameId).readBoard(gameId, opts));
   if (read.kind === "hidden") {
     await requireAuth(c, "Monitor");
-    read = await room.readBoard(gameId, { ...opts, allowHidden: true });
+    read = await roomOf(c.env, gameId).readBoard(gameId, { ...opts, allowHidden: true });
   }
   if (read.kind === "notFound" || read.kind === "hidden") throw notFound("game.not_found");
   if (read.kind === "notStarted") throw new AppError(10001, "game.not_started");

@@ -13,6 +13,7 @@ import { TokenBucketLimiter } from "~/core/rate-limit";
 import { type BoardSolve, type ChallengeInfo, computeScoreboard, type ScoreboardItem, type ScoreboardModel } from "~/core/scoring/scoreboard";
 import { type GameAccessChange, lostTeams, reauthorizeGameSocket } from "~/core/socket-access";
 import { type OutgoingMessage, SocketHub } from "../shared/socket-hub";
+import { keepBoardCopy, pageKey, withdrawBoardCopies } from "./board-copies";
 import { countSubmissions, loadAccess, loadFlagCache, loadHidden, loadState, reloadMeta } from "./load";
 import type { BoardRead, DetailsResult, RefreshWhat, RoomRefusal, StatusResult, SubmitRequest, SubmitResult } from "./types";
 import { drainStatements, emptyWrites, hasWrites, IdPool, j, mergeWrites, type NewSubmission, type PendingWrites, reserveIdsStatements } from "./writes";
@@ -182,6 +183,7 @@ export class GameRoom extends SocketHub {
   }
 
   private async load(gameId: number): Promise<RoomState | null> {
+    withdrawBoardCopies(gameId);
     const started = Date.now();
     const state = await loadState(this.env.DB, gameId);
     const journal = this.journal();
@@ -676,6 +678,7 @@ export class GameRoom extends SocketHub {
   private markBoardDirty(solve: BoardSolve): void {
     // Without a board nobody holds a version: the next read computes it with this solve.
     if (!this.board) return;
+    if (this.state) withdrawBoardCopies(this.state.game.id);
     this.pendingSolves.push(solve);
     // A solve after a quiet spell goes out at once (with whatever is judged in the same turn); one in a stream
     // waits the interval for the solves behind it.
@@ -745,6 +748,7 @@ export class GameRoom extends SocketHub {
 
   /** The next version of the board (its serialisations are made on first read). */
   private setBoard(model: ScoreboardModel): Board {
+    if (this.state) withdrawBoardCopies(this.state.game.id);
     const version = ++this.boardVersion;
     this.board = { model, version, etag: `W/"sb-${this.nonce}-${version}"`, whole: null, pages: new Map() };
     return this.board;
@@ -829,12 +833,27 @@ export class GameRoom extends SocketHub {
     // If-Modified-Since is decided by the Worker from changedAt and at (the rare client sending it
     // without If-None-Match gets the body shipped over RPC, then a 304).
     const validators = { etag, changedAt: board.model.updateTimeUtc, at: Date.now() };
-    if (opts.etag && etagMatches(opts.etag, etag)) return { kind: "notModified", ...validators };
-    if (opts.coding !== "gzip") return { kind: "ok", body: variant.body, coding: "identity", ...validators };
+    // A public board's bytes are shared with the Worker's route in this isolate (board-copies.ts).
+    const key = pageKey(opts.skip, opts.count);
+    const keep = (gzip: Uint8Array<ArrayBuffer> | null) => {
+      if (!state.game.hidden && this.board === board && this.pendingSolves.length === 0) {
+        keepBoardCopy(gameId, board.version, validators.changedAt, key, { etag, body: variant.body, gzip }, Date.now());
+      }
+    };
+    if (opts.etag && etagMatches(opts.etag, etag)) {
+      keep(null);
+      return { kind: "notModified", ...validators };
+    }
+    if (opts.coding !== "gzip") {
+      keep(null);
+      return { kind: "ok", body: variant.body, coding: "identity", ...validators };
+    }
     // Concurrent readers of a version share its one compression.
     variant.gzip ??= gzipBytes(variant.body);
     try {
-      return { kind: "ok", body: await variant.gzip, coding: "gzip", ...validators };
+      const gzip = await variant.gzip;
+      keep(gzip);
+      return { kind: "ok", body: gzip, coding: "gzip", ...validators };
     } catch (err) {
       console.error(`game room ${gameId}: gzip of the board failed, sent as is`, err);
       variant.gzip = null;
@@ -933,6 +952,16 @@ export class GameRoom extends SocketHub {
    * update the board before returning, then push the change.
    */
   async refresh(gameId: number, what: RefreshWhat = "all"): Promise<void> {
+    // No copy of the board read before or during the change is served after it.
+    withdrawBoardCopies(gameId);
+    try {
+      await this.refreshNow(gameId, what);
+    } finally {
+      withdrawBoardCopies(gameId);
+    }
+  }
+
+  private async refreshNow(gameId: number, what: RefreshWhat): Promise<void> {
     if (this.loading) await this.loading;
     if (!this.state || this.state.game.id !== gameId) {
       this.board = null;
@@ -1038,8 +1067,8 @@ export class GameRoom extends SocketHub {
    * re-judges what is still FlagSubmitted (what a restart does).
    */
   async reset(gameId: number): Promise<void> {
-    void gameId;
     await this.writeOut();
+    withdrawBoardCopies(gameId);
     this.state = null;
     this.board = null;
     this.boardIndex = null;
