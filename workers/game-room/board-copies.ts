@@ -30,7 +30,7 @@ interface GameCopies {
 }
 
 const copies = new Map<number, GameCopies>();
-/** Reads answered from a copy (tests and the bench look at it). */
+/** Reads answered from a copy (counted for the module's tests). */
 export const boardCopyStats = { hits: 0 };
 
 /** The key of a read's page. */

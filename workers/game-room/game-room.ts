@@ -45,9 +45,8 @@ const WRITE_ATTEMPTS = 3;
 const ID_BLOCK = 512;
 /**
  * Solves are added to the board (and pushed) together: at most one delta per interval while they stream
- * in. Each delta reaches every open board (1,000 sockets in
- * the benchmark): 30 ms brought solve → push p99 near 100 ms at 1,000 submissions a second; 20 ms cost more
- * than it saved (BENCHMARKS.md, fifth round).
+ * in. Each delta reaches every open board (1,000 sockets in the benchmark): 30 ms brought solve → push
+ * p99 near 100 ms at 1,000 submissions a second; 20 ms cost more than it saved (BENCHMARKS.md, fifth round).
  */
 const BOARD_INTERVAL_MS = 30;
 /**
