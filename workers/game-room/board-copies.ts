@@ -49,7 +49,7 @@ export function keepBoardCopy(gameId: number, version: number, changedAt: number
   let game = copies.get(gameId);
   if (game && game.version > version) return;
   if (!game || game.version < version) {
-    game = { version, changedAt, expiresAt: now + COPY_TTL_MS, variants: new Map() };
+    game = { version, changedAt, expiresAt: 0, variants: new Map() };
     copies.set(gameId, game);
   }
   game.expiresAt = now + COPY_TTL_MS;
@@ -69,15 +69,10 @@ export function readBoardCopy(gameId: number, key: string, opts: { etag: string 
   const variant = game.variants.get(key);
   if (!variant) return null;
   const validators = { etag: variant.etag, changedAt: game.changedAt, at: now };
-  if (opts.etag && etagMatches(opts.etag, variant.etag)) {
-    boardCopyStats.hits++;
-    return { kind: "notModified", ...validators };
-  }
-  if (opts.coding === "gzip") {
-    if (!variant.gzip) return null;
-    boardCopyStats.hits++;
-    return { kind: "ok", body: variant.gzip, coding: "gzip", ...validators };
-  }
-  boardCopyStats.hits++;
-  return { kind: "ok", body: variant.body, coding: "identity", ...validators };
+  let read: BoardRead | null;
+  if (opts.etag && etagMatches(opts.etag, variant.etag)) read = { kind: "notModified", ...validators };
+  else if (opts.coding === "gzip") read = variant.gzip ? { kind: "ok", body: variant.gzip, coding: "gzip", ...validators } : null;
+  else read = { kind: "ok", body: variant.body, coding: "identity", ...validators };
+  if (read) boardCopyStats.hits++;
+  return read;
 }

@@ -12,9 +12,6 @@ const MEDALS: Record<string, { place: string; colours: string }> = {
   ThirdBlood: { place: "3", colours: "bg-amber-700 text-white ring-amber-900" },
 };
 
-/** Whether a solve or notice type has a medal. */
-export const isBlood = (type: string): boolean => type in MEDALS;
-
 /**
  * A blood's medal, sized by the text around it; no name of its own (the caller names it, once, for screen
  * readers). A plain function, not a component: a page of the scoreboard draws thousands of marks.
@@ -45,7 +42,8 @@ const NOTICE_PATHS: Record<Exclude<GameNoticeInfo["type"], "FirstBlood" | "Secon
 
 /** A notice's icon by its type (decorative: the notice's type is written beside it). */
 export function NoticeIcon({ type }: { type: GameNoticeInfo["type"] }) {
-  if (isBlood(type)) return <span className="inline-flex size-6 items-center justify-center text-base">{bloodMedal(type)}</span>;
+  const medal = bloodMedal(type);
+  if (medal) return <span className="inline-flex size-6 items-center justify-center text-base">{medal}</span>;
   const paths = NOTICE_PATHS[type as keyof typeof NOTICE_PATHS] ?? NOTICE_PATHS.Normal;
   return (
     <svg aria-hidden="true" data-notice-icon={type} viewBox="0 0 20 20" className="size-6 shrink-0 p-0.5 text-zinc-500 dark:text-zinc-400" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round">
