@@ -176,7 +176,7 @@ try {
   };
   const storm = await runStorm({ base, seeded, clients: 64, seconds: SECONDS, rightShare: RIGHT, socketCount: SOCKETS, onStormStart, onStormEnd, rate: RATE });
   console.log(
-    `storm (${storm.mode}, late ${storm.late}): ${round(storm.judgedPerSecond, 0)} judged/s, ${round(storm.submitRps, 0)} submitted/s, submit p50 ${round(storm.submitMs.p50)} ms, verdict p50 ${round(storm.verdictMs.p50)} / p99 ${round(storm.verdictMs.p99)} ms, push p50 ${round(storm.pushMs.p50)} / p99 ${round(storm.pushMs.p99)} ms (first → last socket p50 ${round(storm.pushSpreadMs.p50)} / p99 ${round(storm.pushSpreadMs.p99)} ms), frame ${round(storm.boardMeanBytes, 0)} B, versions ${storm.boardVersions}`,
+    `storm (${storm.mode}, late ${storm.late}): ${round(storm.judgedPerSecond, 0)} judged/s, ${round(storm.submitRps, 0)} submitted/s, submit p50 ${round(storm.submitMs.p50)} ms, verdict p50 ${round(storm.verdictMs.p50)} / p99 ${round(storm.verdictMs.p99)} ms, push p50 ${round(storm.pushMs.p50)} / p99 ${round(storm.pushMs.p99)} ms (solve → first socket p50 ${round(storm.pushFirstMs.p50)} / p99 ${round(storm.pushFirstMs.p99)} ms, first → last socket p50 ${round(storm.pushSpreadMs.p50)} / p99 ${round(storm.pushSpreadMs.p99)} ms), frame ${round(storm.boardMeanBytes, 0)} B, versions ${storm.boardVersions}`,
   );
   const wall = (performance.now() - cpuStart.at) / 1000;
   const client = process.cpuUsage(cpuStart.client);

@@ -258,6 +258,7 @@ async function main() {
       submitMs: { n: r.submitMs.n, p50: round(r.submitMs.p50), p99: round(r.submitMs.p99) },
       pushMs: { n: r.pushMs.n, p50: round(r.pushMs.p50), p99: round(r.pushMs.p99) },
       pushSpreadMs: { n: r.pushSpreadMs.n, p50: round(r.pushSpreadMs.p50), p99: round(r.pushSpreadMs.p99) },
+      pushFirstMs: { n: r.pushFirstMs.n, p50: round(r.pushFirstMs.p50), p99: round(r.pushFirstMs.p99) },
       boardMeanBytes: round(r.boardMeanBytes, 0),
       firstVerdictMs: round(r.firstVerdictMs),
       warmUpMs: round(r.warmUpMs, 0),
@@ -313,7 +314,7 @@ function printSummary() {
     );
   if (st.storm?.judgedPerSecond !== undefined)
     lines.push(
-      `storm: ${f(st.storm.judgedPerSecond)} judged/s (target ≥ 1,000), verdict p50 ${f(st.storm.verdictMs.p50)} / p99 ${f(st.storm.verdictMs.p99)} ms (≤ 50), solve → push to ${st.storm.sockets} sockets p50 ${f(st.storm.pushMs.p50)} / p99 ${f(st.storm.pushMs.p99)} ms (≤ 100; first → last socket p50 ${f(st.storm.pushSpreadMs.p50)} / p99 ${f(st.storm.pushSpreadMs.p99)} ms)`,
+      `storm: ${f(st.storm.judgedPerSecond)} judged/s (target ≥ 1,000), verdict p50 ${f(st.storm.verdictMs.p50)} / p99 ${f(st.storm.verdictMs.p99)} ms (≤ 50), solve → push to ${st.storm.sockets} sockets p50 ${f(st.storm.pushMs.p50)} / p99 ${f(st.storm.pushMs.p99)} ms (≤ 100; solve → first socket p50 ${f(st.storm.pushFirstMs.p50)} / p99 ${f(st.storm.pushFirstMs.p99)} ms, first → last socket p50 ${f(st.storm.pushSpreadMs.p50)} / p99 ${f(st.storm.pushSpreadMs.p99)} ms)`,
     );
   for (const key of ["stormAt1000", "stormAt500"]) {
     const o = st[key];

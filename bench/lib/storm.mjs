@@ -236,9 +236,11 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
   const boards = await opened.finish();
 
   // Solve → push: for every version, the solves first visible in it. The spread: from the first of the
-  // sockets to get a version to the last (the fan-out's length, as the clients saw it).
+  // sockets to get a version to the last (the fan-out's length, as the clients saw it). Solve → first
+  // socket: the part before the fan-out (judging, the board's batch, the delta reaching the relay).
   const pushLatency = new Samples(1 << 16);
   const pushSpread = new Samples(1 << 12);
+  const pushFirst = new Samples(1 << 14);
   const seenSolves = new Set();
   let pushedSolves = 0;
   const versions = [...boards.versions.keys()].sort((a, b) => a - b);
@@ -246,7 +248,8 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     const { text, arrivals } = boards.versions.get(v);
     const delta = JSON.parse(text).data;
     if (delta.refetch) continue;
-    if (arrivals.length > 0) pushSpread.push(Math.max(...arrivals) - Math.min(...arrivals));
+    const first = Math.min(...arrivals);
+    if (arrivals.length > 0) pushSpread.push(Math.max(...arrivals) - first);
     for (const { team, solve } of delta.solves) {
       const key = `${team}:${solve.id}`;
       const sent = newSolveSent.get(key);
@@ -254,6 +257,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
       seenSolves.add(key);
       pushedSolves++;
       for (const t of arrivals) pushLatency.push(t - sent);
+      if (arrivals.length > 0) pushFirst.push(first - sent);
     }
   }
 
@@ -285,6 +289,7 @@ export async function runStorm({ base, seeded, clients, seconds, rightShare = 0.
     boardMeanBytes: boards.frames ? boards.bytes / boards.frames : 0,
     pushMs: summary(pushLatency.values()),
     pushSpreadMs: summary(pushSpread.values()),
+    pushFirstMs: summary(pushFirst.values()),
     firstVerdictMs: firstVerdict - stormStart,
     warmUpMs,
   };
