@@ -1134,6 +1134,44 @@ describe("scoreboard", () => {
     expect(now).toEqual({ pending: 0, version: quiet.version + 1 });
   });
 
+  it("a submission right after another waits for the flush's batch; one that came alone is stored at once", async () => {
+    const { admin, gameId } = await setup();
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [a, b] = await seedPlayers(gameId, 2);
+    await board(gameId);
+    type Internals = { queue: unknown[]; arrivedAt: number; flushDelayMs: number };
+    // A submission just came (for the next minute: the POST below takes its own milliseconds to arrive) and
+    // flushes wait a minute: the next one waits in the queue, unanswered.
+    await runInDurableObject(room(gameId), async (instance) => {
+      const r = instance as unknown as Internals;
+      r.arrivedAt = Date.now() + 60_000;
+      r.flushDelayMs = 60_000;
+    });
+    let answered = false;
+    const first = submit(a!, gameId, cid, "wrong").then((r) => {
+      answered = true;
+      return r;
+    });
+    const queued = () => runInDurableObject(room(gameId), async (instance) => (instance as unknown as Internals).queue.length);
+    for (let i = 0; i < 500 && (await queued()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await queued()).toBe(1);
+    expect(answered).toBe(false);
+
+    // The last one came a while ago: this one is stored at once (the flush's delay is still a minute), and the
+    // one waiting goes in the same batch, first.
+    await runInDurableObject(room(gameId), async (instance) => {
+      (instance as unknown as Internals).arrivedAt = Date.now() - 1_000;
+    });
+    const second = await Promise.race([submit(b!, gameId, cid, "f"), new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000))]);
+    if (second === null) throw new Error("the submission that came alone waited for the flush's delay");
+    expect(second.status).toBe(200);
+    const firstAnswer = await first;
+    expect(firstAnswer.status).toBe(200);
+    expect(firstAnswer.body as number).toBeLessThan(second.body as number);
+    expect(await queued()).toBe(0);
+  });
+
   it("a board read right after an Accepted verdict has the solve the board has not batched yet", async () => {
     const { admin, gameId } = await setup();
     const cid = await makeChallenge(admin, gameId, { flags: ["f"] });

@@ -21,12 +21,21 @@ import { drainStatements, emptyWrites, hasWrites, IdPool, j, mergeWrites, type N
 export type { BoardRead, DetailsResult, RefreshWhat, StatusResult, SubmitRequest, SubmitResult } from "./types";
 
 /**
- * A flush starts this long after the first queued submission (or at once when MAX_BATCH are waiting).
+ * A flush starts this long after the first queued submission (at once when MAX_BATCH are waiting, or when the
+ * submission came alone: FLUSH_QUIET_MS).
  * A flush writes the batch to the room's own journal (its SQLite storage: ≈ 0.45 ms of the runtime's
  * thread, against ≈ 1.8 ms for the same rows through D1 — BENCHMARKS.md, twelfth round); at 1,000
  * submissions a second this makes ≈ 225 flushes of 4–5 rows.
  */
 const FLUSH_DELAY_MS = 2;
+/**
+ * A submission this long after the one before it is stored at once: nothing streams in to batch it with (a
+ * real game's submissions come seconds apart). Alone, its answer took 6 ms with the wait and 2.4 ms without
+ * (p50). In a stream flushes still wait FLUSH_DELAY_MS: flushing every arrival at once made the 1,000/s
+ * storm's p99s worse (more commits), and at 10 ms 1.6 % of that storm's submissions came "alone" (after the
+ * runtime's pauses, with others right behind them); at 50 ms none did (BENCHMARKS.md, thirty-ninth round).
+ */
+const FLUSH_QUIET_MS = 50;
 const MAX_BATCH = 500;
 /**
  * Judged submissions and what their verdicts wrote reach D1 together, at most this long after the first
@@ -138,6 +147,10 @@ export class GameRoom extends SocketHub {
   private writes: PendingWrites = emptyWrites();
   private flushing: Promise<void> | null = null;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** FLUSH_DELAY_MS (tests lengthen it to hold submissions). */
+  private flushDelayMs = FLUSH_DELAY_MS;
+  /** When the last submission came: one FLUSH_QUIET_MS after it is flushed at once. */
+  private arrivedAt = 0;
   private readonly ids = new IdPool();
   private reserving: Promise<boolean> | null = null;
   private draining: Promise<boolean> | null = null;
@@ -290,6 +303,8 @@ export class GameRoom extends SocketHub {
     }
     const time = Math.max(now, this.lastTime);
     this.lastTime = time;
+    const alone = now - this.arrivedAt >= FLUSH_QUIET_MS;
+    this.arrivedAt = now;
     if (checked.challenge.submissionLimit > 0) {
       const key = pairKey(participation.id, req.challengeId);
       state.submissionCounts.set(key, (state.submissionCounts.get(key) ?? 0) + 1);
@@ -300,7 +315,7 @@ export class GameRoom extends SocketHub {
         userName: req.userName,
         resolve,
       });
-      this.scheduleFlush(this.queue.length >= MAX_BATCH);
+      this.scheduleFlush(alone || this.queue.length >= MAX_BATCH);
     });
   }
 
@@ -315,7 +330,7 @@ export class GameRoom extends SocketHub {
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = null;
       void this.flush();
-    }, FLUSH_DELAY_MS);
+    }, this.flushDelayMs);
   }
 
   /** Journals the queued submissions, one batch at a time, until nothing is left. */
