@@ -10,9 +10,9 @@ import { Client, db, newUser, unique } from "./helpers";
 /**
  * Every registered API route, called by an admin with bad input: path ids that name nothing ("abc", a number
  * past any id, a negative one), and — on ids that exist (a game, its challenge, a team, a post, the admin) —
- * bodies that are not JSON or not an object, and each body key set to a wrong type. Whatever the route, the
- * answer is never a 5xx, and a refusal is the spec's error shape with a title in the caller's language
- * (api.md "Errors"). The routes' own tests say which refusal each case gets.
+ * query values that are not numbers, bodies that are not JSON or not an object, and each body key set to a
+ * wrong type. Whatever the route, the answer is never a 5xx, and a refusal is the spec's error shape with a
+ * title in the caller's language (api.md "Errors"). The routes' own tests say which refusal each case gets.
  */
 describe("bad input on every route", () => {
   it("is refused with a localised {title, status}, never a 5xx", async () => {
@@ -42,9 +42,12 @@ describe("bad input on every route", () => {
       const named = (value: (param: string) => string) => `/api${route.path.replace(/:([A-Za-z]+)/g, (_, param: string) => value(param))}`;
       if (route.path.includes(":")) for (const id of ["99999999999999999999", "-1", "abc"]) calls.push({ method: route.method, path: named(() => id) });
       else if (route.method === "GET" || route.method === "DELETE") calls.push({ method: route.method, path: named(() => "") });
+      const path = named((param) => existing(route.path, param));
+      if (route.query && route.method === "GET") {
+        for (const key of keysOf(route.query)) for (const wrong of ["abc", "-1", "99999999999999999999", "1.5", "%FF"]) calls.push({ method: route.method, path: `${path}?${key}=${wrong}` });
+      }
       // Bodies only where a route reads one (a route without one acts on its path alone).
       if (!route.body) continue;
-      const path = named((param) => existing(route.path, param));
       const bodies = ["{", "[]", '"text"'];
       const keys = route.body ? [...keysOf(route.body)] : [];
       for (const key of keys) for (const wrong of [null, { x: 1 }, 1e21]) bodies.push(JSON.stringify({ [key]: wrong }));
