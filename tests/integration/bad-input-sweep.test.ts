@@ -57,13 +57,16 @@ describe("bad input on every route", () => {
 
     const failures: string[] = [];
     let refused = 0;
-    for (const [i, call] of calls.entries()) {
+    let sent = 0;
+    // The admin, then nobody signed in (refused before or after the input is read, in the same shape).
+    for (const cookie of [client.cookie, null]) for (const call of calls) {
+      const i = sent++;
       // A new address per call: the sweep measures the routes, not the per-address rate limits.
       const caller = new Client({ lang: "ja-JP", ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
-      caller.cookie = client.cookie;
+      caller.cookie = cookie;
       const res = await caller.fetch(call.path, { method: call.method, raw: call.raw, headers: call.raw === undefined ? {} : { "content-type": "application/json" } });
       const text = await res.text();
-      const what = `${call.method} ${call.path.slice(0, 80)} ${call.raw?.slice(0, 40) ?? ""} → ${res.status} ${text.slice(0, 120)}`;
+      const what = `${cookie ? "admin" : "anonymous"} ${call.method} ${call.path.slice(0, 80)} ${call.raw?.slice(0, 40) ?? ""} → ${res.status} ${text.slice(0, 120)}`;
       if (res.status >= 500) {
         failures.push(what);
         continue;
@@ -81,6 +84,6 @@ describe("bad input on every route", () => {
     }
     expect(failures).toEqual([]);
     // Nearly every call is refused: an id that names nothing or a body of the wrong type has no other answer.
-    expect(refused).toBeGreaterThan(calls.length * 0.9);
+    expect(refused).toBeGreaterThan(sent * 0.9);
   }, 240_000);
 });
