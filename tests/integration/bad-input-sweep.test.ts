@@ -49,7 +49,7 @@ describe("bad input on every route", () => {
       // Bodies only where a route reads one (a route without one acts on its path alone).
       if (!route.body) continue;
       const bodies = ["{", "[]", '"text"'];
-      const keys = route.body ? [...keysOf(route.body)] : [];
+      const keys = [...keysOf(route.body)];
       for (const key of keys) for (const wrong of [null, { x: 1 }, 1e21]) bodies.push(JSON.stringify({ [key]: wrong }));
       if (keys[0]) bodies.push(JSON.stringify({ [keys[0]]: "a".repeat(70_000) }));
       for (const raw of bodies) calls.push({ method: route.method, path, raw });
