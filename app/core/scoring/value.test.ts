@@ -65,6 +65,22 @@ describe("blood points", () => {
     expect([50, 30, 10].map((m) => computeBloodPoints(864, m))).toEqual([907, 890, 873]);
   });
 
+  it("rounds exact halves to even at any value a challenge may have", () => {
+    expect(computeBloodPoints(8_738_300, 5)).toBe(8_781_992);
+    expect(computeBloodPoints(10_485_820, 25)).toBe(10_747_966);
+    expect(computeBloodPoints(10_485_775, 100)).toBe(11_534_352);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 1000 }), (value, perMille) => {
+        const thousandths = BigInt(value) * BigInt(1000 + perMille);
+        const whole = thousandths / 1000n;
+        const rest = thousandths % 1000n;
+        const exact = rest > 500n || (rest === 500n && whole % 2n === 1n) ? whole + 1n : whole;
+        expect(computeBloodPoints(value, perMille)).toBe(Number(exact));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   it.each([
     [0.5, 0],
     [1.5, 2],

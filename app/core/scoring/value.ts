@@ -45,7 +45,16 @@ export function roundHalfEven(x: number): number {
   return floor % 2 === 0 ? floor : floor + 1;
 }
 
-/** Points of a blood solve: the current value raised by `perMille` (e.g. 50 = +5 %). */
+/**
+ * Points of a blood solve: the current value raised by `perMille` (e.g. 50 = +5 %), rounded half to even.
+ * Values and fields are integers, so the product is taken in thousandths, exactly: value × (1 + f/1000) in
+ * doubles misses an exact half once the value is in the millions (8,738,300 at 5 ‰ is 8,781,991.5).
+ */
 export function computeBloodPoints(value: number, perMille: number): number {
-  return roundHalfEven(value * (1 + perMille / 1000));
+  if (!Number.isInteger(value) || !Number.isInteger(perMille)) return roundHalfEven(value * (1 + perMille / 1000));
+  const thousandths = value * (1000 + perMille);
+  const whole = Math.floor(thousandths / 1000);
+  const rest = thousandths - whole * 1000;
+  if (rest !== 500) return rest > 500 ? whole + 1 : whole;
+  return whole % 2 === 0 ? whole : whole + 1;
 }
