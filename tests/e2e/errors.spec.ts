@@ -116,13 +116,33 @@ test("an out-of-range number is refused with its field and range, in the admin's
   await expect(page.getByText(en.adminChallenges.saved, { exact: true })).toBeInViewport();
   await expect(minRate).not.toHaveAttribute("aria-invalid", "true");
 
+  // A deadline with a part deleted reads as "" to the page: refused at the field, not saved as "no deadline".
+  const deadline = page.getByLabel(en.adminChallenges.deadline);
+  await deadline.fill("2030-11-30T12:00");
+  await page.getByRole("button", { name: en.adminChallenges.save, exact: true }).click();
+  await expect(page.getByText(en.adminChallenges.saved, { exact: true })).toBeInViewport();
+  const dated = (await (await page.request.get(`/api/edit/games/${game.id}/challenges/${challenge.id}`)).json()) as { deadlineUtc: number | null };
+  expect(dated.deadlineUtc).toBeGreaterThan(now);
+  await deadline.focus();
+  await page.keyboard.press("Backspace");
+  expect(await deadline.evaluate((input: HTMLInputElement) => input.validity.badInput)).toBe(true);
+  await page.getByRole("button", { name: en.adminChallenges.save, exact: true }).click();
+  await expectRefusedAt(deadline, en.adminChallenges.deadlineIncomplete);
+  const kept = (await (await page.request.get(`/api/edit/games/${game.id}/challenges/${challenge.id}`)).json()) as typeof dated;
+  expect(kept.deadlineUtc).toBe(dated.deadlineUtc);
+
   // A game's first blood of 150 % and a member limit of −3: refused in the form, not saved as 100 % and 0.
   await page.goto(`/admin/games/${game.id}/info`);
-  const before = (await (await page.request.get(`/api/edit/games/${game.id}`)).json()) as { bloodBonus: number; teamMemberCountLimit: number };
+  const before = (await (await page.request.get(`/api/edit/games/${game.id}`)).json()) as { bloodBonus: number; teamMemberCountLimit: number; containerCountLimit: number };
   await page.getByLabel(en.adminGames.blood.first).fill("150");
   await page.getByRole("button", { name: en.adminGames.save, exact: true }).click();
-  await expect(page.getByRole("alert").filter({ hasText: fill(en.adminGames.numberDecimal, { field: en.adminGames.blood.first, min: 0, max: 100 }) })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: fill(en.adminGames.numberDecimal_one, { field: en.adminGames.blood.first, min: 0, max: 100, count: 1 }) })).toBeVisible();
   await page.getByLabel(en.adminGames.blood.first).fill("5");
+  // A limit cleared to retype it is refused, not saved as 0 ("unlimited").
+  await page.getByLabel(en.adminGames.field.containerLimit).fill("");
+  await page.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: fill(en.adminGames.numberWhole, { field: en.adminGames.field.containerLimit, min: 0, max: 1000000 }) })).toBeVisible();
+  await page.getByLabel(en.adminGames.field.containerLimit).fill(String(before.containerCountLimit));
   await page.getByLabel(en.adminGames.field.memberLimit).fill("-3");
   await page.getByRole("button", { name: en.adminGames.save, exact: true }).click();
   await expect(page.getByRole("alert").filter({ hasText: fill(en.adminGames.numberWhole, { field: en.adminGames.field.memberLimit, min: 0, max: 1000000 }) })).toBeVisible();

@@ -1,15 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { checkGameNumbers, type GameNumberField, savedGameTimes, writeupHoursShown } from "./info-form";
 
-const fine: Record<GameNumberField, string> = { memberLimit: "4", containerLimit: "", writeupHours: "1.5", bloodFirst: "5", bloodSecond: "3.5", bloodThird: "0" };
+const fine: Record<GameNumberField, string> = { memberLimit: "4", containerLimit: "0", writeupHours: "1.5", bloodFirst: "5", bloodSecond: "3.5", bloodThird: "0" };
 
 describe("checkGameNumbers", () => {
-  it("reads the values, an empty box as 0", () => {
+  it("reads the values", () => {
     expect(checkGameNumbers(fine)).toEqual({ values: { memberLimit: 4, containerLimit: 0, writeupHours: 1.5, bloodFirst: 5, bloodSecond: 3.5, bloodThird: 0 } });
   });
 
   it.each([
     ["memberLimit", "-3", "adminGames.numberWhole"],
+    ["memberLimit", "", "adminGames.numberWhole"],
+    ["containerLimit", "  ", "adminGames.numberWhole"],
+    ["writeupHours", "", "adminGames.numberDecimal"],
+    ["bloodFirst", "", "adminGames.numberDecimal"],
     ["memberLimit", "2.5", "adminGames.numberWhole"],
     ["containerLimit", "abc", "adminGames.numberWhole"],
     ["containerLimit", "1e9", "adminGames.numberWhole"],

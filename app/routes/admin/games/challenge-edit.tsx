@@ -457,6 +457,16 @@ function Editor({
           e.preventDefault();
           // An emptied number field would be sent as 0 (a 0-point challenge, "Saved"): it is named instead.
           // (A loaded number is never empty: an empty one is the admin's change, and is checked first.)
+          // A date with a part missing reads as "" (no deadline): refuse it at the field instead of clearing the deadline.
+          const deadline = e.currentTarget.elements.namedItem("deadline");
+          if (deadline instanceof HTMLInputElement && deadline.validity.badInput) {
+            setSaved(null);
+            setNoChange(false);
+            setError(null);
+            setAtForm(true);
+            setFieldErr({ field: "deadline", message: t("adminChallenges.deadlineIncomplete") });
+            return;
+          }
           const empty = requiredNumbers(container).find((key) => draft[key].trim() === "");
           const unchanged = !empty && sameValues(toUpdate(draft, container), shown);
           if (empty || unchanged) {
@@ -495,7 +505,7 @@ function Editor({
           <ScoreChart params={params} bloodBonus={bloodBonus} disableBloodBonus={draft.disableBloodBonus} />
           <CheckboxField label={t("adminChallenges.disableBloodBonus")} checked={draft.disableBloodBonus} onChange={(v) => set("disableBloodBonus", v)} />
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label={t("adminChallenges.deadline")} type="datetime-local" value={draft.deadline} onChange={(e) => set("deadline", e.target.value)} description={t("adminChallenges.deadlineHelp")} error={errAt("deadline")} />
+            <TextField label={t("adminChallenges.deadline")} name="deadline" type="datetime-local" value={draft.deadline} onChange={(e) => set("deadline", e.target.value)} description={t("adminChallenges.deadlineHelp")} error={errAt("deadline")} />
             <TextField label={t("adminChallenges.submissionLimit")} type="number" min={0} max={10000} value={draft.submissionLimit} onChange={(e) => set("submissionLimit", e.target.value)} description={t("adminChallenges.submissionLimitHelp")} error={errAt("submissionLimit")} />
           </div>
         </Card>

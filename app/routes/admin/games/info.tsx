@@ -426,8 +426,8 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
       bloodThird: text("blood3"),
     });
     if ("problem" in checked) {
-      const { key, field, min, max } = checked.problem;
-      setError(t(key, { field: t(NUMBER_LABELS[field]), min, max }));
+      const { key, field, min, max, decimals } = checked.problem;
+      setError(t(key, { field: t(NUMBER_LABELS[field]), min, max, count: decimals }));
       return;
     }
     const numbers = checked.values;
