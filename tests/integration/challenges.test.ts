@@ -110,8 +110,10 @@ describe("challenge editing (api.md §9)", () => {
     expect((await addFlags(admin.client, game.id, a.id, [{ flag: " flag{one} " }, { flag: "flag{two}" }])).status).toBe(200);
     const dup = await addFlags(admin.client, game.id, a.id, [{ flag: "flag{three}" }, { flag: "flag{one}" }]);
     expect(dup.status).toBe(400);
-    expect(dup.body.title).toBe("This flag already exists in the challenge");
-    expect((await addFlags(admin.client, game.id, a.id, [{ flag: "x" }, { flag: "x" }])).status).toBe(400);
+    expect(dup.body.title).toBe("The flag “flag{one}” already exists in the challenge");
+    const twice = await addFlags(admin.client, game.id, a.id, [{ flag: "x" }, { flag: "y" }, { flag: "x" }]);
+    expect(twice.status).toBe(400);
+    expect(twice.body.title).toBe("The flag “x” is given more than once");
     expect((await getEdit(admin.client, game.id, a.id)).flags.map((f) => f.flag)).toEqual(["flag{one}", "flag{two}"]);
     expect((await addFlags(admin.client, game.id, b.id, [{ flag: "flag{one}" }])).status).toBe(200);
 

@@ -134,16 +134,19 @@ export async function addFlags(deps: FlagDeps, challenge: Challenge, input: Flag
   if (challenge.type === "DynamicContainer") throw badRequest("challenge.flags_generated");
   const dynamic = challenge.type === "DynamicAttachment";
   const texts = input.map((f) => f.flag);
-  if (new Set(texts).size !== texts.length) throw badRequest("challenge.flag_duplicate");
+  // The refusals name the flag: in a batch of fifty the admin would otherwise search for it by hand.
+  const repeated = texts.find((text, i) => texts.indexOf(text) !== i);
+  if (repeated !== undefined) throw badRequest("challenge.flag_repeated", { flag: repeated });
   const clashes = await inChunks(texts, (part) =>
     db
-      .select({ id: flags.id })
+      .select({ flag: flags.flag })
       .from(flags)
       .where(and(eq(flags.challengeId, challenge.id), inArray(flags.flag, part)))
       .limit(1)
       .all(),
   );
-  if (clashes.length > 0) throw badRequest("challenge.flag_duplicate");
+  const stored = texts.find((text) => clashes.some((c) => c.flag === text));
+  if (stored !== undefined) throw badRequest("challenge.flag_exists", { flag: stored });
   const specs = input.map((f) => {
     if (!dynamic) {
       // Other types' flags carry no attachment: one sent with a flag would be dropped without a word.
