@@ -199,6 +199,23 @@ test("an admin runs a test container from the challenge editor and opens the Tra
   await expect(panel.getByText("flag{TestTeamHash}")).toBeVisible();
   const env = await admin.request.get(`http://${await entry.textContent()}/env`);
   expect(await env.text()).toContain("FLAGSTAFF_TEAM_ID=admin");
+  // The page loaded while the container was still starting (its first read answers Pending, no entry): the
+  // panel says it is starting and reads again until the entry shows, without a reload.
+  const address = await entry.textContent();
+  await admin.route(
+    `**/api/edit/games/${gameId}/challenges/${challengeId}`,
+    async (route) => {
+      const response = await route.fetch();
+      const detail = (await response.json()) as { testContainer: { status: string; entry: string } | null };
+      expect(detail.testContainer?.status).toBe("Running");
+      await route.fulfill({ response, json: { ...detail, testContainer: { ...detail.testContainer, status: "Pending", entry: "" } } });
+    },
+    { times: 1 },
+  );
+  await admin.reload();
+  await expect(panel.getByTestId("test-container-starting")).toHaveText(en.testContainer.starting);
+  await expect(entry).toHaveText(address!, { timeout: 10_000 });
+  await expect(panel.getByTestId("test-container-starting")).toHaveCount(0);
   await panel.getByRole("button", { name: en.testContainer.stop }).click();
   await expect(panel.getByText(en.testContainer.none)).toBeVisible({ timeout: 30_000 });
 

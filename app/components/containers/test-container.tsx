@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/components/games/time";
 import { Alert } from "~/components/ui/alert";
@@ -9,6 +9,9 @@ import { api, errorMessage } from "~/lib/api";
 import { proxyAddress } from "./container-panel";
 
 type TestContainer = NonNullable<ChallengeEditDetail["testContainer"]>;
+
+/** How often a test container still starting (another tab's start, or this page loaded during one) is read again. */
+const PENDING_RECHECK_MS = 1_500;
 
 /** The admin test container of a container challenge (api.md §9): start and stop it, see its entry and test flag. */
 export function TestContainerControls({ gameId, challengeId, initial }: { gameId: number; challengeId: number; initial: TestContainer | null }) {
@@ -33,6 +36,24 @@ export function TestContainerControls({ gameId, challengeId, initial }: { gameId
     }
   };
   const origin = typeof window === "undefined" ? "" : window.location.origin;
+  // A container still starting has no entry yet: the panel says so and reads the challenge again until it
+  // runs (its entry shows) or is gone (a failed start leaves no row).
+  const pending = current?.status === "Pending";
+  useEffect(() => {
+    if (!pending) return;
+    let stopped = false;
+    const timer = setInterval(() => {
+      api<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges/${challengeId}`)
+        .then((detail) => {
+          if (!stopped) setCurrent(detail.testContainer);
+        })
+        .catch(() => undefined);
+    }, PENDING_RECHECK_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [pending, gameId, challengeId]);
 
   return (
     <section aria-label={t("testContainer.heading")} className="space-y-3">
@@ -43,10 +64,18 @@ export function TestContainerControls({ gameId, challengeId, initial }: { gameId
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
           <dt className="text-zinc-600 dark:text-zinc-400">{t("container.entry")}</dt>
           <dd>
-            <code className="font-mono break-all" data-testid="test-container-entry">
-              {current.entry}
-            </code>
-            {portMappingOfEntry(current.entry) === "PlatformProxy" ? <span className="block text-xs text-zinc-600 dark:text-zinc-400">{proxyAddress(origin, current.entry, true)}</span> : null}
+            {pending ? (
+              <span role="status" data-testid="test-container-starting">
+                {t("testContainer.starting")}
+              </span>
+            ) : (
+              <>
+                <code className="font-mono break-all" data-testid="test-container-entry">
+                  {current.entry}
+                </code>
+                {portMappingOfEntry(current.entry) === "PlatformProxy" ? <span className="block text-xs text-zinc-600 dark:text-zinc-400">{proxyAddress(origin, current.entry, true)}</span> : null}
+              </>
+            )}
           </dd>
           <dt className="text-zinc-600 dark:text-zinc-400">{t("testContainer.flag")}</dt>
           <dd>
