@@ -687,6 +687,26 @@ test("the challenge editor names an emptied number instead of saving 0, and show
   expect((await stored()).find((c) => c.title === title)?.score).toBe(300);
 });
 
+test("Preview as player shows a container challenge's container section as a team without one sees it, its Start disabled", async ({ adminPage: page }) => {
+  const gameId = await createGame(page);
+  const title = `Preview ${Date.now().toString(36)}`;
+  await createChallenge(page, gameId, title, "DynamicContainer", "Pwn");
+  await page.getByRole("button", { name: A.preview, exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: title });
+  const container = dialog.getByRole("region", { name: en.container.heading });
+  await expect(container.getByText(en.container.none)).toBeVisible();
+  await expect(container.getByRole("button", { name: en.container.start })).toBeDisabled();
+  await dialog.getByRole("button", { name: A.closePreview }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // An attachment challenge has no container section.
+  await createChallenge(page, gameId, `${title} file`, "StaticAttachment", "Misc");
+  await page.getByRole("button", { name: A.preview, exact: true }).click();
+  const plain = page.getByRole("dialog", { name: `${title} file` });
+  await expect(plain.getByRole("button", { name: A.closePreview })).toBeVisible();
+  await expect(plain.getByRole("region", { name: en.container.heading })).toHaveCount(0);
+});
+
 test("an ended game's score chart ends at the game's end, even after practice solves", async ({ adminApi: page, browser }) => {
   const now = Date.now();
   const created = await page.post("/api/edit/games", { data: { title: `Chart ${now.toString(36)}`, start: now - 2 * HOUR, end: now + HOUR, acceptWithoutReview: true, practiceMode: true } });

@@ -26,8 +26,8 @@ export function attemptsState(limit: number, attempts: number): { key: "tried" |
 }
 
 /**
- * The player's view of one challenge: description, hints, attachment, deadline, attempts and the flag box.
- * Without `submit` (the admin preview) the flag box is shown disabled.
+ * The player's view of one challenge: description, hints, attachment, deadline, container, attempts and the
+ * flag box. Without `submit` (the admin preview) the flag box and the container's Start are shown disabled.
  */
 export function ChallengeView({
   detail,
@@ -89,6 +89,8 @@ export function ChallengeView({
       ) : null}
       {gameId !== undefined && isContainerType(detail.type) ? (
         <ContainerPanel gameId={gameId} challengeId={detail.id} entry={detail.context.instanceEntry} closeTime={detail.context.closeTime} reading={detail.context} onStale={reload} />
+      ) : !submit && isContainerType(detail.type) ? (
+        <ContainerPanel gameId={0} challengeId={detail.id} entry={null} closeTime={null} preview />
       ) : detail.context.instanceEntry ? (
         <p className="text-sm">
           {t("challenge.instanceEntry")}: <code className="font-mono">{detail.context.instanceEntry}</code>

@@ -52,6 +52,7 @@ export function ContainerPanel({
   closeTime,
   reading,
   onStale,
+  preview = false,
 }: {
   gameId: number;
   challengeId: number;
@@ -61,6 +62,8 @@ export function ContainerPanel({
   reading?: object;
   /** Asks the page to read the challenge again: an action failed, so the team's container is not what this panel shows. */
   onStale?: () => void;
+  /** The admin's preview of a challenge: the panel as a team without a container sees it, its button disabled. */
+  preview?: boolean;
 }) {
   const { t } = useTranslation();
   const now = useNow(1000);
@@ -194,7 +197,7 @@ export function ContainerPanel({
       ) : (
         <>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{expired ? t("container.expired") : t("container.none")}</p>
-          <Button ref={startButton} onClick={() => void run("start")} disabled={busy !== null}>
+          <Button ref={startButton} onClick={() => void run("start")} disabled={busy !== null || preview}>
             {busy === "start" ? t("container.starting") : t("container.start")}
           </Button>
         </>
