@@ -87,6 +87,10 @@ test("admin creates a game with a division and code, a captain joins, admin acce
   await expect(member.locator("[data-status]")).toHaveText(en.games.status.Pending);
   await expect(member.getByText(`${teamName} · Students`)).toBeVisible();
 
+  // The player's join message stayed through the page's own reading after the join (the team is Pending).
+  await expect(player.getByTestId("game-message")).toBeVisible();
+  await expect(player.locator("[data-status]")).toHaveText(en.games.status.Pending);
+
   // The admin accepts the team on the review tab.
   await admin.getByRole("link", { name: en.adminGames.tab.review }).click();
   const row = admin.getByRole("row").filter({ hasText: teamName });
@@ -94,6 +98,11 @@ test("admin creates a game with a division and code, a captain joins, admin acce
   await row.getByRole("button", { name: en.adminGames.review.action.Accepted }).click();
   await expect(row.locator("[data-status]")).toHaveText(en.games.status.Accepted);
   await expect(row).toContainText(en.adminTeams.locked);
+  // The player's open page reads the game again (told by the game's socket, every 30 s, or on coming back to
+  // the tab): the badge says Accepted and the join's "waiting for review" goes, instead of contradicting it.
+  await player.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+  await expect(player.locator("[data-status]")).toHaveText(en.games.status.Accepted);
+  await expect(player.getByTestId("game-message")).toHaveCount(0);
 
   // The team is locked: the team page says so, offers no removal, transfer or disbanding, and removing
   // the member is refused.

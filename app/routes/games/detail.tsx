@@ -97,7 +97,18 @@ function GameDetailPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
   const [leaving, setLeaving] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  // What this page's join or leave answered. It stays through the page's own reading after the action (which
+  // shows the status it led to) and goes when a later reading shows the status moved on (an admin's review):
+  // "waiting for review" beside an Accepted badge would contradict it.
+  const [outcome, setOutcome] = useState<{ text: string; status: string | null } | null>(null);
+  const message = outcome?.text ?? null;
+  const setMessage = (text: string | null) => setOutcome(text === null ? null : { text, status: null });
+  const readGame = useRef(game);
+  useEffect(() => {
+    if (readGame.current === game) return;
+    readGame.current = game;
+    setOutcome((o) => (o === null || o.status === game.status ? o : o.status === null ? { ...o, status: game.status } : null));
+  }, [game]);
   const messageRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (message) messageRef.current?.focus();
