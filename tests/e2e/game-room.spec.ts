@@ -878,7 +878,12 @@ test("an open scoreboard shows the board at the start, and follows a start moved
   const team = await ok<{ id: number }>(player.request.post("/api/team", { data: { name: `S${stamp}`.slice(0, 15) } }));
   await ok(player.request.post(`/api/game/${game.id}`, { data: { teamId: team.id } }));
 
-  // The page opens a few seconds before the start.
+  // The page opens a few seconds before the start; it asks for nothing the API refuses before it but the board
+  // (whose refusal says "not started"): no notices read answered 400.
+  const refused: string[] = [];
+  player.on("response", (response) => {
+    if (response.status() >= 400 && !new URL(response.url()).pathname.endsWith("/scoreboard")) refused.push(`${response.status()} ${response.url()}`);
+  });
   const lead = 6_000;
   await ok(admin.put(`/api/edit/games/${game.id}`, { data: { start: Date.now() + lead } }));
   await player.goto(`/games/${game.id}/scoreboard`);
@@ -890,6 +895,10 @@ test("an open scoreboard shows the board at the start, and follows a start moved
   const score = player.getByTestId(`board-team-${team.id}`).getByTestId("board-score");
   await expect(score).toHaveText("0", { timeout: lead + 10_000 });
   await expect(notStarted).toHaveCount(0);
+  expect(refused).toEqual([]);
+  // Notices are followed once the board shows: one posted now arrives on the open page.
+  await ok(admin.post(`/api/edit/games/${game.id}/notices`, { data: { content: `Opening notice ${stamp}` } }));
+  await expect(player.getByText(`Opening notice ${stamp}`)).toBeVisible();
   await ok(player.request.post(`/api/game/${game.id}/challenges/${challenge.id}`, { data: { flag: FLAG } }));
   await expect(score).toHaveText("1050");
 

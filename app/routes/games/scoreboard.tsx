@@ -92,7 +92,8 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </div>
-      {denied ? null : <LiveNotices gameId={loaderData.gameId} />}
+      {/* Notices are read once there is a board: before the start the API refuses them (10001), as the board. */}
+      {board && !denied ? <LiveNotices gameId={loaderData.gameId} /> : null}
       {error ? <Alert tone="error">{notStarted ? t("scoreboard.notStarted") : error.message}</Alert> : null}
       {!board && !error ? <LoadingStatus /> : null}
       {board ? (
