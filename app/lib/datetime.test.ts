@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createInstance } from "i18next";
 import resources from "~/locales";
 import { i18nextOptions } from "./i18n";
-import { axisTicks, formatAxisTime, formatCountdown, formatDateTime, formatUtcDate, fromLocalInput, toLocalInput } from "./datetime";
+import { axisLabels, axisTicks, formatAxisTime, formatCountdown, formatDateTime, formatUtcDate, fromLocalInput, toLocalInput } from "./datetime";
 
 // 2031-05-06 07:08:09 UTC
 const MS = Date.UTC(2031, 4, 6, 7, 8, 9);
@@ -101,5 +101,13 @@ describe("time axis", () => {
     const labels = axisTicks(MS, MS + 150_000).map((tick) => formatAxisTime(tick, 150_000));
     expect(labels).toEqual(["16:08:09", "16:08:46", "16:09:24", "16:10:01", "16:10:39"]);
     expect(new Set(labels).size).toBe(labels.length);
+  });
+
+  it("labels a tick only where its label differs from the one before it", () => {
+    expect(axisLabels(MS, MS + 150_000).map((l) => l.text)).toEqual(["16:08:09", "16:08:46", "16:09:24", "16:10:01", "16:10:39"]);
+    // A game's first second: one label, not five alike.
+    expect(axisLabels(MS, MS + 400)).toEqual([{ time: MS, text: "16:08:09" }]);
+    // Two seconds over four ticks: each second once.
+    expect(axisLabels(MS - 9, MS + 1_991).map((l) => l.text)).toEqual(["16:08:08", "16:08:09", "16:08:10"]);
   });
 });

@@ -59,6 +59,21 @@ export function axisTicks(start: number, end: number, count = 4): number[] {
 }
 
 /**
+ * The labelled ticks of a time axis from `start` to `end`: evenly spaced, and only where the label differs
+ * from the one before it (a board read in a game's first second spans under a second: five ticks would all
+ * read the same time).
+ */
+export function axisLabels(start: number, end: number, count = 4): { time: number; text: string }[] {
+  const span = Math.max(0, end - start);
+  const labels: { time: number; text: string }[] = [];
+  for (const time of axisTicks(start, end, count)) {
+    const text = formatAxisTime(time, span);
+    if (labels.at(-1)?.text !== text) labels.push({ time, text });
+  }
+  return labels;
+}
+
+/**
  * A time axis label: HH:mm within a day's span, DD/MM HH:mm beyond, HH:mm:ss under ten minutes (ticks
  * less than a minute apart would repeat a minute) — in the viewer's time zone.
  */

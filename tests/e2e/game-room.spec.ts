@@ -896,11 +896,18 @@ test("an open scoreboard shows the board at the start, and follows a start moved
   await expect(score).toHaveText("0", { timeout: lead + 10_000 });
   await expect(notStarted).toHaveCount(0);
   expect(refused).toEqual([]);
+  // The timeline of the first seconds: no scale top while nobody scored (not a second 0), and no time twice.
+  await expect(player.getByTestId("timeline-chart")).toBeVisible();
+  await expect(player.getByTestId("timeline-max")).toHaveCount(0);
+  const labels = await player.getByTestId("timeline-times").locator("time").allTextContents();
+  expect(labels.length).toBeGreaterThan(0);
+  expect(new Set(labels).size).toBe(labels.length);
   // Notices are followed once the board shows: one posted now arrives on the open page.
   await ok(admin.post(`/api/edit/games/${game.id}/notices`, { data: { content: `Opening notice ${stamp}` } }));
   await expect(player.getByText(`Opening notice ${stamp}`)).toBeVisible();
   await ok(player.request.post(`/api/game/${game.id}/challenges/${challenge.id}`, { data: { flag: FLAG } }));
   await expect(score).toHaveText("1050");
+  await expect(player.getByTestId("timeline-max")).toHaveText("1050");
 
   // The admin moves the start later than now: the open board goes back to "not started" during the gap…
   await ok(admin.put(`/api/edit/games/${game.id}`, { data: { start: Date.now() + lead } }));

@@ -1,4 +1,4 @@
-import { axisTicks, formatAxisTime } from "~/lib/datetime";
+import { axisLabels } from "~/lib/datetime";
 import type { Timeline } from "~/core/scoring/scoreboard";
 
 const COLOURS = ["#60a5fa", "#f472b6", "#34d399", "#fbbf24", "#a78bfa", "#f87171", "#2dd4bf", "#fb923c", "#a3e635", "#e879f9"];
@@ -18,21 +18,24 @@ export function TimelineChart({ timeline, start, end, label }: { timeline: Timel
   const max = Math.max(1, top);
   const x = (time: number) => pad + ((Math.min(time, last) - start) / (last - start)) * (W - 2 * pad);
   const y = (score: number) => H - pad - (score / max) * (H - 2 * pad);
-  const ticks = axisTicks(start, last);
+  const ticks = axisLabels(start, last);
   // The drawing stretches to the card (preserveAspectRatio none, strokes kept at 2 px); the labels are
   // HTML over it, so they keep the page's font size at any width.
   const axisLabel = "absolute text-xs text-zinc-600 tabular-nums dark:text-zinc-400";
   return (
     <figure aria-label={label} className="w-full">
       <div className="relative h-60 w-full">
-        <span className={`${axisLabel} top-0 left-0`} data-testid="timeline-max">
-          {top}
-        </span>
+        {/* With no points scored yet the scale has only its 0 (at the bottom), not a second 0 at the top. */}
+        {top > 0 ? (
+          <span className={`${axisLabel} top-0 left-0`} data-testid="timeline-max">
+            {top}
+          </span>
+        ) : null}
         <span className={`${axisLabel} left-0`} style={{ top: `${((H - pad) / H) * 100}%`, transform: "translateY(-50%)" }} aria-hidden="true">
           0
         </span>
         <div data-testid="timeline-times">
-          {ticks.map((time, i) => (
+          {ticks.map(({ time, text }, i) => (
             <time
               key={i}
               dateTime={new Date(time).toISOString()}
@@ -42,7 +45,7 @@ export function TimelineChart({ timeline, start, end, label }: { timeline: Timel
                 transform: i === 0 ? "translateX(-25%)" : i === ticks.length - 1 ? "translateX(-75%)" : "translateX(-50%)",
               }}
             >
-              {formatAxisTime(time, last - start)}
+              {text}
             </time>
           ))}
         </div>
