@@ -63,6 +63,37 @@ async function player(page: Page, gameId: number, stamp: string): Promise<{ team
   return { teamId: team.id, teamName: team.name };
 }
 
+test("an open challenge's points follow its card when another team's solve lowers the value", async ({ adminApi: admin, browser }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const title = `Gamma ${stamp}`;
+  const { gameId, challengeIds } = await runningGame(admin, stamp, [title]);
+  const teams = await Promise.all(
+    ["v", "a", "b"].map(async (tag) => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await player(page, gameId, `${tag}${stamp}`);
+      return page;
+    }),
+  );
+  const [viewer, first, second] = teams as [Page, Page, Page];
+  await ok(first.request.post(`/api/game/${gameId}/challenges/${challengeIds[0]}`, { data: { flag: FLAG } }));
+  await viewer.goto(`/games/${gameId}/challenges`);
+  const card = viewer.getByRole("button", { name: new RegExp(title) });
+  await expect(card).toContainText(interpolate(en.challenge.points_other, { count: 1000 }));
+  await card.click();
+  const panel = viewer.getByRole("region", { name: title });
+  await expect(panel).toContainText(interpolate(en.challenge.points_other, { count: 1000 }));
+
+  // A second solve: the value falls to 864 (rules.md §3). The card shows it at the board list's next reading,
+  // and the open panel with it (it used to keep 1000 until its own 120-s reading).
+  await ok(second.request.post(`/api/game/${gameId}/challenges/${challengeIds[0]}`, { data: { flag: FLAG } }));
+  await expect(card).toContainText(interpolate(en.challenge.points_other, { count: 864 }), { timeout: 30_000 });
+  await expect(panel).toContainText(interpolate(en.challenge.points_other, { count: 864 }), { timeout: 5_000 });
+  await expect(panel).not.toContainText(interpolate(en.challenge.points_other, { count: 1000 }));
+  await Promise.all(teams.map((page) => page.context().close()));
+});
+
 test("the challenge page hears notices, new hints and a closed challenge without a reload; a solved one takes no more flags", async ({ adminApi: admin, browser }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);

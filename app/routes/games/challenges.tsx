@@ -125,11 +125,14 @@ function DetailPanel({
   hints,
   solved,
   ended,
+  boardScore,
   onClose,
   onSolved,
 }: {
   gameId: number;
   challengeId: number;
+  /** The challenge's value on the board list: when another team's solve moves it, the panel reads again. */
+  boardScore: number | undefined;
   /** The game has ended (practice mode: play goes on, and every accepted flag reads "not scored"). */
   ended: boolean;
   /** The team has solved it: the flag box gives way to a "solved" line. */
@@ -161,8 +164,8 @@ function DetailPanel({
     [gameId, challengeId],
   );
 
-  // Read when opened, every 120 s while the tab is seen (and when it is seen again), and when a hint is
-  // announced (`hints` changes).
+  // Read when opened, every 120 s while the tab is seen (and when it is seen again), when a hint is
+  // announced (`hints` changes), and when the board list shows another value (its card and this panel agree).
   useEffect(() => {
     const controller = new AbortController();
     void load(controller.signal);
@@ -176,7 +179,7 @@ function DetailPanel({
       clearInterval(timer);
       document.removeEventListener("visibilitychange", again);
     };
-  }, [load, hints]);
+  }, [load, hints, boardScore]);
 
   return (
     <Card className="space-y-4" aria-labelledby="challenge-title">
@@ -484,6 +487,7 @@ function Board({
                 gameId={gameId}
                 challengeId={selected}
                 solved={open?.solvedByMe ?? false}
+                boardScore={open?.score}
                 ended={ended}
                 verdicts={verdicts}
                 hints={hints}
