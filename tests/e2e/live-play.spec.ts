@@ -63,6 +63,44 @@ async function player(page: Page, gameId: number, stamp: string): Promise<{ team
   return { teamId: team.id, teamName: team.name };
 }
 
+test("the overview's notice filters find a kind's notices on older pages, and say when there are none of it", async ({ adminApi: admin, browser }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const title = `Delta ${stamp}`;
+  const { gameId, challengeIds } = await runningGame(admin, stamp, [title]);
+  // 105 announcements: the API lists announcements first, so its first page of 100 holds nothing else.
+  for (let i = 0; i < 105; i++) await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Announcement ${i} ${stamp}` } }));
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const { teamName } = await player(page, gameId, stamp);
+  const firstPage = await ok<{ type: string }[]>(page.request.get(`/api/game/${gameId}/notices?count=100`));
+  expect(new Set(firstPage.map((n) => n.type))).toEqual(new Set(["Normal"]));
+
+  const panel = page.getByRole("region", { name: en.notices.title, exact: true });
+  const filters = page.getByRole("group", { name: en.notices.filter });
+  const listed = panel.getByTestId("notice");
+  await page.goto(`/games/${gameId}`);
+  await expect(listed.first()).toBeVisible();
+  // No blood yet: every page is read, then the panel says there is none of that kind (not "no notices yet").
+  await filters.getByRole("button", { name: en.notices.filters.events }).click();
+  await expect(panel.getByText(en.notices.emptyFiltered)).toBeVisible();
+  await expect(panel.getByText(en.notices.empty)).toHaveCount(0);
+
+  await ok(page.request.post(`/api/game/${gameId}/challenges/${challengeIds[0]}`, { data: { flag: FLAG } }));
+  const blood = interpolate(en.notices.template.FirstBlood, { team: teamName, challenge: title });
+  await expect(listed.filter({ hasText: blood })).toBeVisible();
+
+  // A fresh page: the blood and the challenge's opening are behind 105 announcements; each filter finds its own.
+  await page.reload();
+  await expect(listed.first()).toBeVisible();
+  await filters.getByRole("button", { name: en.notices.filters.events }).click();
+  await expect(listed.filter({ hasText: blood })).toBeVisible();
+  await expect(listed).toHaveCount(1);
+  await filters.getByRole("button", { name: en.notices.filters.challenge }).click();
+  await expect(listed.filter({ hasText: interpolate(en.notices.template.NewChallenge, { challenge: title }) })).toBeVisible();
+  await context.close();
+});
+
 test("an open challenge's points follow its card when another team's solve lowers the value", async ({ adminApi: admin, browser }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);

@@ -90,19 +90,24 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
       }),
     [gameId, keepPlace, reads, oneAtATime],
   );
-  const loadMore = () => {
+  /** Reads the next older page; with `until`, page after page until one holds a notice it accepts. */
+  const loadMore = (until?: (notice: GameNoticeInfo) => boolean) => {
     setLoadingMore(true);
-    void oneAtATime(() =>
-      api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}&skip=${fetched.current}`).then(
-        (page) => {
+    void oneAtATime(async () => {
+      try {
+        for (;;) {
+          const page = await api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}&skip=${fetched.current}`);
           fetched.current += page.length;
-          setMore(page.length === PAGE && fetched.current <= MAX_SKIP);
+          const further = page.length === PAGE && fetched.current <= MAX_SKIP;
+          setMore(further);
           setNotices((list) => page.reduce(mergeNotice, list ?? []));
           setError(null);
-        },
-        (err: unknown) => setError(errorMessage(err)),
-      ),
-    ).finally(() => setLoadingMore(false));
+          if (!until || !further || page.some(until)) return;
+        }
+      } catch (err) {
+        setError(errorMessage(err));
+      }
+    }).finally(() => setLoadingMore(false));
   };
 
   useEffect(() => {
@@ -145,6 +150,14 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
     const types = FILTERS[filter] as readonly NoticeType[] | null;
     return (notices ?? []).filter((n) => !types || types.includes(n.type));
   }, [notices, filter]);
+  const filteredOut = filter !== "all" && notices !== null && notices.length > 0 && shown.length === 0;
+  const choose = (next: Filter) => {
+    setFilter(next);
+    // Announcements come first in the API's order, so a kind's notices may all be on older pages: with none
+    // of it among those read, the older pages are read until one has some (or the API's last is read).
+    const types = FILTERS[next] as readonly NoticeType[] | null;
+    if (types && more && !loadingMore && !(notices ?? []).some((n) => types.includes(n.type))) loadMore((n) => types.includes(n.type));
+  };
 
   return (
     <>
@@ -169,7 +182,7 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
                   key={f}
                   type="button"
                   aria-pressed={filter === f}
-                  onClick={() => setFilter(f)}
+                  onClick={() => choose(f)}
                   className={`touch-target rounded-md px-2.5 py-1 text-xs font-medium ${
                     filter === f
                       ? "bg-primary-600 text-on-primary-600 dark:bg-primary-500 dark:text-on-primary-500"
@@ -186,7 +199,13 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
                 {t("common.loading")}
               </p>
             ) : shown.length === 0 ? (
-              <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("notices.empty")}</p>
+              filteredOut && loadingMore ? (
+                <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+                  {t("common.loading")}
+                </p>
+              ) : (
+                <p className="text-sm text-zinc-600 dark:text-zinc-400">{filteredOut ? t("notices.emptyFiltered") : t("notices.empty")}</p>
+              )
             ) : (
               <ul aria-label={t("notices.title")} className="divide-y divide-zinc-200 dark:divide-zinc-800">
                 {shown.map((n) => (
@@ -195,7 +214,7 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
               </ul>
             )}
             {more ? (
-              <Button variant="secondary" disabled={loadingMore} onClick={loadMore}>
+              <Button variant="secondary" disabled={loadingMore} onClick={() => loadMore()}>
                 {loadingMore ? t("common.loading") : t("notices.loadMore")}
               </Button>
             ) : null}
