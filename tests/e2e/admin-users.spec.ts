@@ -232,8 +232,11 @@ test("account screens: forgot-password link, bad activation link, avatar and ema
   // Named like an image, but its bytes are text: the server refuses it, and the message says why.
   await page.getByLabel(en.profile.uploadAvatar).setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
   await expect(page.getByRole("alert")).toHaveText(en.upload.imageWrongType);
+  // A bio typed but not saved yet stays through the upload (the page re-reads the profile after it).
+  await page.getByLabel(en.profile.bio, { exact: true }).fill("typed, not saved");
   await page.getByLabel(en.profile.uploadAvatar).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
   await expect(page.locator(`header img[src^="/assets/"]`)).toBeVisible();
+  await expect(page.getByLabel(en.profile.bio, { exact: true })).toHaveValue("typed, not saved");
 
   // Email confirmation is off by default: only an admin can change the email, and the page says so at
   // once instead of offering a form that cannot send anything.

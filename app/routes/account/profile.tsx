@@ -231,7 +231,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           method="post"
           className="space-y-4"
           noValidate
-          key={JSON.stringify(profile)}
+          // Made anew when a saved field changes (a save, another tab's) — not when the avatar does: an upload
+          // re-reads the profile, and the fields typed but not saved yet stay.
+          key={JSON.stringify(PROFILE_FIELDS.map((field) => profile[field]))}
           onSubmit={(event) => {
             const same = sameValues(updateBody(formValues(new FormData(event.currentTarget))), updateBody(profile));
             setNoChange(same ? { after: actionData } : null);
