@@ -145,12 +145,26 @@ function TeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof c
   }, [teams]);
   const ownsTeam = teams.some((team) => team.members.some((m) => m.captain && m.id === userId));
   const refresh = () => void revalidate();
+  // A team left or disbanded takes its card (and the focused dialog's opener) away: once the list no longer
+  // has it, the focus goes to the page's heading and a status says what was done.
+  const [said, setSaid] = useState("");
+  const goneTeam = useRef<number | null>(null);
+  useEffect(() => {
+    if (goneTeam.current === null || teams.some((team) => team.id === goneTeam.current)) return;
+    goneTeam.current = null;
+    document.getElementById("teams-heading")?.focus();
+  }, [teams]);
 
   return (
     <div className="mx-auto max-w-4xl space-y-8">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight">{t("teams.title")}</h1>
+          <h1 id="teams-heading" tabIndex={-1} className="text-2xl font-semibold tracking-tight focus:outline-none">
+            {t("teams.title")}
+          </h1>
+          <p role="status" className="sr-only" data-testid="teams-said">
+            {said}
+          </p>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("teams.subtitle")}</p>
         </div>
         {!ownsTeam ? <Button onClick={() => setCreating(true)}>{t("teams.create")}</Button> : null}
@@ -166,7 +180,16 @@ function TeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof c
       ) : (
         <div className="space-y-6">
           {teams.map((team) => (
-            <TeamCard key={team.id} team={team} userId={userId} onChanged={refresh} />
+            <TeamCard
+              key={team.id}
+              team={team}
+              userId={userId}
+              onChanged={refresh}
+              onGone={(text) => {
+                goneTeam.current = team.id;
+                setSaid(text);
+              }}
+            />
           ))}
         </div>
       )}

@@ -84,13 +84,28 @@ test("create a team, a second user joins by code, transfer captaincy, kick, disb
   await expect(memberRow(second, first.userName)).toHaveCount(0);
   await expect(second.getByRole("heading", { name: teamName, level: 2 })).toBeFocused();
   await expect(second.getByRole("status").filter({ hasText: fill(en.teams.kicked, { user: first.userName }) })).toHaveCount(1);
-  await page.reload();
+  // The removed user's page still shows the team; leaving it is refused (no longer a member), and the page
+  // reads its teams again instead of going on showing one it is not in.
+  const reads: number[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "GET" && new URL(request.url()).pathname === "/api/team") reads.push(Date.now());
+  });
+  const refusal = page.waitForResponse((response) => /\/api\/team\/\d+\/leave$/.test(new URL(response.url()).pathname));
+  await page.getByRole("button", { name: en.teams.leave }).click();
+  await page.getByRole("dialog").getByRole("button", { name: en.teams.leave, exact: true }).click();
+  expect((await refusal).status()).toBe(404);
+  const refusedAt = Date.now();
+  // Read again at once (not at the list's next 10-s refresh).
+  await expect.poll(() => reads.some((at) => at >= refusedAt - 50 && at - refusedAt < 1_000), { timeout: 3_000 }).toBe(true);
+  await expect(page.getByRole("dialog")).toBeHidden();
   await expect(page.getByRole("heading", { name: en.teams.emptyTitle })).toBeVisible();
 
-  // And disbands the team.
+  // And disbands the team: its card goes, the page's heading takes the focus, and the disbanding is said.
   await second.getByRole("button", { name: en.teams.disband, exact: true }).click();
   await confirmIn(second, en.teams.disband);
   await expect(second.getByRole("heading", { name: en.teams.emptyTitle })).toBeVisible();
+  await expect(second.getByRole("heading", { name: en.teams.title, level: 1 })).toBeFocused();
+  await expect(second.getByTestId("teams-said")).toHaveText(fill(en.teams.disbanded, { team: teamName }));
   await secondContext.close();
 });
 

@@ -17,7 +17,18 @@ type Pending =
   | { kind: "leave" | "disband" | "renew" };
 
 /** One of my teams: members with roles, and the actions my role allows. */
-export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId: string; onChanged: () => void }) {
+export function TeamCard({
+  team,
+  userId,
+  onChanged,
+  onGone,
+}: {
+  team: MyTeamInfo;
+  userId: string;
+  onChanged: () => void;
+  /** The user left the team or disbanded it: this card goes, so the page takes the focus and says what was done. */
+  onGone: (said: string) => void;
+}) {
   const { t } = useTranslation();
   const isCaptain = team.members.some((m) => m.captain && m.id === userId);
   const [pending, setPending] = useState<Pending | null>(null);
@@ -85,10 +96,14 @@ export function TeamCard({ team, userId, onChanged }: { team: MyTeamInfo; userId
         focusHeadingAfter();
         setSaid(t(pending.kind === "kick" ? "teams.kicked" : "teams.transferred", { user: pending.member.userName }));
       }
+      if (pending.kind === "leave" || pending.kind === "disband") onGone(t(pending.kind === "leave" ? "teams.left" : "teams.disbanded", { team: team.name }));
       setPending(null);
       onChanged();
     } catch (err) {
       setError(errorMessage(err));
+      // Refused because the team is not what this card shows (the user was removed meanwhile, the team was
+      // locked by an accepted game): the card is read again, so it shows what the refusal is about.
+      onChanged();
     } finally {
       setBusy(false);
     }
