@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { useContext, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { UNSAFE_DataRouterStateContext, useRevalidator } from "react-router";
+import { useCallback, useContext, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { UNSAFE_DataRouterStateContext, useNavigate, useRevalidator } from "react-router";
 import { selectClass } from "~/components/ui/select";
 import { type Language, matchLanguage } from "~/core/i18n/languages";
 import {
@@ -23,21 +23,38 @@ export function LanguageSwitch() {
   // error screen, "No result found for routeId root"): a choice made that early revalidates once they have.
   const initialized = useContext(UNSAFE_DataRouterStateContext)?.initialized ?? true;
   const ready = useRef(initialized);
-  const waiting = useRef(false);
+  // A choice waiting for the router; `picked`: made in the select (see `reload`).
+  const waiting = useRef<{ picked: boolean } | null>(null);
   const { revalidate } = revalidator;
+  const navigate = useNavigate();
+  // Loaders render localised data and <html lang> comes from the root loader, so the page's data is read
+  // again. The address's `lng` wins over the cookie there: a language picked in the select takes it out of
+  // the address (the navigation reads the data again), or the page went back to the address's language.
+  const reload = useCallback(
+    (picked: boolean): Promise<void> => {
+      const params = new URLSearchParams(window.location.search);
+      if (!picked || !params.has("lng")) return revalidate();
+      params.delete("lng");
+      const search = params.toString();
+      return Promise.resolve(navigate({ pathname: window.location.pathname, search: search ? `?${search}` : "", hash: window.location.hash }, { replace: true, preventScrollReset: true }));
+    },
+    [revalidate, navigate],
+  );
   useLayoutEffect(() => {
     ready.current = initialized;
     if (initialized && waiting.current) {
-      waiting.current = false;
-      void revalidate();
+      const { picked } = waiting.current;
+      waiting.current = null;
+      void reload(picked);
     }
-  }, [initialized, revalidate]);
+  }, [initialized, reload]);
 
   // The language being fetched: the select shows the choice at once instead of going back to the
   // current language until the translations arrive (seconds on a slow connection).
   const [pending, setPending] = useState<Language | null>(null);
 
-  async function choose(value: string) {
+  /** `picked`: made in the select (now, or before hydration) — not a choice kept from an earlier visit. */
+  async function choose(value: string, picked: boolean) {
     const language = matchLanguage(value);
     if (!language) return;
     persistLanguage(language);
@@ -47,9 +64,8 @@ export function LanguageSwitch() {
     } finally {
       setPending((p) => (p === language ? null : p));
     }
-    // Loaders render localised data and <html lang> comes from the root loader.
-    if (ready.current) await revalidate();
-    else waiting.current = true;
+    if (ready.current) await reload(picked);
+    else waiting.current = { picked };
   }
 
   // Once per page load: a language picked here before hydration (which put the select back), else one
@@ -59,10 +75,11 @@ export function LanguageSwitch() {
   useEffect(() => {
     if (settled) return;
     settled = true;
-    const stored = takeEarlyLanguageChoice() ?? languageOnlyInStorage();
+    const early = takeEarlyLanguageChoice();
+    const stored = early ?? languageOnlyInStorage();
     // The choice was made outside React (before hydration, or in an earlier visit's storage).
     // eslint-disable-next-line react-hooks/set-state-in-effect -- applied like a choice made now
-    if (stored && stored !== current) void choose(stored);
+    if (stored && stored !== current) void choose(stored, early !== null);
     else persistLanguage(current);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only on the first render
   }, []);
@@ -79,7 +96,7 @@ export function LanguageSwitch() {
         autoComplete="off"
         value={pending ?? current}
         aria-busy={pending !== null}
-        onChange={(e) => void choose(e.currentTarget.value)}
+        onChange={(e) => void choose(e.currentTarget.value, true)}
       >
         {LANGUAGES.map((language) => (
           <option key={language} value={language} lang={language}>

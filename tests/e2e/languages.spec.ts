@@ -201,6 +201,16 @@ test("admin pages get their strings on first load and after client navigation, i
   await page.getByRole("link", { name: ja.nav.home, exact: true }).first().click();
   await expect(page.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible();
   expect(seen.errors).toEqual([]);
+
+  // A language picked in the switch wins over the address's `lng` (which it takes out), and stays.
+  await page.goto("/Admin/Users?lng=ja-JP&hint=admin");
+  await expect(page.getByRole("heading", { name: ja.adminUsers.title, level: 1 })).toBeVisible();
+  await page.getByLabel(ja.language.label, { exact: true }).selectOption("en-US");
+  await expect(page.getByRole("heading", { name: en.adminUsers.title, level: 1 })).toBeVisible();
+  await expect(page).toHaveURL(/\/Admin\/Users\?hint=admin$/);
+  await expect(page.getByLabel(en.language.label, { exact: true })).toHaveValue("en-US");
+  await page.reload();
+  await expect(page.getByRole("heading", { name: en.adminUsers.title, level: 1 })).toBeVisible();
 });
 
 test("game pages get the game strings on first load and after client navigation, in every language", async ({ adminPage: page }) => {
