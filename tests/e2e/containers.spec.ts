@@ -26,7 +26,7 @@ test("a player starts a container from the challenge view, sees its entry and co
 
   const context = await browser.newContext();
   const player = await context.newPage();
-  await registerUser(player);
+  const { userName } = await registerUser(player);
   const team = await player.request.post("/api/team", { data: { name: `C${stamp}`.slice(0, 20) } });
   const teamName = ((await team.json()) as { name: string }).name;
   const teamId = ((await team.json()) as { id: number }).id;
@@ -109,6 +109,12 @@ test("a player starts a container from the challenge view, sees its entry and co
 
   await admin.reload();
   await expect(admin.getByRole("row").filter({ hasText: teamName })).toHaveCount(0);
+
+  // The monitor's events say who destroyed each: the admin's removal names no player, the player's names them.
+  await admin.goto(`/games/${gameId}/monitor/events?containers=shown`);
+  const fill = (text: string, values: Record<string, string>) => text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? "");
+  await expect(admin.getByText(fill(en.monitor.event.ContainerRemoved, { team: teamName, challenge: `Box ${stamp}` }), { exact: true })).toHaveCount(1);
+  await expect(admin.getByText(fill(en.monitor.event.ContainerDestroy, { team: teamName, user: userName, challenge: `Box ${stamp}` }), { exact: true })).toHaveCount(1);
   await context.close();
 });
 

@@ -43,7 +43,7 @@ async function acceptedPlayer(gameId: number) {
   const r = await join(captain.client, gameId, { teamId: team.id });
   if (r.status !== 200) throw new Error(`join failed: ${r.status} ${JSON.stringify(r.body)}`);
   const participation = (await db().select().from(participations).where(and(eq(participations.teamId, team.id), eq(participations.gameId, gameId))).get())!;
-  return { client: captain.client, team, participation };
+  return { client: captain.client, team, participation, userId: captain.id };
 }
 
 async function setup(fields: Record<string, unknown> = {}): Promise<{ admin: Admin; game: GameInfo }> {
@@ -167,6 +167,8 @@ describe("player containers", () => {
     const stored = await db().select().from(gameEvents).where(eq(gameEvents.gameId, game.id)).all();
     expect(stored.map((e) => e.type).sort()).toEqual(["ContainerDestroy", "ContainerStart"]);
     expect(stored[0]!.values).toEqual([String(c.id), c.title]);
+    // The player who destroyed it is the event's user.
+    expect(stored.find((e) => e.type === "ContainerDestroy")!.userId).toBe(p.userId);
     await expect.poll(() => events.map((e) => e.type)).toEqual(["ContainerStart", "ContainerDestroy"]);
     expect(events[0]).toMatchObject({ values: [String(c.id), c.title], team: p.team.name });
     // The monitor's "hide container events", however a tool spells true; a word that is no flag is refused.
@@ -725,6 +727,10 @@ describe("admin containers", () => {
     expect(after.body.data.some((x) => x.containerGuid === r.body.entry)).toBe(false);
     const events = await db().select().from(gameEvents).where(and(eq(gameEvents.gameId, game.id), eq(gameEvents.type, "ContainerDestroy"))).all();
     expect(events).toHaveLength(1);
+    // Removed by an admin: no player is named (it used to name the player who had started it).
+    expect(events[0]).toMatchObject({ userId: null, teamId: p.team.id });
+    const listed = await admin.client.json<{ type: string; user: string | null; team: string | null }[]>(`/api/game/${game.id}/events`);
+    expect(listed.body.find((e) => e.type === "ContainerDestroy")).toMatchObject({ user: null, team: p.team.name });
   });
 
   it("destroys a team's containers when it no longer takes part (suspended), and only that team's", { timeout: 60_000 }, async () => {

@@ -40,7 +40,7 @@ defineRoute(containersApi, { method: "POST", path: "/game/:id/container/:cid/ext
 
 defineRoute(containersApi, { method: "DELETE", path: "/game/:id/container/:cid", auth: "User", access: "Player", tag: "Game", summary: "Destroy the team's container (Player)" }, async (c, { user }) => {
   const p = await player(c, user!.id);
-  const { reached } = await containerService.destroyPlayerContainer(containerDeps(c), p, challengeId(c));
+  const { reached } = await containerService.destroyPlayerContainer(containerDeps(c), p, challengeId(c), user!.id);
   return c.json({ title: c.get("t")(reached ? "container.destroyed" : "container.released"), status: 200 });
 });
 

@@ -230,9 +230,11 @@ export async function releaseStaleContainers(db: Db, now: number): Promise<numbe
 
 /**
  * Marks a container destroyed and, for a team container that was live, writes the ContainerDestroy event.
+ * The event's user is `byPlayer`, the player who destroyed it; null when the platform did (expiry, an
+ * admin, the team's container limit, a challenge or team gone), so monitors never read it as the starter's.
  * Returns whether this call changed it (a second caller finds it already destroyed).
  */
-async function markDestroyed(deps: Pick<ContainerDeps, "db" | "now" | "env">, container: Container): Promise<boolean> {
+async function markDestroyed(deps: Pick<ContainerDeps, "db" | "now" | "env">, container: Container, byPlayer: string | null = null): Promise<boolean> {
   const changed = await deps.db
     .update(containers)
     .set({ status: "Destroyed" })
@@ -241,7 +243,7 @@ async function markDestroyed(deps: Pick<ContainerDeps, "db" | "now" | "env">, co
     .get();
   if (!changed || container.participationId == null) return Boolean(changed);
   const owner = await teamContainerById(deps.db, container.id);
-  if (owner) await containerEvent(deps, "ContainerDestroy", owner.gameId, owner.challenge, owner.teamId, container.userId);
+  if (owner) await containerEvent(deps, "ContainerDestroy", owner.gameId, owner.challenge, owner.teamId, byPlayer);
   return true;
 }
 
@@ -257,7 +259,7 @@ export interface DestroyOutcome {
  * error, the row is still released (the agent reaps the container on its own at expiry, and at its next
  * start as unknown) and the outcome says why; callers log it. Cleanup never fails because of an agent.
  */
-async function destroyContainer(deps: ContainerDeps, container: Container): Promise<DestroyOutcome> {
+async function destroyContainer(deps: ContainerDeps, container: Container, byPlayer: string | null = null): Promise<DestroyOutcome> {
   let failure: AgentFailure | null = null;
   if (container.agentId != null) {
     const agent = await reachableAgent(deps.env, container.agentId, deps.now);
@@ -271,7 +273,7 @@ async function destroyContainer(deps: ContainerDeps, container: Container): Prom
       }
     }
   }
-  await markDestroyed(deps, container);
+  await markDestroyed(deps, container, byPlayer);
   return { id: container.id, reached: failure == null, failure };
 }
 
@@ -575,12 +577,12 @@ export async function extendPlayerContainer(deps: ContainerDeps, player: Player,
  * DELETE game/{id}/container/{cid}. When the agent cannot be reached or answers an error, the instance is
  * still released (200, the outcome says so) so the team can start again; the admin log has the reason.
  */
-export async function destroyPlayerContainer(deps: ContainerDeps, player: Player, challengeId: number): Promise<DestroyOutcome> {
+export async function destroyPlayerContainer(deps: ContainerDeps, player: Player, challengeId: number, userId: string): Promise<DestroyOutcome> {
   const { db, now } = deps;
   await releaseStaleContainers(db, now);
   const { container, instanceId } = await requireLiveTeamContainer(db, player, challengeId);
   await claimCooldown(db, instanceId, now);
-  const outcome = await destroyContainer(deps, container);
+  const outcome = await destroyContainer(deps, container, userId);
   await deps.log({
     level: outcome.reached ? "Information" : "Warning",
     logger: "Container",

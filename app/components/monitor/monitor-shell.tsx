@@ -51,8 +51,10 @@ export function useEventText() {
       case "CheatDetected":
         return t("monitor.event.CheatDetected", { challenge: v[0] ?? "", submitTeam: v[1] ?? "", ownedTeam: v[2] ?? "" });
       case "ContainerStart":
+        return t("monitor.event.ContainerStart", { team, challenge: v[1] ?? "" });
       case "ContainerDestroy":
-        return t(`monitor.event.${e.type}`, { team, challenge: v[1] ?? "" });
+        // With its user, a player destroyed it; without, the platform removed it (expiry, an admin, the team's limit).
+        return e.user ? t("monitor.event.ContainerDestroy", { team, user: e.user, challenge: v[1] ?? "" }) : t("monitor.event.ContainerRemoved", { team, challenge: v[1] ?? "" });
       default:
         return t("monitor.event.Normal", { text: v[0] ?? "" });
     }
