@@ -455,8 +455,6 @@ function Editor({
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          // An emptied number field would be sent as 0 (a 0-point challenge, "Saved"): it is named instead.
-          // (A loaded number is never empty: an empty one is the admin's change, and is checked first.)
           // A date with a part missing reads as "" (no deadline): refuse it at the field instead of clearing the deadline.
           const deadline = e.currentTarget.elements.namedItem("deadline");
           if (deadline instanceof HTMLInputElement && deadline.validity.badInput) {
@@ -467,6 +465,8 @@ function Editor({
             setFieldErr({ field: "deadline", message: t("adminChallenges.deadlineIncomplete") });
             return;
           }
+          // An emptied number field would be sent as 0 (a 0-point challenge, "Saved"): it is named instead.
+          // (A loaded number is never empty: an empty one is the admin's change, and is checked first.)
           const empty = requiredNumbers(container).find((key) => draft[key].trim() === "");
           const unchanged = !empty && sameValues(toUpdate(draft, container), shown);
           if (empty || unchanged) {
