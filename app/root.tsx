@@ -223,16 +223,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let message = t("error.unexpected");
   let stack: string | undefined;
   if (isRouteErrorResponse(error)) {
-    heading =
-      error.status === 404 ? t("notFound.title") : error.status === 403 ? t("forbidden.title") : `${error.status} ${error.statusText}`;
-    message =
-      error.status === 404
-        ? t("notFound.message")
-        : error.status === 403
-          ? t("forbidden.message")
-          : typeof error.data === "string" && error.data
-          ? error.data
-          : t("error.unexpected");
+    // Other statuses come from the router itself (a 405 for a POST to a page without an action, a 400 for a
+    // malformed data request); their text is the router's, in English and naming its routes: not shown.
+    heading = error.status === 404 ? t("notFound.title") : error.status === 403 ? t("forbidden.title") : t("error.title");
+    message = error.status === 404 ? t("notFound.message") : error.status === 403 ? t("forbidden.message") : t("error.unexpected");
   } else if (isNetworkError(error)) {
     // The server could not be reached (a navigation's data or code): no stack, and the page comes back by
     // itself once the server answers again.

@@ -1,4 +1,5 @@
-import { createRequestHandler } from "react-router";
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import { apiHandlerContext } from "~/.server/in-process-api";
 import { matchAssetPath, serveAsset } from "~/.server/storage/assets";
 import { pathOf } from "~/core/http/path";
 import { languageFromAcceptLanguage } from "~/core/i18n/languages";
@@ -42,5 +43,8 @@ function route(request: Request, env: Env, ctx: ExecutionContext): Response | Pr
     const t = getTranslator(languageFromAcceptLanguage(request.headers.get("accept-language") ?? undefined));
     return serveAsset(request, env, asset, t("common.not_found"));
   }
-  return handleRequest(request);
+  // A page's server action calls the API in process (a form posted before the page's JavaScript ran).
+  const context = new RouterContextProvider();
+  context.set(apiHandlerContext, async (apiRequest) => api.fetch(apiRequest, env, ctx));
+  return handleRequest(request, context);
 }

@@ -30,6 +30,9 @@ export function isApiError(error: unknown): error is ApiError {
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 
+/** Calls the JSON API and rejects with an ApiError: `api` in the browser, app/.server/in-process-api.ts in a server action. */
+export type ApiCall = <T = unknown>(path: string, options?: { method?: Method; body?: unknown }) => Promise<T>;
+
 interface RequestOptions {
   method?: Method;
   body?: unknown;

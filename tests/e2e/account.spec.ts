@@ -207,6 +207,31 @@ test("a form sent without a connection says so at the form and keeps what was ty
   await context.close();
 });
 
+test("without JavaScript (or before it has run) Log in and Register work, with the server's messages in the page's language (ja-JP)", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, locale: "ja-JP" });
+  const user = await registerUser(context.request);
+  await context.clearCookies();
+  const page = await context.newPage();
+  await page.goto("/account/login?from=/games");
+  await logIn(page, ja, user.userName, "Wrong-pass1!");
+  await expect(page.getByRole("alert")).toHaveText(jaErrors.account.wrong_credentials);
+  await logIn(page, ja, user.userName, user.password);
+  await expect(page).toHaveURL(/\/games$/);
+  await expect(page.getByRole("banner").getByRole("link", { name: user.userName })).toBeVisible();
+
+  await context.clearCookies();
+  await page.goto("/account/register");
+  const fresh = uniqueUserName();
+  await page.getByLabel(ja.register.userName, { exact: true }).fill(fresh);
+  await page.getByLabel(ja.register.email, { exact: true }).fill(`${fresh}@example.com`);
+  await page.getByLabel(ja.register.password, { exact: true }).fill("Start1234!");
+  await page.getByLabel(ja.password.retype, { exact: true }).fill("Start1234!");
+  await page.getByRole("button", { name: ja.register.submit, exact: true }).click();
+  await expect(page).toHaveURL(new URL("/", baseURL).href);
+  await expect(page.getByRole("banner").getByRole("link", { name: fresh })).toBeVisible();
+  await context.close();
+});
+
 test("a double click on Log in or Register sends the form once", async ({ page }) => {
   const posts: string[] = [];
   page.on("request", (r) => {

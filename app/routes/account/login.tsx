@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
+import { apiForForm } from "~/.server/in-process-api";
 import { captchaInfo, captchaSettingsFromEnv } from "~/.server/captcha/verify";
 import { createDb } from "~/.server/db/client";
 import { smtpConfigFromEnv } from "~/.server/mail/config";
@@ -13,11 +14,11 @@ import { Button } from "~/components/ui/button";
 import { TextField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { formText, safeRedirect } from "~/lib/account";
-import { api, errorMessage } from "~/lib/api";
+import { api, type ApiCall, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance, getLocale } from "~/middleware/i18next";
 import type { Route } from "./+types/login";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -42,8 +43,8 @@ export const shouldRevalidate = keepAfterUnchanged;
 
 type FieldKey = "login.userNameRequired" | "password.empty";
 
-export async function clientAction({ request }: Route.ClientActionArgs) {
-  const form = await request.formData();
+/** The form's submission, through `call`: the API from the browser, or in process from the server action. */
+async function submit(form: FormData, call: ApiCall) {
   const userName = formText(form, "userName").trim();
   const password = formText(form, "password");
   const challenge = formText(form, "challenge") || undefined;
@@ -53,12 +54,23 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
   if (fieldErrors.userName || fieldErrors.password) return unchanged({ fieldErrors, formError: null });
 
   try {
-    await api("/api/account/login", { method: "POST", body: { userName, password, challenge } });
+    await call("/api/account/login", { method: "POST", body: { userName, password, challenge } });
   } catch (error) {
     return unchanged({ fieldErrors, formError: errorMessage(error) });
   }
   // Every loader (the header's user included) runs again after an action.
   return redirect(safeRedirect(form.get("from")));
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  return submit(await request.formData(), api);
+}
+
+/** The form posted before the page's JavaScript ran. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const { call, answer } = apiForForm(request, context, getLocale(context), getInstance(context).t("error.unknown"));
+  return answer(await submit(form, call));
 }
 
 export default function Login({ actionData, loaderData }: Route.ComponentProps) {

@@ -4,6 +4,7 @@ import { Form, useNavigation } from "react-router";
 import { captchaInfo, captchaSettingsFromEnv } from "~/.server/captcha/verify";
 import { createDb } from "~/.server/db/client";
 import { getPlatformConfig } from "~/.server/services/config";
+import { apiForForm } from "~/.server/in-process-api";
 import { AuthCard } from "~/components/auth-card";
 import { Captcha, useCaptcha } from "~/components/captcha";
 import { Alert } from "~/components/ui/alert";
@@ -11,11 +12,11 @@ import { Button } from "~/components/ui/button";
 import { TextField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { formText } from "~/lib/account";
-import { api, errorMessage } from "~/lib/api";
+import { api, type ApiCall, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance, getLocale } from "~/middleware/i18next";
 import type { Route } from "./+types/recovery";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -32,16 +33,27 @@ export const shouldRevalidate = keepAfterUnchanged;
 
 type ActionResult = { sent: true; error?: undefined; emailError?: undefined } | { sent: false; error: string | null; emailError?: "recovery.emailRequired" };
 
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  const form = await request.formData();
+/** The form's submission, through `call`: the API from the browser, or in process from the server action. */
+async function submit(form: FormData, call: ApiCall): Promise<ActionResult> {
   const email = formText(form, "email").trim();
   if (!email) return unchanged({ sent: false, error: null, emailError: "recovery.emailRequired" as const });
   try {
-    await api("/api/account/recovery", { method: "POST", body: { email, challenge: formText(form, "challenge") || undefined } });
+    await call("/api/account/recovery", { method: "POST", body: { email, challenge: formText(form, "challenge") || undefined } });
   } catch (error) {
     return unchanged({ sent: false, error: errorMessage(error) });
   }
   return { sent: true };
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  return submit(await request.formData(), api);
+}
+
+/** The form posted before the page's JavaScript ran. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const { call, answer } = apiForForm(request, context, getLocale(context), getInstance(context).t("error.unknown"));
+  return answer(await submit(form, call));
 }
 
 export default function Recovery({ actionData, loaderData }: Route.ComponentProps) {

@@ -6,6 +6,7 @@ import { getCurrentUser } from "~/.server/auth/session";
 import { createDb } from "~/.server/db/client";
 import { captchaInfo, captchaSettingsFromEnv } from "~/.server/captcha/verify";
 import { getPlatformConfig } from "~/.server/services/config";
+import { apiForForm } from "~/.server/in-process-api";
 import { AuthCard } from "~/components/auth-card";
 import { Captcha, useCaptcha } from "~/components/captcha";
 import { NewPasswordFields } from "~/components/password-fields";
@@ -18,12 +19,12 @@ import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
 import { codePointLength } from "~/core/text-length";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
 import { formText, type RegisterResponse, safeRedirect } from "~/lib/account";
-import { api, errorMessage, fieldError } from "~/lib/api";
+import { api, type ApiCall, errorMessage, fieldError } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance, getLocale } from "~/middleware/i18next";
 import type { Route } from "./+types/register";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -60,8 +61,8 @@ type ActionResult =
     }
   | { outcome: Exclude<RegisterStatus, "LoggedIn">; fieldErrors?: undefined; serverError?: undefined; formError?: undefined };
 
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
-  const form = await request.formData();
+/** The form's submission, through `call`: the API from the browser, or in process from the server action. */
+async function submit(form: FormData, call: ApiCall): Promise<ActionResult | Response> {
   const userName = formText(form, "userName").trim();
   const email = formText(form, "email").trim();
   const password = formText(form, "password");
@@ -75,7 +76,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 
   let result: RegisterResponse;
   try {
-    result = await api<RegisterResponse>("/api/account/register", {
+    result = await call<RegisterResponse>("/api/account/register", {
       method: "POST",
       body: { userName, password, email, challenge: formText(form, "challenge") || undefined },
     });
@@ -85,6 +86,17 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   }
   if (result.data === "LoggedIn") return redirect(safeRedirect(form.get("from")));
   return { outcome: result.data };
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
+  return submit(await request.formData(), api);
+}
+
+/** The form posted before the page's JavaScript ran. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const { call, answer } = apiForForm(request, context, getLocale(context), getInstance(context).t("error.unknown"));
+  return answer(await submit(form, call));
 }
 
 export default function Register({ actionData, loaderData }: Route.ComponentProps) {

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation, useSearchParams } from "react-router";
+import { apiForForm } from "~/.server/in-process-api";
 import { AuthCard } from "~/components/auth-card";
 import { NewPasswordFields } from "~/components/password-fields";
 import { Alert } from "~/components/ui/alert";
@@ -7,11 +8,11 @@ import { Button } from "~/components/ui/button";
 import { TextLink } from "~/components/ui/text-link";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
 import { formText } from "~/lib/account";
-import { api, errorMessage } from "~/lib/api";
+import { api, type ApiCall, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance, getLocale } from "~/middleware/i18next";
 import type { Route } from "./+types/reset";
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -27,13 +28,13 @@ export const shouldRevalidate = keepAfterUnchanged;
 
 type ActionResult = { done: true; error?: undefined; problem?: undefined } | { done: false; error: string | null; problem?: NewPasswordProblem };
 
-export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
-  const form = await request.formData();
+/** The form's submission, through `call`: the API from the browser, or in process from the server action. */
+async function submit(form: FormData, call: ApiCall): Promise<ActionResult> {
   const password = formText(form, "password");
   const problem = computeNewPasswordProblem(password, formText(form, "passwordRetype"));
   if (problem) return unchanged({ done: false, error: null, problem });
   try {
-    await api("/api/account/passwordreset", {
+    await call("/api/account/passwordreset", {
       method: "POST",
       body: { password, email: formText(form, "email"), rToken: formText(form, "token") },
     });
@@ -41,6 +42,17 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     return unchanged({ done: false, error: errorMessage(error) });
   }
   return { done: true };
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult> {
+  return submit(await request.formData(), api);
+}
+
+/** The form posted before the page's JavaScript ran. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const { call, answer } = apiForForm(request, context, getLocale(context), getInstance(context).t("error.unknown"));
+  return answer(await submit(form, call));
 }
 
 export default function Reset({ actionData }: Route.ComponentProps) {
