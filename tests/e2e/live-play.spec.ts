@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, APIResponse, Page } from "@playwright/test";
-import { expect, expectRefusedAt, hubGreeted, interpolate, registerUser, smallTargets, test } from "./fixtures";
+import { expect, expectRefusedAt, hubGreeted, hydrated, interpolate, registerUser, smallTargets, test } from "./fixtures";
 
 // What a player and the organisers see change while their pages stay open: notices, hints and closed
 // challenges on the challenge page, the overview's times, the review's confirmations, the monitor's feed,
@@ -9,6 +9,7 @@ import { expect, expectRefusedAt, hubGreeted, interpolate, registerUser, smallTa
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const strings = (language: string): Strings => JSON.parse(readFileSync(new URL(`../../app/locales/${language}/common.json`, import.meta.url), "utf8")) as Strings;
 const en = strings("en-US");
+const enErrors = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as typeof import("../../app/locales/en-US/errors.json");
 const ja = strings("ja-JP");
 
 const HOUR = 3_600_000;
@@ -336,6 +337,25 @@ test("the monitor's pages say their feed is live, and a game hidden under an ope
     await expect(tabs(page).getByRole("link", { name: en.gameTabs.overview })).toBeVisible();
     await expect(tabs(page).getByRole("link", { name: en.gameTabs.scoreboard })).toHaveCount(0);
   }
+  // Its scoreboard page, opened by address, says so without asking for the board or its feed only to be
+  // refused (the browser logs each refusal as an error), and offers no Scoreboard tab either.
+  const asked: string[] = [];
+  const logged: string[] = [];
+  page.on("request", (request) => {
+    if (/\/api\/game\/\d+\/scoreboard|\/api\/game\/\d+\/notices/.test(request.url())) asked.push(request.url());
+  });
+  page.on("websocket", (socket) => asked.push(socket.url()));
+  page.on("console", (message) => {
+    if (message.type() === "error") logged.push(message.text());
+  });
+  await page.goto(`/games/${gameId}/scoreboard`);
+  await hydrated(page);
+  await expect(page.getByRole("alert")).toHaveText(enErrors.auth.access_denied);
+  await expect(tabs(page).getByRole("link", { name: en.gameTabs.overview })).toBeVisible();
+  await expect(tabs(page).getByRole("link", { name: en.gameTabs.scoreboard })).toHaveCount(0);
+  await expect(page.getByTestId("board-socket")).toHaveCount(0);
+  expect(asked).toEqual([]);
+  expect(logged).toEqual([]);
   await admin.goto(`/games/${gameId}`);
   await expect(tabs(admin).getByRole("link", { name: en.gameTabs.scoreboard })).toBeVisible();
   await context.close();

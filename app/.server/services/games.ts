@@ -77,6 +77,17 @@ export async function monitorPageGame(db: Db, raw: string | undefined): Promise<
   return { gameId: id, sheets: { start: game.startTime, serverTime: Date.now() } };
 }
 
+/**
+ * For the scoreboard page's loader: the game id of the address (a 404 page when it is not a game), whether
+ * it is hidden (its board is for monitors and admins) and whether it has started. One read.
+ */
+export async function scoreboardPageGame(db: Db, raw: string | undefined): Promise<{ gameId: number; hidden: boolean; started: boolean }> {
+  const id = parsePathId(raw);
+  const game = id === null ? undefined : await db.select({ hidden: games.hidden, startTime: games.startTime }).from(games).where(eq(games.id, id)).get();
+  if (id === null || !game) throw new Response("Not Found", { status: 404 });
+  return { gameId: id, hidden: game.hidden, started: game.startTime <= Date.now() };
+}
+
 /** For a page's loader: the challenge id of the address when it is one of the game's, else a 404 page. */
 export async function challengePageId(db: Db, gameId: number, raw: string | undefined): Promise<number> {
   const id = parsePathId(raw);

@@ -9,6 +9,9 @@ import { serverNow } from "~/lib/server-clock";
 
 export type LiveBoard = ScoreboardModel & { version: number };
 
+/** A board read's refusal: its message and status (401, 403, 404 or GAME_NOT_STARTED). */
+export type BoardRefusal = { message: string; status: number };
+
 /** Statuses that mean the viewer may not see this board (signed out, hidden game, unknown game). */
 const DENIED = [401, 403, 404];
 
@@ -16,10 +19,13 @@ const DENIED = [401, 403, 404];
  * The game's scoreboard kept live: fetched once, then changed by the `scoreboard` deltas pushed over
  * /hub/game/{id}; refetched after a reconnect, a `seq` gap, a version gap or a structural change. Before
  * the start it is refused; it is fetched again at the start (nothing is pushed then).
+ *
+ * `initial`: the first read's answer when the page already knows it — refused (a hidden game's board) or
+ * not started — so the page does not ask only to be refused (the browser logs such an answer as an error).
  */
-export function useLiveBoard(gameId: number) {
+export function useLiveBoard(gameId: number, initial: BoardRefusal | null = null) {
   const [board, setBoard] = useState<LiveBoard | null>(null);
-  const [error, setError] = useState<{ message: string; status: number } | null>(null);
+  const [error, setError] = useState<BoardRefusal | null>(initial);
   const boardRef = useRef<LiveBoard | null>(null);
   // Answers can arrive out of order: only the latest request's, and never one older than a pushed delta.
   const fetchRef = useRef({ latestRequest: 0, deltaSinceRequest: false });
@@ -48,7 +54,20 @@ export function useLiveBoard(gameId: number) {
   }, [gameId]);
   const denied = error !== null && DENIED.includes(error.status);
 
-  useEffect(refetch, [refetch]);
+  // The first read, again for another game or when the page's data says otherwise (read again after the
+  // start, or after signing in); a known refusal stands in for it.
+  const initialStatus = initial?.status ?? null;
+  const initialMessage = initial?.message ?? "";
+  useEffect(() => {
+    if (initialStatus === null) {
+      refetch();
+      return;
+    }
+    boardRef.current = null;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the page's data changed: the board follows it
+    setBoard(null);
+    setError((shown) => (shown !== null && shown.status === initialStatus && shown.message === initialMessage ? shown : { status: initialStatus, message: initialMessage }));
+  }, [refetch, initialStatus, initialMessage]);
 
   // Each "not started" answer: read the game's start (an admin may have moved it) and fetch the board again
   // then. An answer still "not started" (a clock a little fast, the start moved again) comes back here.

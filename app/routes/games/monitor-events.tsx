@@ -164,7 +164,7 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
           />
           {t("monitor.hideContainer")}
         </label>
-        <select aria-label={t("monitor.allTypes")} className={selectClass} value={type} onChange={(e) => setFilter({ type: e.target.value as EventType | "" })}>
+        <select aria-label={t("monitor.typeLabel")} className={selectClass} value={type} onChange={(e) => setFilter({ type: e.target.value as EventType | "" })}>
           <option value="">{t("monitor.allTypes")}</option>
           {eventTypeOptions(hideContainer).map((x) => (
             <option key={x} value={x}>

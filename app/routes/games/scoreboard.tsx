@@ -3,7 +3,8 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRouteLoaderData } from "react-router";
 import { createDb } from "~/.server/db/client";
-import { gamePageId } from "~/.server/services/games";
+import { getCurrentUser } from "~/.server/auth/session";
+import { scoreboardPageGame } from "~/.server/services/games";
 import { GameTabs } from "~/components/games/game-tabs";
 import { useNow } from "~/components/games/time";
 import { LiveNotices } from "~/components/games/live-notices";
@@ -11,13 +12,14 @@ import { boardFilterChanges, boardFilterFrom, knownDivision } from "~/components
 import { BoardTable } from "~/components/scoreboard/board-table";
 import { TimelineChart } from "~/components/scoreboard/timeline-chart";
 import { SheetDownloads } from "~/components/monitor/download-button";
-import { useLiveBoard } from "~/components/scoreboard/use-live-board";
+import { type BoardRefusal, useLiveBoard } from "~/components/scoreboard/use-live-board";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
 import { Card } from "~/components/ui/card";
 import { LiveState } from "~/components/ui/live-state";
 import { selectClass } from "~/components/ui/select";
 import { roleRank } from "~/core/enums";
+import { checkAccess } from "~/core/permissions";
 import { GAME_NOT_STARTED } from "~/core/errors";
 import { type ChallengeInfo, firstSolveTime } from "~/core/scoring/scoreboard";
 import { useAddressFilter } from "~/lib/address-filter";
@@ -31,10 +33,22 @@ import type { Route } from "./+types/scoreboard";
  * /games/{id}/scoreboard: the live board (pushed deltas over /hub/game/{id}), public unless the game is
  * hidden. The division and the team search live in the address (`?division=<id>&q=<text>`).
  */
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   // An unknown game is a 404 page (its board and feed would only ever answer "does not exist").
-  const id = await gamePageId(createDb(env.DB), params.id);
-  return { pageTitle: getInstance(context).t("scoreboard.title"), gameId: id };
+  const [game, user] = await Promise.all([scoreboardPageGame(createDb(env.DB), params.id), getCurrentUser(request, env)]);
+  // What the board's first read would answer, known here: the page does not ask for a board (or open the
+  // game's feed) only to be refused, which the browser logs as an error.
+  const access = game.hidden ? checkAccess(user?.role ?? null, "Monitor") : "ok";
+  const t = getInstance(context).getFixedT(null, "errors");
+  const initial: BoardRefusal | null =
+    access === "login"
+      ? { status: 401, message: t("auth.login_required") }
+      : access === "forbidden"
+        ? { status: 403, message: t("auth.access_denied") }
+        : game.started
+          ? null
+          : { status: GAME_NOT_STARTED, message: t("game.not_started") };
+  return { pageTitle: getInstance(context).t("scoreboard.title"), gameId: game.gameId, hidden: game.hidden, initial };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -62,7 +76,7 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const monitor = root?.user != null && roleRank(root.user.role) >= roleRank("Monitor");
-  const { board, error, socket, denied } = useLiveBoard(loaderData.gameId);
+  const { board, error, socket, denied } = useLiveBoard(loaderData.gameId, loaderData.initial);
   // The filter lives in the address (a reload or a copied link keeps it) without running the loader again;
   // a division the game does not have shows all of them.
   const [params, setParams] = useAddressFilter();
@@ -81,7 +95,7 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="space-y-4">
-      <GameTabs gameId={loaderData.gameId} />
+      <GameTabs gameId={loaderData.gameId} hidden={loaderData.hidden} />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-semibold">{t("scoreboard.title")}</h1>
         <div className="flex items-center gap-3 text-sm">
