@@ -35,6 +35,29 @@ describe("request input hygiene", () => {
     expect(profile.body.realName ?? "").not.toContain("evil");
   });
 
+  it("refuses a body whose bytes are not UTF-8 instead of storing U+FFFD in their place, in the caller's language", async () => {
+    const { client } = await newUser({ lang: "ja-JP" });
+    const json = (text: string, ...bad: number[][]) => {
+      const [before, after] = text.split("|");
+      return new Uint8Array([...new TextEncoder().encode(before), ...bad.flat(), ...new TextEncoder().encode(after)]);
+    };
+    const headers = { "content-type": "application/json" };
+    // 0xFF 0xFE never occur in UTF-8; ED A0 80 is a surrogate written as UTF-8; C3 alone is a cut sequence.
+    const team = await client.json<ErrorBody>("/api/team", { method: "POST", raw: json('{"name":"ok|"}', [0xff, 0xfe]), headers });
+    expect(team.status).toBe(400);
+    expect(team.body).toEqual({ title: "リクエスト本文が正しい UTF-8 テキストではありません", status: 400 });
+    expect((await client.json<unknown[]>("/api/team")).body).toEqual([]);
+    for (const bytes of [[0xed, 0xa0, 0x80], [0xc3]]) {
+      const update = await client.json<ErrorBody>("/api/account/update", { method: "PUT", raw: json('{"bio":"b|"}', bytes), headers });
+      expect(update.status).toBe(400);
+    }
+    expect((await client.json<{ bio: string | null }>("/api/account/profile")).body.bio ?? "").not.toContain("\ufffd");
+    // Text that is UTF-8 (a BOM in front included) is read as before.
+    const fine = await client.json("/api/account/update", { method: "PUT", raw: json('|{"bio":"é 🚩"}', [0xef, 0xbb, 0xbf]), headers });
+    expect(fine.status).toBe(200);
+    expect((await client.json<{ bio: string }>("/api/account/profile")).body.bio).toBe("é 🚩");
+  });
+
   it("refuses a team name with text-direction controls, at its field, in the caller's language", async () => {
     const { client } = await newUser({ lang: "ja-JP" });
     const spoof = await client.json<ErrorBody>("/api/team", { method: "POST", body: { name: "\u202eniw su" } });

@@ -61,8 +61,16 @@ function parseWith<S extends z.ZodType>(c: ApiContext, schema: S, value: unknown
   throw new AppError(400, "validation.failed", { message }, undefined, first ? issueField(first) : null);
 }
 
+/** Strict: bytes that are not UTF-8 are refused, not stored as U+FFFD in place of what was meant. */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 async function readJson(c: ApiContext): Promise<unknown> {
-  const text = await c.req.text();
+  let text: string;
+  try {
+    text = utf8.decode(await c.req.arrayBuffer());
+  } catch {
+    throw badRequest("validation.malformed_utf8");
+  }
   if (text.trim() === "") return undefined;
   let parsed: unknown;
   try {
