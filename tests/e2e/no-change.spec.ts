@@ -123,14 +123,14 @@ test("admin user and team edit: Save without an edit sends nothing; an edit is s
   const teamRow = page.getByRole("row").filter({ hasText: teamName });
   const teamDialog = page.getByRole("dialog", { name: en.adminTeams.editTitle });
   const saveTeam = teamDialog.getByRole("button", { name: en.teams.save, exact: true });
-  await teamRow.getByRole("button", { name: en.adminTeams.edit, exact: true }).click(FIRST_LOAD);
+  await teamRow.getByRole("button", { name: en.adminTeams.editNamed.replace("{{team}}", teamName), exact: true }).click(FIRST_LOAD);
   await expectNoChange(teamDialog, saveTeam, writes, []);
   await teamDialog.getByLabel(en.teams.bio).fill("edited by the admin");
   await saveTeam.click();
   await expect(teamDialog).toBeHidden();
   await expect(teamRow).toContainText("edited by the admin");
   expect(writes).toEqual([expect.stringMatching(/^PUT \/api\/admin\/teams\/\d+$/)]);
-  await teamRow.getByRole("button", { name: en.adminTeams.edit, exact: true }).click();
+  await teamRow.getByRole("button", { name: en.adminTeams.editNamed.replace("{{team}}", teamName), exact: true }).click();
   await expectNoChange(teamDialog, saveTeam, writes, [...writes]);
 });
 

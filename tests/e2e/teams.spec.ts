@@ -148,7 +148,7 @@ test("a wrong invite code is shown at the code field, which takes the focus, and
 test("admins page, search, lock and delete teams", async ({ adminPage: page, browser }) => {
   const ctx = await browser.newContext();
   const owner = await ctx.newPage();
-  await registerUser(owner);
+  const member = await registerUser(owner);
   const teamName = `A${Date.now().toString(36).slice(-6)}`;
   const created = await owner.request.post("/api/team", { data: { name: teamName } });
   expect(created.status()).toBe(200);
@@ -164,10 +164,13 @@ test("admins page, search, lock and delete teams", async ({ adminPage: page, bro
   await page.getByRole("button", { name: en.adminTeams.search, exact: true }).click();
   const row = page.getByRole("row").filter({ hasText: teamName });
   await expect(row).toContainText(en.adminTeams.unlocked);
-  await row.getByRole("button", { name: en.adminTeams.lock, exact: true }).click();
+  // The row lists who is in the team, and each of its buttons names the team it acts on.
+  await expect(row.getByRole("cell").nth(2)).toHaveText(`1${member.userName}`);
+  await row.getByRole("button", { name: fill(en.adminTeams.lockNamed, { team: teamName }), exact: true }).click();
   await confirmIn(page, en.adminTeams.lock);
   await expect(row).toContainText(en.adminTeams.locked);
-  await row.getByRole("button", { name: en.adminTeams.delete, exact: true }).click();
+  await expect(row.getByRole("button", { name: fill(en.adminTeams.unlockNamed, { team: teamName }), exact: true })).toBeVisible();
+  await row.getByRole("button", { name: fill(en.adminTeams.deleteNamed, { team: teamName }), exact: true }).click();
   await confirmIn(page, en.adminTeams.delete);
   await expect(page.getByText(fill(en.adminTeams.noMatch, { hint: teamName }))).toBeVisible();
 });

@@ -184,18 +184,22 @@ function AdminTeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
                     </div>
                   </td>
                   <td className="px-4 py-3">{team.members.find((m) => m.captain)?.userName ?? "—"}</td>
-                  <td className="px-4 py-3" title={team.members.map((m) => m.userName).join(", ")}>
+                  <td className="px-4 py-3">
                     {team.members.length}
+                    {team.members.length > 0 ? (
+                      <p className="max-w-64 text-xs text-zinc-600 wrap-anywhere dark:text-zinc-400">{team.members.map((m) => m.userName).join(", ")}</p>
+                    ) : null}
                   </td>
                   <td className="px-4 py-3">{team.locked ? t("adminTeams.locked") : t("adminTeams.unlocked")}</td>
                   <td className="px-4 py-3">
                     <div className="flex justify-end gap-1">
-                      <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing(team)}>
+                      <Button variant="ghost" className="px-2 py-1" aria-label={t("adminTeams.editNamed", { team: team.name })} onClick={() => setEditing(team)}>
                         {t("adminTeams.edit")}
                       </Button>
                       <Button
                         variant="ghost"
                         className="px-2 py-1"
+                        aria-label={t(team.locked ? "adminTeams.unlockNamed" : "adminTeams.lockNamed", { team: team.name })}
                         onClick={() => {
                           setError(null);
                           setPending({ kind: team.locked ? "unlock" : "lock", team });
@@ -206,6 +210,7 @@ function AdminTeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
                       <Button
                         variant="ghost"
                         className="px-2 py-1 text-red-700 dark:text-red-400"
+                        aria-label={t("adminTeams.deleteNamed", { team: team.name })}
                         onClick={() => {
                           setError(null);
                           setPending({ kind: "delete", team });
