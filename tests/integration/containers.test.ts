@@ -697,10 +697,11 @@ describe("admin containers", () => {
     const broken = await containerChallenge(admin.client, game.id, { isEnabled: false, containerImage: BROKEN_IMAGE });
     const failed = await admin.client.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${broken.id}/container`, { method: "POST" });
     expect(failed.status).toBe(400);
-    // An admin's test start says why, in the agent's words (players get the plain "could not be started").
-    expect(failed.body.title).toMatch(/^The container host refused to start it \(\d{3} [\w.]+\): \S/);
+    // An admin's test start says why in the admin's language, then in the agent's words (players get the
+    // plain "could not be started"). The broken image's command exits at once.
+    expect(failed.body.title).toMatch(/^The container host could not start it: the container stopped right after it started \(check the image and its command\)\. The host says: container is not running \(exited, exit code \d+\)$/);
     const inJapanese = await admin.client.json<ErrorBody>(`/api/edit/games/${game.id}/challenges/${broken.id}/container`, { method: "POST", headers: { "accept-language": "ja-JP" } });
-    expect(inJapanese.body.title).toMatch(/^コンテナホストが起動を拒否しました（\d{3} [\w.]+）：\S/);
+    expect(inJapanese.body.title).toMatch(/^コンテナホストが起動できませんでした：コンテナが起動直後に停止しました（イメージとそのコマンドを確認してください）。ホストからの詳細：container is not running/);
     expect(await db().select().from(containers).where(and(eq(containers.challengeId, broken.id), isNull(containers.instanceId))).all()).toEqual([]);
   });
 

@@ -100,6 +100,8 @@ export const CONTAINER_COOLDOWN_MS = 10_000;
 const EXPIRY_GRACE_MS = 3 * 60_000;
 /** A row stuck in Pending this long (the creating request died) is released. */
 const PENDING_STALE_MS = 5 * 60_000;
+/** The agent's refusals (container-agent/src/containers.ts `agent.*` codes) an admin's test start explains in words. */
+const TEST_FAILURE_REASONS = new Set(["image_unavailable", "not_running", "no_port", "create_failed", "start_failed", "docker_failed", "docker_unreachable", "full", "busy"]);
 const MINUTE = 60_000;
 
 export function portMappingOf(env: Pick<ContainerEnv, "FLAGSTAFF_PORT_MAPPING">): PortMappingType {
@@ -311,10 +313,13 @@ async function startOnAgent(deps: ContainerDeps, row: Container, request: Create
       status: "Failed",
     });
     if (failureCode !== "container.test_failed") throw badRequest(failureCode);
-    // The agent's own words (Docker's, usually) are shown as it wrote them.
-    throw error instanceof AgentCallError
-      ? badRequest("container.test_failed_answered", { status: error.status, code: error.code, message: error.message })
-      : badRequest("container.test_failed_unreachable");
+    // Why, in the admin's language, for the agent's known refusals; then the agent's own words (Docker's,
+    // usually), which only the engine can phrase.
+    if (!(error instanceof AgentCallError)) throw badRequest("container.test_failed_unreachable");
+    const reason = error.code.startsWith("agent.") ? error.code.slice("agent.".length) : "";
+    throw TEST_FAILURE_REASONS.has(reason)
+      ? badRequest(`container.test_failed_agent.${reason}`, { message: error.message })
+      : badRequest("container.test_failed_answered", { status: error.status, code: error.code, message: error.message });
   }
   const updated = await db
     .update(containers)
