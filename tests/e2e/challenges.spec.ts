@@ -687,6 +687,51 @@ test("the challenge editor names an emptied number instead of saving 0, and show
   expect((await stored()).find((c) => c.title === title)?.score).toBe(300);
 });
 
+test("the challenge editor asks before Next or the list drop unsaved edits; saved or discarded, it goes", async ({ adminPage: page }) => {
+  const gameId = await createGame(page);
+  const stamp = Date.now().toString(36);
+  await createChallenge(page, gameId, `Second ${stamp}`, "StaticAttachment", "Misc");
+  await createChallenge(page, gameId, `First ${stamp}`, "StaticAttachment", "Misc");
+  const editor = page.url();
+  // Back changes the address before the page's data is read: the editor is back once its heading is.
+  const backAtEditor = async () => {
+    await page.goBack();
+    await expect(page).toHaveURL(editor);
+    await expect(page.getByRole("heading", { level: 2, name: `First ${stamp}`, exact: true })).toBeVisible();
+  };
+  const titleField = page.getByLabel(A.titleLabel);
+  const leave = page.getByRole("dialog", { name: en.leaveGuard.title });
+  const next = page.getByRole("link", { name: new RegExp(A.next) }).or(page.getByRole("link", { name: new RegExp(A.previous) }));
+
+  // Unchanged, the editor is left without a question.
+  await next.click();
+  await expect(page).not.toHaveURL(editor);
+  await backAtEditor();
+
+  // Edited: Stay keeps the page and the draft; Leave goes, and the draft was not saved.
+  await titleField.fill(`Draft ${stamp}`);
+  await next.click();
+  await expect(leave).toBeVisible();
+  await expect(leave).toContainText(en.leaveGuard.message);
+  await leave.getByRole("button", { name: en.teams.cancel }).click();
+  await expect(leave).toBeHidden();
+  await expect(page).toHaveURL(editor);
+  await expect(titleField).toHaveValue(`Draft ${stamp}`);
+  await page.getByRole("link", { name: new RegExp(A.backToList) }).click();
+  await expect(leave).toBeVisible();
+  await leave.getByRole("button", { name: en.leaveGuard.leave }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/games/${gameId}/challenges$`));
+  await expect(page.getByText(`Draft ${stamp}`)).toHaveCount(0);
+
+  // Saved, the edit is nothing to ask about.
+  await backAtEditor();
+  await titleField.fill(`Saved ${stamp}`);
+  await save(page);
+  await next.click();
+  await expect(page).not.toHaveURL(editor);
+  await expect(leave).toHaveCount(0);
+});
+
 test("Preview as player shows a container challenge's container section as a team without one sees it, its Start disabled", async ({ adminPage: page }) => {
   const gameId = await createGame(page);
   const title = `Preview ${Date.now().toString(36)}`;

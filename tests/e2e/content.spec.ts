@@ -14,6 +14,13 @@ test("an admin writes a pinned post: it shows first on /posts and on the home pa
   await page.getByRole("link", { name: en.posts.newPost }).click();
   await expect(page.getByRole("heading", { name: en.posts.createTitle, level: 1 })).toBeVisible(FIRST_LOAD);
   await page.getByLabel(en.posts.fieldTitle).fill(title);
+  // Typed but not saved, leaving by the site's navigation asks first; staying keeps what was typed.
+  await page.getByRole("navigation", { name: en.nav.label }).getByRole("link", { name: en.nav.home, exact: true }).click();
+  const leave = page.getByRole("dialog", { name: en.leaveGuard.title });
+  await leave.getByRole("button", { name: en.teams.cancel, exact: true }).click();
+  await expect(leave).toBeHidden();
+  await expect(page).toHaveURL(/\/posts\/new\/edit$/);
+  await expect(page.getByLabel(en.posts.fieldTitle)).toHaveValue(title);
   await page.getByLabel(en.posts.fieldSummary).fill("A short summary");
   await page.getByLabel(en.posts.fieldContent).fill("# Rules\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n`code`");
   await page.getByRole("button", { name: en.posts.preview }).click();

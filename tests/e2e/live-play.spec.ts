@@ -339,21 +339,23 @@ test("the monitor's pages say their feed is live, and a game hidden under an ope
   }
   // Its scoreboard page, opened by address, says so without asking for the board or its feed only to be
   // refused (the browser logs each refusal as an error), and offers no Scoreboard tab either.
+  // (A page of its own: the pages before it still read and reconnect.)
+  const board = await context.newPage();
   const asked: string[] = [];
   const logged: string[] = [];
-  page.on("request", (request) => {
-    if (/\/api\/game\/\d+\/scoreboard|\/api\/game\/\d+\/notices/.test(request.url())) asked.push(request.url());
+  board.on("request", (request) => {
+    if (/\/api\/game\/\d+\/scoreboard/.test(request.url())) asked.push(request.url());
   });
-  page.on("websocket", (socket) => asked.push(socket.url()));
-  page.on("console", (message) => {
+  board.on("websocket", (socket) => asked.push(socket.url()));
+  board.on("console", (message) => {
     if (message.type() === "error") logged.push(message.text());
   });
-  await page.goto(`/games/${gameId}/scoreboard`);
-  await hydrated(page);
-  await expect(page.getByRole("alert")).toHaveText(enErrors.auth.access_denied);
-  await expect(tabs(page).getByRole("link", { name: en.gameTabs.overview })).toBeVisible();
-  await expect(tabs(page).getByRole("link", { name: en.gameTabs.scoreboard })).toHaveCount(0);
-  await expect(page.getByTestId("board-socket")).toHaveCount(0);
+  await board.goto(`/games/${gameId}/scoreboard`);
+  await hydrated(board);
+  await expect(board.getByRole("alert")).toHaveText(enErrors.auth.access_denied);
+  await expect(tabs(board).getByRole("link", { name: en.gameTabs.overview })).toBeVisible();
+  await expect(tabs(board).getByRole("link", { name: en.gameTabs.scoreboard })).toHaveCount(0);
+  await expect(board.getByTestId("board-socket")).toHaveCount(0);
   expect(asked).toEqual([]);
   expect(logged).toEqual([]);
   await admin.goto(`/games/${gameId}`);

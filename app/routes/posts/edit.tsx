@@ -5,6 +5,7 @@ import { data, Link, useNavigate } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
 import { getPost } from "~/.server/services/posts";
+import { LEAVE_WITHOUT_ASKING, LeaveGuard } from "~/components/leave-guard";
 import { MarkdownEditor } from "~/components/markdown-editor";
 import { ConfirmDialog } from "~/components/teams/dialog";
 import { Alert } from "~/components/ui/alert";
@@ -57,6 +58,11 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
   const [deleteError, setDeleteError] = useState<string | null>(null);
   // A new post retried after a lost answer is created once.
   const createKeys = useIdempotencyKey();
+  // Typed but not saved: leaving the page (but for its Cancel link) asks first.
+  const formBody = { title: title.trim(), summary, content, tags: parseTags(tags), isPinned };
+  const dirty = post
+    ? !sameValues(formBody, { title: post.title, summary: post.summary, content: post.content, tags: post.tags, isPinned: post.isPinned })
+    : Boolean(formBody.title || summary.trim() || content.trim() || formBody.tags.length > 0 || isPinned);
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -82,7 +88,7 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
       const saved = stored && post
         ? await api<PostDetail>(`/api/edit/posts/${post.id}`, { method: "PUT", body: changedFields(stored, body) })
         : await createKeys.send(body, (idempotencyKey) => api<PostDetail>("/api/edit/posts", { method: "POST", body, idempotencyKey }));
-      await navigate(`/posts/${saved.id}`);
+      await navigate(`/posts/${saved.id}`, { state: LEAVE_WITHOUT_ASKING });
     } catch (err) {
       setError(errorMessage(err));
       setBusy(false);
@@ -95,7 +101,7 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
     setDeleteError(null);
     try {
       await api(`/api/edit/posts/${post.id}`, { method: "DELETE" });
-      await navigate("/posts");
+      await navigate("/posts", { state: LEAVE_WITHOUT_ASKING });
     } catch (err) {
       setDeleteError(errorMessage(err));
       setBusy(false);
@@ -106,7 +112,7 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
     <div className="mx-auto max-w-4xl space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">{post ? t("posts.editTitle") : t("posts.createTitle")}</h1>
-        <Link to={post ? `/posts/${post.id}` : "/posts"} className="text-sm text-primary-700 hover:underline dark:text-primary-300">
+        <Link to={post ? `/posts/${post.id}` : "/posts"} state={LEAVE_WITHOUT_ASKING} className="text-sm text-primary-700 hover:underline dark:text-primary-300">
           {t("posts.cancel")}
         </Link>
       </div>
@@ -169,6 +175,7 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
           onCancel={() => setConfirming(false)}
         />
       ) : null}
+      <LeaveGuard dirty={dirty} />
     </div>
   );
 }

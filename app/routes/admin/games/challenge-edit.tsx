@@ -12,6 +12,7 @@ import { ScoreChart } from "~/components/challenges/score-chart";
 import { uploadForAttachment } from "~/lib/upload";
 import { fromLocalInput, toLocalInput, useNow } from "~/components/games/time";
 import { MarkdownEditor } from "~/components/markdown-editor";
+import { LEAVE_WITHOUT_ASKING, LeaveGuard } from "~/components/leave-guard";
 import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
@@ -340,6 +341,8 @@ function Editor({
   const base = `/admin/games/${gameId}/challenges`;
 
   const url = `/api/edit/games/${gameId}/challenges/${challenge.id}`;
+  // Edits not saved yet: leaving the page (Previous/Next, the list, the flags) asks first.
+  const dirty = Object.keys(changedFields(shown, toUpdate(draft, container))).length > 0;
 
   async function save(send: () => Promise<ChallengeEditDetail>, message: string, fromForm = false): Promise<ChallengeEditDetail | null> {
     setBusy(true);
@@ -395,7 +398,7 @@ function Editor({
     setBusy(true);
     try {
       await api(url, { method: "DELETE" });
-      void navigate(base);
+      void navigate(base, { state: LEAVE_WITHOUT_ASKING });
     } catch (err) {
       setError(errorMessage(err));
       setBusy(false);
@@ -569,6 +572,7 @@ function Editor({
           </div>
         </div>
       </Dialog>
+      <LeaveGuard dirty={dirty} />
       <ConfirmDialog
         open={deleting}
         title={t("adminChallenges.delete")}
