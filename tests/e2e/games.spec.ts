@@ -385,3 +385,47 @@ test("the home page's recent games carry the state badge /games shows: upcoming,
     await expect(card.locator("[data-phase]")).toHaveText(en.games.phase[phase]);
   }
 });
+
+test("the game editor asks before unsaved edits are left, for its fields, switches and divisions; saved, it does not", async ({ adminPage: page }) => {
+  const now = Date.now();
+  const created = await page.request.post("/api/edit/games", { data: { title: `Leave ${now.toString(36)}`, start: now + 3_600_000, end: now + 7_200_000 } });
+  const { id } = (await created.json()) as { id: number };
+  await page.goto(`/admin/games/${id}/info`);
+  const sections = page.getByRole("navigation", { name: en.adminGames.tabs });
+  const leave = page.getByRole("dialog", { name: en.leaveGuard.title });
+  const summary = page.getByLabel(en.adminGames.field.summary);
+  await expect(summary).toBeVisible();
+
+  // A field typed in: Stay keeps it.
+  await summary.fill("not saved yet");
+  await sections.getByRole("link", { name: en.adminGames.tab.challenges }).click();
+  await expect(leave).toBeVisible();
+  await leave.getByRole("button", { name: en.teams.cancel, exact: true }).click();
+  await expect(summary).toHaveValue("not saved yet");
+  // Typed back as it was, there is nothing to lose.
+  await summary.fill("");
+  await sections.getByRole("link", { name: en.adminGames.tab.notices }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/games/${id}/notices$`, "i"));
+  await expect(leave).toHaveCount(0);
+
+  // A switch turned: Leave goes without saving it.
+  await page.goBack();
+  const hidden = page.getByLabel(en.adminGames.field.hidden);
+  await expect(hidden).toBeVisible();
+  await hidden.click();
+  await sections.getByRole("link", { name: en.adminGames.tab.review }).click();
+  await leave.getByRole("button", { name: en.leaveGuard.leave, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/games/${id}/review$`, "i"));
+  const stored = (await (await page.request.get(`/api/edit/games/${id}`)).json()) as { hidden: boolean; summary: string };
+  expect(stored.hidden).toBe(false);
+
+  // Saved, the edits are nothing to ask about.
+  await page.goBack();
+  await expect(summary).toBeVisible();
+  await summary.fill("saved now");
+  await page.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect(page.getByText(en.adminGames.saved)).toBeVisible();
+  await sections.getByRole("link", { name: en.adminGames.tab.challenges }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/games/${id}/challenges$`, "i"));
+  await expect(leave).toHaveCount(0);
+});

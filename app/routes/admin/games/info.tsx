@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
+import { LEAVE_WITHOUT_ASKING, LeaveGuard } from "~/components/leave-guard";
 import { fromLocalInput, toLocalInput } from "~/components/games/time";
 import { ConfirmDialog } from "~/components/teams/dialog";
 import { LoadingStatus } from "~/components/teams/loading";
@@ -379,20 +380,11 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
 
-  async function save(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  /** The form's fields as it shows them (text as typed, the flags and divisions as edited). */
+  function formFields(form: FormData) {
     const text = (name: string) => String(form.get(name) ?? "");
-    const title = text("title").trim();
-    const start = fromLocalInput(text("start"));
-    const end = fromLocalInput(text("end"));
-    const divisionsSent = divisions.map((d) => divisionBody({ ...d, name: d.name.trim(), inviteCode: d.inviteCode.trim() }));
-    setSaved(false);
-    setNoChange(false);
-    // The fields as they showed what is saved: nothing is checked (a stored value the checks would refuse is
-    // not the admin's doing) or sent.
-    const fields = {
-      title,
+    return {
+      title: text("title").trim(),
       summary: text("summary"),
       content: text("content"),
       start: text("start"),
@@ -406,11 +398,46 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
       blood1: text("blood1").trim(),
       blood2: text("blood2").trim(),
       blood3: text("blood3").trim(),
-      divisions: divisionsSent,
+      divisions: divisions.map((d) => divisionBody({ ...d, name: d.name.trim(), inviteCode: d.inviteCode.trim() })),
     };
+  }
+
+  // Edits not saved yet (the form as it showed when opened or last saved): leaving the page asks first.
+  const formRef = useRef<HTMLFormElement>(null);
+  const [baseline, setBaseline] = useState<ReturnType<typeof formFields> | null>(null);
+  const [rebase, setRebase] = useState(0);
+  const [dirty, setDirty] = useState(false);
+  const readForm = () => (formRef.current ? formFields(new FormData(formRef.current)) : null);
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- read from the form's DOM once it shows the values
+    setBaseline(readForm());
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- when opened, and after each save has rendered
+  }, [rebase]);
+  const checkDirty = () => {
+    const now = readForm();
+    setDirty(baseline !== null && now !== null && !sameValues(now, baseline));
+  };
+  // The flags and divisions are state, not form events.
+  // eslint-disable-next-line react-hooks/set-state-in-effect, react-hooks/exhaustive-deps -- see above
+  useEffect(checkDirty, [flags, divisions, baseline]);
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "");
+    const title = text("title").trim();
+    const start = fromLocalInput(text("start"));
+    const end = fromLocalInput(text("end"));
+    setSaved(false);
+    setNoChange(false);
+    // The fields as they showed what is saved: nothing is checked (a stored value the checks would refuse is
+    // not the admin's doing) or sent.
+    const fields = formFields(form);
+    const divisionsSent = fields.divisions;
     if (sameValues(fields, fieldsShown(shown))) {
       setError(null);
       setNoChange(true);
+      setRebase((n) => n + 1);
       return;
     }
     if (!title || start === null || end === null) {
@@ -461,6 +488,7 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
     if (sameValues(body, shown)) {
       setError(null);
       setNoChange(true);
+      setRebase((n) => n + 1);
       return;
     }
     setBusy(true);
@@ -484,6 +512,7 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
       setDivisions(updated.divisions.map(toDraft));
       setShown({ ...body, divisions: updated.divisions.map(divisionBody) });
       setSaved(true);
+      setRebase((n) => n + 1);
       void revalidate();
     } catch (err) {
       setError(errorMessage(err));
@@ -497,7 +526,7 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
     setBusy(true);
     try {
       await api(`/api/edit/games/${game.id}`, { method: "DELETE" });
-      await navigate("/admin/games");
+      await navigate("/admin/games", { state: LEAVE_WITHOUT_ASKING });
     } catch (err) {
       setDeleteError(errorMessage(err));
       setBusy(false);
@@ -508,7 +537,8 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
 
   return (
     <div className="grid gap-6 lg:grid-cols-3">
-      <form key={`${game.id}`} className="space-y-6 lg:col-span-2" noValidate onSubmit={(e) => void save(e)}>
+      <LeaveGuard dirty={dirty} />
+      <form key={`${game.id}`} ref={formRef} className="space-y-6 lg:col-span-2" noValidate onInput={checkDirty} onChange={checkDirty} onSubmit={(e) => void save(e)}>
         <Card className="space-y-4">
           <TextField label={t("adminGames.field.title")} name="title" defaultValue={game.title} maxLength={64} required />
           <TextField label={t("adminGames.field.summary")} name="summary" defaultValue={game.summary} maxLength={1024} />
