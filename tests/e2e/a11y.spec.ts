@@ -1,8 +1,7 @@
-import { mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import type { AxeResults, RunOptions } from "axe-core";
+import { ruleViolations, seriousViolations } from "./axe";
 import { expect, registerUser, test } from "./fixtures";
 import { closeSeed, en, type Seed, SEED_FLAG, seed } from "./ui-seed";
 import { expectPage, fill, rolePages, SPEC_ROUTES, viewerOf } from "./ui-routes";
@@ -15,44 +14,12 @@ import { expectPage, fill, rolePages, SPEC_ROUTES, viewerOf } from "./ui-routes"
 
 const SCREENSHOTS = join(process.env.FLAGSTAFF_TEST_RESULTS ?? "test-results", "screenshots");
 const THEMES = ["dark", "light"] as const;
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 async function setTheme(seeded: Seed, theme: (typeof THEMES)[number], baseURL: string) {
   for (const context of Object.values(seeded.contexts)) {
     await context.addCookies([{ name: "flagstaff-theme", value: theme, url: baseURL }]);
     await context.addInitScript((value) => localStorage.setItem("flagstaff-theme", value), theme);
   }
-}
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/**
- * Serious and critical violations, one line each (rule, impact, first targets). axe-core runs in the page
- * itself, put there once per document: one check then costs ≈ 0.16 s, against ≈ 0.77 s through
- * `@axe-core/playwright`, which injects axe again for every check (DECISIONS.md). The app has no frames.
- */
-async function seriousViolations(page: Page, only?: string[]) {
-  const violations = await axeViolations(page, { runOnly: only ? { type: "rule", values: only } : { type: "tag", values: TAGS }, resultTypes: ["violations"] });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.targets.join(" | ")}`);
-}
-
-/** Violations of the named rules whatever their impact (heading rules are "moderate" best practices). */
-async function ruleViolations(page: Page, rules: string[]) {
-  const violations = await axeViolations(page, { runOnly: { type: "rule", values: rules }, resultTypes: ["violations"] });
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.targets.join(" | ")}`);
-}
-
-async function axeViolations(page: Page, options: RunOptions) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(
-    async (runOptions) =>
-      ((await (window as unknown as { axe: { run: (context: Document, options: RunOptions) => Promise<AxeResults> } }).axe.run(document, runOptions)) as AxeResults).violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
-      })),
-    options,
-  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { ruleViolations } from "./axe";
 import { expect, registerUser, smallTargets, test } from "./fixtures";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -47,6 +48,8 @@ test("a player starts a container from the challenge view, sees its entry and co
   await expect(panel.getByRole("status").filter({ hasText: K.started })).toHaveCount(1);
   const timer = panel.getByRole("timer", { name: K.remaining });
   await expect(timer).toHaveText(/^01:59:\d\d$/);
+  // The details list stays a definition list with its countdown in it (axe: no role on a list's items).
+  expect(await ruleViolations(player, ["definition-list", "dlitem", "aria-allowed-role"])).toEqual([]);
   const first = (await timer.textContent())!;
   await expect(timer).not.toHaveText(first);
   await expect(panel.getByText(K.extendHint.replace("{{min}}", "10"))).toBeVisible();

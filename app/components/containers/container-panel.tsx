@@ -173,8 +173,11 @@ export function ContainerPanel({
             <dt className="text-zinc-600 dark:text-zinc-400">{t("container.expiresAt")}</dt>
             <dd>{formatDateTime(info.expectStopAt)}</dd>
             <dt className="text-zinc-600 dark:text-zinc-400">{t("container.remaining")}</dt>
-            <dd className="font-mono" role="timer" aria-label={t("container.remaining")}>
-              {remaining === null ? "—" : formatCountdown(remaining, t)}
+            <dd className="font-mono">
+              {/* The timer role on a span: a definition list's items may carry no role of their own. */}
+              <span role="timer" aria-label={t("container.remaining")}>
+                {remaining === null ? "—" : formatCountdown(remaining, t)}
+              </span>
             </dd>
           </dl>
           {proxied ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("container.proxyHint", { url: proxyAddress(origin, info.entry) })}</p> : null}
