@@ -10,7 +10,7 @@ import { request as httpRequest } from "node:http";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./lib/d1-migrations.mjs";
-import { freePort } from "./lib/free-port.mjs";
+import { freePort, probe } from "./lib/free-port.mjs";
 import { acquireDataDir, DataDirInUse, recordAgent, recordRuntimes, releaseDataDir, runtimePids } from "./lib/runtime-lock.mjs";
 import { checkAdminSettings, checkSettings, runtimeV8Flags } from "./lib/settings.mjs";
 import { startFront } from "./lib/socket-relay.mjs";
@@ -420,6 +420,15 @@ function makeFolder(path) {
 /** One line for an error at startup (no stack: the message names what to fix). */
 const reasonOf = (error) => String(error?.message ?? error);
 
+/** `react-router build` into the build folder, its output shown as it comes. */
+function buildApp() {
+  return new Promise((resolveBuild, rejectBuild) => {
+    const child = spawn(process.execPath, [join(ROOT, "node_modules", "@react-router", "dev", "bin.cjs"), "build"], { cwd: ROOT, stdio: "inherit" });
+    child.once("error", rejectBuild);
+    child.once("exit", (code, signal) => (code === 0 ? resolveBuild() : rejectBuild(new Error(`the build failed (${signal ?? `exit code ${code}`})`))));
+  });
+}
+
 async function main() {
   const major = Number(process.versions.node.split(".")[0]);
   if (major < 22) fail(`Node ${process.versions.node} is too old; run through npm (npm start) to use the project's Node 22`);
@@ -471,6 +480,12 @@ async function main() {
   hookSignals();
 
   try {
+    // A port another program holds is found before anything is built, migrated or created in the folder
+    // (a start that could not listen once made the first admin and printed its password, then stopped).
+    if (!(await probe(port))) throw new Error(`could not listen on ${HOST}:${port}: the port is in use (FLAGSTAFF_PORT)`);
+    // `npm start` builds here, once the folder is this server's: a second start on a running server's
+    // folder stops above instead of rebuilding the files that server serves.
+    if (process.argv.includes("--build")) await buildApp();
     const config = readWranglerConfig();
     const bootstrapToken = randomBytes(32).toString("base64url");
     const relayToken = randomBytes(32).toString("base64url");

@@ -17,7 +17,8 @@ function ephemeralStart() {
   }
 }
 
-function probe(port) {
+/** Whether nothing listens on `port` of the loopback address right now. */
+export function probe(port) {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();

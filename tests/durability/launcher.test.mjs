@@ -3,7 +3,8 @@
 // first admin exists before anyone can register; a SIGKILLed launcher leaves no container agent behind
 // (it would share the next agent's id and reap its containers). Needs the built app (FLAGSTAFF_BUILD_DIR or
 // build/) and, for the agent, the test Docker engine (container-agent/scripts/dockerd.sh).
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -63,6 +64,23 @@ describe("the npm start launcher", () => {
       expect(run.stderr.trim().split("\n"), label).toHaveLength(1);
       expect(run.stdout, label).toBe("");
       if (!env.FLAGSTAFF_DATA_DIR) expect(existsSync(dir), label).toBe(false);
+    }
+  });
+
+  it("stops at a public port another program holds before it migrates the folder or makes the first admin", { timeout: 60_000 }, async () => {
+    const port = await freePort();
+    const holder = createServer();
+    await new Promise((listening) => holder.listen(port, "127.0.0.1", listening));
+    try {
+      const dir = join(dataDir(), "data");
+      const run = await runToExit({ env: { FLAGSTAFF_DATA_DIR: dir, FLAGSTAFF_PORT: String(port), ...NO_DOCKER } });
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split("\n")).toEqual([`flagstaff: could not listen on 127.0.0.1:${port}: the port is in use (FLAGSTAFF_PORT)`]);
+      expect(run.stdout).not.toMatch(/Admin account|Applied D1 migrations/);
+      // The folder was locked and given back, nothing else: the next start on a free port makes the admin.
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      await new Promise((closed) => holder.close(closed));
     }
   });
 
