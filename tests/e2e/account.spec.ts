@@ -232,6 +232,29 @@ test("without JavaScript (or before it has run) Log in and Register work, with t
   await context.close();
 });
 
+test("a refused login, recovery or reset moves the focus to the field its message stands at", async ({ page }) => {
+  await page.goto("/account/login");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await page.getByRole("button", { name: en.login.submit, exact: true }).click();
+  const userName = page.getByLabel(en.login.userName, { exact: true });
+  await expect(userName).toHaveAttribute("aria-invalid", "true");
+  await expect(userName).toBeFocused();
+
+  await page.goto("/account/recovery");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await page.getByRole("button", { name: en.recovery.submit, exact: true }).click();
+  const email = page.getByLabel(en.recovery.email, { exact: true });
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  await expect(email).toBeFocused();
+
+  await page.goto("/account/reset?token=abc&email=eA==");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await page.getByLabel(en.reset.password, { exact: true }).fill("Start1234!");
+  await page.getByLabel(en.password.retype, { exact: true }).fill("Start1234?");
+  await page.getByRole("button", { name: en.reset.submit, exact: true }).click();
+  await expect(page.locator("form [aria-invalid=true]").first()).toBeFocused();
+});
+
 test("a double click on Log in or Register sends the form once", async ({ page }) => {
   const posts: string[] = [];
   page.on("request", (r) => {

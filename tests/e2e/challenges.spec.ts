@@ -156,6 +156,10 @@ test("an admin builds one challenge of each type and a player opens and download
   expect(Object.values(C.placeholders)).toContain(placeholder);
   await player.getByRole("button", { name: C.submit }).click();
   await expect(player.getByText(C.flagEmpty)).toBeVisible();
+  // The box is marked, described by the message and takes the focus back from the button.
+  await expect(flagBox).toHaveAttribute("aria-invalid", "true");
+  await expect(flagBox).toHaveAccessibleDescription(C.flagEmpty);
+  await expect(flagBox).toBeFocused();
   // A pasted flag too long is refused whole, not cut to fit and judged (an attempt spent on half a flag).
   const sent: string[] = [];
   player.on("request", (r) => {

@@ -1,4 +1,4 @@
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -20,23 +20,33 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
   const [flag, setFlag] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The box's own refusal (empty, too long): the box is marked invalid, described by the message and focused.
+  const [invalid, setInvalid] = useState(false);
+  const errorId = useId();
   const input = useRef<HTMLInputElement>(null);
+
+  function refuse(message: string) {
+    setError(message);
+    setInvalid(true);
+    input.current?.focus();
+  }
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const value = flag.trim();
     if (!value) {
-      setError(t("challenge.flagEmpty"));
+      refuse(t("challenge.flagEmpty"));
       return;
     }
     // Said here, not cut by the box: a pasted flag cut short would be judged wrong and cost an attempt.
     const length = codePointLength(value);
     if (length > FLAG_MAX_LENGTH) {
-      setError(t("challenge.flagTooLong", { max: FLAG_MAX_LENGTH, length }));
+      refuse(t("challenge.flagTooLong", { max: FLAG_MAX_LENGTH, length }));
       return;
     }
     setBusy(true);
     setError(null);
+    setInvalid(false);
     try {
       await submit(value);
       input.current?.select();
@@ -64,15 +74,24 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
           // Read-only, not disabled, while the flag is sent: the box keeps the focus for the next try.
           readOnly={busy}
           aria-busy={busy || undefined}
+          aria-invalid={invalid || undefined}
+          aria-describedby={error ? errorId : undefined}
           placeholder={t(`challenge.placeholders.${placeholder}`)}
-          onChange={(e) => setFlag(e.target.value)}
+          onChange={(e) => {
+            setFlag(e.target.value);
+            setInvalid(false);
+          }}
           className="block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-sm text-zinc-900 placeholder:font-sans placeholder:text-zinc-500 focus:border-primary-500 focus:outline-2 focus:outline-primary-500/40 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400"
         />
         <Button type="submit" className="shrink-0 whitespace-nowrap" disabled={disabled || busy}>
           {busy ? t("teams.working") : t("challenge.submit")}
         </Button>
       </div>
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {error ? (
+        <Alert tone="error" id={errorId}>
+          {error}
+        </Alert>
+      ) : null}
     </form>
   );
 }

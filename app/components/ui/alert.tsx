@@ -8,9 +8,9 @@ const tones = {
 } as const;
 
 /** A message box; errors interrupt screen readers, other tones are announced politely. */
-export function Alert({ tone = "info", title, children }: { tone?: keyof typeof tones; title?: string; children?: ReactNode }) {
+export function Alert({ tone = "info", title, children, id }: { tone?: keyof typeof tones; title?: string; children?: ReactNode; id?: string }) {
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={`rounded-md border px-4 py-3 text-sm ${tones[tone]}`}>
+    <div id={id} role={tone === "error" ? "alert" : "status"} className={`rounded-md border px-4 py-3 text-sm ${tones[tone]}`}>
       {title ? <p className="font-semibold">{title}</p> : null}
       {children ? <div className={title ? "mt-1" : undefined}>{children}</div> : null}
     </div>

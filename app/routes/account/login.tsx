@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
@@ -15,6 +16,7 @@ import { TextField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { formText, safeRedirect } from "~/lib/account";
 import { api, type ApiCall, errorMessage } from "~/lib/api";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
@@ -78,6 +80,9 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const oneSubmit = useOneSubmitAtATime();
+  // A refusal at a field moves the focus there, where its message stands (a screen reader then reads it).
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, actionData);
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const from = params.get("from") ?? "";
   const reason = params.get("reason");
@@ -100,7 +105,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
       <div className="space-y-4">
         {reason === "password-changed" ? <Alert tone="info">{t("login.passwordChanged")}</Alert> : null}
         {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
-        <Form method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
+        <Form ref={formRef} method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
           <input type="hidden" name="from" value={from} />
           <TextField
             label={t("login.userName")}

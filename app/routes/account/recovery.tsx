@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import { captchaInfo, captchaSettingsFromEnv } from "~/.server/captcha/verify";
@@ -13,6 +14,7 @@ import { TextField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { formText } from "~/lib/account";
 import { api, type ApiCall, errorMessage } from "~/lib/api";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
@@ -62,6 +64,9 @@ export default function Recovery({ actionData, loaderData }: Route.ComponentProp
   const oneSubmit = useOneSubmitAtATime();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const captcha = useCaptcha({ action: "recovery", failure: actionData?.error ? actionData : null, info: loaderData.captcha });
+  // A refusal at a field moves the focus there, where its message stands (a screen reader then reads it).
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, actionData?.sent ? null : actionData);
   const footer = <TextLink to="/account/login">{t("recovery.backToLogin")}</TextLink>;
 
   if (actionData?.sent) {
@@ -79,7 +84,7 @@ export default function Recovery({ actionData, loaderData }: Route.ComponentProp
       <div className="space-y-4">
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("recovery.intro")}</p>
         {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
-        <Form method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
+        <Form ref={formRef} method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
           <TextField
             label={t("recovery.email")}
             name="email"

@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation, useSearchParams } from "react-router";
 import { apiForForm } from "~/.server/in-process-api";
@@ -9,6 +10,7 @@ import { TextLink } from "~/components/ui/text-link";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
 import { formText } from "~/lib/account";
 import { api, type ApiCall, errorMessage } from "~/lib/api";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
@@ -61,6 +63,9 @@ export default function Reset({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const oneSubmit = useOneSubmitAtATime();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  // A refusal at a field moves the focus there, where its message stands (a screen reader then reads it).
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, actionData?.done ? null : actionData);
   const token = params.get("token") ?? "";
   const email = params.get("email") ?? "";
 
@@ -94,7 +99,7 @@ export default function Reset({ actionData }: Route.ComponentProps) {
     <AuthCard title={t("reset.title")} footer={<TextLink to="/account/recovery">{t("reset.requestAgain")}</TextLink>}>
       <div className="space-y-4">
         {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
-        <Form method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
+        <Form ref={formRef} method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
           <input type="hidden" name="token" value={token} />
           <input type="hidden" name="email" value={email} />
           <NewPasswordFields name="password" label={t("reset.password")} problem={actionData?.problem} />

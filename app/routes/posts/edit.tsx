@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link, useNavigate } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
@@ -18,6 +18,7 @@ import { api, errorMessage } from "~/lib/api";
 import { useIdempotencyKey } from "~/lib/idempotency";
 import { changedFields } from "~/core/ui/changed-fields";
 import { sameValues } from "~/core/ui/same-values";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/edit";
@@ -53,6 +54,10 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [titleError, setTitleError] = useState<string | null>(null);
+  // Each refusal at the title moves the focus there, where its message stands.
+  const formRef = useRef<HTMLFormElement>(null);
+  const [refusals, setRefusals] = useState(0);
+  useFocusInvalid(formRef, refusals);
   const [noChange, setNoChange] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -78,6 +83,7 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
     }
     if (!title.trim()) {
       setTitleError(t("posts.titleRequired"));
+      setRefusals((n) => n + 1);
       return;
     }
     setTitleError(null);
@@ -117,7 +123,7 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
         </Link>
       </div>
       <Card>
-        <form className="space-y-5" noValidate onSubmit={(event) => void save(event)}>
+        <form ref={formRef} className="space-y-5" noValidate onSubmit={(event) => void save(event)}>
           {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
           {error ? <Alert tone="error">{error}</Alert> : null}
           <TextField
