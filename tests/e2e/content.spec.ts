@@ -13,6 +13,10 @@ test("an admin writes a pinned post: it shows first on /posts and on the home pa
   await page.goto("/posts");
   await page.getByRole("link", { name: en.posts.newPost }).click();
   await expect(page.getByRole("heading", { name: en.posts.createTitle, level: 1 })).toBeVisible(FIRST_LOAD);
+  // Without a title the post is refused at its field, which takes the focus.
+  await page.getByRole("button", { name: en.posts.create }).click();
+  await expect(page.getByLabel(en.posts.fieldTitle)).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel(en.posts.fieldTitle)).toBeFocused();
   await page.getByLabel(en.posts.fieldTitle).fill(title);
   // Typed but not saved, leaving by the site's navigation asks first; staying keeps what was typed.
   await page.getByRole("navigation", { name: en.nav.label }).getByRole("link", { name: en.nav.home, exact: true }).click();
