@@ -409,3 +409,34 @@ test.describe("small screens, keyboard and announcements", () => {
     }
   });
 });
+
+test("controls that save at once keep the keyboard focus, and a file chooser's button shows the focus", async ({ adminPage: page }) => {
+  const now = Date.now();
+  const game = (await (await page.request.post("/api/edit/games", { data: { title: `Focus ${now.toString(36)}`, start: now + 3_600_000, end: now + 7_200_000 } })).json()) as { id: number };
+  const challenge = (await (await page.request.post(`/api/edit/games/${game.id}/challenges`, { data: { title: "Switch", category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
+  expect((await page.request.post(`/api/edit/games/${game.id}/challenges/${challenge.id}/flags`, { data: [{ flag: "flag{focus}" }] })).status()).toBe(200);
+  await page.goto(`/admin/games/${game.id}/challenges`);
+  const toggle = page.getByRole("switch", { name: en.adminChallenges.enableNamed.replace("{{title}}", "Switch") });
+  await toggle.focus();
+  await page.keyboard.press("Space");
+  await expect(toggle).toBeChecked();
+  await expect(toggle).toBeFocused();
+
+  // The avatar's chooser: an input hidden behind its label; reached by keyboard, the label draws the focus,
+  // and the focus stays on it through the upload.
+  await page.goto("/account/profile");
+  const chooser = page.locator('input[type="file"]');
+  await expect(chooser).toHaveCount(1);
+  await chooser.focus();
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Tab");
+  await expect(chooser).toBeFocused();
+  const outline = () => page.locator("label", { hasText: en.profile.uploadAvatar }).evaluate((label) => getComputedStyle(label).outlineStyle);
+  expect(await outline()).toBe("solid");
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+  const uploaded = page.waitForResponse((response) => response.url().endsWith("/api/account/avatar") && response.request().method() === "PUT");
+  await chooser.setInputFiles({ name: "a.png", mimeType: "image/png", buffer: png });
+  expect((await uploaded).status()).toBe(200);
+  await expect(page.getByRole("progressbar")).toHaveCount(0);
+  await expect(chooser).toBeFocused();
+});

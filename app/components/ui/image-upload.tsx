@@ -64,7 +64,11 @@ export function ImageUpload({
         type="file"
         accept={IMAGE_TYPES.join(",")}
         className="sr-only"
-        disabled={progress !== null}
+        // Not disabled during an upload, which would drop the keyboard focus to the page: it opens no picker.
+        aria-disabled={progress !== null || undefined}
+        onClick={(event) => {
+          if (progress !== null) event.preventDefault();
+        }}
         onChange={(event) => {
           const file = event.currentTarget.files?.[0];
           if (file) void upload(file);

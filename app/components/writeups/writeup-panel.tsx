@@ -154,7 +154,11 @@ export function WriteupPanel({ gameId }: { gameId: number }) {
                 type="file"
                 accept="application/pdf,.pdf"
                 className="sr-only"
-                disabled={progress !== null}
+                // Not disabled during an upload, which would drop the keyboard focus to the page: it opens no picker.
+                aria-disabled={progress !== null || undefined}
+                onClick={(event) => {
+                  if (progress !== null) event.preventDefault();
+                }}
                 onChange={(event) => {
                   const file = event.currentTarget.files?.[0];
                   if (file) void upload(file);

@@ -177,8 +177,11 @@ function AdminChallengesPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
                       role="switch"
                       aria-label={t("adminChallenges.enableNamed", { title: c.title })}
                       checked={c.isEnabled}
-                      disabled={busyId === c.id}
-                      onChange={() => void toggle(c)}
+                      // Not disabled while it saves: a disabled control drops the keyboard focus to the page.
+                      aria-disabled={busyId === c.id || undefined}
+                      onChange={() => {
+                        if (busyId !== c.id) void toggle(c);
+                      }}
                       className="h-4 w-4 accent-primary-600"
                     />
                   </td>

@@ -305,7 +305,17 @@ function PosterUpload({ game, onUploaded }: { game: GameInfo; onUploaded: () => 
       <div className="flex flex-wrap gap-2">
         <label className={buttonClass("secondary", "cursor-pointer")}>
           {t("adminGames.uploadPoster")}
-          <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" className="sr-only" disabled={progress !== null} onChange={(e) => void upload(e.currentTarget)} />
+          <input
+            type="file"
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            className="sr-only"
+            // Not disabled during an upload, which would drop the keyboard focus to the page: it opens no picker.
+            aria-disabled={progress !== null || undefined}
+            onClick={(e) => {
+              if (progress !== null) e.preventDefault();
+            }}
+            onChange={(e) => void upload(e.currentTarget)}
+          />
         </label>
         {game.poster ? (
           <Button variant="danger" disabled={progress !== null} onClick={() => setRemoving("asking")}>

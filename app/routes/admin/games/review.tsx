@@ -265,9 +265,10 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
                         aria-label={t("adminGames.review.changeDivision", { team: p.team.name })}
                         className={selectClass}
                         value={p.divisionId ?? ""}
-                        disabled={busy === p.id}
+                        // Not disabled while it saves: a disabled control drops the keyboard focus to the page.
+                        aria-disabled={busy === p.id || undefined}
                         onChange={(e) => {
-                          if (e.target.value) void change(p.id, { divisionId: Number(e.target.value) });
+                          if (busy !== p.id && e.target.value) void change(p.id, { divisionId: Number(e.target.value) });
                         }}
                       >
                         {p.divisionId === null ? <option value="">{t("adminGames.review.noDivision")}</option> : null}
