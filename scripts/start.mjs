@@ -337,7 +337,7 @@ async function planContainerAgent(platformUrl, dataDir, runtimePort) {
   process.env.FLAGSTAFF_AGENTS = `http://${HOST}:${port}`;
   process.env.FLAGSTAFF_AGENT_SECRET = secret;
   process.env.FLAGSTAFF_PLATFORM_URL = platformUrl;
-  return { start: () => startContainerAgent({ dockerHost, secret, port, platformUrl, dataDir }) };
+  return { start: () => superviseContainerAgent({ dockerHost, secret, port, platformUrl, dataDir }) };
 }
 
 /** Starts the local agent; returns a stop function (or null) and the line to print. */
@@ -394,9 +394,58 @@ async function startContainerAgent({ dockerHost, secret, port, platformUrl, data
     });
   if (failure) {
     await stop();
-    return { stop: null, line: `Containers are unavailable: the local agent did not start: ${failure} (log: ${logPath})` };
+    return { stop: null, failure, line: `Containers are unavailable: the local agent did not start: ${failure} (log: ${logPath})` };
   }
-  return { stop, line: `Containers are enabled: agent at http://${HOST}:${port} on ${dockerHost} (log: ${logPath})` };
+  return { stop, child, logPath, line: `Containers are enabled: agent at http://${HOST}:${port} on ${dockerHost} (log: ${logPath})` };
+}
+
+/** An agent that dies three times within this long after its starts is not started a fourth time. */
+const AGENT_RESTART_WINDOW_MS = 60_000;
+
+/**
+ * The local agent, started again (same id and port: it adopts its containers) when it dies while the
+ * server runs, as the runtime is; each restart, or giving up, is said on the console. Before, a dead agent
+ * left containers off, unannounced, until the whole server was restarted.
+ */
+async function superviseContainerAgent(options) {
+  let current = await startContainerAgent(options);
+  if (!current.stop) return current;
+  let stopping = false;
+  const starts = [Date.now()];
+  const watch = (agent) =>
+    agent.child.once("exit", (code, signal) => {
+      if (stopping) return;
+      const how = signal ?? `exit code ${code}`;
+      current = null;
+      void (async () => {
+        const recent = starts.filter((at) => Date.now() - at < AGENT_RESTART_WINDOW_MS);
+        if (recent.length >= 3) {
+          console.error(`flagstaff: the container agent stopped unexpectedly (${how}) for the third time within a minute; containers are unavailable until the server is restarted (log: ${agent.logPath})`);
+          return;
+        }
+        const next = await startContainerAgent(options);
+        if (stopping) {
+          await next.stop?.();
+          return;
+        }
+        if (!next.stop) {
+          console.error(`flagstaff: the container agent stopped unexpectedly (${how}) and could not be started again: ${next.failure}; containers are unavailable until the server is restarted (log: ${agent.logPath})`);
+          return;
+        }
+        starts.push(Date.now());
+        current = next;
+        console.error(`flagstaff: the container agent stopped unexpectedly (${how}) and was restarted (pid ${next.child.pid})`);
+        watch(next);
+      })();
+    });
+  watch(current);
+  return {
+    line: current.line,
+    stop: async () => {
+      stopping = true;
+      await current?.stop();
+    },
+  };
 }
 
 /**

@@ -194,6 +194,27 @@ describe("the npm start launcher", () => {
     await stopServer(second);
   });
 
+  it("starts the container agent again when it dies while the server runs, and says so", { timeout: 180_000 }, async () => {
+    const dir = dataDir();
+    const server = await startServer({ dataDir: dir, port: await freePort(), env: { DOCKER_HOST, FLAGSTAFF_DOCKER_HOST: DOCKER_HOST } });
+    servers.push(server);
+    const agentUrl = /Containers are enabled: agent at (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1];
+    expect(agentUrl).toBeDefined();
+    const lockPath = join(dir, "server.lock.json");
+    const died = JSON.parse(readFileSync(lockPath, "utf8")).agent.pid;
+
+    process.kill(died, "SIGKILL");
+    expect(await waitFor(() => /the container agent stopped unexpectedly \(SIGKILL\) and was restarted \(pid \d+\)/.test(server.output()), 60_000)).toBe(true);
+    const restarted = Number(/and was restarted \(pid (\d+)\)/.exec(server.output())[1]);
+    expect(restarted).not.toBe(died);
+    expect(alive(restarted)).toBe(true);
+    // The lock names the new agent (a start after the launcher's death stops it), and it answers on its port.
+    expect(JSON.parse(readFileSync(lockPath, "utf8")).agent.pid).toBe(restarted);
+    expect((await fetch(`${agentUrl}/health`)).status).toBeLessThan(500);
+    await stopServer(server);
+    expect(await waitFor(() => !alive(restarted), 15_000)).toBe(true);
+  });
+
   it("records a runtime restarted after a crash, so a start after the launcher's death stops it too", { timeout: 180_000 }, async () => {
     const dir = dataDir();
     const port = await freePort();
