@@ -1,6 +1,7 @@
 import { createContext, data, type RouterContextProvider } from "react-router";
 import { ERROR_FIELD_HEADER } from "~/core/errors";
 import { ApiError, type ApiCall } from "~/lib/api";
+import { getInstance, getLocale } from "~/middleware/i18next";
 
 /** The JSON API's handler, for a page's server action to call in the same request (workers/app.ts sets it). */
 export const apiHandlerContext = createContext<(request: Request) => Promise<Response>>();
@@ -41,8 +42,20 @@ export function apiForForm(request: Request, context: Readonly<RouterContextProv
     }
     const headers = new Headers();
     for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
-    return data(result, { headers });
+    return data(result as Exclude<T, Response>, { headers });
   }
 
   return { call, answer };
+}
+
+/**
+ * A route's server `action` for a form whose client action is `submit(form, api)`: the same submission, with
+ * the API called in process (a form posted before the page's JavaScript ran).
+ */
+export function formActionInProcess<T>(submit: (form: FormData, call: ApiCall) => Promise<T | Response>) {
+  return async ({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }) => {
+    const form = await request.formData();
+    const { call, answer } = apiForForm(request, context, getLocale(context), getInstance(context).t("error.unknown"));
+    return answer(await submit(form, call));
+  };
 }

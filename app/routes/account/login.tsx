@@ -3,7 +3,7 @@ import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
-import { apiForForm } from "~/.server/in-process-api";
+import { formActionInProcess } from "~/.server/in-process-api";
 import { captchaInfo, captchaSettingsFromEnv } from "~/.server/captcha/verify";
 import { createDb } from "~/.server/db/client";
 import { smtpConfigFromEnv } from "~/.server/mail/config";
@@ -20,7 +20,7 @@ import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
-import { getInstance, getLocale } from "~/middleware/i18next";
+import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/login";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -69,11 +69,7 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
 }
 
 /** The form posted before the page's JavaScript ran. */
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const { call, answer } = apiForForm(request, context, getLocale(context), getInstance(context).t("error.unknown"));
-  return answer(await submit(form, call));
-}
+export const action = formActionInProcess(submit);
 
 export default function Login({ actionData, loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -5,7 +5,7 @@ import { Form, useNavigation } from "react-router";
 import { captchaInfo, captchaSettingsFromEnv } from "~/.server/captcha/verify";
 import { createDb } from "~/.server/db/client";
 import { getPlatformConfig } from "~/.server/services/config";
-import { apiForForm } from "~/.server/in-process-api";
+import { formActionInProcess } from "~/.server/in-process-api";
 import { AuthCard } from "~/components/auth-card";
 import { Captcha, useCaptcha } from "~/components/captcha";
 import { Alert } from "~/components/ui/alert";
@@ -18,7 +18,7 @@ import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
-import { getInstance, getLocale } from "~/middleware/i18next";
+import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/recovery";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -52,11 +52,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 }
 
 /** The form posted before the page's JavaScript ran. */
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const { call, answer } = apiForForm(request, context, getLocale(context), getInstance(context).t("error.unknown"));
-  return answer(await submit(form, call));
-}
+export const action = formActionInProcess(submit);
 
 export default function Recovery({ actionData, loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

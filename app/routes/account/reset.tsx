@@ -1,7 +1,7 @@
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation, useSearchParams } from "react-router";
-import { apiForForm } from "~/.server/in-process-api";
+import { formActionInProcess } from "~/.server/in-process-api";
 import { AuthCard } from "~/components/auth-card";
 import { NewPasswordFields } from "~/components/password-fields";
 import { Alert } from "~/components/ui/alert";
@@ -14,7 +14,7 @@ import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
-import { getInstance, getLocale } from "~/middleware/i18next";
+import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/reset";
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -51,11 +51,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 }
 
 /** The form posted before the page's JavaScript ran. */
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const { call, answer } = apiForForm(request, context, getLocale(context), getInstance(context).t("error.unknown"));
-  return answer(await submit(form, call));
-}
+export const action = formActionInProcess(submit);
 
 export default function Reset({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
