@@ -910,6 +910,10 @@ test("an open scoreboard shows the board at the start, and follows a start moved
   await ok(player.request.post(`/api/game/${game.id}/challenges/${challenge.id}`, { data: { flag: FLAG } }));
   await expect(score).toHaveText("1050");
   await expect(player.getByTestId("timeline-max")).toHaveText("1050");
+  // The chart's data as text, for a screen reader: the team, its score, and its score after each solve.
+  await expect(player.getByRole("list", { name: en.scoreboard.timeline }).getByRole("listitem")).toHaveText([
+    new RegExp(`^S${stamp}`.slice(0, 16) + `.*: 1050 pts\\. ${en.scoreboard.timelineHistory}: \\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2}:\\d{2} 1050 pts$`),
+  ]);
 
   // The admin moves the start later than now: the open board goes back to "not started" during the gap…
   await ok(admin.put(`/api/edit/games/${game.id}`, { data: { start: Date.now() + lead } }));

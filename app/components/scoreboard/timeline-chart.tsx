@@ -1,4 +1,5 @@
-import { axisLabels } from "~/lib/datetime";
+import { useTranslation } from "react-i18next";
+import { axisLabels, formatDateTime } from "~/lib/datetime";
 import type { Timeline } from "~/core/scoring/scoreboard";
 
 const COLOURS = ["#60a5fa", "#f472b6", "#34d399", "#fbbf24", "#a78bfa", "#f87171", "#2dd4bf", "#fb923c", "#a3e635", "#e879f9"];
@@ -8,6 +9,7 @@ const COLOURS = ["#60a5fa", "#f472b6", "#34d399", "#fbbf24", "#a78bfa", "#f87171
  * `end` (the board's update time, or the game's end once it is over), with times along the bottom.
  */
 export function TimelineChart({ timeline, start, end, label }: { timeline: Timeline | undefined; start: number; end: number; label: string }) {
+  const { t } = useTranslation();
   const teams = timeline?.teams ?? [];
   const W = 800;
   const H = 240;
@@ -64,6 +66,15 @@ export function TimelineChart({ timeline, start, end, label }: { timeline: Timel
           })}
         </svg>
       </div>
+      {/* The drawing's data as text, for a screen reader (the drawing itself is one image). */}
+      <ul className="sr-only" aria-label={label} data-testid="timeline-text">
+        {teams.map((team) => (
+          <li key={team.id}>
+            {`${team.name}: ${t("scoreboard.points", { points: team.items.at(-1)?.score ?? 0 })}. ${t("scoreboard.timelineHistory")}: `}
+            {team.items.map((item) => `${formatDateTime(item.time)} ${t("scoreboard.points", { points: item.score })}`).join(", ")}
+          </li>
+        ))}
+      </ul>
       <figcaption className="mt-2 flex flex-wrap gap-3 text-xs">
         {teams.map((team, i) => (
           <span key={team.id} className="inline-flex items-center gap-1">
