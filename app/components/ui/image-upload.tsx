@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from "react";
 import { Alert } from "~/components/ui/alert";
 import { buttonClass } from "~/components/ui/button";
+import { HiddenFileInput } from "~/components/ui/hidden-file-input";
 import { IMAGE_TYPES, imageFileProblem } from "~/core/ui/image-file";
 import { errorMessage, isApiError } from "~/lib/api";
 import { uploadWithProgress } from "~/lib/upload";
@@ -58,22 +59,7 @@ export function ImageUpload({
       <label htmlFor={inputId} className={buttonClass("secondary", buttonClassName)}>
         {labels.button}
       </label>
-      <input
-        id={inputId}
-        ref={input}
-        type="file"
-        accept={IMAGE_TYPES.join(",")}
-        className="sr-only"
-        // Not disabled during an upload, which would drop the keyboard focus to the page: it opens no picker.
-        aria-disabled={progress !== null || undefined}
-        onClick={(event) => {
-          if (progress !== null) event.preventDefault();
-        }}
-        onChange={(event) => {
-          const file = event.currentTarget.files?.[0];
-          if (file) void upload(file);
-        }}
-      />
+      <HiddenFileInput id={inputId} ref={input} accept={IMAGE_TYPES.join(",")} busy={progress !== null} onFile={(file) => void upload(file)} />
       <p className="text-xs text-zinc-600 dark:text-zinc-400">{labels.hint}</p>
       {progress !== null ? (
         <div className="space-y-1">

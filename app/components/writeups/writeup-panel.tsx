@@ -5,6 +5,7 @@ import { Markdown } from "~/components/markdown";
 import { uploadWithProgress } from "~/lib/upload";
 import { Alert } from "~/components/ui/alert";
 import { buttonClass } from "~/components/ui/button";
+import { HiddenFileInput } from "~/components/ui/hidden-file-input";
 import { api, errorMessage } from "~/lib/api";
 import { serverNow } from "~/lib/server-clock";
 import { formatFileSize, precheckWriteup, writeupWindow } from "./format";
@@ -148,22 +149,7 @@ export function WriteupPanel({ gameId }: { gameId: number }) {
               <label htmlFor={inputId} className={buttonClass(status.submitted ? "secondary" : "primary", progress !== null ? "pointer-events-none opacity-60" : "cursor-pointer")}>
                 {status.submitted ? t("writeups.replace") : t("writeups.upload")}
               </label>
-              <input
-                id={inputId}
-                ref={input}
-                type="file"
-                accept="application/pdf,.pdf"
-                className="sr-only"
-                // Not disabled during an upload, which would drop the keyboard focus to the page: it opens no picker.
-                aria-disabled={progress !== null || undefined}
-                onClick={(event) => {
-                  if (progress !== null) event.preventDefault();
-                }}
-                onChange={(event) => {
-                  const file = event.currentTarget.files?.[0];
-                  if (file) void upload(file);
-                }}
-              />
+              <HiddenFileInput id={inputId} ref={input} accept="application/pdf,.pdf" busy={progress !== null} onFile={(file) => void upload(file)} />
               <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("writeups.hint")}</p>
             </div>
           ) : (

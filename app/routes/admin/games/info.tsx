@@ -5,6 +5,7 @@ import { useNavigate, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { LEAVE_WITHOUT_ASKING, LeaveGuard } from "~/components/leave-guard";
 import { fromLocalInput, toLocalInput } from "~/components/games/time";
+import { HiddenFileInput } from "~/components/ui/hidden-file-input";
 import { ConfirmDialog } from "~/components/teams/dialog";
 import { LoadingStatus } from "~/components/teams/loading";
 import { uploadWithProgress } from "~/lib/upload";
@@ -305,17 +306,7 @@ function PosterUpload({ game, onUploaded }: { game: GameInfo; onUploaded: () => 
       <div className="flex flex-wrap gap-2">
         <label className={buttonClass("secondary", "cursor-pointer")}>
           {t("adminGames.uploadPoster")}
-          <input
-            type="file"
-            accept="image/png,image/jpeg,image/gif,image/webp"
-            className="sr-only"
-            // Not disabled during an upload, which would drop the keyboard focus to the page: it opens no picker.
-            aria-disabled={progress !== null || undefined}
-            onClick={(e) => {
-              if (progress !== null) e.preventDefault();
-            }}
-            onChange={(e) => void upload(e.currentTarget)}
-          />
+          <HiddenFileInput accept="image/png,image/jpeg,image/gif,image/webp" busy={progress !== null} onFile={(_, input) => void upload(input)} />
         </label>
         {game.poster ? (
           <Button variant="danger" disabled={progress !== null} onClick={() => setRemoving("asking")}>
