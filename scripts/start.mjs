@@ -11,11 +11,21 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./lib/d1-migrations.mjs";
 import { freePort, probe } from "./lib/free-port.mjs";
+import { nodeProblem } from "./lib/node-version.mjs";
 import { acquireDataDir, DataDirInUse, recordAgent, recordRuntimes, releaseDataDir, runtimePids } from "./lib/runtime-lock.mjs";
-import { checkAdminSettings, checkSettings, runtimeV8Flags } from "./lib/settings.mjs";
-import { startFront } from "./lib/socket-relay.mjs";
 import { collectStaticFiles, gzipStaticFiles } from "./lib/static-files.mjs";
-import { parsePublicUrl } from "../app/core/public-url.ts";
+
+// The modules imported above are plain JavaScript that any Node loads. Those that need the project's Node
+// (TypeScript, directly or through a helper) are imported only once it is known to run here: an older
+// Node started directly would otherwise die in the module loader with a stack trace, before any check ran.
+const unsuitableNode = nodeProblem({ version: process.versions.node, typescript: process.features.typescript, build: process.argv.includes("--build") });
+if (unsuitableNode) {
+  console.error(`flagstaff: ${unsuitableNode}`);
+  process.exit(1);
+}
+const { checkAdminSettings, checkSettings, runtimeV8Flags } = await import("./lib/settings.mjs");
+const { startFront } = await import("./lib/socket-relay.mjs");
+const { parsePublicUrl } = await import("../app/core/public-url.ts");
 
 // Offline and quiet, whatever the caller's environment says.
 Object.assign(process.env, {
@@ -479,9 +489,6 @@ function buildApp() {
 }
 
 async function main() {
-  const major = Number(process.versions.node.split(".")[0]);
-  if (major < 22) fail(`Node ${process.versions.node} is too old; run through npm (npm start) to use the project's Node 22`);
-
   checkEnvironment();
   const port = Number(process.env.FLAGSTAFF_PORT?.trim() || 8787);
   process.env.FLAGSTAFF_PUBLIC_URL = readPublicUrl(port);

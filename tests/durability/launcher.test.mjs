@@ -1,13 +1,16 @@
-// The `npm start` launcher (scripts/start.mjs) as an operator meets it: settings it cannot use stop it with
-// one line naming the variable; one server per data folder, however close together two are started; the
-// first admin exists before anyone can register; a SIGKILLed launcher leaves no container agent behind
-// (it would share the next agent's id and reap its containers). Needs the built app (FLAGSTAFF_BUILD_DIR or
-// build/) and, for the agent, the test Docker engine (container-agent/scripts/dockerd.sh).
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// The `npm start` launcher (scripts/start.mjs) as an operator meets it: a Node that cannot run it and
+// settings it cannot use stop it with one line naming what it needs; one server per data folder, however
+// close together two are started; the first admin exists before anyone can register; a SIGKILLed launcher
+// leaves no container agent behind (it would share the next agent's id and reap its containers). Needs the
+// built app (FLAGSTAFF_BUILD_DIR or build/) and, for the agent, the test Docker engine
+// (container-agent/scripts/dockerd.sh).
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { olderThan, REQUIRED_NODE } from "../../scripts/lib/node-version.mjs";
 import { processInfo } from "../../scripts/lib/runtime-lock.mjs";
 import { ADMIN, Client, freePort, runToExit, startServer, stopServer } from "./server.mjs";
 
@@ -35,12 +38,55 @@ async function waitFor(check, timeoutMs) {
   return true;
 }
 
+/** Nodes on this machine older than the launcher needs (Debian's 20 in /usr/bin beside the project's 22). */
+function olderNodes() {
+  const candidates = [...(process.env.PATH ?? "").split(delimiter).map((dir) => join(dir, "node")), "/usr/bin/node", "/usr/local/bin/node"];
+  const seen = new Set([realpathSync(process.execPath)]);
+  const older = [];
+  for (const candidate of candidates) {
+    if (!existsSync(candidate)) continue;
+    const real = realpathSync(candidate);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    const version = spawnSync(real, ["--version"], { encoding: "utf8" }).stdout?.trim();
+    if (version && olderThan(version, REQUIRED_NODE)) older.push(real);
+  }
+  return older;
+}
+
 afterAll(async () => {
   for (const server of servers) await stopServer(server);
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe("the npm start launcher", () => {
+  it("stops on a Node that cannot run it with one line naming the Node it needs and the npm command", { timeout: 60_000 }, async () => {
+    // The project's own Node without type stripping fails to load the app's TypeScript as an older Node
+    // does, so this holds on any machine; the machine's older Nodes are run as well.
+    const runs = [
+      {
+        node: process.execPath,
+        nodeArgs: ["--no-experimental-strip-types"],
+        message: /^flagstaff: Node \S+ runs with TypeScript type stripping turned off \(--no-experimental-strip-types.*\), which Flagstaff needs; start it with `npm run serve` \(or `npm start` to build first\) without that flag$/,
+      },
+      ...olderNodes().map((node) => ({
+        node,
+        nodeArgs: [],
+        message: /^flagstaff: Node \S+ is too old: Flagstaff needs Node ≥ 22\.18, which `npm install` puts in node_modules; start it with `npm run serve` \(or `npm start` to build first\), not with node directly$/,
+      })),
+    ];
+    for (const { node, nodeArgs, message } of runs) {
+      const dir = join(dataDir(), "data");
+      const run = await runToExit({ node, nodeArgs, env: { FLAGSTAFF_DATA_DIR: dir, FLAGSTAFF_PORT: String(await freePort()), ...NO_DOCKER } });
+      const label = [node, ...nodeArgs].join(" ");
+      expect(run.code, label).toBe(1);
+      expect(run.stderr.trim().split("\n"), label).toHaveLength(1);
+      expect(run.stderr.trim(), label).toMatch(message);
+      expect(run.stdout, label).toBe("");
+      expect(existsSync(dir), label).toBe(false);
+    }
+  });
+
   it("stops at a setting it cannot use with one line naming it, before touching the data folder", { timeout: 60_000 }, async () => {
     const file = join(dataDir(), "a-file");
     writeFileSync(file, "");

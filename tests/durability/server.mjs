@@ -51,9 +51,12 @@ export function startServer({ dataDir, port, env = {} }) {
   });
 }
 
-/** Runs scripts/start.mjs until it exits by itself (a refused start): its exit code and output. */
-export function runToExit({ env = {}, timeoutMs = 30_000 } = {}) {
-  const child = spawn(process.execPath, [join(ROOT, "scripts/start.mjs")], {
+/**
+ * Runs scripts/start.mjs until it exits by itself (a refused start): its exit code and output. `node` and
+ * `nodeArgs` choose another Node or its options (the launcher's own check of the Node it runs on).
+ */
+export function runToExit({ env = {}, timeoutMs = 30_000, node = process.execPath, nodeArgs = [] } = {}) {
+  const child = spawn(node, [...nodeArgs, join(ROOT, "scripts/start.mjs")], {
     cwd: ROOT,
     // Its own process group: a start that does not stop by itself is killed with everything it began.
     detached: true,
