@@ -10,6 +10,7 @@ import { request as httpRequest } from "node:http";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./lib/d1-migrations.mjs";
+import { hasAdminAccount, hasDatabase } from "./lib/first-admin.mjs";
 import { freePort, probe } from "./lib/free-port.mjs";
 import { nodeProblem } from "./lib/node-version.mjs";
 import { acquireDataDir, DataDirInUse, recordAgent, recordRuntimes, releaseDataDir, runtimePids } from "./lib/runtime-lock.mjs";
@@ -73,9 +74,14 @@ function fail(message) {
   process.exit(1);
 }
 
-/** Stops at a documented setting with a value the app would not understand (scripts/lib/settings.mjs). */
-function checkEnvironment() {
+/**
+ * Stops at a documented setting with a value the app would not understand (scripts/lib/settings.mjs), one
+ * line each. A data folder without a database makes its first admin in this start, so that admin's
+ * settings are checked here too, before the folder is touched (one with a database: in migrate()).
+ */
+function checkEnvironment(dataDir) {
   const { problems, normalized } = checkSettings(process.env);
+  if (!hasDatabase(dataDir)) problems.push(...checkAdminSettings(process.env));
   if (problems.length > 0) {
     for (const problem of problems) console.error(`flagstaff: ${problem}`);
     process.exit(1);
@@ -217,8 +223,16 @@ const runtimeOptions = (dataDir) => ({
   },
 });
 
+/** First-admin settings the rules refuse, for a database without an admin: one line each. */
+class AdminSettingsRefused extends Error {
+  constructor(problems) {
+    super(problems.join("\nflagstaff: "));
+  }
+}
+
 // Migrations run before the server listens, so no request ever meets a half-migrated database: a
-// short-lived runtime holding only the D1 binding, on the same persisted files.
+// short-lived runtime holding only the D1 binding, on the same persisted files. A database without an
+// admin gets one in this start: refused settings for it stop the start before anything is migrated.
 async function migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDir) {
   if (!existsSync(MIGRATIONS_DIR) || Object.keys(app.d1Databases).length === 0) return [];
   const binding = config.d1_databases[0].binding;
@@ -235,7 +249,12 @@ async function migrate(Miniflare, convertV4MiniflareOptions, config, app, dataDi
   try {
     await mf.ready;
     recordRuntimes(dataDir);
-    return await applyMigrations(await mf.getD1Database(binding, app.name), MIGRATIONS_DIR);
+    const db = await mf.getD1Database(binding, app.name);
+    if (!(await hasAdminAccount(db))) {
+      const problems = checkAdminSettings(process.env);
+      if (problems.length > 0) throw new AdminSettingsRefused(problems);
+    }
+    return await applyMigrations(db, MIGRATIONS_DIR);
   } finally {
     await mf.dispose();
   }
@@ -258,12 +277,6 @@ function runtimeErrorLog(Log, LogLevel, onRuntimeLost) {
   })();
 }
 
-class AdminSettingsRefused extends Error {
-  constructor(problems) {
-    super(`${problems.join("\nflagstaff: ")}\nflagstaff: no admin account was created`);
-  }
-}
-
 /**
  * Makes the first admin when none exists, from FLAGSTAFF_ADMIN_USER / FLAGSTAFF_ADMIN_PASSWORD (checked
  * only then: an install whose admin exists ignores them). Prints the credentials once.
@@ -278,10 +291,10 @@ async function bootstrapAdmin(baseUrl, token) {
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  // No admin yet and a setting it would be made from is refused: the start stops, naming the setting.
+  // The launcher checked the settings before migrating (migrate()); a refusal here means the app's rules
+  // and that check differ. The start stops all the same: the install would have no admin.
   if (response.status === 400) {
-    const problems = checkAdminSettings(process.env);
-    throw new AdminSettingsRefused(problems.length > 0 ? problems : [`admin bootstrap refused the settings: ${text.slice(0, 300)}`]);
+    throw new AdminSettingsRefused([`the app refused FLAGSTAFF_ADMIN_USER / FLAGSTAFF_ADMIN_PASSWORD for the first admin: ${text.slice(0, 300)}`]);
   }
   if (!response.ok) {
     const detail = response.headers.get("content-type")?.includes("json") ? `: ${text.slice(0, 300)}` : "";
@@ -489,10 +502,10 @@ function buildApp() {
 }
 
 async function main() {
-  checkEnvironment();
+  const dataDir = process.env.FLAGSTAFF_DATA_DIR ? resolve(process.env.FLAGSTAFF_DATA_DIR) : join(ROOT, "data");
+  checkEnvironment(dataDir);
   const port = Number(process.env.FLAGSTAFF_PORT?.trim() || 8787);
   process.env.FLAGSTAFF_PUBLIC_URL = readPublicUrl(port);
-  const dataDir = process.env.FLAGSTAFF_DATA_DIR ? resolve(process.env.FLAGSTAFF_DATA_DIR) : join(ROOT, "data");
   try {
     makeFolder(dataDir);
   } catch (error) {

@@ -5,14 +5,15 @@
 // built app (FLAGSTAFF_BUILD_DIR or build/) and, for the agent, the test Docker engine
 // (container-agent/scripts/dockerd.sh).
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { applyMigrations, listMigrationFiles } from "../../scripts/lib/d1-migrations.mjs";
 import { olderThan, REQUIRED_NODE } from "../../scripts/lib/node-version.mjs";
 import { processInfo } from "../../scripts/lib/runtime-lock.mjs";
-import { ADMIN, Client, freePort, runToExit, startServer, stopServer } from "./server.mjs";
+import { ADMIN, Client, freePort, openD1, runToExit, startServer, stopServer } from "./server.mjs";
 
 const DOCKER_HOST = process.env.FLAGSTAFF_TEST_DOCKER_HOST ?? "unix:///tmp/flagstaff-docker.sock";
 /** Containers off: no engine answers there (a faster start). */
@@ -52,6 +53,48 @@ function olderNodes() {
     if (version && olderThan(version, REQUIRED_NODE)) older.push(real);
   }
   return older;
+}
+
+/** The D1 migrations of the repository but the last applied to a fresh `dir`, as an older release left it. */
+async function migrateAllButLast(dir) {
+  const buildDir = resolve(import.meta.dirname, "../..", process.env.FLAGSTAFF_BUILD_DIR ?? "build");
+  const config = JSON.parse(readFileSync(join(buildDir, "server", "wrangler.json"), "utf8"));
+  const { binding, preview_database_id, database_id } = config.d1_databases[0];
+  const migrations = resolve(import.meta.dirname, "../../migrations");
+  const older = join(dataDir(), "migrations");
+  mkdirSync(older);
+  for (const name of listMigrationFiles(migrations).slice(0, -1)) copyFileSync(join(migrations, name), join(older, name));
+  const { Miniflare, convertV4MiniflareOptions } = await import("miniflare");
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: "127.0.0.1",
+      port: 0,
+      cf: false,
+      telemetry: { enabled: false },
+      resourcePersistencePath: join(dir, "v3"),
+      name: config.name,
+      modules: true,
+      script: "export default { fetch() { return new Response(null, { status: 404 }); } };",
+      compatibilityDate: config.compatibility_date,
+      d1Databases: { [binding]: preview_database_id ?? database_id },
+    }),
+  );
+  try {
+    await mf.ready;
+    await applyMigrations(await mf.getD1Database(binding, config.name), older);
+  } finally {
+    await mf.dispose();
+  }
+}
+
+/** The names in d1_migrations of the data folder's database. */
+function appliedMigrations(dir) {
+  const db = openD1(dir);
+  try {
+    return db.prepare("SELECT name FROM d1_migrations ORDER BY id").all().map((row) => row.name);
+  } finally {
+    db.close();
+  }
 }
 
 afterAll(async () => {
@@ -156,14 +199,25 @@ describe("the npm start launcher", () => {
   it("holds the first admin's settings to the rules only when it makes the admin", { timeout: 150_000 }, async () => {
     const dir = dataDir();
     const weak = { FLAGSTAFF_ADMIN_USER: "ab", FLAGSTAFF_ADMIN_PASSWORD: "abcdef" };
-    const refused = await runToExit({ env: { FLAGSTAFF_DATA_DIR: dir, FLAGSTAFF_PORT: String(await freePort()), ...NO_DOCKER, ...weak }, timeoutMs: 90_000 });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr.trim().split("\n")).toEqual([
-      'flagstaff: FLAGSTAFF_ADMIN_USER: User name must be 3 to 15 characters, got "ab"',
-      "flagstaff: FLAGSTAFF_ADMIN_PASSWORD: Password must contain an uppercase letter",
-      "flagstaff: no admin account was created",
-    ]);
-    expect(refused.stdout).not.toContain("Flagstaff is running");
+    // A new data folder, missing or empty: one line per refused setting, and the folder as it was.
+    const missing = join(dataDir(), "data");
+    for (const [folder, env] of [
+      [missing, { FLAGSTAFF_ADMIN_PASSWORD: "weak" }],
+      [dir, { FLAGSTAFF_ADMIN_PASSWORD: "weak" }],
+      [dir, weak],
+    ]) {
+      const refused = await runToExit({ env: { FLAGSTAFF_DATA_DIR: folder, FLAGSTAFF_PORT: String(await freePort()), ...NO_DOCKER, ...env } });
+      const label = JSON.stringify(env);
+      expect(refused.code, label).toBe(1);
+      expect(refused.stderr.trim().split("\n"), label).toEqual(
+        env === weak
+          ? ['flagstaff: FLAGSTAFF_ADMIN_USER: User name must be 3 to 15 characters, got "ab"', "flagstaff: FLAGSTAFF_ADMIN_PASSWORD: Password must contain an uppercase letter"]
+          : ["flagstaff: FLAGSTAFF_ADMIN_PASSWORD: Password must be at least 6 characters"],
+      );
+      expect(refused.stdout, label).toBe("");
+    }
+    expect(existsSync(missing)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
 
     // The same folder with settings inside the rules: the admin is made.
     const first = await startServer({ dataDir: dir, port: await freePort(), env: NO_DOCKER });
@@ -179,6 +233,28 @@ describe("the npm start launcher", () => {
     await admin.ok("/api/account/login", { method: "POST", body: ADMIN });
     expect((await admin.ok("/api/account/profile")).role).toBe("Admin");
     await stopServer(again);
+  });
+
+  it("checks the first admin's settings for a database without an admin before it migrates it", { timeout: 150_000 }, async () => {
+    // A folder an older release migrated and never made an admin in (a start stopped between the two).
+    const dir = dataDir();
+    await migrateAllButLast(dir);
+    const migrations = listMigrationFiles(resolve(import.meta.dirname, "../../migrations"));
+    expect(appliedMigrations(dir)).toEqual(migrations.slice(0, -1));
+
+    const refused = await runToExit({ env: { FLAGSTAFF_DATA_DIR: dir, FLAGSTAFF_PORT: String(await freePort()), ...NO_DOCKER, FLAGSTAFF_ADMIN_PASSWORD: "weak" }, timeoutMs: 90_000 });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split("\n")).toEqual(["flagstaff: FLAGSTAFF_ADMIN_PASSWORD: Password must be at least 6 characters"]);
+    expect(refused.stdout).toBe("");
+    expect(appliedMigrations(dir)).toEqual(migrations.slice(0, -1));
+    expect(existsSync(join(dir, "server.lock.json"))).toBe(false);
+
+    // Settings inside the rules: the last migration is applied and the admin made.
+    const server = await startServer({ dataDir: dir, port: await freePort(), env: NO_DOCKER });
+    servers.push(server);
+    expect(server.output()).toContain(`Applied D1 migrations: ${migrations.at(-1)}`);
+    expect(server.output()).toContain(`Admin account: username=${ADMIN.userName} password=${ADMIN.password}`);
+    await stopServer(server);
   });
 
   it("creates the first admin before the port takes a registration", { timeout: 120_000 }, async () => {
