@@ -75,7 +75,9 @@ export function NewPasswordFields({
         required
         value={retype}
         onChange={(e) => setRetype(e.currentTarget.value)}
-        error={mismatch || problem === "password.mismatch" ? t("password.mismatch") : null}
+        // Said as the copy is typed; the form's verdict on submit stands for a copy left empty.
+        liveError={mismatch ? t("password.mismatch") : null}
+        error={problem === "password.mismatch" && retype.length === 0 ? t("password.mismatch") : null}
       />
     </>
   );

@@ -10,7 +10,7 @@ import { TeamForm } from "~/components/teams/team-form";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { TextField } from "~/components/ui/field";
+import { FieldErrors, TextField } from "~/components/ui/field";
 import type { MyTeamInfo } from "~/core/schemas/team";
 import { arrayOf, recordWith } from "~/core/ui/list-shape";
 import { loginPath } from "~/lib/account";
@@ -99,15 +99,17 @@ function JoinForm({ onJoined, teamsKey }: { onJoined: () => void; teamsKey: stri
     <form ref={formRef} className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
       {error && !error.atCode ? <Alert tone="error">{error.message}</Alert> : null}
       {joined ? <Alert tone="success">{t("teams.joined")}</Alert> : null}
-      <TextField
-        label={t("teams.inviteCode")}
-        name="code"
-        error={error?.atCode ? error.message : null}
-        autoComplete="off"
-        spellCheck={false}
-        placeholder={t("teams.codePlaceholder")}
-        description={t("teams.joinHint")}
-      />
+      <FieldErrors refusal={error}>
+        <TextField
+          label={t("teams.inviteCode")}
+          name="code"
+          error={error?.atCode ? error.message : null}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={t("teams.codePlaceholder")}
+          description={t("teams.joinHint")}
+        />
+      </FieldErrors>
       <div className="flex justify-end">
         <Button type="submit" disabled={busy}>
           {busy ? t("teams.working") : t("teams.join")}

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import type { Page } from "@playwright/test";
-import { expect, expectRefusedAt, registerUser, test, uniqueUserName } from "./fixtures";
+import { type Locator, type Page } from "@playwright/test";
+import { expect, expectRefusedAt, hydrated, interpolate, registerUser, test, uniqueUserName } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -8,9 +8,11 @@ const strings = (language: string): Strings =>
   JSON.parse(readFileSync(new URL(`../../app/locales/${language}/common.json`, import.meta.url), "utf8")) as Strings;
 const en = strings("en-US");
 const ja = strings("ja-JP");
+const zh = strings("zh-CN");
 // The server's messages, in the language the browser asks for.
 type Errors = typeof import("../../app/locales/en-US/errors.json");
 const jaErrors = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/errors.json", import.meta.url), "utf8")) as Errors;
+const zhErrors = JSON.parse(readFileSync(new URL("../../app/locales/zh-CN/errors.json", import.meta.url), "utf8")) as Errors;
 const enErrors = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as Errors;
 
 async function logIn(page: Page, strings: typeof en, login: string, password: string) {
@@ -147,6 +149,51 @@ test("register: a taken user name or email is shown at its field, which takes th
   await submit.click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("banner").getByRole("link", { name: fresh })).toBeVisible();
+});
+
+/** A field without an error: not invalid, described by nothing of an error, and no message in its frame. */
+async function expectNoErrorAt(field: Locator, message: string): Promise<void> {
+  await expect(field).not.toHaveAttribute("aria-invalid", "true");
+  expect((await field.getAttribute("aria-describedby")) ?? "").not.toMatch(/-error\b/);
+  await expect(field.locator("xpath=..").getByText(message, { exact: true })).toHaveCount(0);
+}
+
+test("register: a field's error goes once the user changes that field, the others' stay, and the next refusal shows it again (zh-CN)", async ({ page, browser, baseURL }) => {
+  const other = await browser.newContext();
+  const taken = await registerUser(other.request);
+  await other.close();
+  await page.context().addCookies([{ name: "i18next", value: "zh-CN", url: baseURL! }]);
+  await page.goto("/account/register");
+  await hydrated(page);
+  const userName = page.getByLabel(zh.register.userName, { exact: true });
+  const email = page.getByLabel(zh.register.email, { exact: true });
+  const submit = page.getByRole("button", { name: zh.register.submit, exact: true });
+  await page.getByLabel(zh.register.password, { exact: true }).fill("Start1234!");
+  await page.getByLabel(zh.password.retype, { exact: true }).fill("Start1234!");
+
+  // The form's own refusal of two fields: correcting one takes its error away, the other's stays.
+  const lengthMessage = interpolate(zh.register.userNameLength, { min: 3, max: 15 });
+  await userName.fill("ab");
+  await submit.click();
+  await expectRefusedAt(userName, lengthMessage);
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  await userName.pressSequentially("c");
+  await expectNoErrorAt(userName, lengthMessage);
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  await expect(email.locator("xpath=..").getByText(zh.register.emailRequired, { exact: true })).toBeVisible();
+
+  // The server's refusal of the name (X-Error-Field): changed, its error goes; sent again, it is back.
+  await userName.fill(taken.userName);
+  await email.fill(`${uniqueUserName()}@example.com`);
+  await submit.click();
+  await expectRefusedAt(userName, zhErrors.account.username_taken);
+  await userName.press("End");
+  await userName.press("Backspace");
+  await expectNoErrorAt(userName, zhErrors.account.username_taken);
+  await userName.fill(taken.userName);
+  await expectNoErrorAt(userName, zhErrors.account.username_taken);
+  await submit.click();
+  await expectRefusedAt(userName, zhErrors.account.username_taken);
 });
 
 test("profile: a taken user name and a malformed phone number are shown at their fields, which take the focus", async ({ page, browser }) => {

@@ -167,6 +167,10 @@ test("an admin builds one challenge of each type and a player opens and download
   });
   await flagBox.fill("f".repeat(200));
   await expect(flagBox).toHaveValue("f".repeat(200));
+  // Typed into, the box is no longer refused for being empty: the mark and the message go.
+  await expect(player.getByText(C.flagEmpty)).toHaveCount(0);
+  await expect(flagBox).not.toHaveAttribute("aria-invalid", "true");
+  await expect(flagBox).toHaveAccessibleDescription("");
   await player.getByRole("button", { name: C.submit }).click();
   await expect(player.getByText(interpolate(C.flagTooLong, { max: 127, length: 200 }))).toBeVisible();
   expect(sent).toEqual([]);

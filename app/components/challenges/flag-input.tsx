@@ -79,7 +79,11 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
           placeholder={t(`challenge.placeholders.${placeholder}`)}
           onChange={(e) => {
             setFlag(e.target.value);
-            setInvalid(false);
+            // The box's own refusal speaks of what was in it: changed, it goes (a verdict or the server's error stays).
+            if (invalid) {
+              setInvalid(false);
+              setError(null);
+            }
           }}
           className="block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-sm text-zinc-900 placeholder:font-sans placeholder:text-zinc-500 focus:border-primary-500 focus:outline-2 focus:outline-primary-500/40 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400"
         />

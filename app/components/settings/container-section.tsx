@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { TextField } from "~/components/ui/field";
+import { FieldErrors, TextField } from "~/components/ui/field";
 import { FLAG_ENV_NAME } from "~/core/agent-protocol";
 import { type ContainerMinutesField, checkContainerMinutes, type MinutesProblem } from "~/core/ui/container-policy-form";
 import { sameValues } from "~/core/ui/same-values";
@@ -78,9 +78,11 @@ export function ContainerSection({
       }}
     >
       <div className="grid gap-4 md:grid-cols-3">
-        <TextField label={t("settings.container.defaultLifetime")} name="defaultLifetime" type="number" min={1} max={7200} error={problem("defaultLifetime")} value={lifetime} onChange={(e) => setLifetime(e.target.value)} />
-        <TextField label={t("settings.container.extension")} name="extensionDuration" type="number" min={1} max={7200} error={problem("extensionDuration")} value={extension} onChange={(e) => setExtension(e.target.value)} />
-        <TextField label={t("settings.container.renewalWindow")} name="renewalWindow" type="number" min={1} max={360} error={problem("renewalWindow")} value={window} onChange={(e) => setWindow(e.target.value)} />
+        <FieldErrors refusal={problems}>
+          <TextField label={t("settings.container.defaultLifetime")} name="defaultLifetime" type="number" min={1} max={7200} error={problem("defaultLifetime")} value={lifetime} onChange={(e) => setLifetime(e.target.value)} />
+          <TextField label={t("settings.container.extension")} name="extensionDuration" type="number" min={1} max={7200} error={problem("extensionDuration")} value={extension} onChange={(e) => setExtension(e.target.value)} />
+          <TextField label={t("settings.container.renewalWindow")} name="renewalWindow" type="number" min={1} max={360} error={problem("renewalWindow")} value={window} onChange={(e) => setWindow(e.target.value)} />
+        </FieldErrors>
       </div>
       <CheckboxField label={t("settings.container.autoDestroy")} checked={autoDestroy} onChange={setAutoDestroy} />
       <TextField

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { MarkdownEditor } from "~/components/markdown-editor";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { TextField } from "~/components/ui/field";
+import { FieldErrors, TextField } from "~/components/ui/field";
 import { brandColour, brandCssVariables, paletteFor } from "~/core/colour";
 import { normalizeCustomTheme } from "~/core/schemas/config";
 import { sameValues } from "~/core/ui/same-values";
@@ -145,7 +145,8 @@ export function PlatformSection({
   const [description, setDescription] = useState(settings.description);
   const [footerInfo, setFooterInfo] = useState(settings.footerInfo);
   const [customTheme, setCustomTheme] = useState(settings.customTheme);
-  const [colourError, setColourError] = useState<string | null>(null);
+  // A new object per refusal: the colour's error shows again at each (app/components/ui/field.tsx, FieldErrors).
+  const [colourError, setColourError] = useState<{ message: string } | null>(null);
 
   return (
     <SettingsSection
@@ -161,7 +162,7 @@ export function PlatformSection({
         }
         // The server clears a colour it cannot use; the card says so instead of "Settings saved" over it.
         if (customTheme.trim() !== "" && normalizeCustomTheme(customTheme) === "") {
-          setColourError(t("settings.platform.colourInvalid"));
+          setColourError({ message: t("settings.platform.colourInvalid") });
           return;
         }
         setColourError(null);
@@ -178,23 +179,29 @@ export function PlatformSection({
       <div className="grid gap-4 md:grid-cols-2">
         <div className="flex items-end gap-2">
           <div className="flex-1">
-            <TextField
-              label={t("settings.platform.colour")}
-              name="customTheme"
-              maxLength={32}
-              spellCheck={false}
-              placeholder="#4f6df5"
-              description={t("settings.platform.colourHint")}
-              error={colourError ?? undefined}
-              value={customTheme}
-              onChange={(e) => setCustomTheme(e.target.value)}
-            />
+            <FieldErrors refusal={colourError}>
+              <TextField
+                label={t("settings.platform.colour")}
+                name="customTheme"
+                maxLength={32}
+                spellCheck={false}
+                placeholder="#4f6df5"
+                description={t("settings.platform.colourHint")}
+                error={colourError?.message}
+                value={customTheme}
+                onChange={(e) => setCustomTheme(e.target.value)}
+              />
+            </FieldErrors>
           </div>
           <input
             type="color"
             aria-label={t("settings.platform.colourPicker")}
             value={brandColour(normalizeCustomTheme(customTheme))}
-            onChange={(e) => setCustomTheme(e.target.value)}
+            onChange={(e) => {
+              // A colour picked here is a valid one: the field's refusal no longer speaks of it.
+              setCustomTheme(e.target.value);
+              setColourError(null);
+            }}
             className="mb-6 h-9 w-12 cursor-pointer rounded border border-zinc-300 bg-transparent dark:border-zinc-700"
           />
         </div>

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { TextAreaField, TextField } from "~/components/ui/field";
+import { FieldErrors, TextAreaField, TextField } from "~/components/ui/field";
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from "~/core/schemas/team";
 import { codePointLength } from "~/core/text-length";
 import { sameValues } from "~/core/ui/same-values";
@@ -34,7 +34,8 @@ export function TeamForm({
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [nameError, setNameError] = useState<string | null>(null);
+  // A new object per refusal: the name's error shows again at each (app/components/ui/field.tsx, FieldErrors).
+  const [nameError, setNameError] = useState<{ message: string } | null>(null);
   const [noChange, setNoChange] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -50,7 +51,7 @@ export function TeamForm({
     }
     // In characters, as the server counts them: a name of 20 emoji is 40 UTF-16 units.
     if (name.length < 1 || codePointLength(name) > TEAM_NAME_MAX) {
-      setNameError(t("teams.nameLength", { max: TEAM_NAME_MAX }));
+      setNameError({ message: t("teams.nameLength", { max: TEAM_NAME_MAX }) });
       return;
     }
     setNameError(null);
@@ -69,15 +70,17 @@ export function TeamForm({
     <form className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
       {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <TextField
-        label={t("teams.name")}
-        name="name"
-        required
-        maxLength={TEAM_NAME_MAX}
-        defaultValue={initial?.name}
-        error={nameError}
-        autoComplete="off"
-      />
+      <FieldErrors refusal={nameError}>
+        <TextField
+          label={t("teams.name")}
+          name="name"
+          required
+          maxLength={TEAM_NAME_MAX}
+          defaultValue={initial?.name}
+          error={nameError?.message}
+          autoComplete="off"
+        />
+      </FieldErrors>
       <TextAreaField label={t("teams.bio")} name="bio" maxLength={TEAM_BIO_MAX} rows={2} defaultValue={initial?.bio} />
       <div className="flex justify-end gap-2">
         {onCancel ? (

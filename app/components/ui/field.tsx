@@ -1,4 +1,5 @@
-import { type ComponentProps, type ReactNode, useId } from "react";
+import { type ComponentProps, createContext, type ReactNode, useContext, useId, useState } from "react";
+import { computeFieldEdit, computeShownFieldError, type FieldEdit } from "~/core/ui/field-error";
 import { useCharacterLimit } from "./character-limit";
 
 // The hint text of empty fields keeps 4.5:1 (zinc-500 on white 4.8:1, zinc-400 on zinc-900 6.8:1): some carry the only
@@ -10,7 +11,39 @@ interface FieldChrome {
   label: string;
   /** A sentence under the control; for screen readers too. */
   description?: ReactNode;
+  /** The form's refusal of this field: inside `FieldErrors`, it goes once the user changes the field. */
   error?: string | null;
+}
+
+const RefusalContext = createContext<unknown>(null);
+
+/**
+ * The fields inside show the errors of `refusal` (a new truthy value per refusal of the form: its action's
+ * answer, an error object, a counter) until the user changes them: a changed field drops its error, the
+ * others keep theirs, and the next refusal shows its errors again (app/core/ui/field-error.ts).
+ */
+export function FieldErrors({ refusal, children }: { refusal: unknown; children: ReactNode }) {
+  return <RefusalContext value={refusal}>{children}</RefusalContext>;
+}
+
+/**
+ * The error a field shows (`error` as long as the user has not changed the field under the current refusal),
+ * and the change handler that notes the change before calling the field's own `onChange`.
+ */
+function useFieldError<Event>(
+  error: string | null | undefined,
+  onChange?: (event: Event) => void,
+): [string | null, (event: Event) => void] {
+  const refusal = useContext(RefusalContext);
+  const [edited, setEdited] = useState<FieldEdit | null>(null);
+  const shown = computeShownFieldError(error, refusal, edited);
+  return [
+    shown,
+    (event) => {
+      setEdited((previous) => computeFieldEdit(shown, refusal, previous));
+      onChange?.(event);
+    },
+  ];
 }
 
 function borderClass(error?: string | null) {
@@ -64,16 +97,31 @@ function controlAttributes(id: string, chrome: FieldChrome) {
 }
 
 /** A text input with the fields' chrome; `maxLength` is in characters, as the server counts them (`useCharacterLimit`). */
-export function TextField({ label, description, error, id, className = "", maxLength, ref, ...props }: FieldChrome & ComponentProps<"input">) {
+export function TextField({
+  label,
+  description,
+  error: refusal,
+  liveError,
+  id,
+  className = "",
+  maxLength,
+  ref,
+  onChange,
+  ...props
+}: FieldChrome & { liveError?: string | null } & ComponentProps<"input">) {
   const generated = useId();
   const inputId = id ?? generated;
   const limit = useCharacterLimit(maxLength, props.value ?? props.defaultValue, ref);
+  const [refusalShown, change] = useFieldError(refusal, onChange);
+  // An error worked out from the value as it is typed (`liveError`) stands whatever the user changes.
+  const error = liveError || refusalShown;
   return (
     <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
       <input
         {...controlAttributes(inputId, { label, description, error })}
         className={`${controlClass} ${borderClass(error)} ${className}`}
         {...props}
+        onChange={change}
         {...limit}
       />
     </FieldFrame>
@@ -84,22 +132,25 @@ export function TextField({ label, description, error, id, className = "", maxLe
 export function TextAreaField({
   label,
   description,
-  error,
+  error: refusal,
   id,
   className = "",
   maxLength,
   ref,
+  onChange,
   ...props
 }: FieldChrome & ComponentProps<"textarea">) {
   const generated = useId();
   const inputId = id ?? generated;
   const limit = useCharacterLimit(maxLength, props.value ?? props.defaultValue, ref);
+  const [error, change] = useFieldError(refusal, onChange);
   return (
     <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
       <textarea
         {...controlAttributes(inputId, { label, description, error })}
         className={`${controlClass} ${borderClass(error)} min-h-24 ${className}`}
         {...props}
+        onChange={change}
         {...limit}
       />
     </FieldFrame>
@@ -107,15 +158,26 @@ export function TextAreaField({
 }
 
 /** A native select with the fields' label, description and error (the options are its children). */
-export function SelectField({ label, description, error, id, className = "", children, ...props }: FieldChrome & ComponentProps<"select">) {
+export function SelectField({
+  label,
+  description,
+  error: refusal,
+  id,
+  className = "",
+  children,
+  onChange,
+  ...props
+}: FieldChrome & ComponentProps<"select">) {
   const generated = useId();
   const inputId = id ?? generated;
+  const [error, change] = useFieldError(refusal, onChange);
   return (
     <FieldFrame id={inputId} label={label} description={description} error={error} required={props.required}>
       <select
         {...controlAttributes(inputId, { label, description, error })}
         className={`${controlClass} ${borderClass(error)} ${className}`}
         {...props}
+        onChange={change}
       >
         {children}
       </select>

@@ -12,7 +12,7 @@ import { AuthCard } from "~/components/auth-card";
 import { Captcha, useCaptcha } from "~/components/captcha";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { TextField } from "~/components/ui/field";
+import { FieldErrors, TextField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { formText, safeRedirect } from "~/lib/account";
 import { api, type ApiCall, errorMessage } from "~/lib/api";
@@ -103,22 +103,24 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
         {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
         <Form ref={formRef} method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
           <input type="hidden" name="from" value={from} />
-          <TextField
-            label={t("login.userName")}
-            name="userName"
-            autoComplete="username"
-            required
-            autoFocus
-            error={actionData?.fieldErrors.userName ? t(actionData.fieldErrors.userName) : null}
-          />
-          <TextField
-            label={t("login.password")}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            error={actionData?.fieldErrors.password ? t(actionData.fieldErrors.password) : null}
-          />
+          <FieldErrors refusal={actionData}>
+            <TextField
+              label={t("login.userName")}
+              name="userName"
+              autoComplete="username"
+              required
+              autoFocus
+              error={actionData?.fieldErrors.userName ? t(actionData.fieldErrors.userName) : null}
+            />
+            <TextField
+              label={t("login.password")}
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              error={actionData?.fieldErrors.password ? t(actionData.fieldErrors.password) : null}
+            />
+          </FieldErrors>
           {loaderData.mailEnabled ? (
             <p className="-mt-2 text-end text-sm">
               <TextLink to="/account/recovery">{t("login.forgotPassword")}</TextLink>

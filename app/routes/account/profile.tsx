@@ -11,7 +11,7 @@ import { NewPasswordFields } from "~/components/password-fields";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { TextAreaField, TextField } from "~/components/ui/field";
+import { FieldErrors, TextAreaField, TextField } from "~/components/ui/field";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
 import { codePointLength, initialOf } from "~/core/text-length";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
@@ -244,37 +244,39 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           {unchanged ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
           {update?.saved ? <Alert tone="success">{t("profile.saved")}</Alert> : null}
           {update?.error ? <Alert tone="error">{update.error}</Alert> : null}
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
-              label={t("profile.userName")}
-              name="userName"
-              autoComplete="username"
-              required
-              maxLength={USER_NAME_MAX}
-              defaultValue={profile.userName}
-              error={update?.userNameError ? t(update.userNameError, { min: USER_NAME_MIN, max: USER_NAME_MAX }) : refusedAt("userName")}
-            />
-            <TextField label={t("profile.email")} name="email" type="email" value={profile.email} readOnly disabled />
-            <TextField
-              label={t("profile.realName")}
-              name="realName"
-              autoComplete="name"
-              maxLength={128}
-              defaultValue={profile.realName}
-              error={refusedAt("realName")}
-            />
-            <TextField label={t("profile.stdNumber")} name="stdNumber" maxLength={64} defaultValue={profile.stdNumber} error={refusedAt("stdNumber")} />
-            <TextField
-              label={t("profile.phone")}
-              name="phone"
-              type="tel"
-              autoComplete="tel"
-              maxLength={32}
-              defaultValue={profile.phone}
-              error={refusedAt("phone")}
-            />
-          </div>
-          <TextAreaField label={t("profile.bio")} name="bio" maxLength={128} rows={3} defaultValue={profile.bio} error={refusedAt("bio")} />
+          <FieldErrors refusal={update}>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <TextField
+                label={t("profile.userName")}
+                name="userName"
+                autoComplete="username"
+                required
+                maxLength={USER_NAME_MAX}
+                defaultValue={profile.userName}
+                error={update?.userNameError ? t(update.userNameError, { min: USER_NAME_MIN, max: USER_NAME_MAX }) : refusedAt("userName")}
+              />
+              <TextField label={t("profile.email")} name="email" type="email" value={profile.email} readOnly disabled />
+              <TextField
+                label={t("profile.realName")}
+                name="realName"
+                autoComplete="name"
+                maxLength={128}
+                defaultValue={profile.realName}
+                error={refusedAt("realName")}
+              />
+              <TextField label={t("profile.stdNumber")} name="stdNumber" maxLength={64} defaultValue={profile.stdNumber} error={refusedAt("stdNumber")} />
+              <TextField
+                label={t("profile.phone")}
+                name="phone"
+                type="tel"
+                autoComplete="tel"
+                maxLength={32}
+                defaultValue={profile.phone}
+                error={refusedAt("phone")}
+              />
+            </div>
+            <TextAreaField label={t("profile.bio")} name="bio" maxLength={128} rows={3} defaultValue={profile.bio} error={refusedAt("bio")} />
+          </FieldErrors>
           <div className="flex justify-end">
             <Button type="submit" disabled={submitting === "update"}>
               {submitting === "update" ? t("common.saving") : t("profile.save")}
@@ -314,15 +316,17 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         <Form method="post" className="space-y-4" noValidate>
           <input type="hidden" name="intent" value="password" />
           {password?.error ? <Alert tone="error">{password.error}</Alert> : null}
-          <TextField
-            label={t("profile.oldPassword")}
-            name="old"
-            type="password"
-            autoComplete="current-password"
-            required
-            error={password?.oldError ? t(password.oldError) : null}
-          />
-          <NewPasswordFields name="new" label={t("profile.newPassword")} problem={password?.problem} />
+          <FieldErrors refusal={password}>
+            <TextField
+              label={t("profile.oldPassword")}
+              name="old"
+              type="password"
+              autoComplete="current-password"
+              required
+              error={password?.oldError ? t(password.oldError) : null}
+            />
+            <NewPasswordFields name="new" label={t("profile.newPassword")} problem={password?.problem} />
+          </FieldErrors>
           <div className="flex justify-end">
             <Button type="submit" disabled={submitting === "password"}>
               {submitting === "password" ? t("common.saving") : t("profile.changePassword")}

@@ -10,7 +10,7 @@ import { AuthCard } from "~/components/auth-card";
 import { Captcha, useCaptcha } from "~/components/captcha";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { TextField } from "~/components/ui/field";
+import { FieldErrors, TextField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { formText } from "~/lib/account";
 import { api, type ApiCall, errorMessage } from "~/lib/api";
@@ -81,15 +81,17 @@ export default function Recovery({ actionData, loaderData }: Route.ComponentProp
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("recovery.intro")}</p>
         {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
         <Form ref={formRef} method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
-          <TextField
-            label={t("recovery.email")}
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            autoFocus
-            error={actionData?.emailError ? t(actionData.emailError) : null}
-          />
+          <FieldErrors refusal={actionData}>
+            <TextField
+              label={t("recovery.email")}
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              autoFocus
+              error={actionData?.emailError ? t(actionData.emailError) : null}
+            />
+          </FieldErrors>
           <Captcha captcha={captcha} />
           <Button type="submit" className="w-full" disabled={busy || !captcha.ready}>
             {captcha.waiting ? t("captcha.wait") : busy ? t("recovery.submitting") : t("recovery.submit")}

@@ -12,7 +12,7 @@ import { Captcha, useCaptcha } from "~/components/captcha";
 import { NewPasswordFields } from "~/components/password-fields";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { TextField } from "~/components/ui/field";
+import { FieldErrors, TextField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import type { RegisterStatus } from "~/core/enums";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
@@ -145,25 +145,27 @@ export default function Register({ actionData, loaderData }: Route.ComponentProp
         {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
         <Form ref={formRef} method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
           <input type="hidden" name="from" value={from} />
-          <TextField
-            label={t("register.userName")}
-            name="userName"
-            autoComplete="username"
-            required
-            autoFocus
-            maxLength={USER_NAME_MAX}
-            description={t("register.userNameHint", { min: USER_NAME_MIN, max: USER_NAME_MAX })}
-            error={fieldErrors?.userName ? t(fieldErrors.userName, { min: USER_NAME_MIN, max: USER_NAME_MAX }) : serverMessage("userName")}
-          />
-          <TextField
-            label={t("register.email")}
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            error={fieldErrors?.email ? t(fieldErrors.email) : serverMessage("email")}
-          />
-          <NewPasswordFields name="password" label={t("register.password")} problem={fieldErrors?.password} refusal={serverMessage("password")} />
+          <FieldErrors refusal={actionData}>
+            <TextField
+              label={t("register.userName")}
+              name="userName"
+              autoComplete="username"
+              required
+              autoFocus
+              maxLength={USER_NAME_MAX}
+              description={t("register.userNameHint", { min: USER_NAME_MIN, max: USER_NAME_MAX })}
+              error={fieldErrors?.userName ? t(fieldErrors.userName, { min: USER_NAME_MIN, max: USER_NAME_MAX }) : serverMessage("userName")}
+            />
+            <TextField
+              label={t("register.email")}
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              error={fieldErrors?.email ? t(fieldErrors.email) : serverMessage("email")}
+            />
+            <NewPasswordFields name="password" label={t("register.password")} problem={fieldErrors?.password} refusal={serverMessage("password")} />
+          </FieldErrors>
           <Captcha captcha={captcha} />
           <Button type="submit" className="w-full" disabled={busy || !captcha.ready}>
             {captcha.waiting ? t("captcha.wait") : busy ? t("register.submitting") : t("register.submit")}

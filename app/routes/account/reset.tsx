@@ -6,6 +6,7 @@ import { AuthCard } from "~/components/auth-card";
 import { NewPasswordFields } from "~/components/password-fields";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { FieldErrors } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
 import { formText } from "~/lib/account";
@@ -98,7 +99,9 @@ export default function Reset({ actionData }: Route.ComponentProps) {
         <Form ref={formRef} method="post" className="space-y-4" noValidate onSubmit={oneSubmit}>
           <input type="hidden" name="token" value={token} />
           <input type="hidden" name="email" value={email} />
-          <NewPasswordFields name="password" label={t("reset.password")} problem={actionData?.problem} />
+          <FieldErrors refusal={actionData}>
+            <NewPasswordFields name="password" label={t("reset.password")} problem={actionData?.problem} />
+          </FieldErrors>
           <Button type="submit" className="w-full" disabled={busy}>
             {busy ? t("reset.submitting") : t("reset.submit")}
           </Button>

@@ -11,7 +11,7 @@ import { ConfirmDialog } from "~/components/teams/dialog";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { TextAreaField, TextField } from "~/components/ui/field";
+import { FieldErrors, TextAreaField, TextField } from "~/components/ui/field";
 import { AppError } from "~/core/errors";
 import { POST_SUMMARY_MAX, POST_TITLE_MAX, type PostDetail } from "~/core/schemas/post";
 import { api, errorMessage } from "~/lib/api";
@@ -126,15 +126,17 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
         <form ref={formRef} className="space-y-5" noValidate onSubmit={(event) => void save(event)}>
           {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
           {error ? <Alert tone="error">{error}</Alert> : null}
-          <TextField
-            label={t("posts.fieldTitle")}
-            name="title"
-            required
-            maxLength={POST_TITLE_MAX}
-            value={title}
-            error={titleError}
-            onChange={(event) => setTitle(event.target.value)}
-          />
+          <FieldErrors refusal={refusals}>
+            <TextField
+              label={t("posts.fieldTitle")}
+              name="title"
+              required
+              maxLength={POST_TITLE_MAX}
+              value={title}
+              error={titleError}
+              onChange={(event) => setTitle(event.target.value)}
+            />
+          </FieldErrors>
           <TextAreaField
             label={t("posts.fieldSummary")}
             name="summary"

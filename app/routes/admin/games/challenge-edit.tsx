@@ -19,7 +19,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { useCharacterLimit } from "~/components/ui/character-limit";
-import { TextField } from "~/components/ui/field";
+import { FieldErrors, TextField } from "~/components/ui/field";
 import { CHALLENGE_CATEGORIES, type ChallengeCategory, type FileType, FILE_TYPES, isContainerType, NETWORK_MODES, type NetworkMode } from "~/core/enums";
 import { type ChallengeDetail, type ChallengeEditDetail, type ChallengeEditInfo, HINT_MAX } from "~/core/schemas/challenge";
 import { api, apiVersioned, errorMessage, fieldError, isStaleWrite, orNotFound } from "~/lib/api";
@@ -483,61 +483,63 @@ function Editor({
           void saveDraft();
         }}
       >
-        <Card className="space-y-4">
-          <TextField label={t("adminChallenges.titleLabel")} value={draft.title} maxLength={64} onChange={(e) => set("title", e.target.value)} required error={errAt("title")} />
-          <SelectField
-            label={t("adminChallenges.category")}
-            value={draft.category}
-            onChange={(e) => set("category", e.target.value as ChallengeCategory)}
-            options={CHALLENGE_CATEGORIES.map((c) => ({ value: c, label: t(`challenge.category.${c}`) }))}
-          />
-          <MarkdownEditor label={t("adminChallenges.description")} name="content" value={draft.content} onChange={(v) => set("content", v)} />
-          <HintsEditor hints={draft.hints} onChange={(hints) => set("hints", hints)} />
-        </Card>
-
-        <Card className="space-y-4">
-          <h3 className="font-semibold">{t("adminChallenges.scoring")}</h3>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="challenge-solves">
-            {t("adminChallenges.solvedBy", { count: challenge.acceptedCount })}
-          </p>
-          <div className="grid gap-4 sm:grid-cols-3">
-            <TextField label={t("adminChallenges.originalScore")} type="number" min={0} value={draft.originalScore} onChange={(e) => set("originalScore", e.target.value)} error={errAt("originalScore")} />
-            <TextField label={t("adminChallenges.difficulty")} type="number" min={0.1} step={0.1} value={draft.difficulty} onChange={(e) => set("difficulty", e.target.value)} error={errAt("difficulty")} />
-            <TextField label={t("adminChallenges.minScoreRate")} type="number" min={0} max={1} step={0.01} value={draft.minScoreRate} onChange={(e) => set("minScoreRate", e.target.value)} error={errAt("minScoreRate")} />
-          </div>
-          <ScoreChart params={params} bloodBonus={bloodBonus} disableBloodBonus={draft.disableBloodBonus} />
-          <CheckboxField label={t("adminChallenges.disableBloodBonus")} checked={draft.disableBloodBonus} onChange={(v) => set("disableBloodBonus", v)} />
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label={t("adminChallenges.deadline")} name="deadline" type="datetime-local" value={draft.deadline} onChange={(e) => set("deadline", e.target.value)} description={t("adminChallenges.deadlineHelp")} error={errAt("deadline")} />
-            <TextField label={t("adminChallenges.submissionLimit")} type="number" min={0} max={10000} value={draft.submissionLimit} onChange={(e) => set("submissionLimit", e.target.value)} description={t("adminChallenges.submissionLimitHelp")} error={errAt("submissionLimit")} />
-          </div>
-        </Card>
-
-        {container ? (
+        <FieldErrors refusal={fieldErr}>
           <Card className="space-y-4">
-            <h3 className="font-semibold">{t("adminChallenges.container")}</h3>
-            <TextField label={t("adminChallenges.containerImage")} value={draft.containerImage} onChange={(e) => set("containerImage", e.target.value)} description={t("adminChallenges.containerImageHint")} error={errAt("containerImage")} />
-            <div className="grid gap-4 sm:grid-cols-4">
-              <TextField label={t("adminChallenges.cpuCount")} type="number" min={1} max={1024} value={draft.cpuCount} onChange={(e) => set("cpuCount", e.target.value)} error={errAt("cpuCount")} />
-              <TextField label={t("adminChallenges.memoryLimit")} type="number" min={32} value={draft.memoryLimit} onChange={(e) => set("memoryLimit", e.target.value)} error={errAt("memoryLimit")} />
-              <TextField label={t("adminChallenges.storageLimit")} type="number" min={1} value={draft.storageLimit} onChange={(e) => set("storageLimit", e.target.value)} error={errAt("storageLimit")} />
-              <TextField label={t("adminChallenges.exposePort")} type="number" min={1} max={65535} value={draft.exposePort} onChange={(e) => set("exposePort", e.target.value)} error={errAt("exposePort")} />
-            </div>
+            <TextField label={t("adminChallenges.titleLabel")} value={draft.title} maxLength={64} onChange={(e) => set("title", e.target.value)} required error={errAt("title")} />
             <SelectField
-              label={t("adminChallenges.networkMode")}
-              value={draft.networkMode}
-              onChange={(e) => set("networkMode", e.target.value as NetworkMode)}
-              options={NETWORK_MODES.map((m) => ({ value: m, label: t(`adminChallenges.networkModes.${m}`) }))}
+              label={t("adminChallenges.category")}
+              value={draft.category}
+              onChange={(e) => set("category", e.target.value as ChallengeCategory)}
+              options={CHALLENGE_CATEGORIES.map((c) => ({ value: c, label: t(`challenge.category.${c}`) }))}
             />
-            <CheckboxField label={t("adminChallenges.trafficCapture")} checked={draft.enableTrafficCapture} onChange={(v) => set("enableTrafficCapture", v)} />
+            <MarkdownEditor label={t("adminChallenges.description")} name="content" value={draft.content} onChange={(v) => set("content", v)} />
+            <HintsEditor hints={draft.hints} onChange={(hints) => set("hints", hints)} />
           </Card>
-        ) : null}
 
-        {challenge.type === "DynamicAttachment" ? (
-          <Card className="space-y-2">
-            <TextField label={t("adminChallenges.fileName")} value={draft.fileName} maxLength={255} onChange={(e) => set("fileName", e.target.value)} description={t("adminChallenges.fileNameHelp")} error={errAt("fileName")} />
+          <Card className="space-y-4">
+            <h3 className="font-semibold">{t("adminChallenges.scoring")}</h3>
+            <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="challenge-solves">
+              {t("adminChallenges.solvedBy", { count: challenge.acceptedCount })}
+            </p>
+            <div className="grid gap-4 sm:grid-cols-3">
+              <TextField label={t("adminChallenges.originalScore")} type="number" min={0} value={draft.originalScore} onChange={(e) => set("originalScore", e.target.value)} error={errAt("originalScore")} />
+              <TextField label={t("adminChallenges.difficulty")} type="number" min={0.1} step={0.1} value={draft.difficulty} onChange={(e) => set("difficulty", e.target.value)} error={errAt("difficulty")} />
+              <TextField label={t("adminChallenges.minScoreRate")} type="number" min={0} max={1} step={0.01} value={draft.minScoreRate} onChange={(e) => set("minScoreRate", e.target.value)} error={errAt("minScoreRate")} />
+            </div>
+            <ScoreChart params={params} bloodBonus={bloodBonus} disableBloodBonus={draft.disableBloodBonus} />
+            <CheckboxField label={t("adminChallenges.disableBloodBonus")} checked={draft.disableBloodBonus} onChange={(v) => set("disableBloodBonus", v)} />
+            <div className="grid gap-4 sm:grid-cols-2">
+              <TextField label={t("adminChallenges.deadline")} name="deadline" type="datetime-local" value={draft.deadline} onChange={(e) => set("deadline", e.target.value)} description={t("adminChallenges.deadlineHelp")} error={errAt("deadline")} />
+              <TextField label={t("adminChallenges.submissionLimit")} type="number" min={0} max={10000} value={draft.submissionLimit} onChange={(e) => set("submissionLimit", e.target.value)} description={t("adminChallenges.submissionLimitHelp")} error={errAt("submissionLimit")} />
+            </div>
           </Card>
-        ) : null}
+
+          {container ? (
+            <Card className="space-y-4">
+              <h3 className="font-semibold">{t("adminChallenges.container")}</h3>
+              <TextField label={t("adminChallenges.containerImage")} value={draft.containerImage} onChange={(e) => set("containerImage", e.target.value)} description={t("adminChallenges.containerImageHint")} error={errAt("containerImage")} />
+              <div className="grid gap-4 sm:grid-cols-4">
+                <TextField label={t("adminChallenges.cpuCount")} type="number" min={1} max={1024} value={draft.cpuCount} onChange={(e) => set("cpuCount", e.target.value)} error={errAt("cpuCount")} />
+                <TextField label={t("adminChallenges.memoryLimit")} type="number" min={32} value={draft.memoryLimit} onChange={(e) => set("memoryLimit", e.target.value)} error={errAt("memoryLimit")} />
+                <TextField label={t("adminChallenges.storageLimit")} type="number" min={1} value={draft.storageLimit} onChange={(e) => set("storageLimit", e.target.value)} error={errAt("storageLimit")} />
+                <TextField label={t("adminChallenges.exposePort")} type="number" min={1} max={65535} value={draft.exposePort} onChange={(e) => set("exposePort", e.target.value)} error={errAt("exposePort")} />
+              </div>
+              <SelectField
+                label={t("adminChallenges.networkMode")}
+                value={draft.networkMode}
+                onChange={(e) => set("networkMode", e.target.value as NetworkMode)}
+                options={NETWORK_MODES.map((m) => ({ value: m, label: t(`adminChallenges.networkModes.${m}`) }))}
+              />
+              <CheckboxField label={t("adminChallenges.trafficCapture")} checked={draft.enableTrafficCapture} onChange={(v) => set("enableTrafficCapture", v)} />
+            </Card>
+          ) : null}
+
+          {challenge.type === "DynamicAttachment" ? (
+            <Card className="space-y-2">
+              <TextField label={t("adminChallenges.fileName")} value={draft.fileName} maxLength={255} onChange={(e) => set("fileName", e.target.value)} description={t("adminChallenges.fileNameHelp")} error={errAt("fileName")} />
+            </Card>
+          ) : null}
+        </FieldErrors>
 
         {atForm && error ? <Alert tone="error">{error}</Alert> : null}
         {atForm && saved ? <Alert tone="success">{saved}</Alert> : null}
