@@ -198,3 +198,67 @@ test("after a rejection the captain's Apply again has the team's division chosen
   await expect(page.locator("[data-status]")).toHaveText(en.games.status.Pending);
   await expect(page.getByText(`· Blue ${stamp}`)).toBeVisible();
 });
+
+test("the division select saves a choice at once, and what the arrow keys step through once, on Tab or Enter", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const names = ["Amber", "Birch", "Cedar"].map((name) => `${name} ${stamp}`);
+  const created = await admin.request.post("/api/edit/games", {
+    data: { title: `Keys ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true, divisions: names.map((name) => ({ name })) },
+  });
+  expect(created.status()).toBe(200);
+  const gameId = ((await created.json()) as { id: number }).id;
+  const game = (await (await admin.request.get(`/api/edit/games/${gameId}`)).json()) as { divisions: { id: number; name: string }[] };
+  const [amber, birch, cedar] = names.map((name) => game.divisions.find((d) => d.name === name)!.id);
+  const context = await browser.newContext();
+  await registerUser(context.request);
+  const teamName = `K${stamp}`.slice(0, 20);
+  const team = (await (await context.request.post("/api/team", { data: { name: teamName } })).json()) as { id: number };
+  expect((await context.request.post(`/api/game/${gameId}`, { data: { teamId: team.id, divisionId: amber } })).status()).toBe(200);
+  await context.close();
+  const divisionNow = async () =>
+    ((await (await admin.request.get(`/api/game/${gameId}/participations`)).json()) as { team: { id: number }; divisionId: number | null }[]).find(
+      (p) => p.team.id === team.id,
+    )!.divisionId;
+
+  // Every save of the division the page sends, with what it sent.
+  const saves: unknown[] = [];
+  admin.on("request", (request) => {
+    if (request.method() === "PUT" && /\/api\/admin\/participation\/\d+$/.test(request.url())) saves.push(request.postDataJSON());
+  });
+  await admin.goto(`/admin/games/${gameId}/Review`);
+  const select = admin.getByRole("combobox", { name: fill(en.adminGames.review.changeDivision, { team: teamName }) });
+  await expect(select).toHaveValue(String(amber), FIRST_LOAD);
+
+  // Two steps down with the closed select, then Tab: one save, of the last division.
+  await select.focus();
+  await admin.keyboard.press("ArrowDown");
+  await admin.keyboard.press("ArrowDown");
+  await expect(select).toHaveValue(String(cedar));
+  expect(saves).toEqual([]);
+  await admin.keyboard.press("Tab");
+  await expect.poll(divisionNow).toBe(cedar);
+  expect(saves).toEqual([{ divisionId: cedar }]);
+  await expect(select).toHaveValue(String(cedar));
+  // The page has its answer (a change while a save is under way is not taken).
+  await expect(select).not.toHaveAttribute("aria-disabled", "true");
+
+  // A step up, then Enter: saved once, and the focus stays on the select.
+  await select.focus();
+  await admin.keyboard.press("ArrowUp");
+  expect(saves).toHaveLength(1);
+  await admin.keyboard.press("Enter");
+  await expect.poll(divisionNow).toBe(birch);
+  expect(saves).toEqual([{ divisionId: cedar }, { divisionId: birch }]);
+  await expect(select).toBeFocused();
+  await expect(select).not.toHaveAttribute("aria-disabled", "true");
+  // Leaving it then saves nothing more.
+  await admin.keyboard.press("Tab");
+  await expect(select).not.toBeFocused();
+
+  // A choice made from the list (as with the pointer) is saved at once, without leaving the select.
+  await select.selectOption(String(amber));
+  await expect.poll(divisionNow).toBe(amber);
+  expect(saves).toEqual([{ divisionId: cedar }, { divisionId: birch }, { divisionId: amber }]);
+  await expect(select).toHaveValue(String(amber));
+});

@@ -10,6 +10,7 @@ import { TeamAvatar } from "~/components/teams/team-avatar";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { CommitSelect } from "~/components/ui/commit-select";
 import { Pager } from "~/components/ui/pager";
 import { SearchInput } from "~/components/ui/search-input";
 import { selectClass } from "~/components/ui/select";
@@ -261,15 +262,13 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
                   </td>
                   <td className="px-4 py-3">
                     {divisions.length > 0 ? (
-                      <select
+                      // Saved when chosen; the divisions the arrow keys step through, once on Enter or leaving it.
+                      <CommitSelect
                         aria-label={t("adminGames.review.changeDivision", { team: p.team.name })}
                         className={selectClass}
-                        value={p.divisionId ?? ""}
-                        // Not disabled while it saves: a disabled control drops the keyboard focus to the page.
-                        aria-disabled={busy === p.id || undefined}
-                        onChange={(e) => {
-                          if (busy !== p.id && e.target.value) void change(p.id, { divisionId: Number(e.target.value) });
-                        }}
+                        value={String(p.divisionId ?? "")}
+                        saving={busy === p.id}
+                        onCommit={(value) => (value ? change(p.id, { divisionId: Number(value) }) : Promise.resolve(false))}
                       >
                         {p.divisionId === null ? <option value="">{t("adminGames.review.noDivision")}</option> : null}
                         {divisions.map((d) => (
@@ -277,7 +276,7 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
                             {d.name}
                           </option>
                         ))}
-                      </select>
+                      </CommitSelect>
                     ) : (
                       "—"
                     )}
