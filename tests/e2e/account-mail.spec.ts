@@ -70,10 +70,14 @@ test("register with email verification: the mailed link activates the account an
     await expect(nav.getByRole("link", { name: userName })).toBeVisible();
     expect((await page.request.get("/api/account/profile")).status()).toBe(200);
 
-    // The link is single-use: opening it again fails.
+    // The link is single-use: opening it again fails. The user it signed in is offered the site, not a log-in.
     await page.goto(link.href);
     await expect(page.getByText(en.verify.failedTitle)).toBeVisible();
     await expect(page.getByText(en.verify.failed)).toBeVisible();
+    await expect(page.getByText(en.verify.signedInAs.replace("{{user}}", userName))).toBeVisible();
+    await expect(page.getByRole("main").getByRole("link", { name: en.verify.toLogin })).toHaveCount(0);
+    await page.getByRole("main").getByRole("link", { name: en.verify.home }).click();
+    await expect(page).toHaveURL(/\/$/);
   });
 });
 

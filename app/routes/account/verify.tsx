@@ -1,12 +1,13 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useRevalidator, useSearchParams } from "react-router";
+import { useRevalidator, useRouteLoaderData, useSearchParams } from "react-router";
 import { AuthCard } from "~/components/auth-card";
 import { Alert } from "~/components/ui/alert";
 import { TextLink } from "~/components/ui/text-link";
 import { api } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
+import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/verify";
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -37,6 +38,8 @@ export default function Verify() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const revalidator = useRevalidator();
+  // Signed in already (a link opened again after it signed the user in): onwards into the site, not to log in.
+  const user = useRouteLoaderData<typeof rootLoader>("root")?.user ?? null;
   const token = params.get("token") ?? "";
   const email = params.get("email") ?? "";
   const [state, setState] = useState<"pending" | "ok" | "failed">(token && email ? "pending" : "failed");
@@ -77,9 +80,15 @@ export default function Verify() {
           <Alert tone="error" title={t("verify.failedTitle")}>
             {t("verify.failed")}
           </Alert>
-          <p className="mt-6 text-sm">
-            <TextLink to="/account/login">{t("verify.toLogin")}</TextLink>
-          </p>
+          {user ? (
+            <p className="mt-6 text-sm">
+              {t("verify.signedInAs", { user: user.userName })} <TextLink to="/">{t("verify.home")}</TextLink>
+            </p>
+          ) : (
+            <p className="mt-6 text-sm">
+              <TextLink to="/account/login">{t("verify.toLogin")}</TextLink>
+            </p>
+          )}
         </>
       )}
     </AuthCard>
