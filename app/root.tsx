@@ -20,6 +20,7 @@ import { createDb } from "~/.server/db/client";
 import { getClientConfig } from "~/.server/services/config";
 import { portMappingOf } from "~/.server/services/containers";
 import { brandCssVariables } from "~/core/colour";
+import { computeDefaultFavicon } from "~/core/favicon";
 import { DEFAULT_LANGUAGE, matchLanguage } from "~/core/i18n/languages";
 import { partsForPath } from "~/core/i18n/locale-parts";
 import { renderMarkdown } from "~/core/markdown";
@@ -80,18 +81,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       // colour maths stays on the server.
       brandVariables: brandCssVariables(config.customTheme),
       logoUrl: config.logoUrl,
+      // The tab's icon: the logo when one is set, else the default one in the brand colour.
+      defaultFavicon: config.logoUrl ? null : computeDefaultFavicon(config.customTheme),
     },
   };
 }
 
-// Inline, so browsers do not ask the server for /favicon.ico.
-const FAVICON =
-  "data:image/svg+xml," +
-  encodeURIComponent(
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#4f6df5"/><path d="M10 6v20M10 7h12l-3 5 3 5H10" stroke="#fff" stroke-width="2.5" fill="none" stroke-linejoin="round"/></svg>',
-  );
+// Without the root's data (an error screen): the default favicon in the default colour.
+const FAVICON = computeDefaultFavicon("");
 
-// The favicon is drawn in Layout: the admin's logo when one is set (faviconHash = logoHash), else FAVICON.
+// The favicon is drawn in Layout: the admin's logo when one is set (faviconHash = logoHash), else the default
+// one in the admin's colour (app/core/favicon.ts).
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: loaderData?.config.title ?? "Flagstaff" }];
@@ -117,7 +117,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="dark light" />
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeInitScript }} />
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: ZOD_JITLESS_SCRIPT }} />
-        {logoUrl ? <link rel="icon" href={logoUrl} /> : <link rel="icon" href={FAVICON} type="image/svg+xml" />}
+        {logoUrl ? <link rel="icon" href={logoUrl} /> : <link rel="icon" href={data?.config.defaultFavicon ?? FAVICON} type="image/svg+xml" />}
         {data?.localeModules.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         <Meta />
         <Links />

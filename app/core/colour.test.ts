@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  brandButtonColours,
   brandColour,
   brandCssVariables,
   contrastRatio,
@@ -107,5 +108,22 @@ describe("readableTextShades", () => {
   it.each(["#000033", "#300000"])("lightens primary-300 for the dark colour %s until it reads on zinc-900", (colour) => {
     const shades = readableTextShades(parseHex(colour)!);
     expect(contrastRatio(parseHex(shades["--brand-300"]!)!, zinc900)).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+describe("brandButtonColours", () => {
+  it.each([
+    ["", DEFAULT_BRAND],
+    ["brand", DEFAULT_BRAND],
+    ["#e11d48", "#e11d48"],
+    ["#FFD400", "#ffd400"],
+  ])("fills with the brand colour in effect (%j → %s)", (customTheme, background) => {
+    expect(brandButtonColours(customTheme).background).toBe(background);
+  });
+
+  it.each(["#ffd400", "#f5f5f4", "#4f6df5", "#1e3a8a", "#e11d48", "#84cc16", "#000000", "#ffffff"])("writes on %s in the text colour that reads better", (colour) => {
+    const { background, text } = brandButtonColours(colour);
+    expect(text).toBe(readableTextOn(parseHex(background)!));
+    expect(contrastRatio(parseHex(background)!, parseHex(text)!)).toBeGreaterThanOrEqual(4.5);
   });
 });

@@ -63,6 +63,23 @@ const BLACK: Rgb = [0, 0, 0];
 const WHITE: Rgb = [255, 255, 255];
 
 /**
+ * A filled button in the brand colour on a page of its own (the account mails): the brand colour in effect
+ * and the text that reads on it, as the interface's buttons on primary-500 (`--on-primary-500`).
+ */
+export function brandButtonColours(customTheme: string | null | undefined): { background: string; text: string } {
+  const background = brandColour(customTheme);
+  return { background, text: readableTextOn(parseHex(background)!) };
+}
+
+/** WCAG 1.4.11: the parts of a graphic (an icon's strokes) need 3:1 against what they are drawn on. */
+export const GRAPHIC_CONTRAST = 3;
+
+/** White for an icon's strokes on `background` where it reaches GRAPHIC_CONTRAST, else near-black. */
+export function iconStrokeOn(background: Rgb): string {
+  return contrastRatio(background, WHITE) >= GRAPHIC_CONTRAST ? LIGHT_TEXT : DARK_TEXT;
+}
+
+/**
  * CSS variables for <html> when an admin colour is set: the brand colour and the text colours for the
  * two filled shades the interface uses (primary-600 in the light theme, primary-500 in the dark one),
  * matching app.css (`primary-600` = 85 % brand + black). Null when the default palette applies.

@@ -14,10 +14,10 @@ async function mailsTo(address: string): Promise<string[]> {
   return ((await res.json()) as { raw: string }[]).map((m) => m.raw);
 }
 
-/** The decoded text/plain part of a raw message. */
-function textPart(raw: string): string {
-  const m = /Content-Type: text\/plain; charset="UTF-8"\r\nContent-Transfer-Encoding: base64\r\n\r\n([A-Za-z0-9+/=\r\n]+)/.exec(raw);
-  if (!m) throw new Error(`no text part in ${raw.slice(0, 400)}`);
+/** The decoded text/plain (or text/html) part of a raw message. */
+function textPart(raw: string, type: "plain" | "html" = "plain"): string {
+  const m = new RegExp(`Content-Type: text/${type}; charset="UTF-8"\r\nContent-Transfer-Encoding: base64\r\n\r\n([A-Za-z0-9+/=\r\n]+)`).exec(raw);
+  if (!m) throw new Error(`no ${type} part in ${raw.slice(0, 400)}`);
   const bin = atob(m[1]!.replace(/\s+/g, ""));
   return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
 }
@@ -71,6 +71,40 @@ async function withPolicy<T>(policy: Record<string, unknown>, fn: () => Promise<
 
 const register = (c: Client, userName: string, email = `${userName}@example.com`, extra: Record<string, unknown> = {}) =>
   c.json<Body>("/api/account/register", { method: "POST", body: { userName, password: PASSWORD, email, ...extra } });
+
+describe("account mail in the platform's colour", () => {
+  /** The style of the mail's button (its first link, drawn as a button). */
+  const buttonStyle = (raw: string) => /<a href="[^"]*" style="([^"]*)"/.exec(textPart(raw, "html"))?.[1];
+
+  it("draws the button of the verification, email change and recovery mails in the admin's colour", async () => {
+    const a = await admin();
+    const before = (await a.json<{ globalConfig: { customTheme: string } }>("/api/admin/config")).body.globalConfig.customTheme;
+    const setColour = async (customTheme: string) => expect((await a.json("/api/admin/config", { method: "PUT", body: { globalConfig: { customTheme } } })).status).toBe(200);
+    await setColour("#e11d48");
+    try {
+      await withPolicy({ emailConfirmationRequired: true }, async () => {
+        const userName = unique();
+        const email = `${userName}@example.com`;
+        expect((await register(new Client(), userName, email)).body.data).toBe("EmailConfirmationRequired");
+        const verify = await lastLink(email, "/account/verify");
+        expect(buttonStyle(verify.raw)).toContain("background:#e11d48;color:#ffffff;");
+
+        const v = new Client();
+        expect((await v.json("/api/account/verify", { method: "POST", body: { token: verify.token, email: verify.email } })).status).toBe(200);
+        const newMail = `${unique()}@example.com`;
+        expect((await v.json("/api/account/changeemail", { method: "PUT", body: { newMail } })).status).toBe(200);
+        expect(buttonStyle((await lastLink(newMail, "/account/confirm")).raw)).toContain("background:#e11d48;color:#ffffff;");
+
+        // A light colour gets dark text.
+        await setColour("#ffd400");
+        expect((await new Client().json<Body>("/api/account/recovery", { method: "POST", body: { email } })).status).toBe(200);
+        expect(buttonStyle((await lastLink(email, "/account/reset", 2)).raw)).toContain("background:#ffd400;color:#09090b;");
+      });
+    } finally {
+      await setColour(before);
+    }
+  });
+});
 
 describe("email verification on register", () => {
   it("mails a localised link; verifying activates and signs in; the link is single-use", async () => {

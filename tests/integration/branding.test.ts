@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, describe, expect, it } from "vitest";
 import { files } from "~/.server/db/schema";
 import { blobKey } from "~/.server/storage/files";
+import { DEFAULT_BRAND } from "~/core/colour";
 import type { ClientConfig } from "~/core/schemas/config";
 import { Client, db, newUser } from "./helpers";
 import { newAdmin, png, sha256 } from "./content-helpers";
@@ -140,6 +141,32 @@ describe("branding (api.md §7, rules.md §16)", () => {
     expect(await env.FILES.head(blobKey(hash2))).toBeNull();
     // Resetting twice is fine.
     expect((await admin.json("/api/admin/config/logo", { method: "DELETE" })).status).toBe(200);
+  });
+
+  it("draws the default favicon in the admin's colour, and the logo replaces it", async () => {
+    const { client: admin } = await newAdmin();
+    const anon = new Client();
+    const icons = async () => [...(await (await anon.fetch("/")).text()).matchAll(/<link rel="icon" href="([^"]*)"/g)].map((m) => m[1]!);
+    const fillOf = (href: string) => {
+      expect(href.startsWith("data:image/svg+xml,")).toBe(true);
+      return /<rect [^>]*fill="([^"]+)"/.exec(decodeURIComponent(href.slice("data:image/svg+xml,".length)))?.[1];
+    };
+    const setColour = async (customTheme: string) => expect((await admin.json("/api/admin/config", { method: "PUT", body: { globalConfig: { customTheme } } })).status).toBe(200);
+
+    await setColour("#e11d48");
+    const custom = await icons();
+    expect(custom).toHaveLength(1);
+    expect(fillOf(custom[0]!)).toBe("#e11d48");
+
+    const logo = png(`favicon-${Date.now()}`);
+    expect((await admin.json("/api/admin/config/logo", { method: "POST", raw: logoForm(logo) })).status).toBe(200);
+    expect(await icons()).toEqual([`/assets/${await sha256(logo)}/logo`]);
+    expect((await admin.json("/api/admin/config/logo", { method: "DELETE" })).status).toBe(200);
+
+    await setColour("");
+    const plain = await icons();
+    expect(plain).toHaveLength(1);
+    expect(fillOf(plain[0]!)).toBe(DEFAULT_BRAND);
   });
 
   it("saves only the fields changed: a save from a stale copy of the settings keeps another's change", async () => {

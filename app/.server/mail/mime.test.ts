@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildMessage, dataPayload, encodeHeader, formatAddress, formatDate, isSafeAddress } from "./mime";
+import { brandButtonColours, DARK_TEXT, DEFAULT_BRAND, parseHex, readableTextOn } from "~/core/colour";
 import { renderAccountMail } from "./templates";
 
 describe("mime", () => {
@@ -76,5 +77,23 @@ describe("renderAccountMail", () => {
     expect(m.text).toContain("https://x/account/verify?token=a&email=b");
     expect(m.html).toContain("&lt;alice&gt;");
     expect(m.html).toContain("token=a&amp;email=b");
+  });
+});
+
+describe("renderAccountMail's button", () => {
+  /** The style of the mail's button (its one link drawn as a button). */
+  const buttonStyle = (html: string) => /<a href="[^"]*" style="([^"]*)"/.exec(html)![1]!;
+  const input = { language: "en-US", platform: "CTF", userName: "alice", link: "https://x/account/verify?token=a&email=b" };
+
+  it.each(["verify", "reset", "changeEmail"] as const)("is drawn in the platform's colour, its text readable on it (%s)", (kind) => {
+    expect(buttonStyle(renderAccountMail(kind, { ...input, customTheme: "#e11d48" }).html)).toContain(`background:#e11d48;color:${readableTextOn(parseHex("#e11d48")!)};`);
+    // A light colour gets dark text.
+    expect(buttonStyle(renderAccountMail(kind, { ...input, customTheme: "#ffd400" }).html)).toContain(`background:#ffd400;color:${DARK_TEXT};`);
+  });
+
+  it.each([undefined, "", "brand"])("without a colour of the admin's (%j), is drawn in the default one", (customTheme) => {
+    const { background, text } = brandButtonColours("");
+    expect(background).toBe(DEFAULT_BRAND);
+    expect(buttonStyle(renderAccountMail("verify", { ...input, customTheme }).html)).toContain(`background:${background};color:${text};`);
   });
 });

@@ -12,7 +12,7 @@ export type MailOutcome = "sent" | "unconfirmed";
 export async function sendAccountMail(
   smtp: SmtpConfig | null,
   kind: MailKind,
-  input: { to: string; language: string; platform: string; userName: string; link: string },
+  input: { to: string; language: string; platform: string; userName: string; link: string; customTheme?: string | null },
 ): Promise<MailOutcome> {
   if (!smtp) throw badRequest("mail.not_configured");
   const { subject, text, html } = renderAccountMail(kind, input);

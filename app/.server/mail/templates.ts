@@ -1,3 +1,4 @@
+import { brandButtonColours } from "~/core/colour";
 import { type Language, languageFromAcceptLanguage } from "~/core/i18n/languages";
 
 export type MailKind = "verify" | "reset" | "changeEmail";
@@ -96,10 +97,14 @@ const TEXTS: Record<Language, Record<MailKind, Texts>> = {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
-/** The subject, plain-text and HTML parts of an account mail in the user's language (en-US fallback). */
+/**
+ * The subject, plain-text and HTML parts of an account mail in the user's language (en-US fallback). The
+ * button is drawn in the platform's colour (`customTheme`, the admin's setting; the default colour without
+ * one), its text white or near-black, whichever reads better on it.
+ */
 export function renderAccountMail(
   kind: MailKind,
-  input: { language: string; platform: string; userName: string; link: string },
+  input: { language: string; platform: string; userName: string; link: string; customTheme?: string | null },
 ): { subject: string; text: string; html: string } {
   const lang = languageFromAcceptLanguage(input.language);
   const t = TEXTS[lang][kind];
@@ -108,12 +113,13 @@ export function renderAccountMail(
   const text = [fill(t.greeting), "", fill(t.body), "", input.link, "", t.expiry, t.ignore, "", `— ${input.platform}`, ""].join("\n");
   const h = (s: string) => escapeHtml(fill(s));
   const link = escapeHtml(input.link);
+  const button = brandButtonColours(input.customTheme);
   const html = `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1f2328">
 <p>${h(t.greeting)}</p>
 <p>${h(t.body)}</p>
-<p><a href="${link}" style="display:inline-block;padding:8px 16px;background:#2563eb;color:#fff;border-radius:6px;text-decoration:none">${h(t.action)}</a></p>
+<p><a href="${link}" style="display:inline-block;padding:8px 16px;background:${button.background};color:${button.text};border-radius:6px;text-decoration:none">${h(t.action)}</a></p>
 <p style="font-size:13px;color:#57606a">${link}</p>
 <p style="font-size:13px;color:#57606a">${h(t.expiry)}<br>${h(t.ignore)}</p>
 <p>— ${escapeHtml(input.platform)}</p>

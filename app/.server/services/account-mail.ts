@@ -33,8 +33,10 @@ async function mailLink(deps: MailDeps, purpose: TokenPurpose, path: string, use
   return `${deps.origin}${path}?token=${encodeLinkValue(token)}&email=${encodeLinkValue(email)}`;
 }
 
-async function platformName(db: Db, now: number) {
-  return (await getPlatformConfig(db, now)).globalConfig.title || "Flagstaff";
+/** The platform's name and colour, as its mails show them. */
+async function platformBranding(db: Db, now: number): Promise<{ platform: string; customTheme: string }> {
+  const { globalConfig } = await getPlatformConfig(db, now);
+  return { platform: globalConfig.title || "Flagstaff", customTheme: globalConfig.customTheme };
 }
 
 /** Mails the activation link (`/account/verify`) to a newly registered user. */
@@ -45,7 +47,7 @@ export async function sendVerificationMail(deps: MailDeps, userId: string): Prom
   return sendAccountMail(deps.smtp, "verify", {
     to: user.email,
     language: user.language,
-    platform: await platformName(deps.db, deps.now),
+    ...(await platformBranding(deps.db, deps.now)),
     userName: user.userName,
     link,
   });
@@ -97,7 +99,7 @@ export async function requestRecovery(deps: MailDeps, email: string): Promise<{ 
     const outcome = await sendAccountMail(deps.smtp, "reset", {
       to: user.email,
       language: deps.language,
-      platform: await platformName(deps.db, deps.now),
+      ...(await platformBranding(deps.db, deps.now)),
       userName: user.userName,
       link,
     });
@@ -149,7 +151,7 @@ export async function requestEmailChange(deps: MailDeps, userId: string, newMail
   return sendAccountMail(deps.smtp, "changeEmail", {
     to: newMail,
     language: deps.language,
-    platform: await platformName(deps.db, deps.now),
+    ...(await platformBranding(deps.db, deps.now)),
     userName: user.userName,
     link,
   });
