@@ -117,8 +117,13 @@ describe("brandButtonColours", () => {
     ["brand", DEFAULT_BRAND],
     ["#e11d48", "#e11d48"],
     ["#FFD400", "#ffd400"],
-  ])("fills with the brand colour in effect (%j → %s)", (customTheme, background) => {
-    expect(brandButtonColours(customTheme).background).toBe(background);
+  ])("fills with the light theme's button shade of the brand colour in effect (%j → %s)", (customTheme, brand) => {
+    // primary-600 in app.css: 85 % brand + black.
+    expect(brandButtonColours(customTheme).background).toBe(toHex(mix(parseHex(brand)!, [0, 0, 0], 0.85)));
+  });
+
+  it("gives the default colour's button white text, as the interface's buttons", () => {
+    expect(brandButtonColours("").text).toBe(LIGHT_TEXT);
   });
 
   it.each(["#ffd400", "#f5f5f4", "#4f6df5", "#1e3a8a", "#e11d48", "#84cc16", "#000000", "#ffffff"])("writes on %s in the text colour that reads better", (colour) => {

@@ -63,12 +63,13 @@ const BLACK: Rgb = [0, 0, 0];
 const WHITE: Rgb = [255, 255, 255];
 
 /**
- * A filled button in the brand colour on a page of its own (the account mails): the brand colour in effect
- * and the text that reads on it, as the interface's buttons on primary-500 (`--on-primary-500`).
+ * A filled button in the brand colour on a light page of its own (the account mails), as the interface's
+ * light-theme buttons draw it: primary-600 (85 % brand + black, app.css) and the text that reads on it
+ * (`--on-primary-600`). The default colour then gets white text, as the interface's buttons do.
  */
 export function brandButtonColours(customTheme: string | null | undefined): { background: string; text: string } {
-  const background = brandColour(customTheme);
-  return { background, text: readableTextOn(parseHex(background)!) };
+  const shade = mix(parseHex(brandColour(customTheme))!, BLACK, 0.85);
+  return { background: toHex(shade), text: readableTextOn(shade) };
 }
 
 /** WCAG 1.4.11: the parts of a graphic (an icon's strokes) need 3:1 against what they are drawn on. */

@@ -87,18 +87,18 @@ describe("account mail in the platform's colour", () => {
         const email = `${userName}@example.com`;
         expect((await register(new Client(), userName, email)).body.data).toBe("EmailConfirmationRequired");
         const verify = await lastLink(email, "/account/verify");
-        expect(buttonStyle(verify.raw)).toContain("background:#e11d48;color:#ffffff;");
+        expect(buttonStyle(verify.raw)).toContain("background:#bf193d;color:#ffffff;");
 
         const v = new Client();
         expect((await v.json("/api/account/verify", { method: "POST", body: { token: verify.token, email: verify.email } })).status).toBe(200);
         const newMail = `${unique()}@example.com`;
         expect((await v.json("/api/account/changeemail", { method: "PUT", body: { newMail } })).status).toBe(200);
-        expect(buttonStyle((await lastLink(newMail, "/account/confirm")).raw)).toContain("background:#e11d48;color:#ffffff;");
+        expect(buttonStyle((await lastLink(newMail, "/account/confirm")).raw)).toContain("background:#bf193d;color:#ffffff;");
 
         // A light colour gets dark text.
         await setColour("#ffd400");
         expect((await new Client().json<Body>("/api/account/recovery", { method: "POST", body: { email } })).status).toBe(200);
-        expect(buttonStyle((await lastLink(email, "/account/reset", 2)).raw)).toContain("background:#ffd400;color:#09090b;");
+        expect(buttonStyle((await lastLink(email, "/account/reset", 2)).raw)).toContain("background:#d9b400;color:#09090b;");
       });
     } finally {
       await setColour(before);

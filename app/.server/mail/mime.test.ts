@@ -86,14 +86,17 @@ describe("renderAccountMail's button", () => {
   const input = { language: "en-US", platform: "CTF", userName: "alice", link: "https://x/account/verify?token=a&email=b" };
 
   it.each(["verify", "reset", "changeEmail"] as const)("is drawn in the platform's colour, its text readable on it (%s)", (kind) => {
-    expect(buttonStyle(renderAccountMail(kind, { ...input, customTheme: "#e11d48" }).html)).toContain(`background:#e11d48;color:${readableTextOn(parseHex("#e11d48")!)};`);
+    // The light theme's button shade (primary-600: 85 % of the colour + black), its text readable on it.
+    const red = brandButtonColours("#e11d48");
+    expect(red.background).toBe("#bf193d");
+    expect(buttonStyle(renderAccountMail(kind, { ...input, customTheme: "#e11d48" }).html)).toContain(`background:#bf193d;color:${readableTextOn(parseHex("#bf193d")!)};`);
     // A light colour gets dark text.
-    expect(buttonStyle(renderAccountMail(kind, { ...input, customTheme: "#ffd400" }).html)).toContain(`background:#ffd400;color:${DARK_TEXT};`);
+    expect(buttonStyle(renderAccountMail(kind, { ...input, customTheme: "#ffd400" }).html)).toContain(`background:#d9b400;color:${DARK_TEXT};`);
   });
 
   it.each([undefined, "", "brand"])("without a colour of the admin's (%j), is drawn in the default one", (customTheme) => {
     const { background, text } = brandButtonColours("");
-    expect(background).toBe(DEFAULT_BRAND);
+    expect(background).toBe(brandButtonColours(DEFAULT_BRAND).background);
     expect(buttonStyle(renderAccountMail("verify", { ...input, customTheme }).html)).toContain(`background:${background};color:${text};`);
   });
 });
