@@ -115,6 +115,33 @@ test("an admin edits a user, resets a password shown once, and deletes a user", 
   await expect(adminPage.getByText(fill(en.adminUsers.noMatch, { hint: user.userName }))).toBeVisible();
 });
 
+test("a stale edit dialog that changes only the phone keeps a ban and a deactivation made meanwhile elsewhere", async ({ adminPage, browser }) => {
+  const other = await browser.newContext();
+  const user = await registerUser(other.request);
+  await other.close();
+  await openUser(adminPage, user.userName);
+  const row = userRow(adminPage, user.userName);
+  await expect(row).toContainText(en.role.User);
+  const found = (await (await adminPage.request.post(`/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`)).json()) as { data: { id: string; userName: string }[] };
+  const id = found.data.find((u) => u.userName === user.userName)!.id;
+
+  // Tab A opens the dialog; meanwhile another tab bans and deactivates the user.
+  await row.getByRole("button", { name: en.adminUsers.edit, exact: true }).click();
+  const edit = adminPage.getByRole("dialog", { name: en.adminUsers.editTitle });
+  await expect(edit.getByLabel(en.adminUsers.role)).toHaveValue("User");
+  expect((await adminPage.request.put(`/api/admin/users/${id}`, { data: { role: "Banned", emailConfirmed: false } })).status()).toBe(200);
+
+  await edit.getByLabel(en.adminUsers.phone).fill("555-0100");
+  const put = adminPage.waitForRequest((request) => request.method() === "PUT" && new URL(request.url()).pathname === `/api/admin/users/${id}`);
+  await edit.getByRole("button", { name: en.adminUsers.save, exact: true }).click();
+  expect((await put).postDataJSON()).toEqual({ phone: "555-0100" });
+  await expect(edit).toBeHidden();
+  await expect(row).toContainText(en.role.Banned);
+
+  const stored = (await (await adminPage.request.post(`/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`)).json()) as { data: { userName: string; role: string; emailConfirmed: boolean; phone: string }[] };
+  expect(stored.data.find((u) => u.userName === user.userName)).toMatchObject({ role: "Banned", emailConfirmed: false, phone: "555-0100" });
+});
+
 test("an admin's own edit dialog offers neither their role nor deactivation, and still saves", async ({ adminPage, adminCredentials }) => {
   await openUser(adminPage, adminCredentials.userName);
   await userRow(adminPage, adminCredentials.userName).getByRole("button", { name: en.adminUsers.edit, exact: true }).click();

@@ -175,6 +175,34 @@ test("admins page, search, lock and delete teams", async ({ adminPage: page, bro
   await expect(page.getByText(fill(en.adminTeams.noMatch, { hint: teamName }))).toBeVisible();
 });
 
+test("an admin's stale team dialog that changes only the bio keeps the name the captain gave meanwhile", async ({ adminPage: page, browser }) => {
+  const ctx = await browser.newContext();
+  const owner = await ctx.newPage();
+  await registerUser(owner);
+  const teamName = `S${Date.now().toString(36).slice(-6)}`;
+  const created = await owner.request.post("/api/team", { data: { name: teamName, bio: "before" } });
+  expect(created.status()).toBe(200);
+  const teamId = ((await created.json()) as { id: number }).id;
+
+  await page.goto(`/admin/teams?hint=${encodeURIComponent(teamName)}`);
+  const row = page.getByRole("row").filter({ hasText: teamName });
+  await row.getByRole("button", { name: fill(en.adminTeams.editNamed, { team: teamName }), exact: true }).click(FIRST_LOAD);
+  const edit = page.getByRole("dialog", { name: en.adminTeams.editTitle });
+  await expect(edit.getByLabel(en.teams.name)).toHaveValue(teamName);
+  // The captain renames the team while the admin's dialog is open.
+  const renamed = `${teamName}R`;
+  expect((await owner.request.put(`/api/team/${teamId}`, { data: { name: renamed } })).status()).toBe(200);
+  await ctx.close();
+
+  await edit.getByLabel(en.teams.bio).fill("after");
+  const put = page.waitForRequest((request) => request.method() === "PUT" && new URL(request.url()).pathname === `/api/admin/teams/${teamId}`);
+  await edit.getByRole("button", { name: en.teams.save, exact: true }).click();
+  expect((await put).postDataJSON()).toEqual({ bio: "after" });
+  await expect(edit).toBeHidden();
+  const stored = (await (await page.request.post(`/api/admin/teams/search?hint=${encodeURIComponent(renamed)}`)).json()) as { data: { id: number; name: string; bio: string }[] };
+  expect(stored.data.find((t) => t.id === teamId)).toMatchObject({ name: renamed, bio: "after" });
+});
+
 test("on a narrow screen a team's name wraps between words, a long bio wraps, and a member's name keeps its room", async ({ page, browser }) => {
   await registerUser(page);
   const teamName = `Red Maple Hackers ${Date.now().toString(36).slice(-2)}`;

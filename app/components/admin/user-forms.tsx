@@ -4,39 +4,30 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { TextAreaField, TextField } from "~/components/ui/field";
 import { selectClass } from "~/components/ui/select";
-import { ROLES, type Role } from "~/core/enums";
+import { ROLES } from "~/core/enums";
 import { USER_NAME_MAX } from "~/core/schemas/account";
-import { sameValues } from "~/core/ui/same-values";
+import { userEditChanges } from "~/core/ui/dialog-edits";
 import { api, errorMessage } from "~/lib/api";
 import { type AdminUserInfo, type BatchUserResult, parseBatchLines } from "./user-types";
 
-/** The fields of the edit form, as it sends them (text trimmed) and as it shows a user. */
-type UserEditValues = Record<"userName" | "email" | "realName" | "stdNumber" | "phone" | "bio" | "role", string> & { emailConfirmed: boolean };
-
-/** PUT /api/admin/users/{id}'s body: own role and activation are not offered (a disabled field is not in the form either). */
-function userEditBody(values: UserEditValues, isSelf: boolean) {
-  return {
-    userName: values.userName.trim(),
-    email: values.email.trim(),
-    realName: values.realName.trim(),
-    stdNumber: values.stdNumber.trim(),
-    phone: values.phone.trim(),
-    bio: values.bio.trim(),
-    ...(isSelf ? {} : { role: values.role.trim() as Role, emailConfirmed: values.emailConfirmed }),
-  };
-}
-
-/** The edit dialog's form: profile fields, role and activation (PUT /api/admin/users/{id}). A save of the user unchanged is not sent. */
+/**
+ * The edit dialog's form: profile fields, role and activation (PUT /api/admin/users/{id}). It sends only the
+ * fields changed against the user as the dialog opened: a ban or promotion made meanwhile elsewhere stays
+ * unless this dialog changed the role itself. A save of the user unchanged is not sent.
+ */
 export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUserInfo; selfId: string; onDone: () => void; onCancel: () => void }) {
   const { t } = useTranslation();
+  // The values the fields were drawn with: a newer `user` handed in while the dialog is open is not what they show.
+  const [opened] = useState(user);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [noChange, setNoChange] = useState(false);
-  const isSelf = user.id === selfId;
+  const isSelf = opened.id === selfId;
 
   async function submit(form: FormData) {
     const text = (name: string) => String(form.get(name) ?? "");
-    const body = userEditBody(
+    const body = userEditChanges(
+      opened,
       {
         userName: text("userName"),
         email: text("email"),
@@ -50,12 +41,12 @@ export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUs
       isSelf,
     );
     setError(null);
-    const unchanged = sameValues(body, userEditBody(user, isSelf));
+    const unchanged = Object.keys(body).length === 0;
     setNoChange(unchanged);
     if (unchanged) return;
     setBusy(true);
     try {
-      await api(`/api/admin/users/${user.id}`, { method: "PUT", body });
+      await api(`/api/admin/users/${opened.id}`, { method: "PUT", body });
       onDone();
     } catch (err) {
       setError(errorMessage(err));
@@ -76,16 +67,16 @@ export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUs
       {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label={t("adminUsers.userName")} name="userName" required maxLength={USER_NAME_MAX} defaultValue={user.userName} />
-        <TextField label={t("adminUsers.email")} name="email" type="email" required maxLength={254} defaultValue={user.email} />
-        <TextField label={t("adminUsers.realName")} name="realName" maxLength={128} defaultValue={user.realName} />
-        <TextField label={t("adminUsers.stdNumber")} name="stdNumber" maxLength={64} defaultValue={user.stdNumber} />
-        <TextField label={t("adminUsers.phone")} name="phone" type="tel" maxLength={32} defaultValue={user.phone} />
+        <TextField label={t("adminUsers.userName")} name="userName" required maxLength={USER_NAME_MAX} defaultValue={opened.userName} />
+        <TextField label={t("adminUsers.email")} name="email" type="email" required maxLength={254} defaultValue={opened.email} />
+        <TextField label={t("adminUsers.realName")} name="realName" maxLength={128} defaultValue={opened.realName} />
+        <TextField label={t("adminUsers.stdNumber")} name="stdNumber" maxLength={64} defaultValue={opened.stdNumber} />
+        <TextField label={t("adminUsers.phone")} name="phone" type="tel" maxLength={32} defaultValue={opened.phone} />
         <div className="space-y-1.5">
           <label htmlFor="admin-user-role" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
             {t("adminUsers.role")}
           </label>
-          <select id="admin-user-role" name="role" defaultValue={user.role} disabled={isSelf} className={`${selectClass} block w-full py-2`}>
+          <select id="admin-user-role" name="role" defaultValue={opened.role} disabled={isSelf} className={`${selectClass} block w-full py-2`}>
             {ROLES.map((role) => (
               <option key={role} value={role}>
                 {t(`role.${role}`)}
@@ -95,10 +86,10 @@ export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUs
           {isSelf ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminUsers.ownRole")}</p> : null}
         </div>
       </div>
-      <TextAreaField label={t("adminUsers.bio")} name="bio" maxLength={128} rows={2} defaultValue={user.bio} />
+      <TextAreaField label={t("adminUsers.bio")} name="bio" maxLength={128} rows={2} defaultValue={opened.bio} />
       <div className="space-y-1">
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="emailConfirmed" defaultChecked={user.emailConfirmed} disabled={isSelf} className="size-4 accent-primary-600" />
+          <input type="checkbox" name="emailConfirmed" defaultChecked={opened.emailConfirmed} disabled={isSelf} className="size-4 accent-primary-600" />
           {t("adminUsers.activeToggle")}
         </label>
         {isSelf ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminUsers.ownActive")}</p> : null}

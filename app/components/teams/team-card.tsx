@@ -247,16 +247,19 @@ export function TeamCard({
       ) : null}
 
       <Dialog open={editing} title={t("teams.editTitle")} onClose={() => setEditing(false)}>
-        <TeamForm
-          initial={{ name: team.name, bio: team.bio }}
-          submitLabel={t("teams.save")}
-          onCancel={() => setEditing(false)}
-          onSubmit={async (values) => {
-            await api(`/api/team/${team.id}`, { method: "PUT", body: values });
-            setEditing(false);
-            onChanged();
-          }}
-        />
+        {/* Drawn at each opening, from the team as it is then (the form keeps the values it opened with). */}
+        {editing ? (
+          <TeamForm
+            initial={{ name: team.name, bio: team.bio }}
+            submitLabel={t("teams.save")}
+            onCancel={() => setEditing(false)}
+            onSubmit={async (values) => {
+              await api(`/api/team/${team.id}`, { method: "PUT", body: values });
+              setEditing(false);
+              onChanged();
+            }}
+          />
+        ) : null}
       </Dialog>
 
       <ConfirmDialog

@@ -5,20 +5,13 @@ import { Button } from "~/components/ui/button";
 import { FieldErrors, TextAreaField, TextField } from "~/components/ui/field";
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from "~/core/schemas/team";
 import { codePointLength } from "~/core/text-length";
-import { sameValues } from "~/core/ui/same-values";
+import { teamEditChanges, teamFormBody, type TeamFormValues } from "~/core/ui/dialog-edits";
 import { errorMessage } from "~/lib/api";
 
-export interface TeamFormValues {
-  name: string;
-  bio: string;
-}
-
-/** The values as the form sends them (trimmed). */
-const teamBody = (values: TeamFormValues): TeamFormValues => ({ name: values.name.trim(), bio: values.bio.trim() });
-
 /**
- * Name and bio of a team, for creating and editing (`initial`: the team's stored values, and a save of them
- * unchanged is not sent); the server's message is shown when it refuses.
+ * Name and bio of a team, for creating and editing. Editing (`initial`: the team's stored values as the form
+ * opens) sends only the fields changed against them, so a name changed meanwhile elsewhere is not sent back
+ * with a new bio, and a save of them unchanged is not sent; the server's message is shown when it refuses.
  */
 export function TeamForm({
   initial,
@@ -28,10 +21,12 @@ export function TeamForm({
 }: {
   initial?: TeamFormValues;
   submitLabel: string;
-  onSubmit: (values: TeamFormValues) => Promise<void>;
+  onSubmit: (values: Partial<TeamFormValues>) => Promise<void>;
   onCancel?: () => void;
 }) {
   const { t } = useTranslation();
+  // The values the fields were drawn with: a newer `initial` handed in while the form is open is not what they show.
+  const [opened] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // A new object per refusal: the name's error shows again at each (app/components/ui/field.tsx, FieldErrors).
@@ -41,8 +36,9 @@ export function TeamForm({
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const { name, bio } = teamBody({ name: String(form.get("name") ?? ""), bio: String(form.get("bio") ?? "") });
-    const unchanged = initial !== undefined && sameValues({ name, bio }, teamBody(initial));
+    const { name, bio } = teamFormBody({ name: String(form.get("name") ?? ""), bio: String(form.get("bio") ?? "") });
+    const body = opened ? teamEditChanges(opened, { name, bio }) : { name, bio };
+    const unchanged = Object.keys(body).length === 0;
     setNoChange(unchanged);
     if (unchanged) {
       setNameError(null);
@@ -58,7 +54,7 @@ export function TeamForm({
     setError(null);
     setBusy(true);
     try {
-      await onSubmit({ name, bio });
+      await onSubmit(body);
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -76,12 +72,12 @@ export function TeamForm({
           name="name"
           required
           maxLength={TEAM_NAME_MAX}
-          defaultValue={initial?.name}
+          defaultValue={opened?.name}
           error={nameError?.message}
           autoComplete="off"
         />
       </FieldErrors>
-      <TextAreaField label={t("teams.bio")} name="bio" maxLength={TEAM_BIO_MAX} rows={2} defaultValue={initial?.bio} />
+      <TextAreaField label={t("teams.bio")} name="bio" maxLength={TEAM_BIO_MAX} rows={2} defaultValue={opened?.bio} />
       <div className="flex justify-end gap-2">
         {onCancel ? (
           <Button variant="secondary" onClick={onCancel} disabled={busy}>
