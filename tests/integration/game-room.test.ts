@@ -260,6 +260,59 @@ describe("submission life cycle", () => {
     expect((await listed()).acceptedCount).toBe(1);
   });
 
+  it("counts only the solves the board counts (rules.md §3): none after the end, after the deadline or by a division that does not move the value", async () => {
+    const { admin, gameId } = await setup({ practiceMode: true });
+    const edit = await updateGame(admin, gameId, {
+      divisions: [
+        { name: "Open", defaultPermissions: 2147483647 },
+        { name: "Static", defaultPermissions: 2147483647 & ~4096 },
+      ],
+    });
+    expect(edit.status).toBe(200);
+    const divs = (edit.body as unknown as { divisions: { id: number; name: string }[] }).divisions;
+    const open = divs.find((d) => d.name === "Open")!.id;
+    const fixed = divs.find((d) => d.name === "Static")!.id;
+    const early = await makeChallenge(admin, gameId, { flags: ["f"], title: "early" });
+    const late = await makeChallenge(admin, gameId, { flags: ["f"], title: "late" });
+    const [a, b, d] = await seedPlayers(gameId, 3, { divisionId: open });
+    const [s] = await seedPlayers(gameId, 1, { divisionId: fixed });
+    await ensureInstances(gameId, early);
+    await ensureInstances(gameId, late);
+    const counts = async () => {
+      const listed = (await admin.json<{ id: number; acceptedCount: number }[]>(`/api/edit/games/${gameId}/challenges`)).body;
+      const solved = Object.values((await board(gameId)).challenges).flat();
+      return Promise.all(
+        [early, late].map(async (id) => ({
+          listed: listed.find((c) => c.id === id)!.acceptedCount,
+          board: solved.find((c) => c.id === id)!.solved,
+          edit: (await admin.json<{ acceptedCount: number }>(`/api/edit/games/${gameId}/challenges/${id}`)).body.acceptedCount,
+        })),
+      );
+    };
+    const solve = async (p: Player, cid: number) => {
+      expect((await submit(p, gameId, cid, "f")).status).toBe(200);
+      await settle(gameId);
+    };
+    await solve(a!, early);
+    await solve(a!, late);
+    // A division without AffectDynamicScore: its solve scores but does not count.
+    await solve(s!, early);
+    const one = { listed: 1, board: 1, edit: 1 };
+    expect(await counts()).toEqual([one, one]);
+    // After the challenge's deadline (practice mode takes the flag).
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/${early}`, { method: "PUT", body: { deadlineUtc: Date.now() - 1 } })).status).toBe(200);
+    await solve(b!, early);
+    expect(await counts()).toEqual([one, one]);
+    // After the end (practice).
+    expect((await updateGame(admin, gameId, { end: Date.now() - 1 })).status).toBe(200);
+    await solve(d!, late);
+    expect(await counts()).toEqual([one, one]);
+    // Recomputed: the board's count, whatever D1 held.
+    await env.DB.prepare("UPDATE challenges SET accepted_count = 7 WHERE game_id = ?1").bind(gameId).run();
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/updateaccepted`, { method: "POST" })).status).toBe(200);
+    expect(await counts()).toEqual([one, one]);
+  });
+
   it("values a disabled challenge as the board valued it: a practice solve after the end does not lower it", async () => {
     const { admin, gameId } = await setup({ practiceMode: true });
     const cid = await makeChallenge(admin, gameId, { flags: ["f"], fields: { originalScore: 1000, minScoreRate: 0.25, difficulty: 5 } });

@@ -37,8 +37,7 @@ defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges"
 // Registered before `/:cid` routes so the literal segment is never read as an id.
 defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges/updateaccepted", auth: "Admin", tag, summary: "Recompute every challenge's acceptedCount from the solves" }, async (c) => {
   const id = editGameId(c);
-  await challengeService.updateAcceptedCounts(c.get("db"), id);
-  await refreshRoom(c.env, id, "challenges");
+  await challengeService.updateAcceptedCounts(c.get("db"), c.env, id);
   await logEvent(c, { level: "Information", logger: "Admin", text: { key: "acceptedCountsRecomputed", params: { game: id } }, status: "Success" });
   return ok(c, "challenge.accepted_updated");
 });

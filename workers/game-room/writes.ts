@@ -31,6 +31,7 @@ export interface PendingWrites {
   events: [EventType, string[], number, string | null, number | null][];
   /** [type, values, time] — pushed once stored (they need their ids). */
   notices: [NoticeType, string[], number][];
+  /** Challenges whose stored `accepted_count` the drain writes again (from the room's counts then). */
   acceptedChallenges: Set<number>;
   /** [time, userName, ip, message, key, params] — Information records of the Game logger (services/logs composeLogText). */
   logs: [number, string | null, string | null, string, string, Record<string, unknown>][];
@@ -131,8 +132,9 @@ export interface DrainStatements {
  * their verdicts wrote. A submission whose participation or challenge was deleted while it waited is
  * left out, and so is everything that refers to it; nothing is written for a deleted game. Submissions
  * D1 already has (a drain whose answer was lost after it committed, written again) are skipped.
+ * `acceptedCounts`: [challengeId, counted solves] of `w.acceptedChallenges`, as the room counts them now.
  */
-export function drainStatements(db: D1Database, gameId: number, w: PendingWrites): DrainStatements {
+export function drainStatements(db: D1Database, gameId: number, w: PendingWrites, acceptedCounts: [number, number][]): DrainStatements {
   const statements: D1PreparedStatement[] = [];
   let noticeIndex = -1;
   const gameExists = "EXISTS (SELECT 1 FROM games WHERE id = ?1)";
@@ -199,20 +201,18 @@ export function drainStatements(db: D1Database, gameId: number, w: PendingWrites
         .bind(gameId, JSON.stringify(w.notices)),
     );
   }
-  if (w.acceptedChallenges.size > 0) {
-    // The challenge's solves (counted in its index alone) less those of the game's teams that are not
-    // Accepted (a few seeks, none when every team is Accepted). A join to each solve's participation read
-    // two table rows a solve: 27 ms for 40 challenges of 500 solves, the drain's largest part, against
-    // 1.4 ms (BENCHMARKS.md, thirty-fourth round).
+  if (acceptedCounts.length > 0) {
+    // The room's own counts (rules.md §3 counted solves, the board's `solved`): a count in SQL would need
+    // each solve's team, division and time, and read two table rows a solve (27 ms for 40 challenges of
+    // 500 solves, the drain's largest part; BENCHMARKS.md, thirty-fourth round). This reads no solve;
+    // the unary + keeps SQLite from walking the game's challenges by game_id instead of by key.
     statements.push(
       db
         .prepare(
-          `UPDATE challenges SET accepted_count = (SELECT count(*) FROM first_solves f WHERE f.challenge_id = challenges.id)
-             - (SELECT count(*) FROM first_solves f WHERE f.challenge_id = challenges.id
-                AND f.participation_id IN (SELECT id FROM participations WHERE game_id = ?2 AND status <> 'Accepted'))
-           WHERE id IN (SELECT value FROM json_each(?1))`,
+          `UPDATE challenges SET accepted_count = x.n FROM (SELECT ${j(0)} AS id, ${j(1)} AS n FROM json_each(?1) j) x
+           WHERE challenges.id = x.id AND +challenges.game_id = ?2`,
         )
-        .bind(JSON.stringify([...w.acceptedChallenges]), gameId),
+        .bind(JSON.stringify(acceptedCounts), gameId),
     );
   }
   if (w.logs.length > 0) {

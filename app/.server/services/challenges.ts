@@ -17,11 +17,12 @@ import { orderChallenges } from "~/core/scoring/scoreboard";
 import type { Db } from "../db/client";
 import { bumpVersion, isVersionRefusal } from "../db/versions";
 import { dropUnreferenced, sanitizeFileName } from "../storage/files";
-import { type Challenge, challenges, divisionChallengeConfigs, firstSolves, flags, gameNotices, games, type NewChallenge, participations } from "../db/schema";
+import { type Challenge, challenges, divisionChallengeConfigs, flags, gameNotices, games, type NewChallenge } from "../db/schema";
 import { deleteAttachmentStatements, getChallengeAttachment, hasFlags, listFlags } from "./flags";
 import { requireGame } from "./games";
 import { getTestContainer } from "./containers";
 import { createInstancesForChallenge } from "./instances";
+import { type RoomEnv, roomOf } from "./room";
 import { toNoticeInfo } from "./notices";
 
 export interface ChallengeDeps {
@@ -258,15 +259,11 @@ export async function deleteChallenge(deps: Pick<ChallengeDeps, "db" | "bucket">
   return challenge;
 }
 
-/** POST edit/games/{id}/challenges/updateaccepted: acceptedCount = solves of Accepted teams. */
-export async function updateAcceptedCounts(db: Db, gameId: number): Promise<void> {
+/**
+ * POST edit/games/{id}/challenges/updateaccepted: every challenge's acceptedCount = its counted solves
+ * (rules.md §3, the board's count), recomputed by the game's room from the solve records it reloads.
+ */
+export async function updateAcceptedCounts(db: Db, env: RoomEnv, gameId: number): Promise<void> {
   await requireGame(db, gameId);
-  await db
-    .update(challenges)
-    .set({
-      acceptedCount: sql`(select count(*) from ${firstSolves} inner join ${participations} on ${participations.id} = ${firstSolves.participationId}
-        where ${firstSolves.challengeId} = ${challenges.id} and ${participations.status} = 'Accepted')`,
-    })
-    .where(eq(challenges.gameId, gameId))
-    .run();
+  if (!(await roomOf(env, gameId).updateAcceptedCounts(gameId))) throw notFound("game.not_found");
 }

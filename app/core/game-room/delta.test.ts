@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GamePermission } from "../enums";
 import { type BoardInput, type BoardSolve, computeScoreboard, type ScoreboardModel } from "../scoring/scoreboard";
-import { applyBoardDelta, indexBoard, refetchDelta, solveDelta } from "./delta";
+import { applyBoardDelta, indexBoard, refetchDelta, solveDelta, solvedCounts } from "./delta";
 
 const ALL = GamePermission.All;
 const NO_SCORE = ALL & ~GamePermission.GetScore;
@@ -84,6 +84,19 @@ describe("scoreboard deltas", () => {
         const full = computeScoreboard({ ...input, now: 2 });
         expect(comparable(room)).toEqual(comparable(full));
         expect(comparable(browser)).toEqual(wire(comparable(full)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("counts each challenge's solves as the full computation does, with the solves still waiting for a delta", () => {
+    fc.assert(
+      fc.property(arbGame, ({ input, cuts }) => {
+        const onBoard = cuts[0] ?? 0;
+        const board = computeScoreboard({ ...input, solves: input.solves.slice(0, onBoard) });
+        const counts = solvedCounts(indexBoard(input), board, input.solves.slice(onBoard));
+        const full = Object.values(computeScoreboard(input).challenges).flat();
+        expect([...counts].sort((a, b) => a[0] - b[0])).toEqual(full.map((c) => [c.id, c.solved]).sort((a, b) => a[0]! - b[0]!));
       }),
       { numRuns: 400 },
     );

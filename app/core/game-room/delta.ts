@@ -161,6 +161,25 @@ export function solveDelta(
   return { delta, board: next };
 }
 
+/**
+ * Each challenge's counted solves (its `solved`) on `board` once `pending` (solves judged after the board's,
+ * in judging order) are added — what `solveDelta` would give, without making the delta: the board's counts
+ * plus the pending solves that count (rules.md §3). Only the challenges on the board.
+ */
+export function solvedCounts(index: BoardIndex, board: ScoreboardModel, pending: readonly BoardSolve[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const list of Object.values(board.challenges)) for (const c of list) counts.set(c.id, c.solved);
+  for (const s of pending) {
+    const team = index.teams.get(s.participationId);
+    const challenge = index.challenges.get(s.challengeId);
+    const solved = counts.get(s.challengeId);
+    if (!team || !challenge || solved === undefined) continue;
+    const division = team.divisionId === null ? undefined : index.divisions.get(team.divisionId);
+    if (solveFacts(index.game, team, division, challenge, s.time).counted) counts.set(s.challengeId, solved + 1);
+  }
+  return counts;
+}
+
 /** Applies a delta to a board (the browser's copy, or the room's); returns a new board sharing unchanged parts. */
 export function applyBoardDelta(board: ScoreboardModel, delta: BoardDelta): ScoreboardModel {
   const changed = new Map(delta.challenges.map((c) => [c.id, c]));

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { GamePermission } from "../enums";
 import { emptyFlagCache, judge, playerStatus, setInstance } from "./judge";
 import { checkFlagText } from "./schemas";
-import { addSolve, challengeValue, checkSubmission, type RoomChallenge, roomAccess, type RoomState, solveType } from "./state";
+import { computeScoreboard } from "../scoring/scoreboard";
+import { addSolve, boardInput, challengeValue, checkSubmission, countedSolves, type RoomChallenge, roomAccess, type RoomState, solveType } from "./state";
 import { verdictText, WRONG_MESSAGE_COUNT, wrongMessageKey } from "./verdict-text";
 
 describe("judge", () => {
@@ -160,6 +161,32 @@ describe("challengeValue", () => {
     expect(challengeValue(s, c)).toBe(864);
     c.isEnabled = false;
     expect(challengeValue(s, c)).toBe(864);
+  });
+});
+
+describe("countedSolves", () => {
+  it("is the board's solve count: no suspended team, nothing after the end or the deadline, no division without AffectDynamicScore", () => {
+    const s = state();
+    const c = s.challenges.get(10)!;
+    c.deadline = s.game.start + 50;
+    s.divisions.get(5)!.challengeConfigs[10] = GamePermission.All & ~GamePermission.AffectDynamicScore;
+    const solve = (pid: number, time: number) => addSolve(s, { participationId: pid, challengeId: 10, submissionId: pid, time, userName: "" });
+    solve(1, s.game.start + 1);
+    solve(2, s.game.start + 2);
+    solve(5, s.game.start + 3);
+    solve(6, s.game.start + 4);
+    solve(3, c.deadline + 1);
+    solve(4, s.game.end);
+    const onBoard = () => computeScoreboard(boardInput(s, Date.now())).challenges.Web?.find((info) => info.id === 10)?.solved;
+    expect(countedSolves(s, c)).toBe(2);
+    expect(onBoard()).toBe(2);
+    // The team plays again: its solve counts on the board and here alike.
+    s.participations.get(5)!.status = "Accepted";
+    expect(countedSolves(s, c)).toBe(3);
+    expect(onBoard()).toBe(3);
+    // Off the board (disabled), the count stays the rule's.
+    c.isEnabled = false;
+    expect(countedSolves(s, c)).toBe(3);
   });
 });
 

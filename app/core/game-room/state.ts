@@ -127,17 +127,22 @@ export function solveType(state: RoomState, p: RoomParticipation, c: RoomChallen
 }
 
 /**
- * A challenge's current value, on the board or not (a disabled one too), from its counted solves
- * (rules.md §3): accepted teams' solves in the game's time, before the deadline, by divisions that move
- * the value. The board computes the same for the challenges it shows.
+ * A challenge's counted solves (rules.md §3), on the board or not (a disabled one too): accepted teams'
+ * solves in the game's time, before the deadline, by divisions that move the value. The board's `solved`
+ * for the challenges it shows, and the challenge's stored `acceptedCount`.
  */
-export function challengeValue(state: RoomState, c: RoomChallenge): number {
+export function countedSolves(state: RoomState, c: RoomChallenge): number {
   let counted = 0;
   for (const s of state.solvesByChallenge.get(c.id) ?? []) {
     const p = state.participations.get(s.participationId);
     if (p && p.status === "Accepted" && solveFacts(state.game, p, divisionOf(state, p), c, s.time).counted) counted++;
   }
-  return computeChallengeValue(c, counted);
+  return counted;
+}
+
+/** A challenge's current value from its counted solves; the board computes the same for the challenges it shows. */
+export function challengeValue(state: RoomState, c: RoomChallenge): number {
+  return computeChallengeValue(c, countedSolves(state, c));
 }
 
 /** The scoreboard input of the state: accepted teams, enabled challenges, all first solves. */

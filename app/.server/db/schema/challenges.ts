@@ -43,7 +43,7 @@ export const challenges = sqliteTable(
     deadline: integer("deadline"),
     /** 0 = unlimited. */
     submissionLimit: integer("submission_limit").notNull().default(0),
-    /** Cached count of accepted first solves; recomputed by `updateaccepted`. */
+    /** Counted solves (rules.md §3, the board's `solved`): written by the game's room with each solve's drain and by `updateaccepted`. */
     acceptedCount: integer("accepted_count").notNull().default(0),
     /**
      * Bumped by every admin write to the challenge (settings, hints, flags, attachment); its ETag, which PUT's
