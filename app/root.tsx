@@ -222,7 +222,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let heading = t("error.title");
   let message = t("error.unexpected");
   let stack: string | undefined;
-  if (isRouteErrorResponse(error)) {
+  // A page's own read refused after it was shown (app/lib/session-end.ts ACCESS_ENDED: the role was taken
+  // away, the game deleted) ends the page as its loader's refusal would have.
+  const goneOrForbidden = isApiError(error) && (error.status === 404 || error.status === 403);
+  if (isRouteErrorResponse(error) || goneOrForbidden) {
     // Other statuses come from the router itself (a 405 for a POST to a page without an action, a 400 for a
     // malformed data request); their text is the router's, in English and naming its routes: not shown.
     heading = error.status === 404 ? t("notFound.title") : error.status === 403 ? t("forbidden.title") : t("error.title");
@@ -239,7 +242,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     else message = t("error.server");
     stack = error.stack;
   }
-  const notFoundOrForbidden = isRouteErrorResponse(error) && (error.status === 404 || error.status === 403);
+  const notFoundOrForbidden = goneOrForbidden || (isRouteErrorResponse(error) && (error.status === 404 || error.status === 403));
   // The tab and a screen reader's page title say what happened, not only the site's name.
   const siteTitle = useRouteLoaderData<typeof loader>("root")?.config.title ?? "Flagstaff";
   useEffect(() => {

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { Shape } from "~/core/ui/list-shape";
 import { ApiError } from "./api";
 import { LIST_CACHE_PREFIX } from "./cache";
+import { endsPage, SESSION_ENDED } from "./session-end";
 
 /**
  * Browser cache of API lists (rules.md §15): the last answer of each list is kept in localStorage, deflated
@@ -250,6 +251,12 @@ export interface CachedListOptions<T> {
    * Without it any object is stored, and a refresh is shown whatever it is.
    */
   shape?: Shape<T>;
+  /**
+   * Refusals of a refresh that end the page (app/lib/session-end.ts): by default the session's end; a
+   * monitor or admin page passes ACCESS_ENDED, so a role taken away or a game deleted shows what a reload
+   * would instead of the rows read before.
+   */
+  endsOn?: readonly number[];
 }
 
 export interface CachedList<T> {
@@ -268,7 +275,7 @@ export interface CachedList<T> {
 export function useCachedList<T>(
   key: string,
   fetcher: (signal: AbortSignal) => Promise<T>,
-  { initial, stale = false, refreshMs = REFRESH_MS.list, persist = true, fromStorage = false, shape }: CachedListOptions<T>,
+  { initial, stale = false, refreshMs = REFRESH_MS.list, persist = true, fromStorage = false, shape, endsOn = SESSION_ENDED }: CachedListOptions<T>,
 ): CachedList<T> {
   const [state, setState] = useState({ initial, data: initial });
   const [refreshing, setRefreshing] = useState(false);
@@ -361,9 +368,10 @@ export function useCachedList<T>(
 
   useEffect(() => () => controllerRef.current?.abort(), []);
 
-  // The session ended (signed out in another tab, or it expired): the old session's rows do not stay on
-  // screen; the route's error boundary (app/root.tsx) sends the page to the login page instead.
-  if (error instanceof ApiError && error.status === 401) throw error;
+  // The session ended (signed out in another tab, or it expired), or the page's access or record is gone
+  // (`endsOn`): the rows read before do not stay on screen; the route's error boundary (app/root.tsx) sends
+  // the page to the login page, or shows the forbidden or not-found state, instead.
+  if (endsPage(error, endsOn)) throw error;
 
   return { data, refreshing, error, refresh };
 }

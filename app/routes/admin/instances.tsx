@@ -12,6 +12,7 @@ import { Card } from "~/components/ui/card";
 import { api, errorMessage } from "~/lib/api";
 import { formatInstanceSummary } from "~/lib/instance-summary";
 import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
+import { ACCESS_ENDED } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/instances";
@@ -73,6 +74,7 @@ export default function AdminInstancesPage() {
     stale: true,
     refreshMs: REFRESH_MS.instances,
     persist: false,
+    endsOn: ACCESS_ENDED,
   });
   const list = live.data?.instances ?? null;
   const agents = live.data?.agents ?? [];

@@ -15,6 +15,7 @@ import { liveRowsToKeep } from "~/core/ui/live-rows";
 import { type SocketState, connectAdminLogs } from "~/lib/admin-log-socket";
 import { api } from "~/lib/api";
 import { loadCached, useCachedList } from "~/lib/list-cache";
+import { ACCESS_ENDED } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
 import { pageReadsSince } from "~/lib/page-reads";
 import { getInstance } from "~/middleware/i18next";
@@ -78,7 +79,7 @@ export default function AdminLogsPage({ loaderData }: Route.ComponentProps) {
   const firstPage = useCachedList(
     firstPageKey(loaded?.level ?? "All"),
     (signal) => fetchLogs(loaded?.level ?? "All", 1, signal),
-    { initial: loaded ? loaded.logs : null, stale: Boolean(loaded?.fromCache) && loaded?.page === 1, refreshMs: 0, shape: LOGS_SHAPE },
+    { initial: loaded ? loaded.logs : null, stale: Boolean(loaded?.fromCache) && loaded?.page === 1, refreshMs: 0, shape: LOGS_SHAPE, endsOn: ACCESS_ENDED },
   );
   const data = loaded && firstPage.data ? { ...loaded, logs: firstPage.data.slice(0, PAGE_SIZE), hasNext: loaded.page === 1 ? firstPage.data.length > PAGE_SIZE || loaded.hasNext : loaded.hasNext } : null;
   const [live, setLive] = useState<LogMessage[]>([]);

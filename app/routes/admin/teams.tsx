@@ -16,6 +16,7 @@ import { HintSearchForm } from "~/components/ui/search-input";
 import type { ArrayResponse, TeamInfo } from "~/core/schemas/team";
 import { arrayResponseOf, recordWith } from "~/core/ui/list-shape";
 import { loadCached, useCachedList } from "~/lib/list-cache";
+import { ACCESS_ENDED } from "~/lib/session-end";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -101,6 +102,7 @@ function AdminTeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
     stale: loaderData.fromCache,
     persist: !hint,
     shape: LIST_SHAPE,
+    endsOn: ACCESS_ENDED,
   });
   const [editing, setEditing] = useState<TeamInfo | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);

@@ -17,6 +17,7 @@ import type { ArrayResponse } from "~/core/schemas/team";
 import { initialOf } from "~/core/text-length";
 import { arrayResponseOf, recordWith } from "~/core/ui/list-shape";
 import { loadCached, useCachedList } from "~/lib/list-cache";
+import { ACCESS_ENDED } from "~/lib/session-end";
 import { api, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
@@ -83,7 +84,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
   const live = useCachedList(
     listKey(loaded?.hint ?? "", loaded?.page ?? 1),
     (signal) => fetchList(loaded?.hint ?? "", loaded?.page ?? 1, signal),
-    { initial: loaded?.result ?? null, stale: loaded?.fromCache ?? false, refreshMs: loaded ? undefined : 0, persist: !loaded?.hint, shape: LIST_SHAPE },
+    { initial: loaded?.result ?? null, stale: loaded?.fromCache ?? false, refreshMs: loaded ? undefined : 0, persist: !loaded?.hint, shape: LIST_SHAPE, endsOn: ACCESS_ENDED },
   );
   const data = loaded && live.data ? { ...loaded, result: live.data } : null;
 

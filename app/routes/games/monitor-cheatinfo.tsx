@@ -11,6 +11,7 @@ import { Alert } from "~/components/ui/alert";
 import { api, errorMessage } from "~/lib/api";
 import { useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
+import { ACCESS_ENDED } from "~/lib/session-end";
 import { useHubSocket } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/monitor-cheatinfo";
@@ -39,6 +40,8 @@ export default function MonitorCheatInfoPage({ loaderData }: Route.ComponentProp
     initial: null,
     stale: true,
     persist: false,
+    // The role taken away or the game deleted ends the page: other teams' flags do not stay on it.
+    endsOn: ACCESS_ENDED,
   });
   // The room pushes a verdict as it judges it and stores the cheat record with its next write batch, so a
   // refresh right after the push may miss it: ask again until the announced submission is listed.

@@ -25,7 +25,7 @@ import type { EventType } from "~/core/enums";
 import type { GameEvent } from "~/core/protocol";
 import { useAddressFilter } from "~/lib/address-filter";
 import { api, errorMessage } from "~/lib/api";
-import { useSessionEnd } from "~/lib/session-end";
+import { ACCESS_ENDED, useSessionEnd } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
 import { useHubSocket } from "~/lib/realtime";
 import { getInstance } from "~/middleware/i18next";
@@ -75,7 +75,8 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
   const limitRef = useRef(ROUND_ROWS);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const sessionEnded = useSessionEnd();
+  // A refusal (the role taken away, the game deleted) ends the page: no rows read before stay.
+  const pageEnded = useSessionEnd(ACCESS_ENDED);
   // Newest first, exactly the rows the server lists for `hideContainer` (plus live ones), so the next page
   // starts at `held.current.length`. Mirrored in a ref for the paging loop and the socket.
   const held = useRef<GameEvent[]>([]);
@@ -116,12 +117,12 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
           }
         }
       } catch (err) {
-        if (id === round.current && !sessionEnded(err)) setError(errorMessage(err));
+        if (id === round.current && !pageEnded(err)) setError(errorMessage(err));
       } finally {
         if (id === round.current) setLoading(false);
       }
     },
-    [gameId, hideContainer, teamId, type, setEvents, sessionEnded],
+    [gameId, hideContainer, teamId, type, setEvents, pageEnded],
   );
 
   // A new game, container setting or team changes the server's list: start over. A new type searches what is held first.

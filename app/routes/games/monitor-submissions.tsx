@@ -17,7 +17,7 @@ import type { SubmissionRecord } from "~/core/protocol";
 import { PushesDuringRead } from "~/core/ui/pushes-during-read";
 import { useAddressFilter } from "~/lib/address-filter";
 import { api, errorMessage } from "~/lib/api";
-import { useSessionEnd } from "~/lib/session-end";
+import { ACCESS_ENDED, useSessionEnd } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
 import { useHubSocket } from "~/lib/realtime";
 import { useOneAtATime } from "~/lib/one-at-a-time";
@@ -53,7 +53,8 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   const setFilter = (next: Partial<SubmissionFilter>) => setParams(Object.fromEntries(Object.entries(next).map(([key, value]) => [key, value === null ? "" : String(value)])));
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const sessionEnded = useSessionEnd();
+  // A refusal (the role taken away, the game deleted) ends the page: no rows read before stay.
+  const pageEnded = useSessionEnd(ACCESS_ENDED);
   const query = useCallback((skip: number) => api<SubmissionRecord[]>(`/api/game/${gameId}/submissions?${submissionsQuery(filter, PAGE, skip)}`), [gameId, filter]);
   // How many rows the page holds: the pages read so far (at least one). Live rows push the oldest out
   // below it, so a page open for hours stays as long as what was read. The rows held are the newest of the
@@ -93,10 +94,10 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
           setMore(full);
           setError(null);
         } catch (err) {
-          if (reads.fail(round) && !sessionEnded(err)) setError(errorMessage(err));
+          if (reads.fail(round) && !pageEnded(err)) setError(errorMessage(err));
         }
       }),
-    [query, reads, sessionEnded, oneAtATime, show],
+    [query, reads, pageEnded, oneAtATime, show],
   );
   useEffect(() => void load(false), [load]);
   const loadMore = () =>
@@ -110,7 +111,7 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
           setMore(list.length === PAGE);
         },
         (err: unknown) => {
-          if (!sessionEnded(err)) setError(errorMessage(err));
+          if (!pageEnded(err)) setError(errorMessage(err));
         },
       ),
     );

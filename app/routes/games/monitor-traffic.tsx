@@ -12,6 +12,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { api, errorMessage } from "~/lib/api";
 import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
+import { ACCESS_ENDED, ROLE_ENDED } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/monitor-traffic";
@@ -63,11 +64,11 @@ type ListOf<T> = { url: string; list: T[] } | null;
  * A list of the page, read at once and then every 10 s like the other monitor lists (rules.md §15), the
  * rows staying on screen meanwhile. `url` null (nothing selected): no list and no requests.
  */
-function useCaptureList<T>(url: string | null) {
+function useCaptureList<T>(url: string | null, endsOn: readonly number[]) {
   const { data, error, refresh } = useCachedList<ListOf<T>>(
     `monitor-traffic:${url}`,
     async (signal) => (url ? { url, list: await api<T[]>(url, { signal }) } : null),
-    { initial: null, stale: true, refreshMs: REFRESH_MS.list, persist: false },
+    { initial: null, stale: true, refreshMs: REFRESH_MS.list, persist: false, endsOn },
   );
   return { list: url !== null && data?.url === url ? data.list : null, error, refresh };
 }
@@ -83,9 +84,11 @@ export default function MonitorTrafficPage({ loaderData }: Route.ComponentProps)
   const [dialogError, setDialogError] = useState<string | null>(null);
 
   const base = challengeId !== null && teamId !== null ? `/api/game/captures/${challengeId}/${teamId}` : null;
-  const challengeList = useCaptureList<CaptureChallenge>(`/api/game/games/${gameId}/captures`);
-  const teamList = useCaptureList<CaptureTeam>(challengeId !== null ? `/api/game/captures/${challengeId}` : null);
-  const fileList = useCaptureList<FileRecord>(base);
+  // The role taken away or the game deleted ends the page (no capture list stays); a challenge deleted
+  // meanwhile is only an error line.
+  const challengeList = useCaptureList<CaptureChallenge>(`/api/game/games/${gameId}/captures`, ACCESS_ENDED);
+  const teamList = useCaptureList<CaptureTeam>(challengeId !== null ? `/api/game/captures/${challengeId}` : null, ROLE_ENDED);
+  const fileList = useCaptureList<FileRecord>(base, ROLE_ENDED);
   const challenges = challengeList.list;
   const teams = teamList.list;
   const files = fileList.list;

@@ -15,6 +15,7 @@ import type { ChallengeEditDetail, ChallengeEditInfo } from "~/core/schemas/chal
 import { api, errorMessage } from "~/lib/api";
 import { type IdempotencyKeys, useIdempotencyKey } from "~/lib/idempotency";
 import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
+import { ACCESS_ENDED } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenges";
@@ -97,7 +98,7 @@ function AdminChallengesPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
   const { data: challenges } = useCachedList(
     `admin-challenges:${gameId}`,
     (signal) => api<ChallengeEditInfo[]>(`/api/edit/games/${gameId}/challenges`, { signal }),
-    { initial: loaderData.challenges, refreshMs: REFRESH_MS.list, persist: false },
+    { initial: loaderData.challenges, refreshMs: REFRESH_MS.list, persist: false, endsOn: ACCESS_ENDED },
   );
   const [creating, setCreating] = useState(false);
   const createKeys = useIdempotencyKey();

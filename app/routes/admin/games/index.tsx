@@ -16,6 +16,7 @@ import type { GameInfo } from "~/core/schemas/game";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { arrayResponseOf, recordWith } from "~/core/ui/list-shape";
 import { loadCached, useCachedList } from "~/lib/list-cache";
+import { ACCESS_ENDED } from "~/lib/session-end";
 import { api, errorMessage } from "~/lib/api";
 import { type IdempotencyKeys, useIdempotencyKey } from "~/lib/idempotency";
 import { pageTitle } from "~/lib/meta";
@@ -111,7 +112,7 @@ function AdminGamesPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
   const now = useNow(10_000);
   const [searchParams] = useSearchParams();
   const { page } = loaderData;
-  const { data: games } = useCachedList(gamesKey(page), (signal) => fetchGames(page, signal), { initial: loaderData.games.data, stale: loaderData.games.fromCache, shape: GAMES_SHAPE });
+  const { data: games } = useCachedList(gamesKey(page), (signal) => fetchGames(page, signal), { initial: loaderData.games.data, stale: loaderData.games.fromCache, shape: GAMES_SHAPE, endsOn: ACCESS_ENDED });
   const [creating, setCreating] = useState(false);
   const createKeys = useIdempotencyKey();
   const pages = Math.max(1, Math.ceil(games.total / PAGE_SIZE));

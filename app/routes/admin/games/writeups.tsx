@@ -5,6 +5,7 @@ import { LoadingStatus } from "~/components/teams/loading";
 import { type AdminWriteupList, WriteupsAdmin } from "~/components/writeups/writeups-admin";
 import { api } from "~/lib/api";
 import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
+import { ACCESS_ENDED } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/writeups";
@@ -46,6 +47,7 @@ function LiveWriteups({ gameId, initial }: { gameId: number; initial: AdminWrite
     initial,
     refreshMs: REFRESH_MS.list,
     persist: false,
+    endsOn: ACCESS_ENDED,
   });
   return <WriteupsAdmin gameId={gameId} list={list} />;
 }

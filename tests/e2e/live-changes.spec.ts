@@ -1,0 +1,99 @@
+import { readFileSync } from "node:fs";
+import type { APIRequestContext, APIResponse, Browser, BrowserContext } from "@playwright/test";
+import { expect, hubGreeted, registerUser, test } from "./fixtures";
+
+// Pages left open while someone else changes what they show (DECISIONS.md "Sockets are cut when the account
+// changes", rules.md §11): what they show follows without a reload.
+
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
+
+const HOUR = 3_600_000;
+const FLAG = "flag{live_changes}";
+
+async function ok<T>(response: Promise<APIResponse>): Promise<T> {
+  const r = await response;
+  expect(r.status(), await r.text()).toBe(200);
+  return (await r.json()) as T;
+}
+
+/** A running game whose joins are accepted at once, with one enabled static challenge whose flag is FLAG. */
+async function runningGame(admin: APIRequestContext, stamp: string, challenge: Record<string, unknown> = {}) {
+  const now = Date.now();
+  const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Live ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } }));
+  const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title: `Moving ${stamp}`, category: "Misc", type: "StaticAttachment" } }));
+  await ok(admin.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, { data: [{ flag: FLAG }] }));
+  await ok(admin.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { data: { isEnabled: true, ...challenge } }));
+  return { gameId: game.id, challengeId: c.id };
+}
+
+/** A player in a context of its own: registered, captain of a new team that joined the game. */
+async function player(browser: Browser, gameId: number, teamName: string): Promise<{ context: BrowserContext; teamId: number }> {
+  const context = await browser.newContext();
+  await registerUser(context.request);
+  const team = await ok<{ id: number }>(context.request.post("/api/team", { data: { name: teamName } }));
+  await ok(context.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } }));
+  return { context, teamId: team.id };
+}
+
+/** A new user in a context of their own, given `role` by the admin; their id for the next role change. */
+async function userWithRole(browser: Browser, admin: APIRequestContext, role: string): Promise<{ context: BrowserContext; id: string }> {
+  const context = await browser.newContext();
+  const user = await registerUser(context.request);
+  const found = await ok<{ data: { id: string; userName: string }[] }>(admin.post(`/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`));
+  const id = found.data.find((u) => u.userName === user.userName)!.id;
+  await ok(admin.put(`/api/admin/users/${id}`, { data: { role } }));
+  return { context, id };
+}
+
+test("a Monitor made a User loses the open monitor pages at once: no submission, flag or event stays, and no empty state or Load more", async ({ adminApi: admin, browser }) => {
+  test.setTimeout(60_000);
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await runningGame(admin, stamp);
+  const team = await player(browser, gameId, `M${stamp}`.slice(0, 15));
+  const secret = `flag{other_team_${stamp}}`;
+  await ok(team.context.request.post(`/api/game/${gameId}/challenges/${challengeId}`, { data: { flag: secret } }));
+
+  const monitor = await userWithRole(browser, admin, "Monitor");
+  const submissions = await monitor.context.newPage();
+  const events = await monitor.context.newPage();
+  const cheats = await monitor.context.newPage();
+  const greeted = [hubGreeted(submissions, `/hub/game/${gameId}/monitor`), hubGreeted(events, `/hub/game/${gameId}/monitor`), hubGreeted(cheats, `/hub/game/${gameId}/monitor`)];
+  await submissions.goto(`/games/${gameId}/monitor/submissions`);
+  await expect(submissions.getByTestId("monitor-submissions").locator("tbody tr").filter({ hasText: secret })).toHaveCount(1);
+  await events.goto(`/games/${gameId}/monitor/events`);
+  await expect(events.getByTestId("monitor-events").locator("li").filter({ hasText: secret })).toHaveCount(1);
+  await cheats.goto(`/games/${gameId}/monitor/cheatinfo`);
+  await expect(cheats.getByText(en.monitor.empty)).toBeVisible();
+  await Promise.all(greeted);
+
+  await ok(admin.put(`/api/admin/users/${monitor.id}`, { data: { role: "User" } }));
+  for (const page of [submissions, events, cheats]) {
+    // What a reload would show: the page's forbidden state, nothing of what it listed.
+    await expect(page.getByRole("heading", { name: en.forbidden.title, level: 1 })).toBeVisible({ timeout: 8_000 });
+    await expect(page.getByText(en.forbidden.message)).toBeVisible();
+    await expect(page.getByText(secret)).toHaveCount(0);
+    await expect(page.getByText(en.monitor.empty)).toHaveCount(0);
+    await expect(page.getByRole("button", { name: en.monitor.loadMore })).toHaveCount(0);
+    await expect(page.getByText(en.error.stack)).toHaveCount(0);
+  }
+  await submissions.reload();
+  await expect(submissions.getByRole("heading", { name: en.forbidden.title, level: 1 })).toBeVisible();
+  await monitor.context.close();
+  await team.context.close();
+});
+
+test("an Admin made a User loses the open admin user list at its next refresh", async ({ adminApi: admin, browser }) => {
+  test.setTimeout(60_000);
+  const other = await userWithRole(browser, admin, "Admin");
+  const page = await other.context.newPage();
+  await page.goto("/admin/users");
+  const rows = page.locator("tbody tr");
+  await expect(rows.first()).toBeVisible();
+
+  await ok(admin.put(`/api/admin/users/${other.id}`, { data: { role: "User" } }));
+  // The list is read again every 10 s (rules.md §15): its refusal ends the page.
+  await expect(page.getByRole("heading", { name: en.forbidden.title, level: 1 })).toBeVisible({ timeout: 15_000 });
+  await expect(rows).toHaveCount(0);
+  await other.context.close();
+});
