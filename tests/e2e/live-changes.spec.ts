@@ -97,3 +97,23 @@ test("an Admin made a User loses the open admin user list at its next refresh", 
   await expect(rows).toHaveCount(0);
   await other.context.close();
 });
+
+test("Back after deleting a challenge, a post or a game returns to the page before the editor, not to the deleted record's address", async ({ adminPage: page }) => {
+  test.setTimeout(60_000);
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await runningGame(page.request, stamp);
+  const post = await ok<{ id: string }>(page.request.post("/api/edit/posts", { data: { title: `Gone ${stamp}` } }));
+  const deleteThrough = async (list: string, editor: string, button: string, confirm: string) => {
+    await page.goto(list);
+    await page.goto(editor);
+    await page.getByRole("button", { name: button, exact: true }).click();
+    await page.getByRole("dialog").getByRole("button", { name: confirm, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${list}$`));
+    await page.goBack();
+    await expect(page).toHaveURL(new RegExp(`${list}$`));
+    await expect(page.getByRole("heading", { name: en.notFound.title })).toHaveCount(0);
+  };
+  await deleteThrough(`/admin/games/${gameId}/challenges`, `/admin/games/${gameId}/challenges/${challengeId}`, en.adminChallenges.delete, en.adminChallenges.delete);
+  await deleteThrough("/posts", `/posts/${post.id}/edit`, en.posts.delete, en.posts.delete);
+  await deleteThrough("/admin/games", `/admin/games/${gameId}/info`, en.adminGames.delete, en.adminGames.delete);
+});

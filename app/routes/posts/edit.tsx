@@ -107,7 +107,8 @@ export default function EditPostPage({ loaderData: { post } }: Route.ComponentPr
     setDeleteError(null);
     try {
       await api(`/api/edit/posts/${post.id}`, { method: "DELETE" });
-      await navigate("/posts", { state: LEAVE_WITHOUT_ASKING });
+      // In place of the deleted post's editor: Back does not lead to a page that is gone.
+      await navigate("/posts", { replace: true, state: LEAVE_WITHOUT_ASKING });
     } catch (err) {
       setDeleteError(errorMessage(err));
       setBusy(false);

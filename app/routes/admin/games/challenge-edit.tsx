@@ -398,7 +398,8 @@ function Editor({
     setBusy(true);
     try {
       await api(url, { method: "DELETE" });
-      void navigate(base, { state: LEAVE_WITHOUT_ASKING });
+      // In place of the deleted challenge's entry: Back does not lead to a page that is gone.
+      void navigate(base, { replace: true, state: LEAVE_WITHOUT_ASKING });
     } catch (err) {
       setError(errorMessage(err));
       setBusy(false);

@@ -527,7 +527,8 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
     setBusy(true);
     try {
       await api(`/api/edit/games/${game.id}`, { method: "DELETE" });
-      await navigate("/admin/games", { state: LEAVE_WITHOUT_ASKING });
+      // In place of the deleted game's entry: Back does not lead to a page that is gone.
+      await navigate("/admin/games", { replace: true, state: LEAVE_WITHOUT_ASKING });
     } catch (err) {
       setDeleteError(errorMessage(err));
       setBusy(false);
