@@ -145,6 +145,39 @@ describe("connectHub", () => {
     expect(FakeSocket.instances).toHaveLength(2);
   });
 
+  it("says offline at once when the browser goes offline, retries nothing meanwhile, and reconnects at once when it is back", () => {
+    let resyncs = 0;
+    const states: string[] = [];
+    const stop = connectHub("/hub/game/1", { onMessage: () => {}, onResync: () => resyncs++, onState: (s) => states.push(s) });
+    FakeSocket.instances[0]!.serverOpen();
+    FakeSocket.instances[0]!.serverSend(hello(3));
+    windowEvents.dispatchEvent(new Event("offline"));
+    // The open socket is dropped without waiting for an unanswered ping.
+    expect(FakeSocket.instances[0]!.closedWith).toBeUndefined();
+    expect(states.at(-1)).toBe("offline");
+    vi.advanceTimersByTime(120_000);
+    expect(FakeSocket.instances).toHaveLength(1);
+    expect(states.at(-1)).toBe("offline");
+    windowEvents.dispatchEvent(new Event("online"));
+    expect(FakeSocket.instances).toHaveLength(2);
+    FakeSocket.instances[1]!.serverOpen();
+    FakeSocket.instances[1]!.serverSend(hello(5));
+    expect(states.at(-1)).toBe("open");
+    // What was pushed while offline is read again.
+    expect(resyncs).toBe(1);
+    stop();
+  });
+
+  it("an ended feed stays ended when the browser goes offline", () => {
+    const states: string[] = [];
+    const stop = connectHub("/hub/game/1", { onMessage: () => {}, onState: (s) => states.push(s) });
+    FakeSocket.instances[0]!.serverOpen();
+    FakeSocket.instances[0]!.serverClose(4404);
+    windowEvents.dispatchEvent(new Event("offline"));
+    expect(states.at(-1)).toBe("ended");
+    stop();
+  });
+
   it("asks for a resync after a reconnect and after a seq gap, and delivers the rest", () => {
     const got: ServerMessage[] = [];
     let resyncs = 0;

@@ -4,8 +4,11 @@ import { pageReadsSince } from "./page-reads";
 import { serverNow } from "./server-clock";
 import { streamSeqTracker } from "./stream-seq";
 
-/** `ended`: the server closed the feed for good (access taken away, game deleted); nothing is retried. */
-export type SocketState = "connecting" | "open" | "closed" | "ended";
+/**
+ * `ended`: the server closed the feed for good (access taken away, game deleted); nothing is retried.
+ * `offline`: the browser says it has no network; the feed opens again as soon as it says it is back.
+ */
+export type SocketState = "connecting" | "open" | "closed" | "ended" | "offline";
 
 export interface SocketOptions {
   /** Called for every server message except hello/pong. */
@@ -160,7 +163,23 @@ export function connectHub(path: string, options: HubOptions): () => void {
     attempt = 0;
     open();
   };
-  if (typeof window.addEventListener === "function") window.addEventListener("online", online);
+  // The browser lost its network: the feed can carry nothing now. Say so at once (the unanswered ping would
+  // take up to 35 s) and wait for `online` instead of retrying into no network.
+  const offline = () => {
+    if (stopped || ended) return;
+    const ws = socket;
+    if (ws) {
+      lost(ws);
+      ws.close();
+      if (ended) return;
+    }
+    clearTimeout(retryTimer);
+    onState?.("offline");
+  };
+  if (typeof window.addEventListener === "function") {
+    window.addEventListener("online", online);
+    window.addEventListener("offline", offline);
+  }
 
   open();
   return () => {
@@ -168,7 +187,10 @@ export function connectHub(path: string, options: HubOptions): () => void {
     clearTimeout(retryTimer);
     clearInterval(pingTimer);
     clearTimeout(pongTimer);
-    if (typeof window.removeEventListener === "function") window.removeEventListener("online", online);
+    if (typeof window.removeEventListener === "function") {
+      window.removeEventListener("online", online);
+      window.removeEventListener("offline", offline);
+    }
     const ws = socket;
     socket = null;
     ws?.close(1000);

@@ -117,3 +117,22 @@ test("Back after deleting a challenge, a post or a game returns to the page befo
   await deleteThrough("/posts", `/posts/${post.id}/edit`, en.posts.delete, en.posts.delete);
   await deleteThrough("/admin/games", `/admin/games/${gameId}/info`, en.adminGames.delete, en.adminGames.delete);
 });
+
+test("the live indicator says offline as soon as the browser loses its network, and is live again as soon as it is back", async ({ adminApi: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin, stamp);
+  const team = await player(browser, gameId, `O${stamp}`.slice(0, 15));
+  const page = await team.context.newPage();
+  await page.goto(`/games/${gameId}/challenges`);
+  const live = page.getByTestId("challenges-socket");
+  await expect(live).toHaveAttribute("data-state", "open");
+
+  // Far within the 35 s an unanswered ping takes.
+  await team.context.setOffline(true);
+  await expect(live).toHaveAttribute("data-state", "offline", { timeout: 2_000 });
+  await expect(live).toHaveText(en.notices.socket.offline);
+  await team.context.setOffline(false);
+  await expect(live).toHaveAttribute("data-state", "open", { timeout: 3_000 });
+  await expect(live).toHaveText(`● ${en.notices.socket.open}`);
+  await team.context.close();
+});

@@ -7,9 +7,10 @@ const tone: Record<SocketState, string> = {
   open: "text-emerald-700 dark:text-emerald-400",
   closed: "text-amber-700 dark:text-amber-300",
   ended: "text-red-700 dark:text-red-400",
+  offline: "text-amber-700 dark:text-amber-300",
 };
 
-/** Whether a page's live feed is connected: "Connecting…" at first, "● Live", "Reconnecting…" while its socket is down. */
+/** Whether a page's live feed is connected: "Connecting…" at first, "● Live", "Reconnecting…" while its socket is down, "Offline" while the browser has no network. */
 export function LiveState({ state, testId }: { state: SocketState; testId?: string }) {
   const { t } = useTranslation();
   // Once connected, a new attempt is a reconnection, whatever the socket's own state says.
