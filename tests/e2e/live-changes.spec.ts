@@ -136,3 +136,21 @@ test("the live indicator says offline as soon as the browser loses its network, 
   await expect(live).toHaveText(`● ${en.notices.socket.open}`);
   await team.context.close();
 });
+
+test("an open game overview shows the not-found state as soon as the game is deleted", async ({ adminApi: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin, stamp);
+  const team = await player(browser, gameId, `D${stamp}`.slice(0, 15));
+  const page = await team.context.newPage();
+  await page.goto(`/games/${gameId}`);
+  // The game's tab and its "Challenges" button.
+  await expect(page.getByRole("link", { name: en.challenge.pageTitle, exact: true })).toHaveCount(2);
+  await expect(page.locator("[data-socket-state]")).toHaveAttribute("data-socket-state", "open");
+
+  await ok(admin.delete(`/api/edit/games/${gameId}`));
+  // Long before the overview's 30-s read: the room's end of the feed makes the page read again.
+  await expect(page.getByRole("heading", { name: en.notFound.title, level: 1 })).toBeVisible({ timeout: 8_000 });
+  await expect(page.getByRole("link", { name: en.challenge.pageTitle, exact: true })).toHaveCount(0);
+  await expect(page.getByText(en.games.phase.Running, { exact: true })).toHaveCount(0);
+  await team.context.close();
+});

@@ -11,6 +11,7 @@ import { useKeepPlace } from "~/lib/keep-place";
 import { readCache, unexpectedAnswer, writeCache } from "~/lib/list-cache";
 import { useHubSocket } from "~/lib/realtime";
 import { useOneAtATime } from "~/lib/one-at-a-time";
+import { RECORD_GONE, useSessionEnd } from "~/lib/session-end";
 import { ArrivedNotices, NoticeItem } from "./notice-item";
 
 /** The API's largest page and furthest offset of notices (api.md §10). */
@@ -52,6 +53,9 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
   // A notice pushed into the list above what the reader is at (further down the list, or the writeup
   // below) keeps them where they were (Safari has no scroll anchoring of its own).
   const { region: section, mark: keepPlace } = useKeepPlace<HTMLElement>('[data-testid="notice"]');
+  // The game was deleted (its room ends the feed, whose resync reads the list): the page shows its
+  // not-found state, as a reload would, not a running game above "the game does not exist".
+  const pageEnded = useSessionEnd(RECORD_GONE);
 
   // Older pages (api.md §10: count ≤ 100, skip ≤ 300), read on demand; `fetched` is where the next starts.
   const fetched = useRef(0);
@@ -85,10 +89,10 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
           setNotices(shown);
           setError(null);
         } catch (err) {
-          if (reads.fail(round)) setError(errorMessage(err));
+          if (reads.fail(round) && !pageEnded(err)) setError(errorMessage(err));
         }
       }),
-    [gameId, keepPlace, reads, oneAtATime],
+    [gameId, keepPlace, reads, oneAtATime, pageEnded],
   );
   /** Reads the next older page; with `until`, page after page until one holds a notice it accepts. */
   const loadMore = (until?: (notice: GameNoticeInfo) => boolean) => {
@@ -105,7 +109,7 @@ export function NoticesPanel({ gameId, enabled }: { gameId: number; enabled: boo
           if (!until || !further || page.some(until)) return;
         }
       } catch (err) {
-        setError(errorMessage(err));
+        if (!pageEnded(err)) setError(errorMessage(err));
       }
     }).finally(() => setLoadingMore(false));
   };
