@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, expectRefusedAt, interpolate as fill, registerUser, test } from "./fixtures";
+import { adminCredentials, expect, expectRefusedAt, interpolate as fill, login, registerUser, test } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -288,6 +288,39 @@ test("a captain is not offered to disband a team whose results stand on a game's
   await expect(card.getByText(en.teams.disbandResultsNote)).toBeVisible();
   await expect(card.getByRole("button", { name: en.teams.disband, exact: true })).toHaveCount(0);
   await expect(card.getByRole("button", { name: en.teams.edit, exact: true })).toBeVisible();
+});
+
+test("a member who leaves the team after a game is told on its pages that they play in it no more, and its review lists them as gone", async ({ adminApi: admin, page, browser, playwright, baseURL }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  // An ended game in practice mode: the team lock ended with it.
+  const created = await admin.post("/api/edit/games", { data: { title: `Left ${stamp}`, start: now - 7_200_000, end: now - 3_600_000, acceptWithoutReview: true, practiceMode: true } });
+  expect(created.status()).toBe(200);
+  const game = (await created.json()) as { id: number };
+  const captain = await playwright.request.newContext({ baseURL });
+  await registerUser(captain);
+  const teamName = `L${stamp}`.slice(0, 15);
+  const team = (await (await captain.post("/api/team", { data: { name: teamName } })).json()) as { id: number };
+  const code = (await (await captain.get(`/api/team/${team.id}/invite`)).json()) as string;
+  const member = await registerUser(page);
+  expect((await page.request.post("/api/team/accept", { data: JSON.stringify(code), headers: { "content-type": "application/json" } })).status()).toBe(200);
+  for (const player of [captain, page.request]) expect((await player.post(`/api/game/${game.id}`, { data: { teamId: team.id } })).status()).toBe(200);
+  expect((await page.request.post(`/api/team/${team.id}/leave`)).status()).toBe(200);
+  await captain.dispose();
+
+  await page.goto(`/games/${game.id}`);
+  await expect(page.getByText(fill(en.games.leftTeam, { team: teamName }))).toBeVisible(FIRST_LOAD);
+  // Joining with another team would be refused: the page does not offer it.
+  await expect(page.getByRole("button", { name: en.games.join.open })).toHaveCount(0);
+  await page.goto(`/games/${game.id}/challenges`);
+  await expect(page.getByText(en.challenge.leftTeam)).toBeVisible();
+
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await login(adminPage, adminCredentials.userName, adminCredentials.password);
+  await adminPage.goto(`/admin/games/${game.id}/review`);
+  await expect(adminPage.getByRole("listitem").filter({ hasText: member.userName })).toHaveText(`${member.userName} · ${en.adminGames.review.leftTeam}`, FIRST_LOAD);
+  await adminContext.close();
 });
 
 test("with the rate limits turned off (FLAGSTAFF_DISABLE_RATE_LIMIT, as this server runs), concurrent team creations by one user are settled by the one-team rule alone", async ({ page }) => {

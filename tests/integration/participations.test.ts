@@ -1,12 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
+import { strFromU8, unzipSync } from "fflate";
 import { joinGame } from "~/.server/services/participations";
 import { kickMember, leaveTeam } from "~/.server/services/teams";
 import { challenges, gameInstances, participationMembers, participations, teams } from "~/.server/db/schema";
 import type { DetailedGameInfo, ParticipationInfo } from "~/core/schemas/game";
 import { parseTeamToken, parsePublicKey, verifyTeamToken } from "~/core/team-token";
-import { createGame, createTeam, type ErrorBody, HOUR, join, newAdmin, teamWithMembers, updateGame } from "./game-helpers";
+import { createGame, createTeam, type ErrorBody, HOUR, join, newAdmin, room, teamWithMembers, updateGame } from "./game-helpers";
 import { Client, db, newUser } from "./helpers";
 
 async function participationOf(gameId: number, teamId: number) {
@@ -486,5 +487,145 @@ describe("admin review", () => {
     expect(res.status).toBe(101);
     res.webSocket!.accept();
     res.webSocket!.close(1000);
+  });
+});
+
+describe("leaving the team after playing a game", () => {
+  async function makeChallenge(admin: Client, gameId: number, flag: string): Promise<number> {
+    const created = await admin.json<{ id: number }>(`/api/edit/games/${gameId}/challenges`, { method: "POST", body: { title: "left", category: "Web", type: "StaticAttachment" } });
+    expect(created.status).toBe(200);
+    const id = created.body.id;
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/${id}/flags`, { method: "POST", body: [{ flag }] })).status).toBe(200);
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/${id}`, { method: "PUT", body: { isEnabled: true } })).status).toBe(200);
+    return id;
+  }
+
+  const submitFlag = (client: Client, gameId: number, cid: number) =>
+    client.json<number | ErrorBody>(`/api/game/${gameId}/challenges/${cid}`, { method: "POST", body: { flag: "flag{stay}" } });
+
+  /** The same signed-in user asking in another language. */
+  const speaking = (client: Client, lang: string) => Object.assign(new Client({ lang }), { cookie: client.cookie });
+
+  async function participationsOf(admin: Client, gameId: number) {
+    return (await admin.json<ParticipationInfo[]>(`/api/game/${gameId}/participations`)).body;
+  }
+
+  /** The whole text of the scoreboard sheet (shared strings and cells). */
+  async function scoreboardSheetText(admin: Client, gameId: number): Promise<string> {
+    const res = await admin.fetch(`/api/game/${gameId}/scoreboardsheet`);
+    expect(res.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    return Object.entries(files)
+      .filter(([name]) => name.startsWith("xl/"))
+      .map(([, bytes]) => strFromU8(bytes))
+      .join("\n");
+  }
+
+  /** Alpha (alice captain, bob member) accepted into a running practice-mode game; bob has solved its challenge. */
+  async function playedGame() {
+    const { client: admin } = await newAdmin();
+    const g = await createGame(admin, { acceptWithoutReview: true, practiceMode: true });
+    const cid = await makeChallenge(admin, g.id, "flag{stay}");
+    const { captain: alice, team: alpha, members } = await teamWithMembers(1);
+    const bob = members[0]!;
+    for (const u of [alice, bob]) expect((await join(u.client, g.id, { teamId: alpha.id })).status).toBe(200);
+    expect((await submitFlag(bob.client, g.id, cid)).status).toBe(200);
+    await room(g.id).settle(g.id);
+    return { admin, g, cid, alice, alpha, bob };
+  }
+
+  it("keeps the member registered with the team in that game, not playing for it, until they rejoin the team", async () => {
+    const { admin, g, cid, alice, alpha, bob } = await playedGame();
+    // Another game of the team, still waiting for review: bob's registration there goes as before.
+    const later = await createGame(admin, { start: Date.now() + HOUR, end: Date.now() + 2 * HOUR });
+    for (const u of [alice, bob]) expect((await join(u.client, later.id, { teamId: alpha.id })).status).toBe(200);
+    // The game ends, and the team lock with it (rules.md §2): bob may leave.
+    expect((await updateGame(admin, g.id, { end: Date.now() - 1 })).status).toBe(200);
+    expect((await bob.client.json(`/api/team/${alpha.id}/leave`, { method: "POST" })).status).toBe(200);
+
+    // Still registered through Alpha in the ended game: in the admin's list (as a member who left) and in the crew.
+    const [played] = await participationsOf(admin, g.id);
+    expect(played!.registeredMembers.sort()).toEqual([alice.id, bob.id].sort());
+    expect(played!.team.members.map((m) => m.userId)).toEqual([alice.id]);
+    expect(played!.formerMembers.map((m) => m.userName)).toEqual([bob.userName]);
+    expect(await scoreboardSheetText(admin, g.id)).toContain(bob.userName);
+    // The Pending registration went, the participation stays with alice.
+    const [pending] = await participationsOf(admin, later.id);
+    expect(pending!.registeredMembers).toEqual([alice.id]);
+    expect(pending!.formerMembers).toEqual([]);
+
+    // Bob plays in the game no more, and is told why.
+    expect((await bob.client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body).toMatchObject({ status: "Unsubmitted", teamId: null, teamName: null, leftTeamName: alpha.name });
+    expect((await alice.client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body).toMatchObject({ status: "Accepted", teamId: alpha.id, leftTeamName: null });
+    expect((await submitFlag(bob.client, g.id, cid)).body).toEqual({ title: "You have left the team you played this game for, and no longer play in it", status: 403 });
+    expect((await submitFlag(speaking(bob.client, "zh-CN"), g.id, cid)).body).toEqual({ title: "你已离开在此比赛中所属的队伍，不能再参与此比赛", status: 403 });
+    expect((await bob.client.json<ErrorBody>(`/api/game/${g.id}/details`)).body.status).toBe(403);
+    expect((await bob.client.json<ErrorBody>(`/api/game/${g.id}/challenges/${cid}`)).body).toEqual({
+      title: "You have left the team you played this game for, and no longer play in it",
+      status: 403,
+    });
+    expect((await bob.client.json(`/api/game/${g.id}/writeup`)).status).toBe(403);
+    // Alice plays on.
+    expect((await submitFlag(alice.client, g.id, cid)).status).toBe(200);
+    expect((await alice.client.json(`/api/game/${g.id}/details`)).status).toBe(200);
+    expect((await alice.client.json(`/api/game/${g.id}/writeup`)).status).toBe(200);
+    // A hidden game's feed is for its players: not bob's any more.
+    expect((await updateGame(admin, g.id, { hidden: true })).status).toBe(200);
+    const feed = async (client: Client) => {
+      const res = await client.fetch(`/hub/game/${g.id}`, { headers: { upgrade: "websocket" } });
+      res.webSocket?.accept();
+      res.webSocket?.close(1000);
+      return res.status;
+    };
+    expect(await feed(bob.client)).toBe(403);
+    expect(await feed(alice.client)).toBe(101);
+
+    // One team per game (rules.md §2): bob's own team is refused in this game, not in the one he left.
+    const delta = await createTeam(bob.client);
+    expect((await join(bob.client, g.id, { teamId: delta.id })).body).toEqual({ title: "You have already joined this game with another team", status: 400 });
+    expect((await join(speaking(bob.client, "ja-JP"), g.id, { teamId: delta.id })).body).toEqual({ title: "この大会には既に別のチームで参加しています", status: 400 });
+    expect((await join(bob.client, later.id, { teamId: delta.id })).status).toBe(200);
+    expect(await participationOf(g.id, delta.id)).toBeUndefined();
+
+    // Back in Alpha, bob plays for it again.
+    const code = (await alice.client.json<string>(`/api/team/${alpha.id}/invite`)).body;
+    expect((await bob.client.json("/api/team/accept", { method: "POST", body: code })).status).toBe(200);
+    expect((await bob.client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body).toMatchObject({ status: "Accepted", teamId: alpha.id, leftTeamName: null });
+    expect((await submitFlag(bob.client, g.id, cid)).status).toBe(200);
+    expect(await feed(bob.client)).toBe(101);
+    expect((await participationsOf(admin, g.id))[0]!.formerMembers).toEqual([]);
+  });
+
+  it("lets a member who left play again when an admin's user import puts them back into the team", async () => {
+    const { admin, g, cid, alpha, bob } = await playedGame();
+    expect((await updateGame(admin, g.id, { end: Date.now() - 1 })).status).toBe(200);
+    expect((await bob.client.json(`/api/team/${alpha.id}/leave`, { method: "POST" })).status).toBe(200);
+    expect((await submitFlag(bob.client, g.id, cid)).status).toBe(403);
+    const imported = await admin.json<{ userName: string; result: string }[]>("/api/admin/users", {
+      method: "POST",
+      body: [{ userName: bob.userName, password: "Bb345678", email: `${bob.userName}@example.com`, teamName: alpha.name }],
+    });
+    expect(imported.body).toEqual([{ userName: bob.userName, result: "updated" }]);
+    // The import reset bob's password (and ended his sessions).
+    const again = new Client();
+    expect((await again.json("/api/account/login", { method: "POST", body: { userName: bob.userName, password: "Bb345678" } })).status).toBe(200);
+    expect((await submitFlag(again, g.id, cid)).status).toBe(200);
+  });
+
+  it("keeps a kicked member's registration until an admin deletes the team, which takes it along", async () => {
+    const { admin, g, cid, alice, alpha, bob } = await playedGame();
+    expect((await updateGame(admin, g.id, { end: Date.now() - 1 })).status).toBe(200);
+    expect((await alice.client.json(`/api/team/${alpha.id}/kick/${bob.id}`, { method: "POST" })).status).toBe(200);
+    expect((await participationsOf(admin, g.id))[0]!.registeredMembers.sort()).toEqual([alice.id, bob.id].sort());
+    expect((await submitFlag(bob.client, g.id, cid)).status).toBe(403);
+    const delta = await createTeam(bob.client);
+    expect((await join(bob.client, g.id, { teamId: delta.id })).status).toBe(400);
+
+    // The team goes with its results and its registrations: bob is free in this game.
+    expect((await admin.json(`/api/admin/teams/${alpha.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await participationsOf(admin, g.id)).toEqual([]);
+    expect((await bob.client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body).toMatchObject({ status: "Unsubmitted", teamId: null, leftTeamName: null });
+    expect((await submitFlag(bob.client, g.id, cid)).body).toMatchObject({ status: 403, title: "You have not joined this game: join it with your team from the game's page" });
+    expect((await join(bob.client, g.id, { teamId: delta.id })).status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { gamesOfUser, refreshRooms, refreshRoomsOfTeam, refreshRoomsOfUser } from "~/.server/services/room";
+import { gamesOfUser, refreshRooms, refreshRoomsOfReturn, refreshRoomsOfTeam, refreshRoomsOfUser } from "~/.server/services/room";
 import * as teams from "~/.server/services/teams";
 import { disconnectUser, disconnectUsers } from "~/.server/services/sockets";
 import * as usersAdmin from "~/.server/services/users-admin";
@@ -86,8 +86,9 @@ defineRoute(admin, { method: "POST", path: "/admin/users/search", auth: "Admin",
 );
 
 defineRoute(admin, { method: "POST", path: "/admin/users", auth: "Admin", tag, summary: "Create or update users in batch", body: usersAdmin.batchCreateSchema }, async (c, { body }) => {
-  const { results, revoked } = await usersAdmin.batchCreateUsers({ db: c.get("db"), now: c.get("now") }, body, c.get("t"));
+  const { results, revoked, joined } = await usersAdmin.batchCreateUsers({ db: c.get("db"), now: c.get("now") }, body, c.get("t"));
   await disconnectUsers(c.env, c.get("db"), revoked);
+  for (const { teamId, userId } of joined) await refreshRoomsOfReturn(c.env, c.get("db"), teamId, userId);
   await logEvent(c, { level: "Information", logger: "Admin", text: { key: "usersImported", params: { rows: body.length } }, status: "Success" });
   return c.json(results);
 });

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { refreshRooms, refreshRoomsOfTeam } from "~/.server/services/room";
+import { refreshRooms, refreshRoomsOfReturn, refreshRoomsOfTeam } from "~/.server/services/room";
 import { destroyContainersOfTeam } from "~/.server/services/containers";
 import * as teamService from "~/.server/services/teams";
 import { badRequest, tooManyRequests } from "~/core/errors";
@@ -41,7 +41,9 @@ defineRoute(team, { method: "GET", path: "/team", auth: "User", tag, summary: "T
 );
 
 defineRoute(team, { method: "POST", path: "/team/accept", auth: "User", tag, summary: "Join a team by invite code (JSON string body)", body: inviteCodeSchema }, async (c, { body, user }) => {
-  await teamService.acceptInvite(deps(c), user!.id, body);
+  const info = await teamService.acceptInvite(deps(c), user!.id, body);
+  // A member who left after playing and comes back plays for the team again in those games.
+  await refreshRoomsOfReturn(c.env, c.get("db"), info.id, user!.id);
   return ok(c, "team.joined");
 });
 

@@ -3,7 +3,7 @@ import { composeLogText } from "~/.server/services/logs";
 import type { AnswerResult } from "~/core/enums";
 import { type BoardDelta, type BoardIndex, indexBoard, refetchDelta, solveDelta, solvedCounts } from "~/core/game-room/delta";
 import { type ChallengeFlagCache, judge, playerStatus, setInstance } from "~/core/game-room/judge";
-import { addSolve, boardInput, canViewChallenge, challengeValue, checkSubmission, countedSolves, hasSolved, pairKey, type RoomAccess, roomAccess, type RoomState, solveType } from "~/core/game-room/state";
+import { addSolve, boardInput, canViewChallenge, challengeValue, checkSubmission, countedSolves, hasSolved, notPlayingCode, pairKey, type RoomAccess, roomAccess, type RoomState, solveType } from "~/core/game-room/state";
 import { computeGamePhase } from "~/core/game/phase";
 import { etagMatches } from "~/core/http/conditional";
 import { type BodyCoding, gzipBytes } from "~/core/http/encoding";
@@ -920,7 +920,7 @@ export class GameRoom extends SocketHub {
     if (!state) return refusal(404, "game.not_found");
     const pid = state.members.get(userId);
     const p = pid === undefined ? undefined : state.participations.get(pid);
-    if (!p) return refusal(403, "submission.not_joined");
+    if (!p) return refusal(403, notPlayingCode(state, userId));
     if (p.status === "Suspended") return refusal(403, "game.banned");
     if (p.status !== "Accepted") return refusal(403, "submission.not_player");
     const phase = computeGamePhase({ startTime: state.game.start, endTime: state.game.end }, Date.now());

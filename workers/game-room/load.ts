@@ -32,8 +32,24 @@ const DIVISION_CONFIGS_SQL =
   "SELECT c.division_id, c.challenge_id, c.permissions FROM division_challenge_configs c JOIN divisions d ON d.id = c.division_id WHERE d.game_id = ?1";
 const PARTICIPATIONS_SQL =
   "SELECT p.id, p.team_id, t.name, t.bio, t.avatar_hash, p.division_id, p.status, p.token FROM participations p JOIN teams t ON t.id = p.team_id WHERE p.game_id = ?1";
+/**
+ * The registered members, each with whether they are still in the participation's team: one who left keeps
+ * the registration (its crew; no other team in the game) but plays for the team no more.
+ */
 const MEMBERS_SQL =
-  "SELECT m.user_id, m.participation_id, u.user_name FROM participation_members m JOIN users u ON u.id = m.user_id WHERE m.game_id = ?1";
+  "SELECT m.user_id, m.participation_id, u.user_name, EXISTS (SELECT 1 FROM participations p JOIN team_members t ON t.team_id = p.team_id AND t.user_id = m.user_id WHERE p.id = m.participation_id) FROM participation_members m JOIN users u ON u.id = m.user_id WHERE m.game_id = ?1";
+
+/** Puts the rows of MEMBERS_SQL into the state's players, those who left their team and the names. */
+function setMembers(state: RoomState, rows: unknown[][]): void {
+  state.members = new Map();
+  state.departed = new Set();
+  for (const r of rows) {
+    const userId = String(r[0]);
+    if (Number(r[3]) === 1) state.members.set(userId, Number(r[1]));
+    else state.departed.add(userId);
+    state.userNames.set(userId, String(r[2]));
+  }
+}
 const CHALLENGES_SQL =
   "SELECT id, title, category, type, is_enabled, original_score, min_score_rate, difficulty, deadline, disable_blood_bonus, submission_limit FROM challenges WHERE game_id = ?1";
 /**
@@ -109,6 +125,7 @@ export async function loadState(db: D1Database, gameId: number): Promise<RoomSta
     divisions: divisionsFrom(divisions!, configs!),
     participations: participationsFrom(participations!),
     members: new Map(),
+    departed: new Set(),
     userNames: new Map(),
     challenges: challengesFrom(challenges!),
     flagCaches: new Map(),
@@ -116,10 +133,7 @@ export async function loadState(db: D1Database, gameId: number): Promise<RoomSta
     solvesByChallenge: new Map(),
     submissionCounts: new Map(),
   };
-  for (const r of members!) {
-    state.members.set(String(r[0]), Number(r[1]));
-    state.userNames.set(String(r[0]), String(r[2]));
-  }
+  setMembers(state, members!);
   // One string per solver, not one per solve: the room's heap is walked whole by every full GC, whose
   // pauses are the tail of the verdict latency (BENCHMARKS.md).
   const names = new Map<string, string>();
@@ -169,11 +183,7 @@ export async function reloadMeta(db: D1Database, state: RoomState): Promise<numb
   state.game = gameFromRow(game[0]!);
   state.divisions = divisionsFrom(divisions!, configs!);
   state.participations = participationsFrom(participations!);
-  state.members = new Map();
-  for (const r of members!) {
-    state.members.set(String(r[0]), Number(r[1]));
-    state.userNames.set(String(r[0]), String(r[2]));
-  }
+  setMembers(state, members!);
   const before = state.challenges;
   state.challenges = challengesFrom(challenges!);
   // Challenges gone or whose type changed lose their caches; solves of deleted challenges go too.
@@ -196,7 +206,7 @@ export async function reloadMeta(db: D1Database, state: RoomState): Promise<numb
 }
 
 const ACCEPTED_SQL =
-  "SELECT m.user_id, p.team_id FROM participation_members m JOIN participations p ON p.id = m.participation_id WHERE m.game_id = ?1 AND p.status = 'Accepted'";
+  "SELECT m.user_id, p.team_id FROM participation_members m JOIN participations p ON p.id = m.participation_id JOIN team_members t ON t.team_id = p.team_id AND t.user_id = m.user_id WHERE m.game_id = ?1 AND p.status = 'Accepted'";
 
 /**
  * Who may hold the game's player sockets (the game's visibility and its accepted players), read without

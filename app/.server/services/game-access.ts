@@ -1,22 +1,34 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { roleRank } from "~/core/enums";
 import { gameView } from "~/core/socket-access";
 import type { CurrentUser } from "../auth/current-user";
 import type { Db } from "../db/client";
-import { games, participationMembers, participations } from "../db/schema";
+import { games, participationMembers, participations, teamMembers } from "../db/schema";
 
 export interface GameAccess {
   exists: boolean;
   hidden: boolean;
   /** Whether the caller may see the game at all (hidden games: monitors, admins and the game's players). */
   canView: boolean;
-  /** The caller's team in this game when its participation is Accepted, else null. */
+  /**
+   * The caller's team in this game when its participation is Accepted and the caller is still in the team,
+   * else null (a member who left keeps the registration, not the play: teams.ts removeMember).
+   */
   teamId: number | null;
   /** Whether the caller may read the scoreboard (hidden games: monitors and admins only). */
   canReadBoard: boolean;
   /** Whether the caller is a monitor or an admin (who see hidden games by their role). */
   staff: boolean;
 }
+
+/**
+ * SQL condition on a registration joined with its participation: the registered user is still a member
+ * of the participation's team (a lookup of team_members' primary key). A member who left or was kicked
+ * keeps a registration with results (teams.ts removeMember) but no longer plays for the team.
+ */
+export const stillInTeam = sql`exists (
+  select 1 from ${teamMembers} where ${teamMembers.teamId} = ${participations.teamId} and ${teamMembers.userId} = ${participationMembers.userId}
+)`;
 
 /** What the caller may see of one game, in one query. */
 export async function getGameAccess(db: Db, gameId: number, user: CurrentUser | null): Promise<GameAccess> {
@@ -28,7 +40,7 @@ export async function getGameAccess(db: Db, gameId: number, user: CurrentUser | 
       .select({ teamId: participations.teamId, status: participations.status })
       .from(participationMembers)
       .innerJoin(participations, eq(participations.id, participationMembers.participationId))
-      .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id)))
+      .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id), stillInTeam))
       .get();
     if (row?.status === "Accepted") teamId = row.teamId;
   }

@@ -38,6 +38,7 @@ import {
 } from "../db/schema";
 import { dropUnreferenced, IMAGE_LIMIT, releaseFile, releaseStatements, storeUpload } from "../storage/files";
 import { deleteAttachmentStatements } from "./flags";
+import { stillInTeam } from "./game-access";
 
 export interface GameDeps {
   db: Db;
@@ -489,7 +490,13 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
       .get(),
     user
       ? db
-          .select({ status: participations.status, divisionId: participations.divisionId, teamId: participations.teamId, teamName: teams.name })
+          .select({
+            status: participations.status,
+            divisionId: participations.divisionId,
+            teamId: participations.teamId,
+            teamName: teams.name,
+            playing: sql<number>`${stillInTeam}`,
+          })
           .from(participationMembers)
           .innerJoin(participations, eq(participations.id, participationMembers.participationId))
           .innerJoin(teams, eq(teams.id, participations.teamId))
@@ -511,6 +518,9 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
           .all()
       : Promise.resolve([]),
   ]);
+  // A registration kept after leaving its team (teams.ts removeMember): the caller plays in no team here.
+  const left = mine && !mine.playing ? mine : undefined;
+  const playing = left ? undefined : mine;
   return {
     ...toBasic(game),
     content: game.content,
@@ -534,10 +544,11 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
     inviteCodeRequired: game.inviteCode !== "",
     writeupRequired: game.writeupRequired,
     teamCount: accepted?.n ?? 0,
-    division: mine?.divisionId ?? null,
-    teamName: mine?.teamName ?? null,
-    teamId: mine?.teamId ?? null,
+    division: playing?.divisionId ?? null,
+    teamName: playing?.teamName ?? null,
+    teamId: playing?.teamId ?? null,
+    leftTeamName: left?.teamName ?? null,
     practiceMode: game.practiceMode,
-    status: (mine?.status ?? "Unsubmitted") as ParticipationStatus,
+    status: (playing?.status ?? "Unsubmitted") as ParticipationStatus,
   };
 }

@@ -1,9 +1,9 @@
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, not, sql } from "drizzle-orm";
 import { GamePermission, type ParticipationStatus } from "~/core/enums";
 import { badRequest, forbidden, notFound } from "~/core/errors";
 import { expectedInviteCode, keepsDivision } from "~/core/game/join";
 import { assertJoinable } from "~/core/game/phase";
-import type { JoinGameInput, ParticipationInfo, ReviewStatus } from "~/core/schemas/game";
+import type { JoinGameInput, ParticipationInfo, ParticipationMemberInfo, ReviewStatus } from "~/core/schemas/game";
 import { signTeamToken } from "~/core/team-token";
 import { avatarUrl } from "../auth/session";
 import type { Db } from "../db/client";
@@ -16,10 +16,12 @@ import {
   participations,
   teamMembers,
   teams,
+  type User,
   users,
   writeups,
 } from "../db/schema";
 import { releaseFile } from "../storage/files";
+import { stillInTeam } from "./game-access";
 import { requireGame } from "./games";
 
 export interface ParticipationDeps {
@@ -257,7 +259,24 @@ export async function leaveGame({ db, bucket }: ParticipationDeps & { bucket: R2
   if (removed.length > 0 && writeup) await releaseFile({ db, bucket }, writeup.hash);
 }
 
-/** GET game/{id}/participations (Admin): every team with its members and registered members. */
+function toMemberInfo(user: User): ParticipationMemberInfo {
+  return {
+    userId: user.id,
+    userName: user.userName,
+    email: user.email,
+    bio: user.bio,
+    phone: user.phone,
+    realName: user.realName,
+    stdNumber: user.stdNumber,
+    avatar: avatarUrl(user.avatarHash),
+    role: user.role,
+  };
+}
+
+/**
+ * GET game/{id}/participations (Admin): every team with its members and registered members, and the
+ * registered members who have left the team since (they stay in the game's crew of that team).
+ */
 export async function listParticipations(db: Db, gameId: number): Promise<ParticipationInfo[]> {
   await requireGame(db, gameId);
   const rows = await db
@@ -270,7 +289,7 @@ export async function listParticipations(db: Db, gameId: number): Promise<Partic
   if (rows.length === 0) return [];
   // A subquery, not the list of team ids: D1 binds at most 100 parameters and a game has more teams.
   const teamsOfGame = db.select({ id: participations.teamId }).from(participations).where(eq(participations.gameId, gameId));
-  const [members, registered] = await Promise.all([
+  const [members, registered, departed] = await Promise.all([
     db
       .select({ teamId: teamMembers.teamId, user: users })
       .from(teamMembers)
@@ -283,6 +302,14 @@ export async function listParticipations(db: Db, gameId: number): Promise<Partic
       .from(participationMembers)
       .where(eq(participationMembers.gameId, gameId))
       .all(),
+    db
+      .select({ participationId: participationMembers.participationId, user: users })
+      .from(participationMembers)
+      .innerJoin(participations, eq(participations.id, participationMembers.participationId))
+      .innerJoin(users, eq(users.id, participationMembers.userId))
+      .where(and(eq(participationMembers.gameId, gameId), not(stillInTeam)))
+      .orderBy(users.userNameKey)
+      .all(),
   ]);
   return rows.map(({ p, team }) => ({
     id: p.id,
@@ -293,21 +320,10 @@ export async function listParticipations(db: Db, gameId: number): Promise<Partic
       name: team.name,
       bio: team.bio,
       avatar: avatarUrl(team.avatarHash),
-      members: members
-        .filter((m) => m.teamId === team.id)
-        .map(({ user }) => ({
-          userId: user.id,
-          userName: user.userName,
-          email: user.email,
-          bio: user.bio,
-          phone: user.phone,
-          realName: user.realName,
-          stdNumber: user.stdNumber,
-          avatar: avatarUrl(user.avatarHash),
-          role: user.role,
-        })),
+      members: members.filter((m) => m.teamId === team.id).map(({ user }) => toMemberInfo(user)),
     },
     registeredMembers: registered.filter((r) => r.participationId === p.id).map((r) => r.userId),
+    formerMembers: departed.filter((r) => r.participationId === p.id).map(({ user }) => toMemberInfo(user)),
     divisionId: p.divisionId,
     status: p.status,
   }));

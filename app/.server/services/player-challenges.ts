@@ -1,4 +1,4 @@
-import { and, count, eq, gt, gte, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
+import { and, count, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { GamePermission } from "~/core/enums";
 import { forbidden, notFound } from "~/core/errors";
 import { assertPlayable } from "~/core/game/phase";
@@ -22,6 +22,7 @@ import {
   teams,
 } from "../db/schema";
 import { getChallengeAttachment, toAttachmentInfo } from "./flags";
+import { stillInTeam } from "./game-access";
 import { requireGame } from "./games";
 import { type InstanceDeps, openInstance } from "./instances";
 
@@ -35,19 +36,21 @@ export interface Player {
 
 /**
  * Player calls (rules.md §1, §2): the game exists (404), it is playable (10001 / 10002), and the caller's
- * team is Accepted (403; Suspended: `You have been banned`).
+ * team is Accepted (403; Suspended: `You have been banned`). A registration kept after leaving the team
+ * plays no more (403 `submission.left_team`).
  */
 export async function requirePlayer(db: Db, gameId: number, userId: string, now: number): Promise<Player> {
   const game = await requireGame(db, gameId);
   assertPlayable(game, now);
   const row = await db
-    .select({ p: participations, teamName: teams.name })
+    .select({ p: participations, teamName: teams.name, playing: sql<number>`${stillInTeam}` })
     .from(participationMembers)
     .innerJoin(participations, eq(participations.id, participationMembers.participationId))
     .innerJoin(teams, eq(teams.id, participations.teamId))
     .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, userId)))
     .get();
   if (!row) throw forbidden("submission.not_joined");
+  if (!row.playing) throw forbidden("submission.left_team");
   if (row.p.status === "Suspended") throw forbidden("game.banned");
   if (row.p.status !== "Accepted") throw forbidden("submission.not_player");
   const division = row.p.divisionId == null ? undefined : await loadDivision(db, row.p.divisionId);

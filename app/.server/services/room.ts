@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { RefreshWhat } from "../../../workers/game-room/types";
 import type { Db } from "../db/client";
 import { participationMembers, participations } from "../db/schema";
@@ -51,6 +51,20 @@ export async function refreshRoomsOfUser(env: RoomEnv, db: Db, userId: string): 
 export async function gamesOfUser(db: Db, userId: string): Promise<number[]> {
   const rows = await db.select({ gameId: participationMembers.gameId }).from(participationMembers).where(eq(participationMembers.userId, userId)).all();
   return rows.map((r) => r.gameId);
+}
+
+/**
+ * After a user (re)enters a team: the games they stayed registered in through it when they left (teams.ts
+ * removeMember), whose rooms must learn that they play for the team again.
+ */
+export async function refreshRoomsOfReturn(env: RoomEnv, db: Db, teamId: number, userId: string): Promise<void> {
+  const rows = await db
+    .select({ gameId: participationMembers.gameId })
+    .from(participationMembers)
+    .innerJoin(participations, eq(participations.id, participationMembers.participationId))
+    .where(and(eq(participationMembers.userId, userId), eq(participations.teamId, teamId)))
+    .all();
+  await refreshRooms(env, rows.map((r) => r.gameId), "participations");
 }
 
 export async function refreshRooms(env: RoomEnv, gameIds: readonly number[], what: RefreshWhat): Promise<void> {

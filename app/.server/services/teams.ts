@@ -290,9 +290,11 @@ export async function acceptInvite({ db, now }: TeamDeps, userId: string, code: 
 
 /**
  * Removes a non-captain member, and their registrations in this team's games, unless the lock is in force.
- * A Pending or Rejected registration left without registered members goes too, as when the last member
- * leaves the game (rules.md §2), with its writeup's file. Returns false when nothing was removed (the
- * caller diagnoses why).
+ * A registration in a participation with results (Accepted or Suspended in a game that has started) stays:
+ * the member played that game for this team, stays in its crew, and joins it with no other team (rules.md
+ * §2), but no longer plays for the team (every player check also asks for the team membership). A Pending
+ * or Rejected registration left without registered members goes, as when the last member leaves the game,
+ * with its writeup's file. Returns false when nothing was removed (the caller diagnoses why).
  */
 async function removeMember({ db, bucket, now }: TeamStorageDeps, teamId: number, userId: string): Promise<boolean> {
   const guard = sql`not ${lockInForce(teamId, now)}
@@ -311,7 +313,10 @@ async function removeMember({ db, bucket, now }: TeamStorageDeps, teamId: number
       .where(
         and(
           eq(participationMembers.userId, userId),
-          sql`${participationMembers.participationId} in (select id from ${participations} where team_id = ${teamId})`,
+          sql`${participationMembers.participationId} in (
+            select p.id from ${participations} p join ${games} g on g.id = p.game_id
+            where p.team_id = ${teamId} and not (p.status in ('Accepted', 'Suspended') and g.start_time <= ${now})
+          )`,
           sql`exists (select 1 from ${teamMembers} where team_id = ${teamId} and user_id = ${userId})`,
           guard,
         ),

@@ -312,9 +312,10 @@ async function isTeamLockInForce(db: Db, teamId: number, now: number): Promise<b
 
 /**
  * Puts the user into the team named `teamName`: the existing team of that name (oldest first), else a new
- * team captained by this user (the first row naming it). A user may captain only one team.
+ * team captained by this user (the first row naming it). A user may captain only one team. Resolves with
+ * the team the user was added to, null when they were in it already.
  */
-export async function joinTeamByName(db: Db, userId: string, teamName: string, now: number, created: Map<string, number>): Promise<void> {
+export async function joinTeamByName(db: Db, userId: string, teamName: string, now: number, created: Map<string, number>): Promise<number | null> {
   let teamId = created.get(teamName);
   if (teamId === undefined) {
     const found = await db.select({ id: teams.id }).from(teams).where(eq(teams.name, teamName)).orderBy(asc(teams.id)).get();
@@ -338,7 +339,7 @@ export async function joinTeamByName(db: Db, userId: string, teamName: string, n
       teamId = inserted[0]!.id;
       created.set(teamName, teamId);
       await db.insert(teamMembers).values({ teamId, userId }).onConflictDoNothing().run();
-      return;
+      return teamId;
     }
     const named = await db.select({ id: teams.id }).from(teams).where(eq(teams.name, teamName)).orderBy(asc(teams.id)).get();
     // Deleted again in between: start over (create it, or join the one made meanwhile).
@@ -351,19 +352,26 @@ export async function joinTeamByName(db: Db, userId: string, teamName: string, n
     .from(teamMembers)
     .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
     .get();
-  if (member) return;
+  if (member) return null;
   if (await isTeamLockInForce(db, teamId, now)) throw badRequest("team.locked");
   await db.insert(teamMembers).values({ teamId, userId }).onConflictDoNothing().run();
+  return teamId;
 }
 
 /**
  * Batch creation (api.md §7). The list's shape was validated by the route (empty or malformed → 400,
  * nothing written); each row is then checked and applied on its own and reported as created, updated or
- * its localised error. `revoked`: the users updated, whose password was reset and sessions revoked.
+ * its localised error. `revoked`: the users updated, whose password was reset and sessions revoked;
+ * `joined`: the users put into a team (one who had left it after playing plays for it again).
  */
-export async function batchCreateUsers({ db, now }: AdminUserDeps, rows: BatchCreateInput, t: Translate): Promise<{ results: BatchRowResult[]; revoked: string[] }> {
+export async function batchCreateUsers(
+  { db, now }: AdminUserDeps,
+  rows: BatchCreateInput,
+  t: Translate,
+): Promise<{ results: BatchRowResult[]; revoked: string[]; joined: { userId: string; teamId: number }[] }> {
   const results: BatchRowResult[] = [];
   const revoked: string[] = [];
+  const joined: { userId: string; teamId: number }[] = [];
   const createdTeams = new Map<string, number>();
   for (const raw of rows) {
     const userName = raw.userName.trim();
@@ -380,7 +388,8 @@ export async function batchCreateUsers({ db, now }: AdminUserDeps, rows: BatchCr
       let result = created ? "created" : "updated";
       if (row.teamName) {
         try {
-          await joinTeamByName(db, id, row.teamName, now, createdTeams);
+          const teamId = await joinTeamByName(db, id, row.teamName, now, createdTeams);
+          if (teamId !== null) joined.push({ userId: id, teamId });
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           result = t("admin.batch_team_failed", { team: row.teamName, reason: t(err.code, err.params) });
@@ -392,5 +401,5 @@ export async function batchCreateUsers({ db, now }: AdminUserDeps, rows: BatchCr
       results.push({ userName: row.userName, result: t(err.code, err.params) });
     }
   }
-  return { results, revoked };
+  return { results, revoked, joined };
 }

@@ -17,6 +17,7 @@ import { avatarUrl } from "../auth/session";
 import type { Db } from "../db/client";
 import { divisions, participationMembers, participations, teams, writeups } from "../db/schema";
 import { blobKey, PDF_LIMIT, readValidatedUpload, releaseFile, storeBytes } from "../storage/files";
+import { stillInTeam } from "./game-access";
 import { requireGame } from "./games";
 
 export interface WriteupDeps {
@@ -71,7 +72,8 @@ const toTeam = (t: typeof teams.$inferSelect): WriteupTeam => ({ id: t.id, name:
 
 /**
  * The caller's Accepted participation in a visible, started game (the Player level of api.md §1).
- * Hidden games are unknown (404) to outsiders; a suspended team hears "You have been banned".
+ * Hidden games are unknown (404) to outsiders; a suspended team hears "You have been banned". A member
+ * who left the team keeps the registration, not the play: an outsider here too.
  */
 async function requirePlayer(db: Db, user: CurrentUser, gameId: number, now: number) {
   const game = await requireGame(db, gameId);
@@ -79,7 +81,7 @@ async function requirePlayer(db: Db, user: CurrentUser, gameId: number, now: num
     .select({ id: participations.id, teamId: participations.teamId, status: participations.status })
     .from(participationMembers)
     .innerJoin(participations, eq(participations.id, participationMembers.participationId))
-    .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id)))
+    .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id), stillInTeam))
     .get();
   if (game.hidden && !mine && roleRank(user.role) < roleRank("Monitor")) throw notFound("game.not_found");
   if (mine?.status === "Suspended") throw forbidden("game.banned");

@@ -55,6 +55,7 @@ function state(overrides: Partial<RoomState["game"]> = {}): RoomState {
     divisions: new Map([[5, { id: 5, name: "d", defaultPermissions: GamePermission.All & ~GamePermission.GetBlood, challengeConfigs: {} }]]),
     participations: new Map(),
     members: new Map(),
+    departed: new Set(),
     userNames: new Map(),
     challenges: new Map([[10, challenge]]),
     flagCaches: new Map(),
@@ -109,6 +110,15 @@ describe("submission checks", () => {
     expect(checkSubmission(s, "u6", 10, now)).toMatchObject({ status: 403, code: "submission.not_allowed" });
     s.divisions.get(5)!.challengeConfigs[10] = 0;
     expect(checkSubmission(s, "u6", 10, now)).toMatchObject({ status: 404 });
+  });
+
+  it("refuses a registered member who has left the team as such, not as one who never joined", () => {
+    const s = state();
+    const now = Date.now();
+    s.departed.add("gone");
+    expect(checkSubmission(s, "gone", 10, now)).toMatchObject({ status: 403, code: "submission.left_team" });
+    expect(checkSubmission(s, "nobody", 10, now)).toMatchObject({ status: 403, code: "submission.not_joined" });
+    expect(roomAccess(s).accepted.has("gone")).toBe(false);
   });
 
   it("checks the flag text", () => {

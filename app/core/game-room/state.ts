@@ -52,8 +52,10 @@ export interface RoomState {
   divisions: Map<number, BoardDivision>;
   /** By participation id. */
   participations: Map<number, RoomParticipation>;
-  /** user id → participation id (registered members). */
+  /** user id → participation id (registered members still in the participation's team). */
   members: Map<string, number>;
+  /** Registered members who have left the participation's team since: they play for it no more. */
+  departed: Set<string>;
   userNames: Map<string, string>;
   challenges: Map<number, RoomChallenge>;
   /** Loaded per challenge on first use. */
@@ -81,6 +83,11 @@ export function canViewChallenge(state: RoomState, p: RoomParticipation, c: Room
   return c.isEnabled && hasPermission(permissionsFor(divisionOf(state, p), c.id), GamePermission.ViewChallenge);
 }
 
+/** Why a user without a participation in the room plays in none: never joined, or left the team since. */
+export function notPlayingCode(state: RoomState, userId: string): "submission.left_team" | "submission.not_joined" {
+  return state.departed.has(userId) ? "submission.left_team" : "submission.not_joined";
+}
+
 /** Checks of rules.md §7 step 1 after the flag itself: participation, phase, challenge, deadline, limit. */
 export function checkSubmission(
   state: RoomState,
@@ -90,7 +97,7 @@ export function checkSubmission(
 ): { participation: RoomParticipation; challenge: RoomChallenge } | SubmitRefusal {
   const pid = state.members.get(userId);
   const p = pid === undefined ? undefined : state.participations.get(pid);
-  if (!p) return { status: 403, code: "submission.not_joined" };
+  if (!p) return { status: 403, code: notPlayingCode(state, userId) };
   if (p.status === "Suspended") return { status: 403, code: "game.banned" };
   if (p.status !== "Accepted") return { status: 403, code: "submission.not_player" };
   const phase = computeGamePhase({ startTime: state.game.start, endTime: state.game.end }, now);
@@ -189,7 +196,7 @@ export function addSolve(state: RoomState, solve: BoardSolve): void {
 /** Who may hold the game's player sockets as far as the room knows: its visibility and its players. */
 export interface RoomAccess {
   hidden: boolean;
-  /** User id → the team of each registered member whose participation is Accepted. */
+  /** User id → the team of each registered member, still in that team, whose participation is Accepted. */
   accepted: Map<string, number>;
 }
 

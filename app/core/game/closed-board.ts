@@ -3,7 +3,7 @@
  */
 
 /** Why the page shows no board (the challenges route's states besides "ready"). */
-export type ClosedBoardState = "notStarted" | "ended" | "forbidden" | "banned" | "notJoined";
+export type ClosedBoardState = "notStarted" | "ended" | "forbidden" | "banned" | "notJoined" | "leftTeam";
 
 export interface ClosedBoardRecheck {
   /** How often the page reads its data again while the tab is visible. */

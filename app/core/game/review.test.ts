@@ -3,12 +3,15 @@ import type { ParticipationStatus } from "../enums";
 import type { ParticipationInfo } from "../schemas/game";
 import { NO_REVIEW_FILTER, needsConfirmation, parseReviewFilter, reviewCounts, reviewRows } from "./review";
 
-function participation(id: number, status: ParticipationStatus, name: string, divisionId: number | null = null, members: string[] = []): ParticipationInfo {
+const member = (userName: string) => ({ userId: userName, userName, email: "", bio: "", phone: "", realName: "", stdNumber: "", avatar: null, role: "User" as const });
+
+function participation(id: number, status: ParticipationStatus, name: string, divisionId: number | null = null, members: string[] = [], formerMembers: string[] = []): ParticipationInfo {
   return {
     id,
     status,
     divisionId,
     registeredMembers: [],
+    formerMembers: formerMembers.map(member),
     team: {
       id: id + 100,
       locked: false,
@@ -16,7 +19,7 @@ function participation(id: number, status: ParticipationStatus, name: string, di
       name,
       bio: "",
       avatar: null,
-      members: members.map((userName) => ({ userId: userName, userName, email: "", bio: "", phone: "", realName: "", stdNumber: "", avatar: null, role: "User" })),
+      members: members.map(member),
     },
   };
 }
@@ -26,7 +29,7 @@ const list = [
   participation(2, "Pending", "Bravo", 2, ["bea", "ann2"]),
   participation(3, "Rejected", "Charlie", null),
   participation(4, "Pending", "Delta", 1),
-  participation(5, "Suspended", "Echo", 2),
+  participation(5, "Suspended", "Echo", 2, [], ["gone"]),
 ];
 const ids = (rows: ParticipationInfo[]) => rows.map((p) => p.id);
 
@@ -44,6 +47,8 @@ describe("review rows", () => {
     [{ query: "ann" }, [2, 1]],
     [{ query: "charlie" }, [3]],
     [{ query: "#104" }, [4]],
+    // A member who has left the team stays registered in the game through it.
+    [{ query: "gone" }, [5]],
     [{ status: "Pending", division: 2, query: "bea" }, [2]],
     [{ status: "Accepted", query: "bravo" }, []],
   ] as const)("filter %j gives %j", (filter, expected) => {

@@ -27,7 +27,8 @@ export function reviewCounts(list: readonly ParticipationInfo[]): Record<ReviewS
 
 /**
  * The rows of the review table: those matching the filter (the query looks at the team's name and id and
- * its members' user names), pending requests first, then by the order teams asked to join.
+ * its members' user names, also of registered members who have left the team), pending requests first,
+ * then by the order teams asked to join.
  */
 export function reviewRows(list: readonly ParticipationInfo[], filter: ReviewFilter): ParticipationInfo[] {
   return list
@@ -35,7 +36,7 @@ export function reviewRows(list: readonly ParticipationInfo[], filter: ReviewFil
       (p) =>
         (filter.status === "all" || p.status === filter.status) &&
         (filter.division === "all" || (filter.division === "none" ? p.divisionId === null : p.divisionId === filter.division)) &&
-        matchesQuery(filter.query, p.team.id, [p.team.name, ...p.team.members.map((m) => m.userName)]),
+        matchesQuery(filter.query, p.team.id, [p.team.name, ...p.team.members.map((m) => m.userName), ...p.formerMembers.map((m) => m.userName)]),
     )
     .sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.id - b.id);
 }

@@ -213,6 +213,12 @@ export interface DetailedGameInfo {
   teamName: string | null;
   /** The team the caller is registered with in this game, any status (an added property); null when none. */
   teamId: number | null;
+  /**
+   * The team the caller played this game for and has since left (an added property; null otherwise): the
+   * registration stays, so the caller joins this game with no other team, but plays in it no more (their
+   * `status` is then Unsubmitted, `teamId` and `teamName` null).
+   */
+  leftTeamName: string | null;
   practiceMode: boolean;
   status: ParticipationStatus;
   start: number;
@@ -252,6 +258,11 @@ export interface ParticipationInfo {
     members: ParticipationMemberInfo[];
   };
   registeredMembers: string[];
+  /**
+   * Registered members who have left the team since (an added property): they stay registered in this game
+   * through it and in its crew, but no longer play for it; not in `team.members`.
+   */
+  formerMembers: ParticipationMemberInfo[];
   divisionId: number | null;
   status: ParticipationStatus;
 }

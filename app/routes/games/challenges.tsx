@@ -37,7 +37,7 @@ import type { Route } from "./+types/challenges";
 type PageState =
   | { state: "ready"; challenges: PlayerChallengeInfo[]; gameTitle: string; end: number; practiceMode: boolean; serverTime: number; hidden: boolean }
   | { state: "notStarted"; start: number; gameTitle: string; serverTime: number; hidden: boolean }
-  | { state: "ended" | "forbidden" | "banned" | "notJoined"; gameTitle: string | null; hidden: boolean };
+  | { state: "ended" | "forbidden" | "banned" | "notJoined" | "leftTeam"; gameTitle: string | null; hidden: boolean };
 
 /**
  * /games/{id}/challenges (Player): the team's challenge board; before the start only "not started". The
@@ -64,8 +64,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   else if (details.code === "game.banned") page = { state: "banned", gameTitle: game.title, hidden: game.hidden };
   else if (details.status === GAME_ENDED || ended) page = { state: "ended", gameTitle: game.title, hidden: game.hidden };
   // A member of a team already in the game who has not joined it yet is told to join, not that the team
-  // was not accepted.
-  else page = { state: details.code === "submission.not_joined" ? "notJoined" : "forbidden", gameTitle: game.title, hidden: game.hidden };
+  // was not accepted; one who left the team they played for, that they play no more.
+  else page = { state: details.code === "submission.not_joined" ? "notJoined" : details.code === "submission.left_team" ? "leftTeam" : "forbidden", gameTitle: game.title, hidden: game.hidden };
   return { ...base, ...page };
 }
 
@@ -337,6 +337,8 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
         t("challenge.banned")
       ) : data.state === "notJoined" ? (
         t("challenge.notJoined")
+      ) : data.state === "leftTeam" ? (
+        t("challenge.leftTeam")
       ) : (
         t("challenge.notPlayer")
       );

@@ -128,7 +128,8 @@ function GameDetailPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
   const joinClosed = phase === "Ended" && !game.practiceMode;
   // The challenges are open while the game runs, and after it in practice mode only (rules.md §1).
   const playable = now !== null && canPlay({ startTime: game.start, endTime: game.end, practiceMode: game.practiceMode }, now);
-  const canJoin = user !== null && (game.status === "Unsubmitted" || game.status === "Rejected") && !joinClosed;
+  // A member who left the team they played this game for stays registered through it: no other team joins.
+  const canJoin = user !== null && (game.status === "Unsubmitted" || game.status === "Rejected") && !joinClosed && game.leftTeamName === null;
   const canLeave = game.status === "Pending" || game.status === "Rejected";
   const division = game.divisions.find((d) => d.id === game.division);
 
@@ -206,6 +207,7 @@ function GameDetailPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
       ) : null}
       {game.status === "Suspended" ? <Alert tone="error">{t("games.suspended")}</Alert> : null}
       {game.status === "Pending" ? <Alert>{t("games.pendingHint")}</Alert> : null}
+      {game.leftTeamName !== null ? <Alert>{t("games.leftTeam", { team: game.leftTeamName })}</Alert> : null}
 
       {/* grid-cols-1 (minmax(0, 1fr)): a long line in a code block scrolls inside it instead of widening the page. */}
       <div className="grid grid-cols-1 gap-6 md:grid-cols-3">

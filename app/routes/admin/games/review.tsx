@@ -258,6 +258,11 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
                           {p.registeredMembers.includes(m.userId) ? "" : ` · ${t("adminGames.review.notRegistered")}`}
                         </li>
                       ))}
+                      {p.formerMembers.map((m) => (
+                        <li key={m.userId} className="text-zinc-600 dark:text-zinc-400">
+                          {m.userName} · {t("adminGames.review.leftTeam")}
+                        </li>
+                      ))}
                     </ul>
                   </td>
                   <td className="px-4 py-3">
