@@ -5,6 +5,9 @@ import { expect, interpolate as fill, registerUser, test } from "./fixtures";
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
+// The server's messages.
+type Errors = typeof import("../../app/locales/en-US/errors.json");
+const enErrors = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as Errors;
 const FIRST_LOAD = { timeout: 15_000 };
 const HOUR = 3_600_000;
 const TEAMS = 53;
@@ -261,4 +264,49 @@ test("the division select saves a choice at once, and what the arrow keys step t
   await expect.poll(divisionNow).toBe(amber);
   expect(saves).toEqual([{ divisionId: cedar }, { divisionId: birch }, { divisionId: amber }]);
   await expect(select).toHaveValue(String(amber));
+});
+
+test("a Reject confirmed on a row another admin suspended meanwhile is refused: the team stays suspended and its row shows it", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const created = await admin.request.post("/api/edit/games", { data: { title: `Stale ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } });
+  expect(created.status()).toBe(200);
+  const gameId = ((await created.json()) as { id: number }).id;
+  const context = await browser.newContext();
+  await registerUser(context.request);
+  const teamName = `St${stamp}`.slice(0, 20);
+  const team = (await (await context.request.post("/api/team", { data: { name: teamName } })).json()) as { id: number };
+  expect((await context.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
+  await context.close();
+  const statusNow = async () =>
+    ((await (await admin.request.get(`/api/game/${gameId}/participations`)).json()) as { id: number; team: { id: number }; status: string }[]).find((p) => p.team.id === team.id)!;
+  const { id } = await statusNow();
+
+  await admin.goto(`/admin/games/${gameId}/Review`);
+  const row = admin.getByTestId(`participation-${id}`);
+  await expect(row.locator("[data-status]")).toHaveText(en.games.status.Accepted, FIRST_LOAD);
+  // The page's refresh of the list is held: this tab still shows the team accepted while another suspends it.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await admin.route(`**/api/game/${gameId}/participations`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  expect((await admin.request.put(`/api/admin/participation/${id}/Suspended`, { data: {} })).status()).toBe(200);
+
+  await row.getByRole("button", { name: `${en.adminGames.review.action.Rejected} ${teamName}`, exact: true }).click();
+  const dialog = admin.getByRole("dialog", { name: fill(en.adminGames.review.confirm.rejectTitle, { team: teamName }) });
+  await expect(dialog).toContainText(en.adminGames.review.confirm.reject);
+  const put = admin.waitForResponse((response) => response.request().method() === "PUT" && new URL(response.url()).pathname === `/api/admin/participation/${id}/Rejected`);
+  await dialog.getByRole("button", { name: en.adminGames.review.action.Rejected, exact: true }).click();
+  const answer = await put;
+  expect(answer.request().postDataJSON()).toEqual({ expectedStatus: "Accepted" });
+  expect(answer.status()).toBe(409);
+  release();
+
+  // Nothing changed: the dialog is gone, the page says why, and the row shows the status it has now.
+  await expect(dialog).toBeHidden();
+  await expect(admin.getByRole("alert").filter({ hasText: enErrors.participation.status_changed })).toBeVisible();
+  await expect(row.locator("[data-status]")).toHaveText(en.games.status.Suspended);
+  expect((await statusNow()).status).toBe("Suspended");
 });

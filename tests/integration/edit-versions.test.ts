@@ -6,7 +6,7 @@ import { updateGame } from "~/.server/services/games";
 import type { ChallengeEditDetail } from "~/core/schemas/challenge";
 import type { GameInfo, GameNoticeInfo } from "~/core/schemas/game";
 import { createGame, type ErrorBody, newAdmin } from "./game-helpers";
-import { type Client, db, unique } from "./helpers";
+import { type Client, landingAfterRead, unique } from "./helpers";
 
 // Optimistic concurrency on the two edit resources: GET and PUT answer with a strong ETag naming the stored
 // version; a PUT with a stale `If-Match` is refused with 412 and changes nothing; without the header a PUT
@@ -31,40 +31,6 @@ async function newChallenge(admin: Client, gameId: number): Promise<ChallengeEdi
   const r = await admin.json<ChallengeEditDetail>(`/api/edit/games/${gameId}/challenges`, { method: "POST", body: { title: unique("c"), category: "Web", type: "StaticAttachment" } });
   expect(r.status).toBe(200);
   return r.body;
-}
-
-/**
- * The database of a service call with another writer's save landing right after the call's `n`-th single-row
- * read (its check of the version): what the check cannot see, the write itself must refuse.
- */
-function landingAfterRead(n: number, save: () => Promise<unknown>): Db {
-  const real = db();
-  let reads = 0;
-  const chain = (target: object): object =>
-    new Proxy(target, {
-      get(t, key, receiver) {
-        const value = Reflect.get(t, key, receiver) as unknown;
-        if (typeof value !== "function") return value;
-        if (key === "get") {
-          return async (...args: unknown[]) => {
-            const row = await (value as (...a: unknown[]) => Promise<unknown>).apply(t, args);
-            if (++reads === n) await save();
-            return row;
-          };
-        }
-        return (...args: unknown[]) => {
-          const out = (value as (...a: unknown[]) => unknown).apply(t, args);
-          return out !== null && typeof out === "object" && !(out instanceof Promise) ? chain(out) : out;
-        };
-      },
-    });
-  return new Proxy(real, {
-    get(t, key, receiver) {
-      const value = Reflect.get(t, key, receiver) as unknown;
-      if (key === "select" && typeof value === "function") return (...args: unknown[]) => chain((value as (...a: unknown[]) => object).apply(t, args));
-      return value;
-    },
-  });
 }
 
 const run = (sql: string, ...params: unknown[]) => () => env.DB.prepare(sql).bind(...params).run();

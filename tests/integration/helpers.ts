@@ -1,5 +1,5 @@
 import { env, exports } from "cloudflare:workers";
-import { createDb } from "~/.server/db/client";
+import { createDb, type Db } from "~/.server/db/client";
 
 export const BASE = "http://flagstaff.test";
 let counter = 0;
@@ -60,3 +60,37 @@ export async function newUser(opts: { lang?: string; ip?: string } = {}) {
 }
 
 export const db = () => createDb(env.DB);
+
+/**
+ * The database of a service call with another writer's save landing right after the call's `n`-th single-row
+ * read (its check of a version or a status): what the check cannot see, the write itself must refuse.
+ */
+export function landingAfterRead(n: number, save: () => Promise<unknown>): Db {
+  const real = db();
+  let reads = 0;
+  const chain = (target: object): object =>
+    new Proxy(target, {
+      get(t, key, receiver) {
+        const value = Reflect.get(t, key, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        if (key === "get") {
+          return async (...args: unknown[]) => {
+            const row = await (value as (...a: unknown[]) => Promise<unknown>).apply(t, args);
+            if (++reads === n) await save();
+            return row;
+          };
+        }
+        return (...args: unknown[]) => {
+          const out = (value as (...a: unknown[]) => unknown).apply(t, args);
+          return out !== null && typeof out === "object" && !(out instanceof Promise) ? chain(out) : out;
+        };
+      },
+    });
+  return new Proxy(real, {
+    get(t, key, receiver) {
+      const value = Reflect.get(t, key, receiver) as unknown;
+      if (key === "select" && typeof value === "function") return (...args: unknown[]) => chain((value as (...a: unknown[]) => object).apply(t, args));
+      return value;
+    },
+  });
+}

@@ -1,6 +1,6 @@
 import { and, count, eq, inArray, not, sql } from "drizzle-orm";
 import { GamePermission, type ParticipationStatus } from "~/core/enums";
-import { badRequest, forbidden, notFound } from "~/core/errors";
+import { badRequest, conflict, forbidden, notFound } from "~/core/errors";
 import { expectedInviteCode, keepsDivision } from "~/core/game/join";
 import { assertJoinable } from "~/core/game/phase";
 import type { JoinGameInput, ParticipationInfo, ParticipationMemberInfo, ReviewStatus } from "~/core/schemas/game";
@@ -331,15 +331,19 @@ export async function listParticipations(db: Db, gameId: number): Promise<Partic
 
 /**
  * PUT admin/participation/{id}/{status}: sets the review status and optionally the division (of the same
- * game). Accepted locks the team and prepares its challenge instances.
+ * game). Accepted locks the team and prepares its challenge instances. `expectedStatus` (optional, the status
+ * the caller's page showed): when the stored status is another, nothing is written and the call is refused
+ * with 409, so a stale tab's decision never replaces one made meanwhile (a Reject lifting a Suspension).
  */
 export async function reviewParticipation(
   { db }: ParticipationDeps,
   participationId: number,
-  change: { status?: ReviewStatus | null; divisionId?: number | null },
+  change: { status?: ReviewStatus | null; divisionId?: number | null; expectedStatus?: ParticipationStatus | null },
 ): Promise<void> {
   const p = await db.select().from(participations).where(eq(participations.id, participationId)).get();
   if (!p) throw notFound("participation.not_found");
+  const expected = change.expectedStatus ?? null;
+  if (expected !== null && p.status !== expected) throw conflict("participation.status_changed");
   const set: { status?: ParticipationStatus; divisionId?: number } = {};
   if (change.status) set.status = change.status;
   if (change.divisionId != null) {
@@ -352,11 +356,22 @@ export async function reviewParticipation(
     set.divisionId = division.id;
   }
   if (Object.keys(set).length === 0) return;
-  const update = db.update(participations).set(set).where(eq(participations.id, participationId));
-  if (set.status === "Accepted") {
-    const [lock, instances] = acceptanceWrites(db, p.id, p.gameId, p.teamId);
-    await db.batch([update, lock, instances]);
-  } else {
-    await update.run();
+  // The check above again, in the write itself (D1 holds no read across statements): a status changed since
+  // sets NULL into the NOT NULL column, so the statement fails, and with it the batch it leads (the
+  // acceptance's lock and instances).
+  const values = expected === null ? set : { ...set, status: sql`case when ${participations.status} = ${expected} then ${set.status ?? participations.status} end` };
+  const update = db.update(participations).set(values).where(eq(participations.id, participationId));
+  try {
+    if (set.status === "Accepted") {
+      const [lock, instances] = acceptanceWrites(db, p.id, p.gameId, p.teamId);
+      await db.batch([update, lock, instances]);
+    } else {
+      await update.run();
+    }
+  } catch (err) {
+    if (expected !== null && /NOT NULL constraint failed: participations\.status/i.test(String((err as { cause?: unknown })?.cause ?? err))) {
+      throw conflict("participation.status_changed");
+    }
+    throw err;
   }
 }

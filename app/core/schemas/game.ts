@@ -2,7 +2,7 @@ import { z } from "zod";
 import { typeMessage } from "./messages";
 import { queryInt } from "./query";
 import { isOneLine, ONE_LINE } from "./text";
-import type { NoticeType, ParticipationStatus, Role } from "../enums";
+import { PARTICIPATION_STATUSES, type NoticeType, type ParticipationStatus, type Role } from "../enums";
 
 /** Game field limits of api.md §3. Messages are i18n keys in the `errors` namespace. */
 export const GAME_TITLE_MAX = 64;
@@ -126,13 +126,20 @@ export const noticeSchema = z.object({
   content: z.string(typeMessage("notice.content_empty")).max(NOTICE_CONTENT_MAX),
 });
 
+/**
+ * The status the caller last saw (an added, optional field): when the stored status is another, the review is
+ * refused with 409 and nothing changes — a stale page cannot replace another admin's decision made meanwhile.
+ */
+const expectedStatusSchema = z.enum(PARTICIPATION_STATUSES).nullish();
+
 export const participationReviewSchema = z
-  .object({ divisionId: z.number().int().positive().nullish() })
+  .object({ divisionId: z.number().int().positive().nullish(), expectedStatus: expectedStatusSchema })
   .nullish();
 
 export const participationUpdateSchema = z.object({
   status: z.string().nullish(),
   divisionId: z.number().int().positive().nullish(),
+  expectedStatus: expectedStatusSchema,
 });
 
 export type GameCreateInput = z.infer<typeof gameCreateSchema>;

@@ -14,12 +14,12 @@ import { CommitSelect } from "~/components/ui/commit-select";
 import { Pager } from "~/components/ui/pager";
 import { SearchInput } from "~/components/ui/search-input";
 import { selectClass } from "~/components/ui/select";
-import { PARTICIPATION_STATUSES } from "~/core/enums";
+import { PARTICIPATION_STATUSES, type ParticipationStatus } from "~/core/enums";
 import { needsConfirmation, parseReviewFilter, reviewCounts, reviewRows } from "~/core/game/review";
 import type { ParticipationInfo, ReviewStatus } from "~/core/schemas/game";
 import { pageOf } from "~/core/ui/list-page";
 import { useAddressFilter } from "~/lib/address-filter";
-import { api, errorMessage } from "~/lib/api";
+import { api, ApiError, errorMessage } from "~/lib/api";
 import { loadEditGame } from "~/lib/edit-game";
 import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
@@ -97,17 +97,26 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
     document.querySelector<HTMLButtonElement>(`[data-review-actions="${target.id}"] button:not([disabled]):not([aria-disabled="true"])`)?.focus();
   }, [confirming, participations]);
 
-  async function change(id: number, body: { status?: ReviewStatus; divisionId?: number }) {
+  /**
+   * `seen`: the status the row showed when the admin chose (and the dialog described). The server refuses a
+   * status change when the team's status is another by now (another admin or tab decided meanwhile): nothing
+   * is changed, the dialog closes and the row is read again, with the server's message above the table.
+   */
+  async function change(id: number, body: { status?: ReviewStatus; divisionId?: number }, seen?: ParticipationStatus) {
     setBusy(id);
     setError(null);
     try {
-      if (body.status) await api(`/api/admin/participation/${id}/${body.status}`, { method: "PUT", body: {} });
+      if (body.status) await api(`/api/admin/participation/${id}/${body.status}`, { method: "PUT", body: { expectedStatus: seen } });
       else await api(`/api/admin/participation/${id}`, { method: "PUT", body });
       if (body.status) focusRow.current = { id, status: body.status };
       void revalidate();
       return true;
     } catch (err) {
       setError(errorMessage(err));
+      if (err instanceof ApiError && err.status === 409) {
+        setConfirming(null);
+        void revalidate();
+      }
       return false;
     } finally {
       setBusy(null);
@@ -139,7 +148,8 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
     const worker = async () => {
       for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
         try {
-          await api(`/api/admin/participation/${id}/Accepted`, { method: "PUT", body: {} });
+          // Refused if its status changed after the read above.
+          await api(`/api/admin/participation/${id}/Accepted`, { method: "PUT", body: { expectedStatus: "Pending" } });
           done++;
         } catch (err) {
           failed.push(`${nameOf(id)}: ${errorMessage(err)}`);
@@ -154,7 +164,7 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
 
   const act = (participation: ParticipationInfo, status: ReviewStatus) => {
     if (needsConfirmation(participation.status, status)) setConfirming({ participation, status });
-    else void change(participation.id, { status });
+    else void change(participation.id, { status }, participation.status);
   };
 
   return (
@@ -334,9 +344,11 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
         error={error}
         onConfirm={() => {
           if (!confirming) return;
-          void change(confirming.participation.id, { status: confirming.status }).then((done) => done && setConfirming(null));
+          void change(confirming.participation.id, { status: confirming.status }, confirming.participation.status).then((done) => done && setConfirming(null));
         }}
         onCancel={() => {
+          // Closed by the page after a refusal (its message stays on the page), not cancelled by the admin.
+          if (confirming === null) return;
           setConfirming(null);
           setError(null);
         }}
