@@ -28,6 +28,8 @@ const RETIRED: Record<"ja-JP" | "zh-CN", { word: RegExp; use: string; except?: s
     { word: /战队|团队/, use: "队伍" },
     { word: /记分板|积分榜/, use: "排行榜" },
     { word: /标志/, use: "Logo" },
+    // Joining a game is 报名 (加入 is a team's); taking part in it (参加, 参赛) stays.
+    { word: /加入(?:本|此|该)?比赛|(?:已经?|尚未|还没有?)参加了?(?:本|此|该)?比赛/, use: "报名 (joining a game)" },
   ],
 };
 
@@ -49,6 +51,8 @@ describe("the glossary", () => {
     expect(RETIRED["ja-JP"].some(({ word }) => word.test("ゲームに参加"))).toBe(true);
     expect(RETIRED["zh-CN"].some(({ word }) => word.test("上传题解"))).toBe(true);
     expect(RETIRED["zh-CN"].some(({ word }) => word.test("各题解题情况"))).toBe(false);
+    expect(RETIRED["zh-CN"].some(({ word }) => word.test("你已经参加了此比赛") || word.test("请与队伍一起加入本比赛"))).toBe(true);
+    expect(RETIRED["zh-CN"].some(({ word }) => word.test("你已被禁止参加此比赛"))).toBe(false);
   });
 });
 
