@@ -16,6 +16,12 @@ const RETIRED: Record<"ja-JP" | "zh-CN", { word: RegExp; use: string; except?: s
     { word: /解答/, use: "正解 (a solve)" },
     // The game's overview tab only: the About page and a summary were 概要 too, on the same screen.
     { word: /概要/, use: "このサイトについて (the About page) or 要約 (a summary)", except: ["common.gameTabs.overview"] },
+    { word: /リセット/, use: "再設定 (a password reset)" },
+    { word: /脱退/, use: "離脱 (leaving a team or a game)" },
+    { word: /(?<!英)[小大]文字/, use: "英小文字 / 英大文字 (the password rules)" },
+    { word: /メンバー数の上限/, use: "人数上限 (a team's member limit)" },
+    // A flag is 提出; 送信 is kept for what is sent away: mail, links, a registration request.
+    { word: /(?<!(?:メール|リンク|申請)[をでは]?)送信(?!中)/u, use: "提出 (a submission)" },
   ],
   "zh-CN": [
     { word: /赛事/, use: "比赛" },
@@ -51,6 +57,8 @@ describe("the glossary", () => {
     expect(RETIRED["ja-JP"].some(({ word }) => word.test("ゲームに参加"))).toBe(true);
     expect(RETIRED["zh-CN"].some(({ word }) => word.test("上传题解"))).toBe(true);
     expect(RETIRED["zh-CN"].some(({ word }) => word.test("各题解题情况"))).toBe(false);
+    expect(RETIRED["ja-JP"].some(({ word }) => word.test("フラグを送信しました"))).toBe(true);
+    expect(RETIRED["ja-JP"].some(({ word }) => word.test("確認リンクを送信しました") || word.test("メールは送信しましたが") || word.test("送信中…"))).toBe(false);
     expect(RETIRED["zh-CN"].some(({ word }) => word.test("你已经参加了此比赛") || word.test("请与队伍一起加入本比赛"))).toBe(true);
     expect(RETIRED["zh-CN"].some(({ word }) => word.test("你已被禁止参加此比赛"))).toBe(false);
   });
