@@ -34,6 +34,12 @@ const RETIRED: Record<"ja-JP" | "zh-CN", { word: RegExp; use: string; except?: s
     { word: /战队|团队/, use: "队伍" },
     { word: /记分板|积分榜/, use: "排行榜" },
     { word: /标志/, use: "Logo" },
+    // The environment variables' names (FLAGSTAFF_CAPTCHA_…) are not the word.
+    { word: /验证码|(?<![_A-Z])CAPTCHA(?![_A-Z])/, use: "人机验证" },
+    { word: /电话/, use: "手机号" },
+    { word: /首页/, use: "主页" },
+    { word: /登出/, use: "退出登录" },
+    { word: /停用(?:该)?题目/, use: "禁用 (a challenge; 停用 is an account's)" },
     // Joining a game is 报名 (加入 is a team's); taking part in it (参加, 参赛) stays.
     { word: /加入(?:本|此|该)?比赛|(?:已经?|尚未|还没有?)参加了?(?:本|此|该)?比赛/, use: "报名 (joining a game)" },
   ],
@@ -61,6 +67,17 @@ describe("the glossary", () => {
     expect(RETIRED["ja-JP"].some(({ word }) => word.test("確認リンクを送信しました") || word.test("メールは送信しましたが") || word.test("送信中…"))).toBe(false);
     expect(RETIRED["zh-CN"].some(({ word }) => word.test("你已经参加了此比赛") || word.test("请与队伍一起加入本比赛"))).toBe(true);
     expect(RETIRED["zh-CN"].some(({ word }) => word.test("你已被禁止参加此比赛"))).toBe(false);
+    expect(RETIRED["zh-CN"].some(({ word }) => word.test("FLAGSTAFF_CAPTCHA_PROVIDER"))).toBe(false);
+  });
+});
+
+describe("Chinese confirmation titles", () => {
+  // Every other question a confirmation dialog asks in Chinese opens with 确定 ("确定删除队伍？").
+  it("zh-CN confirmation titles ask with 确定", () => {
+    const found = Object.entries(resources["zh-CN"])
+      .flatMap(([ns, tree]) => leaves(tree, ns))
+      .filter(([key, text]) => /title(_\w+)?$/i.test(key) && text.endsWith("？") && !text.startsWith("确定"));
+    expect(found.map(([key, text]) => `${key}: "${text}"`)).toEqual([]);
   });
 });
 
