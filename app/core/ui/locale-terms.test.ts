@@ -71,6 +71,25 @@ describe("the glossary", () => {
   });
 });
 
+describe("Japanese and Chinese punctuation", () => {
+  const strings = (language: "ja-JP" | "zh-CN") => Object.entries(resources[language]).flatMap(([ns, tree]) => leaves(tree, ns));
+  // "順位：1", "（3）": the full-width forms. An ASCII bracket stays in code: http(s), the phone rule's "( )".
+  const asciiColon = /: /;
+  const asciiBrackets = /\((?!s\)|\s?\))/;
+
+  it.each(["ja-JP", "zh-CN"] as const)("%s writes the full-width colon and brackets", (language) => {
+    const found = strings(language).filter(([, text]) => asciiColon.test(text) || asciiBrackets.test(text));
+    expect(found.map(([key, text]) => `${key}: "${text}"`)).toEqual([]);
+  });
+
+  it("would catch the ASCII forms, not code", () => {
+    expect(asciiColon.test("順位: 1")).toBe(true);
+    expect(asciiBrackets.test("すべての状態 (2)")).toBe(true);
+    expect(asciiColon.test("チーム名:12:0123")).toBe(false);
+    expect(asciiBrackets.test("http(s) リンク") || asciiBrackets.test("+ - ( ) のみ")).toBe(false);
+  });
+});
+
 describe("Chinese confirmation titles", () => {
   // Every other question a confirmation dialog asks in Chinese opens with 确定 ("确定删除队伍？").
   it("zh-CN confirmation titles ask with 确定", () => {
