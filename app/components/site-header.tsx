@@ -147,8 +147,8 @@ export function SiteHeader({
             {user ? (
               <>
                 <NavLink to="/account/profile" className={tabClass}>
-                  <span className="sr-only">{t("nav.profile")}: </span>
-                  <span className="inline-flex items-center gap-2">
+                  <span className="sr-only">{t("nav.profileOf", { user: user.userName })}</span>
+                  <span className="inline-flex items-center gap-2" aria-hidden="true">
                     {user.avatar ? <img src={user.avatar} alt="" className="size-6 rounded-full object-cover" /> : null}
                     <span>{user.userName}</span>
                   </span>

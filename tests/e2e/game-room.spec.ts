@@ -639,15 +639,15 @@ test("the scoreboard shows what each challenge is worth, draws a solve worth not
   await expect(player.getByTestId(`board-challenge-value-${late}`)).toHaveText(fill(en.scoreboard.points, { points: 500 }));
   const marks = row.getByRole("img");
   await expect(marks).toHaveCount(2);
-  await expect(row.locator('[data-scored="false"]')).toHaveAttribute("aria-label", `${en.scoreboard.solvedMark} (${en.scoreboard.notScored})`);
+  await expect(row.locator('[data-scored="false"]')).toHaveAttribute("aria-label", fill(en.scoreboard.markNotScored, { mark: en.scoreboard.solvedMark }));
   await expect(row.locator('[data-scored="true"]')).toHaveAttribute("aria-label", en.scoreboard.firstBlood);
 
   await row.getByRole("button", { name: `W${stamp}`.slice(0, 15) }).click();
-  await expect(player.getByTestId("board-detail-ranks")).toHaveText(`${en.scoreboard.rank}: 1 · ${en.scoreboard.divisionRank}: 1 · ${en.scoreboard.score}: 525`);
+  await expect(player.getByTestId("board-detail-ranks")).toHaveText(fill(en.scoreboard.detailRanks, { rank: 1, divisionRank: 1, score: 525 }));
   // The open dialog follows the live board: a solve while it is open shows in it without a reload.
   const later = await enabledChallenge(admin, game.id, "Solved later", { originalScore: 500 });
   await ok(player.request.post(`/api/game/${game.id}/challenges/${later}`, { data: { flag: FLAG } }));
-  await expect(player.getByTestId("board-detail-ranks")).toHaveText(`${en.scoreboard.rank}: 1 · ${en.scoreboard.divisionRank}: 1 · ${en.scoreboard.score}: 1050`, { timeout: 10_000 });
+  await expect(player.getByTestId("board-detail-ranks")).toHaveText(fill(en.scoreboard.detailRanks, { rank: 1, divisionRank: 1, score: 1050 }), { timeout: 10_000 });
   await expect(player.getByRole("dialog").getByText("Solved later")).toBeVisible();
 });
 
@@ -912,7 +912,12 @@ test("an open scoreboard shows the board at the start, and follows a start moved
   await expect(player.getByTestId("timeline-max")).toHaveText("1050");
   // The chart's data as text, for a screen reader: the team, its score, and its score after each solve.
   await expect(player.getByRole("list", { name: en.scoreboard.timeline }).getByRole("listitem")).toHaveText([
-    new RegExp(`^S${stamp}`.slice(0, 16) + `.*: 1050 pts\\. ${en.scoreboard.timelineHistory}: \\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2}:\\d{2} 1050 pts$`),
+    new RegExp(
+      `^${fill(en.scoreboard.timelineLine, { team: "\u0001", points: fill(en.scoreboard.points, { points: 1050 }), history: "\u0002" })
+        .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        .replace("\u0001", `S${stamp}`.slice(0, 15) + ".*")
+        .replace("\u0002", `\\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2}:\\d{2} ${fill(en.scoreboard.points, { points: 1050 })}`)}$`,
+    ),
   ]);
 
   // The admin moves the start later than now: the open board goes back to "not started" during the gap…

@@ -3,6 +3,7 @@ import { ContainerPanel } from "~/components/containers/container-panel";
 import { Markdown } from "~/components/markdown";
 import { formatDateTime } from "~/components/games/time";
 import { Alert } from "~/components/ui/alert";
+import { Slotted } from "~/components/ui/slotted";
 import { isContainerType } from "~/core/enums";
 import type { ChallengeDetail } from "~/core/schemas/challenge";
 import { FlagInput } from "./flag-input";
@@ -84,7 +85,7 @@ export function ChallengeView({
           >
             {local ? t("challenge.download") : t("challenge.openLink")}
           </a>
-          {fileSize != null ? <span className="ms-2 text-zinc-600 dark:text-zinc-400">({formatBytes(fileSize)})</span> : null}
+          {fileSize != null ? <span className="ms-2 text-zinc-600 dark:text-zinc-400">{t("challenge.fileSize", { size: formatBytes(fileSize) })}</span> : null}
         </p>
       ) : null}
       {gameId !== undefined && isContainerType(detail.type) ? (
@@ -93,7 +94,9 @@ export function ChallengeView({
         <ContainerPanel gameId={0} challengeId={detail.id} entry={null} closeTime={null} preview />
       ) : detail.context.instanceEntry ? (
         <p className="text-sm">
-          {t("challenge.instanceEntry")}: <code className="font-mono">{detail.context.instanceEntry}</code>
+          <Slotted text={(entry) => t("challenge.instanceEntryLine", { entry })}>
+            <code className="font-mono">{detail.context.instanceEntry}</code>
+          </Slotted>
         </p>
       ) : null}
       {solved ? (

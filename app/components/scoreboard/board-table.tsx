@@ -30,7 +30,7 @@ type MarkNames = Record<string, { name: string; unscoredName: string }>;
 /** The marks' names in the reader's language, made once per board rather than once per cell. */
 function markNames(t: TFunction): MarkNames {
   const names: MarkNames = {};
-  for (const [type, label] of Object.entries(MARK_LABEL)) names[type] = { name: t(label), unscoredName: `${t(label)} (${t("scoreboard.notScored")})` };
+  for (const [type, label] of Object.entries(MARK_LABEL)) names[type] = { name: t(label), unscoredName: t("scoreboard.markNotScored", { mark: t(label) }) };
   return names;
 }
 
@@ -207,8 +207,9 @@ export function BoardTable({
           <div className="space-y-2 text-sm">
             {detail.bio ? <p className="wrap-anywhere">{detail.bio}</p> : null}
             <p data-testid="board-detail-ranks">
-              {t("scoreboard.rank")}: {detail.rank || "-"}
-              {detail.divisionId !== null ? ` · ${t("scoreboard.divisionRank")}: ${detail.divisionRank || "-"}` : ""} · {t("scoreboard.score")}: {detail.score}
+              {detail.divisionId !== null
+                ? t("scoreboard.detailRanks", { rank: detail.rank || "-", divisionRank: detail.divisionRank || "-", score: detail.score })
+                : t("scoreboard.detailRanksNoDivision", { rank: detail.rank || "-", score: detail.score })}
             </p>
             <h3 className="font-semibold">{t("scoreboard.members")}</h3>
             <ul className="space-y-1">

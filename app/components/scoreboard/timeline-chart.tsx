@@ -70,8 +70,11 @@ export function TimelineChart({ timeline, start, end, label }: { timeline: Timel
       <ul className="sr-only" aria-label={label} data-testid="timeline-text">
         {teams.map((team) => (
           <li key={team.id}>
-            {`${team.name}: ${t("scoreboard.points", { points: team.items.at(-1)?.score ?? 0 })}. ${t("scoreboard.timelineHistory")}: `}
-            {team.items.map((item) => `${formatDateTime(item.time)} ${t("scoreboard.points", { points: item.score })}`).join(", ")}
+            {t("scoreboard.timelineLine", {
+              team: team.name,
+              points: t("scoreboard.points", { points: team.items.at(-1)?.score ?? 0 }),
+              history: team.items.map((item) => `${formatDateTime(item.time)} ${t("scoreboard.points", { points: item.score })}`).join(t("scoreboard.timelineSeparator")),
+            })}
           </li>
         ))}
       </ul>

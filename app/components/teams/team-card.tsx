@@ -185,7 +185,8 @@ export function TeamCard({
             <TeamAvatar name={member.userName} avatar={member.avatar} size="sm" />
             <span className="min-w-0 flex-1 basis-44 truncate font-medium">
               {member.userName}
-              {member.id === userId ? <>{" "}<span className="text-zinc-600 dark:text-zinc-400">({t("teams.you")})</span></> : null}
+              {/* The key brings its own space (none before Japanese and Chinese brackets). */}
+              {member.id === userId ? <span className="text-zinc-600 dark:text-zinc-400">{t("teams.youMark")}</span> : null}
             </span>
             <span
               className={`rounded-full px-2 py-0.5 text-xs font-medium ${

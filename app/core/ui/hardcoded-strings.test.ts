@@ -48,6 +48,29 @@ describe("findHardcodedStrings", () => {
   });
 });
 
+describe("punctuation glued to translated text", () => {
+  const found = (source: string) => findHardcodedStrings("a.tsx", source).map((f) => [f.kind, f.text]);
+
+  it.each([
+    ["a colon after t(...) in JSX", `const a = <p>{t("rank")}: {rank}</p>;`, [["punctuation", "…:"]]],
+    ["a colon and a space in braces", `const a = <p>{t("current")}:{" "}<a href={url}>{url}</a></p>;`, [["punctuation", "…:"]]],
+    ["brackets around t(...) in JSX", `const a = <span>({t("you")})</span>;`, [["punctuation", "(…"], ["punctuation", "…)"]]],
+    ["a colon after t(...) in a template", "const a = `${t(\"rank\")}: ${rank}`;", [["punctuation", "…:"]]],
+    ["brackets and a full stop in a template", "const a = `${name} (${t(\"notScored\")}). `;", [["punctuation", "(…"], ["punctuation", "…)."]]],
+    ["a colon before a server message", "const a = `${team}: ${errorMessage(err)}`;", [["punctuation", ": …"]]],
+  ])("finds %s", (_name, source, expected) => {
+    expect(found(source)).toEqual(expected);
+  });
+
+  it.each([
+    ["a dash or a dot between translated texts", "const a = <p>{t(\"a\")} — {t(\"b\")} · {count}</p>;"],
+    ["the whole pattern in the key", "const a = <p>{t(\"ranks\", { rank, score })}</p>;"],
+    ["punctuation beside untranslated values", "const a = `${x}: ${y} (${z})`;"],
+  ])("leaves %s", (_name, source) => {
+    expect(found(source)).toEqual([]);
+  });
+});
+
 describe("the UI has no hard-coded user-visible strings", () => {
   const files = [...tsxFiles(join(ROOT, "app", "routes")), ...tsxFiles(join(ROOT, "app", "components")), join(ROOT, "app", "root.tsx")];
 

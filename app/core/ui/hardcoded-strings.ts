@@ -9,8 +9,28 @@ const BRANDS = ["Flagstaff", "GitHub", "Docker", "Markdown", "CTF", "URL", "ID",
 export interface Finding {
   line: number;
   text: string;
-  kind: "text" | "attribute" | "expression";
+  kind: "text" | "attribute" | "expression" | "punctuation";
 }
+
+/**
+ * Calls whose result is text in the reader's language: t(...), and errorMessage(...) (the server's message,
+ * localised by Accept-Language).
+ */
+const TRANSLATED_CALLS = new Set(["t", "errorMessage"]);
+
+/** Whether an expression yields translated text: it calls one of TRANSLATED_CALLS somewhere inside. */
+function hasTranslatedCall(node: ts.Node): boolean {
+  if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && TRANSLATED_CALLS.has(node.expression.text)) return true;
+  return ts.forEachChild(node, hasTranslatedCall) ?? false;
+}
+
+/**
+ * Punctuation written beside translated text belongs to the English sentence: Japanese and Chinese write
+ * "順位：1", "（得点なし）", "。". A colon or opening bracket just before it, or a colon, full stop, comma or
+ * closing bracket just after it, goes into the key instead.
+ */
+const GLUED_AFTER = /^[ \t]*[:.,;)]/;
+const GLUED_BEFORE = /[:(][ \t]*$/;
 
 /**
  * Whether `text` needs translating: it has letters, and is not a brand name, a placeholder-like code
@@ -33,14 +53,44 @@ function attributeName(node: ts.JsxAttribute): string {
   return node.name.getText();
 }
 
-/** The hard-coded user-visible strings of one .tsx source. */
+/** The text of a JSX child that is literal text (JSX text or a string in braces), else null. */
+function literalChild(node: ts.Node): string | null {
+  if (ts.isJsxText(node)) return node.text;
+  if (ts.isJsxExpression(node) && node.expression && (ts.isStringLiteral(node.expression) || ts.isNoSubstitutionTemplateLiteral(node.expression))) return node.expression.text;
+  return null;
+}
+
+/** A translated JSX child: an expression in braces that calls t(...) or errorMessage(...). */
+const translatedChild = (node: ts.Node) => ts.isJsxExpression(node) && node.expression !== undefined && literalChild(node) === null && hasTranslatedCall(node.expression);
+
+/** The hard-coded user-visible strings of one .tsx source, and the punctuation glued to translated text. */
 export function findHardcodedStrings(fileName: string, source: string): Finding[] {
   const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
   const findings: Finding[] = [];
   const report = (node: ts.Node, text: string, kind: Finding["kind"]) => {
     findings.push({ line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, text: text.trim(), kind });
   };
+  const gluedAround = (node: ts.Node, before: string | null, translated: boolean, after: string | null) => {
+    if (!translated) return;
+    if (before !== null && GLUED_BEFORE.test(before)) report(node, `${before.trimStart()}…`, "punctuation");
+    if (after !== null && GLUED_AFTER.test(after)) report(node, `…${after.trimEnd()}`, "punctuation");
+  };
   const visit = (node: ts.Node) => {
+    if (ts.isJsxElement(node) || ts.isJsxFragment(node)) {
+      const children = [...node.children];
+      children.forEach((child, i) => {
+        if (!translatedChild(child)) return;
+        const before = i > 0 ? literalChild(children[i - 1]!) : null;
+        const after = i < children.length - 1 ? literalChild(children[i + 1]!) : null;
+        gluedAround(child, before, true, after);
+      });
+    }
+    if (ts.isTemplateExpression(node)) {
+      node.templateSpans.forEach((span, i) => {
+        const before = i === 0 ? node.head.text : node.templateSpans[i - 1]!.literal.text;
+        gluedAround(span, before, hasTranslatedCall(span.expression), span.literal.text);
+      });
+    }
     if (ts.isJsxText(node)) {
       if (needsTranslation(node.text)) report(node, node.text, "text");
     } else if (ts.isJsxAttribute(node) && TEXT_ATTRIBUTES.has(attributeName(node)) && node.initializer) {

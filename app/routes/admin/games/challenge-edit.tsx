@@ -20,6 +20,7 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { useCharacterLimit } from "~/components/ui/character-limit";
 import { FieldErrors, TextField } from "~/components/ui/field";
+import { Slotted } from "~/components/ui/slotted";
 import { CHALLENGE_CATEGORIES, type ChallengeCategory, type FileType, FILE_TYPES, isContainerType, NETWORK_MODES, type NetworkMode } from "~/core/enums";
 import { type ChallengeDetail, type ChallengeEditDetail, type ChallengeEditInfo, HINT_MAX } from "~/core/schemas/challenge";
 import { api, apiVersioned, errorMessage, fieldError, isStaleWrite, orNotFound } from "~/lib/api";
@@ -230,10 +231,11 @@ function AttachmentEditor({ gameId, challenge, onSaved }: { gameId: number; chal
       <h3 className="font-semibold">{t("adminChallenges.attachment")}</h3>
       {challenge.attachment?.url ? (
         <p className="text-sm">
-          {t("adminChallenges.currentAttachment")}:{" "}
-          <a href={challenge.attachment.url} className="break-all text-primary-700 underline dark:text-primary-300">
-            {challenge.attachment.url}
-          </a>
+          <Slotted text={(url) => t("adminChallenges.currentAttachmentLine", { url })}>
+            <a href={challenge.attachment.url} className="break-all text-primary-700 underline dark:text-primary-300">
+              {challenge.attachment.url}
+            </a>
+          </Slotted>
         </p>
       ) : (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminChallenges.noAttachment")}</p>

@@ -15,6 +15,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/field";
+import { Slotted } from "~/components/ui/slotted";
 import { FLAG_ENV_NAME } from "~/core/agent-protocol";
 import { checkTemplate, generateTestFlag, MIN_ENTROPY_BITS, parseTemplate, templateEntropy } from "~/core/flags/template";
 import { FLAG_MAX_LENGTH } from "~/core/game-room/schemas";
@@ -254,7 +255,11 @@ function TemplateEditor({ gameId, challenge, onDone }: { gameId: number; challen
         {info?.mode === "complex" ? <p className="text-amber-700 dark:text-amber-400">{t("adminChallenges.cleetWarning")}</p> : null}
         {sample ? (
           <p>
-            {t("adminChallenges.sampleFlag")}: <code className="font-mono break-all" data-testid="sample-flag">{sample}</code>
+            <Slotted text={(flag) => t("adminChallenges.sampleFlagLine", { flag })}>
+              <code className="font-mono break-all" data-testid="sample-flag">
+                {sample}
+              </code>
+            </Slotted>
           </p>
         ) : null}
       </div>

@@ -152,7 +152,7 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
           await api(`/api/admin/participation/${id}/Accepted`, { method: "PUT", body: { expectedStatus: "Pending" } });
           done++;
         } catch (err) {
-          failed.push(`${nameOf(id)}: ${errorMessage(err)}`);
+          failed.push(t("adminGames.review.failedFor", { team: nameOf(id), message: errorMessage(err) }));
         }
         setBulk({ ids, phase: "running", done, failed: [...failed] });
       }
@@ -263,8 +263,7 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
                     <ul className="space-y-0.5">
                       {p.team.members.map((m) => (
                         <li key={m.userId} className={p.registeredMembers.includes(m.userId) ? "font-medium" : "text-zinc-600 dark:text-zinc-400"}>
-                          {m.userName}
-                          {m.userId === p.team.captainId ? ` (${t("adminGames.review.captain")})` : ""}
+                          {m.userId === p.team.captainId ? t("adminGames.review.captainName", { user: m.userName }) : m.userName}
                           {p.registeredMembers.includes(m.userId) ? "" : ` · ${t("adminGames.review.notRegistered")}`}
                         </li>
                       ))}
