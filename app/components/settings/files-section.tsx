@@ -1,9 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "~/components/teams/dialog";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { FileChooser } from "~/components/ui/file-chooser";
 import { api, errorMessage } from "~/lib/api";
 import { postFormWithProgress } from "~/lib/upload";
 
@@ -17,7 +18,7 @@ const PAGE = 50;
 /** Uploads (several files, with progress), the stored files newest first, and releasing one. */
 export function FilesSection() {
   const { t } = useTranslation();
-  const input = useRef<HTMLInputElement>(null);
+  const [chosen, setChosen] = useState<File[]>([]);
   const [files, setFiles] = useState<LocalFile[] | null>(null);
   const [total, setTotal] = useState(0);
   const [progress, setProgress] = useState<number | null>(null);
@@ -54,15 +55,14 @@ export function FilesSection() {
 
   async function upload(event: FormEvent) {
     event.preventDefault();
-    const chosen = input.current?.files;
     const form = new FormData();
-    for (const file of chosen ?? []) form.append("files", file);
+    for (const file of chosen) form.append("files", file);
     setMessage(null);
     setProgress(0);
     try {
       const stored = await postFormWithProgress<LocalFile[]>("/api/assets", form, setProgress);
       setMessage({ tone: "success", text: t("settings.files.uploaded", { count: stored.length }) });
-      if (input.current) input.current.value = "";
+      setChosen([]);
       await load(Math.max(PAGE, files?.length ?? 0));
     } catch (error) {
       setMessage({ tone: "error", text: errorMessage(error) });
@@ -94,17 +94,7 @@ export function FilesSection() {
         {t("settings.files.heading")}
       </h2>
       <form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void upload(event)}>
-        <label className="space-y-1.5 text-sm font-medium text-zinc-800 dark:text-zinc-200">
-          <span className="block">{t("settings.files.choose")}</span>
-          <input
-            ref={input}
-            type="file"
-            multiple
-            name="files"
-            disabled={progress !== null}
-            className="text-sm font-normal file:me-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:file:border-zinc-700 dark:file:bg-zinc-900 dark:file:text-zinc-100"
-          />
-        </label>
+        <FileChooser id="settings-files" label={t("settings.files.choose")} multiple files={chosen} busy={progress !== null} onChange={setChosen} />
         <Button type="submit" disabled={progress !== null}>
           {progress !== null ? t("settings.files.uploading", { percent: Math.round(progress * 100) }) : t("settings.files.upload")}
         </Button>

@@ -2,8 +2,9 @@ import { type CSSProperties, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { MarkdownEditor } from "~/components/markdown-editor";
 import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
+import { Button, buttonClass } from "~/components/ui/button";
 import { FieldErrors, TextField } from "~/components/ui/field";
+import { HiddenFileInput } from "~/components/ui/hidden-file-input";
 import { brandColour, brandCssVariables, paletteFor } from "~/core/colour";
 import { normalizeCustomTheme } from "~/core/schemas/config";
 import { sameValues } from "~/core/ui/same-values";
@@ -98,21 +99,11 @@ function LogoField({ logoHash, onChanged }: { logoHash: string | null; onChanged
         ) : (
           <span className="text-sm text-zinc-600 dark:text-zinc-400">{t("settings.platform.noLogo")}</span>
         )}
-        <label className="cursor-pointer">
-          <span className="sr-only">{t("settings.platform.uploadLogo")}</span>
-          <input
-            ref={input}
-            type="file"
-            accept="image/*"
-            aria-label={t("settings.platform.uploadLogo")}
-            disabled={progress !== null}
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              if (file) void upload(file);
-            }}
-            className="text-sm file:me-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:file:border-zinc-700 dark:file:bg-zinc-900 dark:file:text-zinc-100"
-          />
+        {/* The logo is sent as soon as it is chosen, as the avatars are: the button is the whole chooser. */}
+        <label htmlFor="settings-logo" className={buttonClass("secondary", progress !== null ? "pointer-events-none opacity-60" : "cursor-pointer")}>
+          {t("settings.platform.uploadLogo")}
         </label>
+        <HiddenFileInput id="settings-logo" ref={input} accept="image/*" busy={progress !== null} onFile={(file) => void upload(file)} />
         {logoHash ? (
           <Button variant="secondary" disabled={busyReset} onClick={() => void reset()}>
             {t("settings.platform.resetLogo")}

@@ -71,6 +71,17 @@ describe("punctuation glued to translated text", () => {
   });
 });
 
+describe("file inputs", () => {
+  it("finds the browser's own file chooser, whose button and \"No file chosen\" are in the browser's language", () => {
+    expect(findHardcodedStrings("a.tsx", `const a = <input type="file" onChange={pick} />;`).map((f) => f.kind)).toEqual(["file-input"]);
+  });
+
+  it("leaves the one hidden behind a translated button, and other inputs", () => {
+    expect(findHardcodedStrings("app/components/ui/hidden-file-input.tsx", `const a = <input type="file" className="sr-only" />;`)).toEqual([]);
+    expect(findHardcodedStrings("a.tsx", `const a = <input type="text" />;`)).toEqual([]);
+  });
+});
+
 describe("the UI has no hard-coded user-visible strings", () => {
   const files = [...tsxFiles(join(ROOT, "app", "routes")), ...tsxFiles(join(ROOT, "app", "components")), join(ROOT, "app", "root.tsx")];
 

@@ -9,7 +9,7 @@ const BRANDS = ["Flagstaff", "GitHub", "Docker", "Markdown", "CTF", "URL", "ID",
 export interface Finding {
   line: number;
   text: string;
-  kind: "text" | "attribute" | "expression" | "punctuation";
+  kind: "text" | "attribute" | "expression" | "punctuation" | "file-input";
 }
 
 /**
@@ -31,6 +31,9 @@ function hasTranslatedCall(node: ts.Node): boolean {
  */
 const GLUED_AFTER = /^[ \t]*[:.,;)]/;
 const GLUED_BEFORE = /[:(][ \t]*$/;
+
+/** The file input that may stay an <input type="file">: it is hidden behind a translated button. */
+const HIDDEN_FILE_INPUT = "hidden-file-input.tsx";
 
 /**
  * Whether `text` needs translating: it has letters, and is not a brand name, a placeholder-like code
@@ -63,7 +66,10 @@ function literalChild(node: ts.Node): string | null {
 /** A translated JSX child: an expression in braces that calls t(...) or errorMessage(...). */
 const translatedChild = (node: ts.Node) => ts.isJsxExpression(node) && node.expression !== undefined && literalChild(node) === null && hasTranslatedCall(node.expression);
 
-/** The hard-coded user-visible strings of one .tsx source, and the punctuation glued to translated text. */
+/**
+ * The hard-coded user-visible strings of one .tsx source, the punctuation glued to translated text, and the
+ * browser's own file inputs (their button and "No file chosen" are in the browser's language, not the page's).
+ */
 export function findHardcodedStrings(fileName: string, source: string): Finding[] {
   const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
   const findings: Finding[] = [];
@@ -90,6 +96,10 @@ export function findHardcodedStrings(fileName: string, source: string): Finding[
         const before = i === 0 ? node.head.text : node.templateSpans[i - 1]!.literal.text;
         gluedAround(span, before, hasTranslatedCall(span.expression), span.literal.text);
       });
+    }
+    if ((ts.isJsxSelfClosingElement(node) || ts.isJsxOpeningElement(node)) && node.tagName.getText(sf) === "input" && !fileName.endsWith(HIDDEN_FILE_INPUT)) {
+      const type = node.attributes.properties.find((a) => ts.isJsxAttribute(a) && attributeName(a) === "type");
+      if (type && ts.isJsxAttribute(type) && type.initializer && ts.isStringLiteral(type.initializer) && type.initializer.text === "file") report(node, "<input type=\"file\">", "file-input");
     }
     if (ts.isJsxText(node)) {
       if (needsTranslation(node.text)) report(node, node.text, "text");

@@ -20,6 +20,7 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { useCharacterLimit } from "~/components/ui/character-limit";
 import { FieldErrors, TextField } from "~/components/ui/field";
+import { FileChooser } from "~/components/ui/file-chooser";
 import { Slotted } from "~/components/ui/slotted";
 import { CHALLENGE_CATEGORIES, type ChallengeCategory, type FileType, FILE_TYPES, isContainerType, NETWORK_MODES, type NetworkMode } from "~/core/enums";
 import { type ChallengeDetail, type ChallengeEditDetail, type ChallengeEditInfo, HINT_MAX } from "~/core/schemas/challenge";
@@ -188,7 +189,6 @@ function AttachmentEditor({ gameId, challenge, onSaved }: { gameId: number; chal
   const [type, setType] = useState<FileType>(challenge.attachment?.type ?? "None");
   const [remoteUrl, setRemoteUrl] = useState(challenge.attachment?.type === "Remote" ? (challenge.attachment.url ?? "") : "");
   const [file, setFile] = useState<File | null>(null);
-  const [fileInputKey, setFileInputKey] = useState(0);
   const [progress, setProgress] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -215,8 +215,6 @@ function AttachmentEditor({ gameId, challenge, onSaved }: { gameId: number; chal
       } else await attach();
       setSaved(true);
       setFile(null);
-      // A new input: the old one kept showing the uploaded file's name.
-      setFileInputKey((k) => k + 1);
       onSaved();
     } catch (err) {
       setError(errorMessage(err));
@@ -250,10 +248,7 @@ function AttachmentEditor({ gameId, challenge, onSaved }: { gameId: number; chal
       </div>
       {type === "Local" ? (
         <div className="space-y-1.5">
-          <label className="block text-sm font-medium" htmlFor="attachment-file">
-            {t("adminChallenges.file")}
-          </label>
-          <input key={fileInputKey} id="attachment-file" type="file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} className="block text-sm" />
+          <FileChooser id="attachment-file" label={t("adminChallenges.file")} files={file ? [file] : []} busy={busy} onChange={(files) => setFile(files[0] ?? null)} />
           {progress !== null ? (
             <progress max={1} value={progress} aria-label={t("adminChallenges.uploading", { percent: Math.round(progress * 100) })} className="w-full" />
           ) : null}

@@ -15,6 +15,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { TextAreaField, TextField } from "~/components/ui/field";
+import { FileChooser } from "~/components/ui/file-chooser";
 import { Slotted } from "~/components/ui/slotted";
 import { FLAG_ENV_NAME } from "~/core/agent-protocol";
 import { checkTemplate, generateTestFlag, MIN_ENTROPY_BITS, parseTemplate, templateEntropy } from "~/core/flags/template";
@@ -130,7 +131,6 @@ function StaticFlagsForm({ url, onDone, flagsKey }: { url: string; onDone: () =>
 function DynamicAttachmentForms({ url, acceptedTeams, onDone, flagsKey }: { url: string; acceptedTeams: number; onDone: () => void; flagsKey: string }) {
   const { t } = useTranslation();
   const [files, setFiles] = useState<File[]>([]);
-  const [fileInputKey, setFileInputKey] = useState(0);
   const [progress, setProgress] = useState<number | null>(null);
   const [remote, setRemote] = useState("");
   const upload = useAction(onDone, flagsKey);
@@ -153,8 +153,6 @@ function DynamicAttachmentForms({ url, acceptedTeams, onDone, flagsKey }: { url:
           return uploadKeys.send(body, (idempotencyKey) => api<{ title: string }>(url, { method: "POST", body, idempotencyKey }));
         });
         setFiles([]);
-        // A new input: the old one kept showing the uploaded files.
-        setFileInputKey((k) => k + 1);
         return r.title;
       } finally {
         setProgress(null);
@@ -191,10 +189,7 @@ function DynamicAttachmentForms({ url, acceptedTeams, onDone, flagsKey }: { url:
     <div className="space-y-6">
       <Alert tone="info">{t("adminChallenges.pairAdvice", { count: acceptedTeams, suggested: Math.max(2, acceptedTeams * 2) })}</Alert>
       <form className="space-y-3" noValidate onSubmit={submitFiles}>
-        <label htmlFor="pair-files" className="block text-sm font-medium">
-          {t("adminChallenges.pairFiles")}
-        </label>
-        <input key={fileInputKey} id="pair-files" type="file" multiple onChange={(e) => setFiles([...(e.target.files ?? [])])} className="block text-sm" />
+        <FileChooser id="pair-files" label={t("adminChallenges.pairFiles")} multiple files={files} busy={upload.busy} onChange={setFiles} />
         <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminChallenges.pairFilesHelp")}</p>
         {progress !== null ? <progress max={1} value={progress} aria-label={t("adminChallenges.uploading", { percent: Math.round(progress * 100) })} className="w-full" /> : null}
         <Feedback error={upload.error} success={upload.success} />

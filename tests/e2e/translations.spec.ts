@@ -1,0 +1,77 @@
+import { readFileSync } from "node:fs";
+import type { APIRequestContext, BrowserContext } from "@playwright/test";
+import { expect, hydrated, interpolate as fill, test } from "./fixtures";
+
+// What a native reader of Japanese and Chinese met on the pages (DECISIONS.md, the native-reader pass of
+// ja-JP and zh-CN), checked in the browser.
+
+type Strings = typeof import("../../app/locales/en-US/common.json");
+const strings = (language: string): Strings => JSON.parse(readFileSync(new URL(`../../app/locales/${language}/common.json`, import.meta.url), "utf8")) as Strings;
+const ja = strings("ja-JP");
+const HOUR = 3_600_000;
+
+async function inLanguage(context: BrowserContext, baseURL: string | undefined, language: string) {
+  await context.addCookies([{ name: "i18next", value: language, url: baseURL! }]);
+}
+
+async function ok<T>(response: Promise<import("@playwright/test").APIResponse>): Promise<T> {
+  const answer = await response;
+  expect(answer.status(), await answer.text()).toBe(200);
+  return (await answer.json()) as T;
+}
+
+async function gameWithChallenge(admin: APIRequestContext, type: string, fields: Record<string, unknown> = {}) {
+  const stamp = Date.now().toString(36);
+  const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Choosers ${stamp}`, start: Date.now() - HOUR, end: Date.now() + HOUR } }));
+  const challenge = await ok<{ id: number }>(admin.post(`/api/edit/games/${game.id}/challenges`, { data: { title: `Files ${stamp}`, category: "Misc", type, ...fields } }));
+  return { gameId: game.id, challengeId: challenge.id };
+}
+
+test("file choosers are in the page's language: a translated button, the choice beside it, \"no file chosen\" before (ja-JP)", async ({ adminPage: page, baseURL }) => {
+  await inLanguage(page.context(), baseURL, "ja-JP");
+  const A = ja.adminChallenges;
+  const { gameId, challengeId } = await gameWithChallenge(page.request, "DynamicAttachment", { fileName: "evidence.bin" });
+
+  // Dynamic pairs: several files, the upload button says what it sends, and nothing before a choice.
+  await page.goto(`/admin/games/${gameId}/challenges/${challengeId}/flags`);
+  await hydrated(page);
+  const pairs = page.getByLabel(A.pairFiles);
+  await expect(page.locator("label[for=pair-files]")).toHaveText(ja.upload.chooseMany);
+  await expect(page.getByTestId("pair-files-chosen")).toHaveText(ja.upload.noneChosen);
+  await expect(pairs).toHaveAccessibleDescription(ja.upload.noneChosen);
+  await expect(page.getByRole("button", { name: A.uploadPairs_zero, exact: true })).toBeVisible();
+  await pairs.setInputFiles([
+    { name: "flag{one_pair}", mimeType: "application/octet-stream", buffer: Buffer.from("one") },
+    { name: "flag{two_pair}", mimeType: "application/octet-stream", buffer: Buffer.from("two") },
+  ]);
+  await expect(page.getByTestId("pair-files-chosen")).toHaveText(fill(ja.upload.chosen_other, { count: 2 }));
+  await page.getByRole("button", { name: fill(A.uploadPairs_other, { count: 2 }), exact: true }).click();
+  await expect(page.getByText("flag{two_pair}")).toBeVisible();
+  // Sent: the chooser is empty again (the same files can be chosen again).
+  await expect(page.getByTestId("pair-files-chosen")).toHaveText(ja.upload.noneChosen);
+  await expect(page.getByRole("button", { name: A.uploadPairs_zero, exact: true })).toBeVisible();
+  await pairs.setInputFiles([{ name: "flag{three_pair}", mimeType: "application/octet-stream", buffer: Buffer.from("three") }]);
+  await expect(page.getByTestId("pair-files-chosen")).toHaveText("flag{three_pair}");
+  // No chooser of the browser's own is left on the page.
+  await expect(page.locator("input[type=file]:not(.sr-only)")).toHaveCount(0);
+
+  // A challenge's local attachment: one file, its name shown once chosen.
+  const { gameId: otherGame, challengeId: staticChallenge } = await gameWithChallenge(page.request, "StaticAttachment");
+  await page.goto(`/admin/games/${otherGame}/challenges/${staticChallenge}`);
+  await hydrated(page);
+  await page.getByRole("radio", { name: A.attachmentTypes.Local }).check();
+  await expect(page.locator("label[for=attachment-file]")).toHaveText(ja.upload.choose);
+  await expect(page.getByTestId("attachment-file-chosen")).toHaveText(ja.upload.noneChosen);
+  await page.getByLabel(A.file, { exact: true }).setInputFiles({ name: "handout.txt", mimeType: "text/plain", buffer: Buffer.from("handout") });
+  await expect(page.getByTestId("attachment-file-chosen")).toHaveText("handout.txt");
+  await expect(page.locator("input[type=file]:not(.sr-only)")).toHaveCount(0);
+
+  // The settings' files and logo.
+  await page.goto("/admin/settings");
+  await hydrated(page);
+  await expect(page.getByTestId("settings-files-chosen")).toHaveText(ja.upload.noneChosen);
+  await page.getByLabel(ja.settings.files.choose).setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("notes") });
+  await expect(page.getByTestId("settings-files-chosen")).toHaveText("notes.txt");
+  await expect(page.locator("label[for=settings-logo]")).toHaveText(ja.settings.platform.uploadLogo);
+  await expect(page.locator("input[type=file]:not(.sr-only)")).toHaveCount(0);
+});
