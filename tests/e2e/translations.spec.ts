@@ -7,6 +7,7 @@ import { expect, hydrated, interpolate as fill, test } from "./fixtures";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const strings = (language: string): Strings => JSON.parse(readFileSync(new URL(`../../app/locales/${language}/common.json`, import.meta.url), "utf8")) as Strings;
+const en = strings("en-US");
 const ja = strings("ja-JP");
 const HOUR = 3_600_000;
 
@@ -74,4 +75,23 @@ test("file choosers are in the page's language: a translated button, the choice 
   await expect(page.getByTestId("settings-files-chosen")).toHaveText("notes.txt");
   await expect(page.locator("label[for=settings-logo]")).toHaveText(ja.settings.platform.uploadLogo);
   await expect(page.locator("input[type=file]:not(.sr-only)")).toHaveCount(0);
+});
+
+test("a language switch leaves no title in the old language in the route announcer", async ({ adminPage: page }) => {
+  await page.goto("/");
+  await hydrated(page);
+  await page.getByRole("navigation", { name: en.nav.label }).getByRole("link", { name: en.nav.admin, exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/games$/);
+  const announcer = page.getByTestId("route-announcer");
+  await expect(announcer).toHaveText(new RegExp(`^${en.adminGames.title} · `));
+
+  await page.getByLabel(en.language.label, { exact: true }).selectOption("ja-JP");
+  await expect(page.getByRole("heading", { name: ja.adminGames.title, level: 1 })).toBeVisible({ timeout: 15_000 });
+  await expect(page).toHaveTitle(new RegExp(`^${ja.adminGames.title} · `));
+  await expect(announcer).toHaveText("");
+
+  // The next navigation is said in the new language.
+  await page.getByRole("navigation", { name: ja.nav.label }).getByRole("link", { name: ja.nav.games, exact: true }).click();
+  await expect(page).toHaveURL(/\/games$/);
+  await expect(announcer).toHaveText(new RegExp(`^${ja.games.title} · `));
 });
