@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, BrowserContext } from "@playwright/test";
-import { expect, hydrated, interpolate as fill, test } from "./fixtures";
+import { DEFAULT_PASSWORD, expect, expectRefusedAt, hydrated, interpolate as fill, test, uniqueUserName } from "./fixtures";
 
 // What a native reader of Japanese and Chinese met on the pages (DECISIONS.md, the native-reader pass of
 // ja-JP and zh-CN), checked in the browser.
@@ -9,6 +9,7 @@ type Strings = typeof import("../../app/locales/en-US/common.json");
 const strings = (language: string): Strings => JSON.parse(readFileSync(new URL(`../../app/locales/${language}/common.json`, import.meta.url), "utf8")) as Strings;
 const en = strings("en-US");
 const ja = strings("ja-JP");
+const zh = strings("zh-CN");
 const HOUR = 3_600_000;
 
 async function inLanguage(context: BrowserContext, baseURL: string | undefined, language: string) {
@@ -95,3 +96,25 @@ test("a language switch leaves no title in the old language in the route announc
   await expect(page).toHaveURL(/\/games$/);
   await expect(announcer).toHaveText(new RegExp(`^${ja.games.title} · `));
 });
+
+for (const [language, texts] of [
+  ["en-US", en],
+  ["ja-JP", ja],
+  ["zh-CN", zh],
+] as const) {
+  test(`register: an empty user name is asked for, a short one told the length rule (${language})`, async ({ page, baseURL }) => {
+    await inLanguage(page.context(), baseURL, language);
+    await page.goto("/account/register");
+    await hydrated(page);
+    const userName = page.getByLabel(texts.register.userName, { exact: true });
+    await page.getByLabel(texts.register.email, { exact: true }).fill(`${uniqueUserName("empty")}@example.com`);
+    await page.getByLabel(texts.register.password, { exact: true }).fill(DEFAULT_PASSWORD);
+    await page.getByLabel(texts.password.retype, { exact: true }).fill(DEFAULT_PASSWORD);
+    await page.getByRole("button", { name: texts.register.submit }).click();
+    await expectRefusedAt(userName, texts.register.userNameRequired);
+
+    await userName.fill("ab");
+    await page.getByRole("button", { name: texts.register.submit }).click();
+    await expectRefusedAt(userName, fill(texts.register.userNameLength, { min: 3, max: 15 }));
+  });
+}

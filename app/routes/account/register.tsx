@@ -16,8 +16,8 @@ import { FieldErrors, TextField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import type { RegisterStatus } from "~/core/enums";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
-import { codePointLength } from "~/core/text-length";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
+import { computeUserNameProblem, type UserNameProblem } from "~/core/ui/user-name";
 import { formText, type RegisterResponse, safeRedirect } from "~/lib/account";
 import { api, type ApiCall, errorMessage, fieldError } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
@@ -43,7 +43,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 export const shouldRevalidate = keepAfterUnchanged;
 
 interface FieldErrors {
-  userName?: "register.userNameLength";
+  userName?: UserNameProblem;
   email?: "register.emailRequired";
   password?: NewPasswordProblem;
 }
@@ -68,7 +68,8 @@ async function submit(form: FormData, call: ApiCall): Promise<ActionResult | Res
   const password = formText(form, "password");
 
   const fieldErrors: FieldErrors = {};
-  if (codePointLength(userName) < USER_NAME_MIN || codePointLength(userName) > USER_NAME_MAX) fieldErrors.userName = "register.userNameLength";
+  const userNameProblem = computeUserNameProblem(userName);
+  if (userNameProblem) fieldErrors.userName = userNameProblem;
   if (!email) fieldErrors.email = "register.emailRequired";
   const passwordProblem = computeNewPasswordProblem(password, formText(form, "passwordRetype"));
   if (passwordProblem) fieldErrors.password = passwordProblem;
