@@ -94,7 +94,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <p className="text-sm font-semibold uppercase tracking-widest text-primary-700 dark:text-primary-300">
           {t("home.eyebrow")}
         </p>
-        <h1 className="mt-3 text-4xl font-bold tracking-tight sm:text-5xl">{t("home.welcome", { title })}</h1>
+        {/* Lines break between words, balanced: "Flagstaff へようこそ" left one kana alone on a phone's second line. */}
+        <h1 className="mt-3 text-4xl font-bold tracking-tight break-keep text-balance wrap-anywhere sm:text-5xl">{t("home.welcome", { title })}</h1>
         {slogan ? <p className="mt-4 max-w-2xl text-lg text-zinc-700 dark:text-zinc-300">{slogan}</p> : null}
       </section>
 

@@ -118,3 +118,31 @@ for (const [language, texts] of [
     await expectRefusedAt(userName, fill(texts.register.userNameLength, { min: 3, max: 15 }));
   });
 }
+
+test("the home page's welcome breaks between words when it does not fit one line, not inside ようこそ (ja-JP)", async ({ page, baseURL }) => {
+  await inLanguage(page.context(), baseURL, "ja-JP");
+  await page.goto("/");
+  const heading = page.getByRole("heading", { level: 1 });
+  await expect(heading).toHaveText(/^\S+ へようこそ$/);
+  const lines = await heading.evaluate((h) => {
+    const text = h.firstChild!;
+    const value = text.textContent ?? "";
+    // One pixel narrower than the line it takes: as on a phone, where "Flagstaff へようこ" was followed by "そ"
+    // alone (the width is set here, as this machine draws Japanese with fallback boxes of its own width).
+    const whole = document.createRange();
+    whole.selectNodeContents(h);
+    h.style.width = `${Math.floor(whole.getBoundingClientRect().width) - 1}px`;
+    const start = value.indexOf("へようこそ");
+    const tops = new Set<number>();
+    for (let i = start; i < start + 5; i++) {
+      const range = document.createRange();
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      for (const rect of range.getClientRects()) tops.add(Math.round(rect.top));
+    }
+    const all = new Set([...whole.getClientRects()].map((rect) => Math.round(rect.top)));
+    return { welcome: tops.size, heading: all.size };
+  });
+  // Two lines, the welcome whole on the second.
+  expect(lines).toEqual({ welcome: 1, heading: 2 });
+});
