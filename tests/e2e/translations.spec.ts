@@ -146,3 +146,22 @@ test("the home page's welcome breaks between words when it does not fit one line
   // Two lines, the welcome whole on the second.
   expect(lines).toEqual({ welcome: 1, heading: 2 });
 });
+
+test("an ended game's overview has one end time, no empty countdown, and a practice row in practice mode (ja-JP)", async ({ page, adminApi: admin, baseURL }) => {
+  await inLanguage(page.context(), baseURL, "ja-JP");
+  const stamp = Date.now().toString(36);
+  const game = await ok<{ id: number }>(admin.post("/api/edit/games", { data: { title: `Ended ${stamp}`, start: Date.now() - 2 * HOUR, end: Date.now() - HOUR, practiceMode: false } }));
+  await page.goto(`/games/${game.id}`);
+  await hydrated(page);
+  const terms = page.locator("dl dt");
+  await expect(terms.filter({ hasText: ja.games.start })).toHaveCount(1);
+  await expect(terms.filter({ hasText: ja.games.end })).toHaveCount(1);
+  await expect(terms.filter({ hasText: new RegExp(`^${ja.games.phase.Ended}$`) })).toHaveCount(0);
+  await expect(page.getByTestId("countdown")).toHaveCount(0);
+
+  await ok(admin.put(`/api/edit/games/${game.id}`, { data: { practiceMode: true } }));
+  await page.reload();
+  await hydrated(page);
+  await expect(terms.filter({ hasText: ja.games.afterEnd })).toHaveCount(1);
+  await expect(page.getByTestId("countdown")).toHaveText(ja.games.practiceOpen);
+});

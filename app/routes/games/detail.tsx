@@ -221,11 +221,12 @@ function GameDetailPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
               <dt className="text-zinc-500 dark:text-zinc-400">{t("games.end")}</dt>
               <dd className="tabular-nums">{formatDateTime(game.end)}</dd>
             </div>
-            {now !== null ? (
+            {/* Ended: the end time above and the phase badge say so; a row is left only for practice mode. */}
+            {now !== null && (phase !== "Ended" || game.practiceMode) ? (
               <div>
-                <dt className="text-zinc-500 dark:text-zinc-400">{phase === "NotStarted" ? t("games.countdownStart") : phase === "Running" ? t("games.countdownEnd") : t("games.phase.Ended")}</dt>
+                <dt className="text-zinc-500 dark:text-zinc-400">{phase === "NotStarted" ? t("games.countdownStart") : phase === "Running" ? t("games.countdownEnd") : t("games.afterEnd")}</dt>
                 <dd className="text-lg font-semibold tabular-nums" data-testid="countdown">
-                  {phase === "NotStarted" ? formatCountdown(game.start - now, t) : phase === "Running" ? formatCountdown(game.end - now, t) : game.practiceMode ? t("games.practiceOpen") : "—"}
+                  {phase === "NotStarted" ? formatCountdown(game.start - now, t) : phase === "Running" ? formatCountdown(game.end - now, t) : t("games.practiceOpen")}
                 </dd>
               </div>
             ) : null}
