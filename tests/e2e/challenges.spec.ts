@@ -787,3 +787,59 @@ test("an ended game's score chart ends at the game's end, even after practice so
   await expect(times.last()).toHaveAttribute("datetime", new Date(end).toISOString());
   await context.close();
 });
+
+test("after the end in practice mode the challenges page says solves are not scored, and marks a practice solve so on its card", async ({ adminApi: page, browser }) => {
+  const now = Date.now();
+  const stamp = now.toString(36);
+  const created = await page.post("/api/edit/games", { data: { title: `Practice ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true, practiceMode: true } });
+  const gameId = ((await created.json()) as { id: number }).id;
+  const challenge = async (title: string, flag: string) => {
+    const id = ((await (await page.post(`/api/edit/games/${gameId}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } })).json()) as { id: number }).id;
+    expect((await page.post(`/api/edit/games/${gameId}/challenges/${id}/flags`, { data: [{ flag }] })).status()).toBe(200);
+    expect((await page.put(`/api/edit/games/${gameId}/challenges/${id}`, { data: { isEnabled: true } })).status()).toBe(200);
+    return id;
+  };
+  const early = await challenge(`Early ${stamp}`, "flag{early}");
+  const late = await challenge(`Late ${stamp}`, "flag{late}");
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = (await (await player.request.post("/api/team", { data: { name: `P${stamp}`.slice(0, 20) } })).json()) as { id: number };
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
+  const card = (id: number) => player.locator(`[data-challenge-card="${id}"]`);
+  const solve = async (id: number, flag: string, verdict: string) => {
+    await card(id).click();
+    await player.getByRole("textbox", { name: C.flag }).fill(flag);
+    await player.getByRole("button", { name: C.submit }).click();
+    await expect(player.getByText(verdict, { exact: true })).toBeVisible();
+    await player.getByRole("button", { name: C.close }).click();
+  };
+
+  // While the game runs: no banner, and a solve is simply solved.
+  await player.goto(`/games/${gameId}/challenges`);
+  await hydrated(player);
+  await solve(early, "flag{early}", en.verdict.correct);
+  await expect(card(early).getByTestId("challenge-solved-mark")).toHaveText(`✓ ${C.solvedMark}`);
+  await expect(player.getByText(C.practiceOpen)).toHaveCount(0);
+
+  // The organisers end the game now (after that solve); practice goes on: the open page says so without a reload.
+  expect((await page.put(`/api/edit/games/${gameId}`, { data: { end: Date.now() } })).status()).toBe(200);
+  await expect(player.getByText(C.practiceOpen)).toBeVisible({ timeout: 12_000 });
+  // A practice solve: not scored on its card, as on the scoreboard (0 points, not counted among the solves).
+  await solve(late, "flag{late}", en.verdict.notScored);
+  await expect(card(late).getByTestId("challenge-solved-mark")).toHaveText(`✓ ${C.solvedNotScoredMark}`);
+  await expect(card(late)).toContainText(interpolate(C.solves_other, { count: 0 }));
+  await expect(card(early).getByTestId("challenge-solved-mark")).toHaveText(`✓ ${C.solvedMark}`);
+  const board = (await (await player.request.get(`/api/game/${gameId}/scoreboard`)).json()) as { items: { id: number; solvedChallenges: { id: number; score: number }[] }[] };
+  const mine = board.items.find((item) => item.id === team.id)!.solvedChallenges;
+  expect(mine.find((s) => s.id === late)?.score).toBe(0);
+  expect(mine.find((s) => s.id === early)?.score).toBeGreaterThan(0);
+
+  // The same from the server's render.
+  await player.reload();
+  await expect(player.getByText(C.practiceOpen)).toBeVisible();
+  await expect(card(late).getByTestId("challenge-solved-mark")).toHaveText(`✓ ${C.solvedNotScoredMark}`);
+  await expect(card(late).getByTestId("challenge-solved-mark")).toHaveAttribute("data-scored", "false");
+  await expect(card(early).getByTestId("challenge-solved-mark")).toHaveAttribute("data-scored", "true");
+  await context.close();
+});

@@ -90,7 +90,12 @@ export function ChallengeBoard({ challenges, selectedId, onSelect }: { challenge
                 >
                   <span className="flex items-start justify-between gap-2">
                     <span className="min-w-0 font-medium wrap-anywhere">{c.title}</span>
-                    {c.solvedByMe ? <span className="shrink-0 text-xs font-semibold text-emerald-700 dark:text-emerald-300">✓ {t("challenge.solvedMark")}</span> : null}
+                    {/* A solve worth 0 points (after the end or the deadline) says so, as the scoreboard's faint mark does. */}
+                    {c.solvedByMe ? (
+                      <span className="shrink-0 text-xs font-semibold text-emerald-700 dark:text-emerald-300" data-testid="challenge-solved-mark" data-scored={!c.solvedUnscored}>
+                        ✓ {t(c.solvedUnscored ? "challenge.solvedNotScoredMark" : "challenge.solvedMark")}
+                      </span>
+                    ) : null}
                   </span>
                   <span className="mt-1 flex justify-between text-xs text-zinc-600 dark:text-zinc-400">
                     <span className="font-mono">{t("challenge.points", { count: c.score })}</span>

@@ -221,4 +221,9 @@ export interface PlayerChallengeInfo {
   deadline: number | null;
   /** Whether the caller's team has solved it. */
   solvedByMe: boolean;
+  /**
+   * The team's solve earned no points (after the end or the deadline, or by a division that scores nothing):
+   * the scoreboard's 0-point solve, marked "not scored" on the card too.
+   */
+  solvedUnscored: boolean;
 }

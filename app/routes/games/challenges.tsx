@@ -6,6 +6,7 @@ import { requireUser } from "~/.server/auth/guard";
 import { createDb } from "~/.server/db/client";
 import { requireGame } from "~/.server/services/games";
 import { roomOf } from "~/.server/services/room";
+import { boardFromDetails, type GameDetails, withPushedSolves } from "~/components/challenges/board-list";
 import { ChallengeBoard } from "~/components/challenges/challenge-board";
 import { ChallengeView } from "~/components/challenges/challenge-view";
 import { submitFlag } from "~/components/challenges/submit";
@@ -24,13 +25,13 @@ import { closedBoardRecheck } from "~/core/game/closed-board";
 import { parsePathId } from "~/core/http/path-id";
 import type { GameNotice } from "~/core/protocol";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
-import { type ChallengeInfo, orderChallenges, type ScoreboardItem } from "~/core/scoring/scoreboard";
 import { onlyParamChanged } from "~/lib/address-filter";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { pageReadsSince } from "~/lib/page-reads";
 import { connectHub } from "~/lib/realtime";
+import { serverNow } from "~/lib/server-clock";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/challenges";
 
@@ -78,39 +79,18 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageTitle(matches, loaderData?.pageTitle);
 }
 
-/** The part of GameDetailModel (api.md §4) the board needs. */
-interface GameDetails {
-  challenges: Record<string, ChallengeInfo[] | undefined>;
-  rank: Pick<ScoreboardItem, "solvedChallenges">;
-}
-
-/** GameDetailModel → the board's list: flattened in board order, with the team's own solves marked. */
-function boardFromDetails(details: GameDetails): PlayerChallengeInfo[] {
-  const mine = new Set((details.rank?.solvedChallenges ?? []).map((s) => s.id));
-  const all = Object.values(details.challenges ?? {}).flatMap((list) => list ?? []);
-  return orderChallenges(all).map((c) => ({
-    id: c.id,
-    title: c.title,
-    category: c.category,
-    score: c.score,
-    solved: c.solved,
-    deadline: c.deadline,
-    solvedByMe: mine.has(c.id),
-  }));
-}
-
 /**
  * The board list: server-rendered, then refreshed every 10 s from GET game/{id}/details (keeping the previous
  * list meanwhile) and cached in the browser per user and game (rules.md §15).
  */
-function useBoard(gameId: number, userId: string | number, initial: PlayerChallengeInfo[], solvedNow: Set<number>) {
+function useBoard(gameId: number, userId: string | number, initial: PlayerChallengeInfo[], solvedNow: Set<number>, end: number) {
   const { data, refresh, error } = useCachedList(
     `game-challenges:${userId}:${gameId}`,
     (signal) => api<GameDetails>(`/api/game/${gameId}/details`, { signal }).then(boardFromDetails),
     { initial },
   );
-  // A challenge the team just solved is marked at once, from its pushed verdict.
-  const challenges = useMemo(() => (solvedNow.size === 0 ? data : data.map((c) => (c.solvedByMe || !solvedNow.has(c.id) ? c : { ...c, solvedByMe: true }))), [data, solvedNow]);
+  // A challenge the team just solved is marked at once, from its pushed verdict (not scored after the end).
+  const challenges = useMemo(() => withPushedSolves(data, solvedNow, end, serverNow()), [data, solvedNow, end]);
   return { challenges, refresh, error };
 }
 
@@ -356,7 +336,9 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
       <GameTabs gameId={data.gameId} hidden={data.hidden} />
       {back}
       <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
-      <Board gameId={data.gameId} userId={data.userId} initial={data.challenges} ended={ended} selected={selected} onSelect={setSelected} />
+      {/* Play goes on after the end in practice mode, for no points: the page says so (the overview does too). */}
+      {ended && data.practiceMode ? <Alert tone="info">{t("challenge.practiceOpen")}</Alert> : null}
+      <Board gameId={data.gameId} userId={data.userId} initial={data.challenges} end={data.end} ended={ended} selected={selected} onSelect={setSelected} />
     </div>
   );
 }
@@ -365,6 +347,7 @@ function Board({
   gameId,
   userId,
   initial,
+  end,
   ended,
   selected,
   onSelect,
@@ -372,6 +355,7 @@ function Board({
   gameId: number;
   userId: string | number;
   initial: PlayerChallengeInfo[];
+  end: number;
   ended: boolean;
   selected: number | null;
   onSelect: (id: number | null, replace?: boolean) => void;
@@ -381,12 +365,24 @@ function Board({
   // server ended it (the team's participation changed, signed out elsewhere): the board is read again, so
   // the page shows what the API says, and why, rather than only "live updates stopped".
   const refreshBoard = useRef<() => void>(() => undefined);
+  const revalidator = useRevalidator();
+  const rereadPage = useRef<() => void>(() => undefined);
   // A refetch pushed for the board (the organisers moved the start or the end, changed a challenge) reads the
-  // list at once: a game moved out of play is refused, and the page shows what a reload would.
-  const verdicts = usePushedVerdicts(gameId, () => refreshBoard.current(), () => refreshBoard.current());
-  const { challenges, refresh, error } = useBoard(gameId, userId, initial, verdicts.solved);
+  // list at once: a game moved out of play is refused, and the page shows what a reload would. The page's own
+  // data is read again too: an end moved before now in practice mode is not refused, and the page then says
+  // that play is practice (its banner, and "not scored" for the next flags).
+  const verdicts = usePushedVerdicts(
+    gameId,
+    () => refreshBoard.current(),
+    () => {
+      refreshBoard.current();
+      rereadPage.current();
+    },
+  );
+  const { challenges, refresh, error } = useBoard(gameId, userId, initial, verdicts.solved, end);
   useEffect(() => {
     refreshBoard.current = () => void refresh();
+    rereadPage.current = () => void revalidator.revalidate();
   });
   // Refused while the page is open (the team was suspended, or taken off the game): say so instead of a
   // board that only fails when a flag is sent.
@@ -396,7 +392,6 @@ function Board({
   // suspended or taken off the game: the page reads its data again and shows what a reload would ("ended",
   // "not started" until the new start, the game's 404, the sign-in page, or why there is no board — which
   // then watches for the team's return and shows a new board, with a socket opened as the team's member).
-  const revalidator = useRevalidator();
   const over = isApiError(error) && (error.status === GAME_ENDED || error.status === GAME_NOT_STARTED || error.status === 404 || error.status === 401 || error.status === 403);
   useEffect(() => {
     if (over) void revalidator.revalidate();
