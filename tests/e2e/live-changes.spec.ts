@@ -154,3 +154,27 @@ test("an open game overview shows the not-found state as soon as the game is del
   await expect(page.getByText(en.games.phase.Running, { exact: true })).toHaveCount(0);
   await team.context.close();
 });
+
+test("a challenge the organisers close and open again: the \"closed\" alert goes as the card comes back, and its panel opens again", async ({ adminApi: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await runningGame(admin, stamp);
+  const team = await player(browser, gameId, `R${stamp}`.slice(0, 15));
+  const page = await team.context.newPage();
+  const greeted = hubGreeted(page, `/hub/game/${gameId}`);
+  await page.goto(`/games/${gameId}/challenges?challenge=${challengeId}`);
+  const title = page.getByRole("heading", { name: `Moving ${stamp}`, level: 2 });
+  await expect(title).toBeVisible();
+  await greeted;
+
+  await ok(admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, { data: { isEnabled: false } }));
+  const closed = page.getByTestId("challenge-closed");
+  await expect(closed).toBeVisible();
+  await expect(title).toHaveCount(0);
+  await ok(admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, { data: { isEnabled: true } }));
+  const card = page.getByRole("button", { name: new RegExp(`Moving ${stamp}`) });
+  await expect(card).toBeVisible();
+  await expect(closed).toHaveCount(0);
+  await card.click();
+  await expect(title).toBeVisible();
+  await team.context.close();
+});

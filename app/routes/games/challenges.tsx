@@ -409,18 +409,20 @@ function Board({
     if (notice.type === "NewChallenge" || notice.type === "NewHint") void refresh();
     if (notice.type === "NewHint") setHints((n) => n + 1);
   };
-  // The open challenge left the board (disabled or deleted by the organisers): its panel closes and says so.
-  const [closed, setClosed] = useState<string | null>(null);
+  // The open challenge left the board (disabled or deleted by the organisers): its panel closes and says so,
+  // until the board lists it again (enabled again) or another challenge is opened.
+  const [closed, setClosed] = useState<{ id: number; title: string } | null>(null);
   const titles = useRef(new Map<number, string>());
   useEffect(() => {
     if (selected !== null && !challenges.some((c) => c.id === selected)) {
       // Seen on this page before: the organisers closed it. Never seen (a stale link): just not opened.
       const title = titles.current.get(selected);
-      if (title !== undefined) setClosed(title);
+      if (title !== undefined) setClosed({ id: selected, title });
       onSelect(null, true);
     }
+    if (closed !== null && challenges.some((c) => c.id === closed.id)) setClosed(null);
     for (const c of challenges) titles.current.set(c.id, c.title);
-  }, [challenges, selected, onSelect]);
+  }, [challenges, selected, onSelect, closed]);
   const open = selected === null ? undefined : challenges.find((c) => c.id === selected);
   // Solved, the flag box gives way to the "solved" line: the focus it had stays in the panel.
   const solvedOpen = open?.solvedByMe ?? false;
@@ -450,7 +452,7 @@ function Board({
       <LiveNotices gameId={gameId} onNotice={onNotice} quiet={selected !== null} />
       {closed !== null ? (
         <div data-testid="challenge-closed">
-          <Alert tone="error">{t("challenge.closedByOrganisers", { title: closed })}</Alert>
+          <Alert tone="error">{t("challenge.closedByOrganisers", { title: closed.title })}</Alert>
         </div>
       ) : null}
       {challenges.length === 0 ? (
