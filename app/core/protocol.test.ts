@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRelayFrames, relayCloseAll, relayCloseSession, relayCloseUser, relayFrame, relayFrames, relayReauthorize } from "./protocol";
+import { changedChallengeOf, parseRelayFrames, relayCloseAll, relayCloseSession, relayCloseUser, relayFrame, relayFrames, relayReauthorize, type ServerMessage } from "./protocol";
 
 describe("relay feed messages", () => {
   const notice = JSON.stringify({ type: "notice", seq: 8, data: { content: "line one\nline two" } });
@@ -70,5 +70,18 @@ describe("relay feed messages", () => {
     ["an extra header field", `8 - 0 1\n${notice}`],
   ])("are refused with %s", (_name, text) => {
     expect(parseRelayFrames(text)).toBeNull();
+  });
+});
+
+describe("changedChallengeOf", () => {
+  it("names the challenge an organiser's edit or the team's container change is about, and nothing else", () => {
+    const cases: [ServerMessage, number | null][] = [
+      [{ type: "challengeChanged", seq: 3, data: { id: 7 } }, 7],
+      [{ type: "containerChanged", seq: 3, data: { challengeId: 9 } }, 9],
+      [{ type: "verdict", seq: 3, data: { submissionId: 1, challengeId: 7, status: "WrongAnswer" } }, null],
+      [{ type: "noticeDeleted", seq: 3, data: { id: 7 } }, null],
+      [{ type: "notice", seq: 3, data: { id: 7, type: "NewHint", values: ["x"], time: 1 } }, null],
+    ];
+    for (const [message, id] of cases) expect(changedChallengeOf(message), message.type).toBe(id);
   });
 });

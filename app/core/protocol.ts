@@ -82,9 +82,26 @@ export type ServerMessage =
   | { type: "verdict"; seq: number; data: Verdict }
   | { type: "event"; seq: number; data: GameEvent }
   | { type: "submission"; seq: number; data: SubmissionRecord }
-  | { type: "log"; seq: number; data: LogMessage };
+  | { type: "log"; seq: number; data: LogMessage }
+  /**
+   * An organiser changed an enabled challenge (its text, hints, limit, deadline, attachment, container
+   * settings): a page showing it reads it again. To the whole game channel; only the id travels.
+   */
+  | { type: "challengeChanged"; seq: number; data: { id: number } }
+  /** The team's container of a challenge was started, extended or destroyed: to that team's sockets only. */
+  | { type: "containerChanged"; seq: number; data: { challengeId: number } };
 
 export type ServerMessageType = ServerMessage["type"];
+
+/**
+ * The challenge a pushed message says may have changed for the team's player (an organiser's edit, the
+ * team's container), or null: a page showing that challenge reads it again.
+ */
+export function changedChallengeOf(message: ServerMessage): number | null {
+  if (message.type === "challengeChanged") return message.data.id;
+  if (message.type === "containerChanged") return message.data.challengeId;
+  return null;
+}
 export type PayloadOf<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>["data"];
 
 /** Headers the Worker sets when it hands an authenticated socket to a Durable Object. */

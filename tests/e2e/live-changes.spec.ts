@@ -178,3 +178,73 @@ test("a challenge the organisers close and open again: the \"closed\" alert goes
   await expect(title).toBeVisible();
   await team.context.close();
 });
+
+test("an open challenge follows the organisers' change of its submission limit at once: the flag box opens again and counts from the new limit", async ({ adminApi: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await runningGame(admin, stamp, { submissionLimit: 2 });
+  const team = await player(browser, gameId, `L${stamp}`.slice(0, 15));
+  for (const n of [1, 2]) await ok(team.context.request.post(`/api/game/${gameId}/challenges/${challengeId}`, { data: { flag: `flag{wrong_${n}}` } }));
+  const page = await team.context.newPage();
+  const greeted = hubGreeted(page, `/hub/game/${gameId}`);
+  await page.goto(`/games/${gameId}/challenges?challenge=${challengeId}`);
+  const flagBox = page.getByRole("textbox", { name: en.challenge.flag });
+  await expect(page.getByText(en.challenge.attempts.usedUp, { exact: true })).toBeVisible();
+  await expect(flagBox).toBeDisabled();
+  await greeted;
+
+  const left = (count: number) => page.getByText(en.challenge.attempts[count === 1 ? "left_one" : "left_other"].replace("{{count}}", String(count)), { exact: true });
+  // Far within the panel's 120-s read.
+  await ok(admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, { data: { submissionLimit: 5 } }));
+  await expect(left(3)).toBeVisible({ timeout: 3_000 });
+  await expect(flagBox).toBeEnabled();
+  await ok(admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, { data: { submissionLimit: 3 } }));
+  await expect(left(1)).toBeVisible({ timeout: 3_000 });
+  await team.context.close();
+});
+
+test("a teammate's open challenge panel shows the container the other member starts, and drops it when it is destroyed", async ({ adminApi: admin, browser }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin, stamp);
+  const c = await ok<{ id: number }>(admin.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Box ${stamp}`, category: "Web", type: "DynamicContainer" } }));
+  await ok(admin.put(`/api/edit/games/${gameId}/challenges/${c.id}`, { data: { containerImage: "flagstaff-test/busybox:latest", exposePort: 80, memoryLimit: 32, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true } }));
+  // One team of two: Bob joins Alice's team before it plays (an accepted team is locked), then both join the game.
+  const alice = { context: await browser.newContext() };
+  const bob = await browser.newContext();
+  await registerUser(alice.context.request);
+  await registerUser(bob.request);
+  const team = await ok<{ id: number }>(alice.context.request.post("/api/team", { data: { name: `A${stamp}`.slice(0, 15) } }));
+  const code = await ok<string>(alice.context.request.get(`/api/team/${team.id}/invite`));
+  await ok(bob.request.post("/api/team/accept", { data: JSON.stringify(code), headers: { "content-type": "application/json" } }));
+  for (const member of [alice.context, bob]) await ok(member.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } }));
+
+  const open = async (context: BrowserContext) => {
+    const page = await context.newPage();
+    const greeted = hubGreeted(page, `/hub/game/${gameId}`);
+    await page.goto(`/games/${gameId}/challenges?challenge=${c.id}`);
+    const panel = page.getByRole("region", { name: en.container.heading });
+    await expect(panel.getByText(en.container.none)).toBeVisible();
+    await greeted;
+    return panel;
+  };
+  const [alicePanel, bobPanel] = [await open(alice.context), await open(bob)];
+
+  // Bob starts it: Alice's panel shows it without a reload (its own read would come after 120 s).
+  await bobPanel.getByRole("button", { name: en.container.start }).click();
+  const entry = bobPanel.getByTestId("container-entry");
+  await expect(entry).toHaveText(/^[\w.-]+:\d+$/, { timeout: 30_000 });
+  await expect(alicePanel.getByTestId("container-entry")).toHaveText((await entry.textContent())!, { timeout: 3_000 });
+
+  const started = Date.now();
+
+  // Alice destroys it, once the start's 10-s cooldown (rules.md §8) is over: Bob's panel no longer shows
+  // the entry or a countdown for a container that is gone.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 10_500 - Date.now())));
+  await alicePanel.getByRole("button", { name: en.container.destroy }).click();
+  await expect(alicePanel.getByText(en.container.none)).toBeVisible();
+  await expect(bobPanel.getByText(en.container.none)).toBeVisible({ timeout: 3_000 });
+  await expect(bobPanel.getByTestId("container-entry")).toHaveCount(0);
+  await expect(bobPanel.getByRole("timer")).toHaveCount(0);
+  await alice.context.close();
+  await bob.close();
+});

@@ -261,6 +261,49 @@ describe("player containers", () => {
     expect(gone.body.title).toBe("No running container");
   });
 
+  it("tells the team's open pages when its container starts, is extended or destroyed (by a member or by the challenge's end), and no other team's", { timeout: 60_000 }, async () => {
+    const { admin, game } = await setup();
+    const c = await containerChallenge(admin.client, game.id);
+    const { captain, team, members } = await teamWithMembers(1);
+    for (const player of [captain, ...members]) expect((await join(player.client, game.id, { teamId: team.id })).status).toBe(200);
+    const other = await acceptedPlayer(game.id);
+    const participation = (await db().select().from(participations).where(and(eq(participations.teamId, team.id), eq(participations.gameId, game.id))).get())!;
+    /** The `containerChanged` messages a socket of the game got. */
+    const watch = async (client: Client) => {
+      const res = await client.fetch(`/hub/game/${game.id}`, { headers: { upgrade: "websocket" } });
+      expect(res.status).toBe(101);
+      const got: unknown[] = [];
+      res.webSocket!.addEventListener("message", (e) => {
+        const m = JSON.parse(e.data as string) as { type: string; data: unknown };
+        if (m.type === "containerChanged") got.push(m.data);
+      });
+      res.webSocket!.accept();
+      return { got, close: () => res.webSocket!.close(1000) };
+    };
+    const [teammate, stranger] = [await watch(members[0]!.client), await watch(other.client)];
+    const told = (n: number) => expect.poll(() => teammate.got, { timeout: 3_000, interval: 20 }).toEqual(Array.from({ length: n }, () => ({ challengeId: c.id })));
+
+    const r = await start(captain.client, game.id, c.id);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await told(1);
+    await db().update(containers).set({ expectStopAt: Date.now() + 5 * 60_000 }).where(eq(containers.id, r.body.entry)).run();
+    await resetCooldown(participation.id);
+    expect((await extend(captain.client, game.id, c.id)).status).toBe(200);
+    await told(2);
+    await resetCooldown(participation.id);
+    expect((await destroy(captain.client, game.id, c.id)).status).toBe(200);
+    await told(3);
+    await resetCooldown(participation.id);
+    expect((await start(members[0]!.client, game.id, c.id)).status).toBe(200);
+    await told(4);
+    // Disabled by the organisers: the containers go, and the team hears it.
+    expect((await admin.client.json(`/api/edit/games/${game.id}/challenges/${c.id}`, { method: "PUT", body: { isEnabled: false } })).status).toBe(200);
+    await told(5);
+    expect(stranger.got).toEqual([]);
+    teammate.close();
+    stranger.close();
+  });
+
   it("applies the team container limit: refuses, or destroys the oldest with auto-destroy", { timeout: 90_000 }, async () => {
     const { admin, game } = await setup({ containerCountLimit: 1 });
     const a = await containerChallenge(admin.client, game.id);

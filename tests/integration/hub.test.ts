@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { sha256Hex } from "~/.server/auth/session";
 import { users } from "~/.server/db/schema";
+import { announceChallengeChange, announceContainerChange } from "~/.server/services/sockets";
 import { HUB_HEADERS, parseRelayFrames, type RelayItem, RELAY_TOKEN_HEADER } from "~/core/protocol";
 import { reauthorizeGameSocket } from "~/core/socket-access";
 import { AdminHub } from "../../workers/admin-hub/admin-hub";
@@ -625,6 +626,71 @@ describe("live sockets end with the access that opened them", () => {
       { closeSession: await sha256Hex(`${bob!.userId}-session`), code: 4403 },
     ]);
     res.webSocket!.close(1000);
+  });
+});
+
+// ── Open challenge panels follow the organisers' and the team's changes (DECISIONS.md) ──────────────
+
+describe("challenge and container changes over the game socket", () => {
+  async function challengeOf(admin: Client, gameId: number, enabled: boolean) {
+    const created = await admin.json<{ id: number }>(`/api/edit/games/${gameId}/challenges`, { method: "POST", body: { title: "Moving", category: "Misc", type: "StaticAttachment" } });
+    expect(created.status).toBe(200);
+    expect((await admin.json(`/api/edit/games/${gameId}/challenges/${created.body.id}/flags`, { method: "POST", body: [{ flag: "flag{moving}" }] })).status).toBe(200);
+    if (enabled) expect((await admin.json(`/api/edit/games/${gameId}/challenges/${created.body.id}`, { method: "PUT", body: { isEnabled: true } })).status).toBe(200);
+    return created.body.id;
+  }
+  const changedOf = (socket: Watched) => socket.frames.filter((f) => f.type === "challengeChanged");
+
+  it("tells every page of a started game that an enabled challenge changed (limit, attachment), with the next number; nothing of a disabled one's edits, or before the start", async () => {
+    const { client: admin } = await newAdmin();
+    const game = await createGame(admin);
+    const [a, b] = await seedPlayers(game.id, 2);
+    const open = await challengeOf(admin, game.id, true);
+    const closed = await challengeOf(admin, game.id, false);
+    const sockets = [await watchSocket(a!.client, `/hub/game/${game.id}`), await watchSocket(b!.client, `/hub/game/${game.id}`)];
+
+    expect((await admin.json(`/api/edit/games/${game.id}/challenges/${closed}`, { method: "PUT", body: { submissionLimit: 3 } })).status).toBe(200);
+    expect((await admin.json(`/api/edit/games/${game.id}/challenges/${open}`, { method: "PUT", body: { submissionLimit: 5 } })).status).toBe(200);
+    for (const socket of sockets) await expect.poll(() => changedOf(socket).map((f) => f.data), { timeout: 3_000, interval: 20 }).toEqual([{ id: open }]);
+    // A message for all: it takes the channel's next number, so a page that missed it sees a gap and resyncs.
+    expect(changedOf(sockets[0]!)[0]!.seq).toBeGreaterThan(sockets[0]!.frames[0]!.seq);
+
+    expect((await admin.json(`/api/edit/games/${game.id}/challenges/${open}/attachment`, { method: "POST", body: { attachmentType: "Remote", remoteUrl: "https://example.com/new.zip" } })).status).toBe(200);
+    for (const socket of sockets) await expect.poll(() => changedOf(socket).map((f) => f.data), { timeout: 3_000, interval: 20 }).toEqual([{ id: open }, { id: open }]);
+
+    // Before the start no page shows a challenge: an edit then moves nobody's feed (a notice after it arrives alone).
+    expect((await updateGame(admin, game.id, { start: Date.now() + 1_800_000 })).status).toBe(200);
+    expect((await admin.json(`/api/edit/games/${game.id}/challenges/${open}`, { method: "PUT", body: { submissionLimit: 6 } })).status).toBe(200);
+    await postNotice(admin, game.id, "after the edit", sockets);
+    for (const socket of sockets) expect(changedOf(socket)).toHaveLength(2);
+    for (const socket of sockets) socket.ws.close(1000);
+  });
+
+  it("tells only the team's sockets that its container changed, and routes it to that team on the npm start relay's feed", async () => {
+    const { client: admin } = await newAdmin();
+    const game = await createGame(admin);
+    const [a, b] = await seedPlayers(game.id, 2);
+    const feed = await new Client().fetch(`/hub/game/${game.id}/relay`, { headers: { [RELAY_TOKEN_HEADER]: "integration-relay-token-0123456789", upgrade: "websocket" } });
+    const items: RelayItem[] = [];
+    feed.webSocket!.addEventListener("message", (e) => {
+      const text = e.data as string;
+      if (!text.startsWith("{")) items.push(...(parseRelayFrames(text) ?? []));
+    });
+    feed.webSocket!.accept();
+    const [mine, theirs] = [await watchSocket(a!.client, `/hub/game/${game.id}`), await watchSocket(b!.client, `/hub/game/${game.id}`)];
+
+    await announceContainerChange(env, game.id, a!.teamId, 42);
+    await expect.poll(() => mine.frames.filter((f) => f.type === "containerChanged").map((f) => f.data), { timeout: 3_000, interval: 20 }).toEqual([{ challengeId: 42 }]);
+    await expect.poll(() => items.length, { timeout: 3_000, interval: 20 }).toBe(1);
+    const routed = items[0] as { route: { seq: number; teamId: number | null; boardReadersOnly: boolean }; frame: string };
+    expect(routed.route).toEqual({ seq: mine.frames[0]!.seq, teamId: a!.teamId, boardReadersOnly: false });
+    expect(JSON.parse(routed.frame)).toEqual({ type: "containerChanged", seq: mine.frames[0]!.seq, data: { challengeId: 42 } });
+    // A team's message takes no number: the other team's socket got nothing, and sees no gap after it.
+    await announceChallengeChange({ env, db: db(), now: Date.now() }, game.id, 7);
+    await expect.poll(() => theirs.frames.map((f) => f.type), { timeout: 3_000, interval: 20 }).toEqual(["hello", "challengeChanged"]);
+    expect(theirs.frames[1]!.seq).toBe(theirs.frames[0]!.seq + 1);
+    for (const socket of [mine, theirs]) socket.ws.close(1000);
+    feed.webSocket!.close(1000);
   });
 });
 

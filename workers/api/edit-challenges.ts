@@ -4,6 +4,7 @@ import * as challengeService from "~/.server/services/challenges";
 import * as containerService from "~/.server/services/containers";
 import * as flagService from "~/.server/services/flags";
 import { refreshRoom, roomOf } from "~/.server/services/room";
+import { announceChallengeChange } from "~/.server/services/sockets";
 import { attachmentSchema, challengeCreateSchema, challengeUpdateSchema, flagsCreateSchema } from "~/core/schemas/challenge";
 import { containerDeps } from "./container-deps";
 import type { ApiContext, ApiEnv } from "./context";
@@ -19,6 +20,7 @@ const tag = "Edit";
 const challengeId = (c: ApiContext) => pathId(c, "cid", "challenge.not_found");
 const deps = (c: ApiContext): challengeService.ChallengeDeps => ({ ...noticeDeps(c), bucket: c.env.FILES });
 const flagDeps = (c: ApiContext): flagService.FlagDeps => ({ db: c.get("db"), bucket: c.env.FILES });
+const liveDeps = (c: ApiContext) => ({ env: c.env, db: c.get("db"), now: c.get("now") });
 const ok = (c: ApiContext, key: string) => c.json({ title: c.get("t")(key), status: 200 });
 
 defineRoute(editChallenges, { method: "GET", path: "/edit/games/:id/challenges", auth: "Admin", tag, summary: "The game's challenges (ChallengeInfoModel[])" }, async (c) => {
@@ -56,6 +58,8 @@ defineRoute(editChallenges, { method: "PUT", path: "/edit/games/:id/challenges/:
   if (body.isEnabled != null) {
     await logEvent(c, { level: "Information", logger: "Admin", text: { key: updated.isEnabled ? "challengeEnabled" : "challengeDisabled", params: { title: updated.title, id: updated.id, game: id } }, status: "Success" });
   }
+  // Open pages showing it read it again (a disabled one leaves the board through the refresh's delta).
+  if (updated.isEnabled) await announceChallengeChange(liveDeps(c), id, updated.id);
   return jsonWithVersion(c, { value: updated, version });
 });
 
@@ -88,5 +92,6 @@ defineRoute(editChallenges, { method: "DELETE", path: "/edit/games/:id/challenge
 defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges/:cid/attachment", auth: "Admin", tag, summary: "Set the shared attachment (None, Local file, Remote link)", body: attachmentSchema }, async (c, { body }) => {
   const challenge = await challengeService.requireChallenge(c.get("db"), editGameId(c), challengeId(c));
   await flagService.setChallengeAttachment(flagDeps(c), challenge, body);
+  if (challenge.isEnabled) await announceChallengeChange(liveDeps(c), challenge.gameId, challenge.id);
   return ok(c, "challenge.attachment_saved");
 });

@@ -42,6 +42,7 @@ import { type InstanceDeps, openInstance } from "./instances";
 import type { LogEntry } from "./logs";
 import type { Player } from "./player-challenges";
 import { type RoomEnv, roomOf } from "./room";
+import { announceContainerChange } from "./sockets";
 
 /**
  * Team and admin test containers (rules.md §8): lifetimes, extension window, per-team limit, the
@@ -135,12 +136,14 @@ async function containerEvent(
     teamId ? db.select({ name: teams.name }).from(teams).where(eq(teams.id, teamId)).get() : undefined,
   ]);
   const event: GameEvent = { type, values, time: now, user: user?.name ?? null, team: team?.name ?? null, teamId };
-  try {
-    await roomOf(env, gameId).publish("monitor", "event", event);
-  } catch (error) {
-    // The stored row is the record; monitors refetch it after a reconnect.
-    console.error("container event publish failed", error);
-  }
+  const monitors = roomOf(env, gameId)
+    .publish("monitor", "event", event)
+    .catch((error: unknown) => {
+      // The stored row is the record; monitors refetch it after a reconnect.
+      console.error("container event publish failed", error);
+    });
+  // The team's open pages read the challenge again: a teammate's panel shows the container as it now is.
+  await Promise.all([monitors, teamId === null ? null : announceContainerChange(env, gameId, teamId, challenge.id)]);
 }
 
 // ── Lookups ───────────────────────────────────────────────────────────────────────────────────────────
@@ -574,6 +577,7 @@ export async function extendPlayerContainer(deps: ContainerDeps, player: Player,
     throw error instanceof AgentCallError ? badRequest("container.extend_failed") : error;
   }
   const updated = (await db.update(containers).set({ expectStopAt }).where(eq(containers.id, container.id)).returning().get())!;
+  await announceContainerChange(env, player.game.id, player.participation.teamId, challengeId);
   await deps.log({ level: "Information", logger: "Container", text: { key: "containerExtended", params: { team: player.teamName, id: container.id, until: expectStopAt } }, status: "Success" });
   return toContainerInfo(updated);
 }

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import type { Role } from "~/core/enums";
 import { channelsToClose, staffViewLost } from "~/core/permissions";
 import type { Channel } from "~/core/protocol";
@@ -60,4 +61,35 @@ export async function disconnectUsers(env: SocketEnv, db: Db, userIds: readonly 
 /** Closes every live socket one session opened (signed out): log feed, monitor feeds, player feeds. */
 export async function disconnectSession(env: SocketEnv, db: Db, session: string): Promise<void> {
   await Promise.all([adminHub(env).disconnectSession(session), eachRoom(env, db, (room) => room.disconnectSession(session))]);
+}
+
+/**
+ * An organiser changed an enabled challenge: every page of the game hears `challengeChanged` (only the id),
+ * and one showing that challenge reads it again (a new submission limit, deadline, text or attachment).
+ * Not a room refresh: nothing the room judges or ranks with changes, and the submission path is untouched.
+ * Before the start no page shows a challenge (its reads are refused): nothing is sent, so no open page's
+ * feed moves (a page greeted just after a message for all reads its lists again). A push that fails is
+ * only logged: the page's next read (120 s, or a reconnect's) brings the change.
+ */
+export async function announceChallengeChange(deps: { env: RoomEnv; db: Db; now: number }, gameId: number, challengeId: number): Promise<void> {
+  const game = await deps.db.select({ start: games.startTime }).from(games).where(eq(games.id, gameId)).get();
+  if (!game || deps.now < game.start) return;
+  try {
+    await roomOf(deps.env, gameId).publish("game", "challengeChanged", { id: challengeId });
+  } catch (error) {
+    console.error("challenge change push failed", error);
+  }
+}
+
+/**
+ * A team's container of a challenge was started, extended or destroyed (by a member, an admin, its expiry,
+ * the challenge's end): the team's open pages hear `containerChanged` and read the challenge again, so a
+ * teammate's panel shows the container that runs now, or none.
+ */
+export async function announceContainerChange(env: RoomEnv, gameId: number, teamId: number, challengeId: number): Promise<void> {
+  try {
+    await roomOf(env, gameId).publish("game", "containerChanged", { challengeId }, teamId);
+  } catch (error) {
+    console.error("container change push failed", error);
+  }
 }

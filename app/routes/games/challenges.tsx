@@ -8,6 +8,7 @@ import { requireGame } from "~/.server/services/games";
 import { roomOf } from "~/.server/services/room";
 import { boardFromDetails, type GameDetails, withPushedSolves } from "~/components/challenges/board-list";
 import { ChallengeBoard } from "~/components/challenges/challenge-board";
+import { useChallengeChanges } from "~/components/challenges/challenge-changes";
 import { ChallengeView } from "~/components/challenges/challenge-view";
 import { submitFlag } from "~/components/challenges/submit";
 import { GameTabs } from "~/components/games/game-tabs";
@@ -103,6 +104,7 @@ function DetailPanel({
   challengeId,
   verdicts,
   hints,
+  changes,
   solved,
   ended,
   boardScore,
@@ -120,6 +122,11 @@ function DetailPanel({
   verdicts: PushedVerdicts;
   /** Counts the hints announced while the page is open: each one reads the challenge again. */
   hints: number;
+  /**
+   * Counts the pushes saying this challenge may have changed (an organiser's edit, the team's container
+   * started, extended or destroyed, a reconnection): each one reads it again.
+   */
+  changes: number;
   onClose: () => void;
   /** A flag sent from this panel was accepted: the board reads its new values and solve counts. */
   onSolved: () => void;
@@ -145,7 +152,8 @@ function DetailPanel({
   );
 
   // Read when opened, every 120 s while the tab is seen (and when it is seen again), when a hint is
-  // announced (`hints` changes), and when the board list shows another value (its card and this panel agree).
+  // announced (`hints` changes), when the board list shows another value (its card and this panel agree),
+  // and when the game's feed says the challenge or the team's container changed (`changes`).
   useEffect(() => {
     const controller = new AbortController();
     void load(controller.signal);
@@ -159,7 +167,7 @@ function DetailPanel({
       clearInterval(timer);
       document.removeEventListener("visibilitychange", again);
     };
-  }, [load, hints, boardScore]);
+  }, [load, hints, boardScore, changes]);
 
   return (
     <Card className="space-y-4" aria-labelledby="challenge-title">
@@ -423,6 +431,7 @@ function Board({
     if (closed !== null && challenges.some((c) => c.id === closed.id)) setClosed(null);
     for (const c of challenges) titles.current.set(c.id, c.title);
   }, [challenges, selected, onSelect, closed]);
+  const changes = useChallengeChanges(gameId, selected);
   const open = selected === null ? undefined : challenges.find((c) => c.id === selected);
   // Solved, the flag box gives way to the "solved" line: the focus it had stays in the panel.
   const solvedOpen = open?.solvedByMe ?? false;
@@ -490,6 +499,7 @@ function Board({
                 ended={ended}
                 verdicts={verdicts}
                 hints={hints}
+                changes={changes}
                 onClose={() => close(selected)}
                 onSolved={() => void refresh()}
               />
