@@ -83,19 +83,28 @@ test("a Monitor made a User loses the open monitor pages at once: no submission,
   await team.context.close();
 });
 
-test("an Admin made a User loses the open admin user list at its next refresh", async ({ adminApi: admin, browser }) => {
+test("an Admin made a User loses the open admin user list and a game's review list at their next refresh", async ({ adminApi: admin, browser }) => {
   test.setTimeout(60_000);
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin, stamp);
+  const team = await player(browser, gameId, `V${stamp}`.slice(0, 15));
   const other = await userWithRole(browser, admin, "Admin");
-  const page = await other.context.newPage();
-  await page.goto("/admin/users");
-  const rows = page.locator("tbody tr");
-  await expect(rows.first()).toBeVisible();
+  const users = await other.context.newPage();
+  await users.goto("/admin/users");
+  await expect(users.locator("tbody tr").first()).toBeVisible();
+  const review = await other.context.newPage();
+  await review.goto(`/admin/games/${gameId}/review`);
+  await expect(review.getByText(`V${stamp}`.slice(0, 15)).first()).toBeVisible();
 
   await ok(admin.put(`/api/admin/users/${other.id}`, { data: { role: "User" } }));
-  // The list is read again every 10 s (rules.md §15): its refusal ends the page.
-  await expect(page.getByRole("heading", { name: en.forbidden.title, level: 1 })).toBeVisible({ timeout: 15_000 });
-  await expect(rows).toHaveCount(0);
+  // The lists are read again every 10 s (rules.md §15): their refusal ends the page.
+  for (const page of [users, review]) {
+    await expect(page.getByRole("heading", { name: en.forbidden.title, level: 1 })).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator("tbody tr")).toHaveCount(0);
+  }
+  await expect(review.getByText(`V${stamp}`.slice(0, 15))).toHaveCount(0);
   await other.context.close();
+  await team.context.close();
 });
 
 test("Back after deleting a challenge, a post or a game returns to the page before the editor, not to the deleted record's address", async ({ adminPage: page }) => {

@@ -22,6 +22,7 @@ import { useAddressFilter } from "~/lib/address-filter";
 import { api, ApiError, errorMessage } from "~/lib/api";
 import { loadEditGame } from "~/lib/edit-game";
 import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
+import { ACCESS_ENDED } from "~/lib/session-end";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/review";
@@ -71,7 +72,7 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
     `admin-review:${gameId}`,
     // Sent with the last answer's ETag: an unchanged list (every member's details) comes back as a bodiless 304.
     (signal) => api<ParticipationInfo[]>(`/api/game/${gameId}/participations`, { signal, revalidate: true }),
-    { initial: loaderData.participations, refreshMs: REFRESH_MS.list, persist: false },
+    { initial: loaderData.participations, refreshMs: REFRESH_MS.list, persist: false, endsOn: ACCESS_ENDED },
   );
   const [params, setFilter] = useAddressFilter();
   const filter = parseReviewFilter(params);
