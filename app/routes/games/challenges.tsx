@@ -421,16 +421,23 @@ function Board({
   // until the board lists it again (enabled again) or another challenge is opened.
   const [closed, setClosed] = useState<{ id: number; title: string } | null>(null);
   const titles = useRef(new Map<number, string>());
+  // The challenge whose panel this page is closing: the address changes once the navigation is done, which a
+  // revalidation of the page (a board refetch) may hold up; it is left once, not at every render meanwhile
+  // (each new navigation to the same address would read the page again, and again).
+  const leaving = useRef<number | null>(null);
   useEffect(() => {
     if (selected !== null && !challenges.some((c) => c.id === selected)) {
       // Seen on this page before: the organisers closed it. Never seen (a stale link): just not opened.
       const title = titles.current.get(selected);
-      if (title !== undefined) setClosed({ id: selected, title });
-      onSelect(null, true);
+      if (title !== undefined) setClosed((shown) => (shown?.id === selected ? shown : { id: selected, title }));
+      if (leaving.current !== selected) onSelect(null, true);
+      leaving.current = selected;
+    } else {
+      leaving.current = null;
     }
-    if (closed !== null && challenges.some((c) => c.id === closed.id)) setClosed(null);
+    setClosed((shown) => (shown !== null && challenges.some((c) => c.id === shown.id) ? null : shown));
     for (const c of challenges) titles.current.set(c.id, c.title);
-  }, [challenges, selected, onSelect, closed]);
+  }, [challenges, selected, onSelect]);
   const changes = useChallengeChanges(gameId, selected);
   const open = selected === null ? undefined : challenges.find((c) => c.id === selected);
   // Solved, the flag box gives way to the "solved" line: the focus it had stays in the panel.
