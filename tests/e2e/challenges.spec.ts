@@ -841,5 +841,11 @@ test("after the end in practice mode the challenges page says solves are not sco
   await expect(card(late).getByTestId("challenge-solved-mark")).toHaveText(`✓ ${C.solvedNotScoredMark}`);
   await expect(card(late).getByTestId("challenge-solved-mark")).toHaveAttribute("data-scored", "false");
   await expect(card(early).getByTestId("challenge-solved-mark")).toHaveAttribute("data-scored", "true");
+  // The open challenge says so too: its "solved" line names the solve that earned nothing.
+  await card(late).click();
+  await expect(player.getByTestId("challenge-solved")).toHaveText(`✓ ${C.solvedByTeamNotScored}`);
+  await player.getByRole("button", { name: C.close }).click();
+  await card(early).click();
+  await expect(player.getByTestId("challenge-solved")).toHaveText(`✓ ${C.solvedByTeam}`);
   await context.close();
 });

@@ -37,6 +37,7 @@ export function ChallengeView({
   gameId,
   reload,
   solved = false,
+  unscored = false,
 }: {
   detail: ChallengeDetail;
   now: number | null;
@@ -46,6 +47,8 @@ export function ChallengeView({
   reload?: () => void;
   /** The team has solved it: no more flags to send (each would count as an attempt). */
   solved?: boolean;
+  /** That solve earned no points (after the end in practice mode, after the deadline; rules.md §4). */
+  unscored?: boolean;
 }) {
   const { t } = useTranslation();
   const attempts = attemptsState(detail.limit, detail.attempts);
@@ -101,7 +104,7 @@ export function ChallengeView({
       ) : null}
       {solved ? (
         <p className="text-sm font-medium text-emerald-700 dark:text-emerald-400" data-testid="challenge-solved">
-          ✓ {t("challenge.solvedByTeam")}
+          ✓ {t(unscored ? "challenge.solvedByTeamNotScored" : "challenge.solvedByTeam")}
         </p>
       ) : (
         <>

@@ -106,6 +106,7 @@ function DetailPanel({
   hints,
   changes,
   solved,
+  unscored,
   ended,
   boardScore,
   onClose,
@@ -119,6 +120,8 @@ function DetailPanel({
   ended: boolean;
   /** The team has solved it: the flag box gives way to a "solved" line. */
   solved: boolean;
+  /** That solve earned no points: the line says so, as the card does. */
+  unscored: boolean;
   verdicts: PushedVerdicts;
   /** Counts the hints announced while the page is open: each one reads the challenge again. */
   hints: number;
@@ -188,6 +191,7 @@ function DetailPanel({
           now={now}
           reload={() => void load()}
           solved={solved}
+          unscored={unscored}
           submit={async (flag) => {
             try {
               const id = await submitFlag(gameId, detail.id, flag);
@@ -502,6 +506,7 @@ function Board({
                 gameId={gameId}
                 challengeId={selected}
                 solved={open?.solvedByMe ?? false}
+                unscored={open?.solvedUnscored ?? false}
                 boardScore={open?.score}
                 ended={ended}
                 verdicts={verdicts}
