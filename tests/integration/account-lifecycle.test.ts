@@ -441,7 +441,7 @@ describe("captcha", () => {
         new Client({ lang: "zh-CN" }).json<Body>("/api/account/login", { method: "POST", body: { userName, password: PASSWORD, challenge } });
       const missing = await login();
       expect(missing.status).toBe(400);
-      expect(missing.body.title).toBe("验证码校验失败，请重试");
+      expect(missing.body.title).toBe("人机验证失败，请重试");
       expect((await login("bad-token")).status).toBe(400);
       expect((await login("good-token")).status).toBe(200);
       expect((await register(new Client(), unique(), undefined, { challenge: "bad-token" })).status).toBe(400);
