@@ -310,3 +310,37 @@ test("a Reject confirmed on a row another admin suspended meanwhile is refused: 
   await expect(row.locator("[data-status]")).toHaveText(en.games.status.Suspended);
   expect((await statusNow()).status).toBe("Suspended");
 });
+
+test("rejecting a suspended team asks first, saying that it lifts the ban; Cancel keeps it suspended", async ({ adminPage: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const created = await admin.request.post("/api/edit/games", { data: { title: `Lift ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } });
+  expect(created.status()).toBe(200);
+  const gameId = ((await created.json()) as { id: number }).id;
+  const context = await browser.newContext();
+  await registerUser(context.request);
+  const teamName = `Li${stamp}`.slice(0, 20);
+  const team = (await (await context.request.post("/api/team", { data: { name: teamName } })).json()) as { id: number };
+  expect((await context.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
+  await context.close();
+  const statusNow = async () =>
+    ((await (await admin.request.get(`/api/game/${gameId}/participations`)).json()) as { id: number; team: { id: number }; status: string }[]).find((p) => p.team.id === team.id)!;
+  const { id } = await statusNow();
+  expect((await admin.request.put(`/api/admin/participation/${id}/Suspended`, { data: {} })).status()).toBe(200);
+
+  await admin.goto(`/admin/games/${gameId}/Review`);
+  const row = admin.getByTestId(`participation-${id}`);
+  await expect(row.locator("[data-status]")).toHaveText(en.games.status.Suspended, FIRST_LOAD);
+  const reject = row.getByRole("button", { name: `${en.adminGames.review.action.Rejected} ${teamName}`, exact: true });
+  const dialog = admin.getByRole("dialog", { name: fill(en.adminGames.review.confirm.rejectTitle, { team: teamName }) });
+  await reject.click();
+  await expect(dialog).toContainText(en.adminGames.review.confirm.rejectSuspended);
+  await dialog.getByRole("button", { name: en.teams.cancel, exact: true }).click();
+  await expect(dialog).toBeHidden();
+  expect((await statusNow()).status).toBe("Suspended");
+
+  await reject.click();
+  await dialog.getByRole("button", { name: en.adminGames.review.action.Rejected, exact: true }).click();
+  await expect(row.locator("[data-status]")).toHaveText(en.games.status.Rejected);
+  expect((await statusNow()).status).toBe("Rejected");
+});

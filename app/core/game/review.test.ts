@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ParticipationStatus } from "../enums";
 import type { ParticipationInfo } from "../schemas/game";
-import { NO_REVIEW_FILTER, needsConfirmation, parseReviewFilter, reviewCounts, reviewRows } from "./review";
+import { confirmationMessage, NO_REVIEW_FILTER, needsConfirmation, parseReviewFilter, reviewCounts, reviewRows } from "./review";
 
 const member = (userName: string) => ({ userId: userName, userName, email: "", bio: "", phone: "", realName: "", stdNumber: "", avatar: null, role: "User" as const });
 
@@ -83,6 +83,13 @@ describe("needsConfirmation", () => {
     expect(needsConfirmation("Accepted", "Suspended")).toBe(true);
     expect(needsConfirmation("Pending", "Suspended")).toBe(true);
     expect(needsConfirmation("Accepted", "Rejected")).toBe(true);
+  });
+
+  it("asks before rejecting a suspended team, saying that this lifts its ban", () => {
+    expect(needsConfirmation("Suspended", "Rejected")).toBe(true);
+    expect(confirmationMessage("Suspended", "Rejected")).toBe("rejectSuspended");
+    expect(confirmationMessage("Accepted", "Rejected")).toBe("reject");
+    expect(confirmationMessage("Accepted", "Suspended")).toBe("suspend");
   });
 
   it("acts at once on the routine ones", () => {

@@ -51,8 +51,15 @@ export function parseReviewFilter(params: URLSearchParams): ReviewFilter {
 
 /**
  * Whether a review action is asked about first: suspending a team, or rejecting an accepted one, takes it
- * off the scoreboard in the middle of a game (one stray click in a table of 1,000 teams).
+ * off the scoreboard in the middle of a game (one stray click in a table of 1,000 teams); rejecting a
+ * suspended one lifts its ban (a rejected team may apply again, rules.md §2).
  */
 export function needsConfirmation(current: ParticipationStatus, next: ParticipationStatus): boolean {
-  return next === "Suspended" || (next === "Rejected" && current === "Accepted");
+  return next === "Suspended" || (next === "Rejected" && (current === "Accepted" || current === "Suspended"));
+}
+
+/** The confirmation's message key under `adminGames.review.confirm` for a move that needs one. */
+export function confirmationMessage(current: ParticipationStatus, next: ParticipationStatus): "suspend" | "reject" | "rejectSuspended" {
+  if (next === "Suspended") return "suspend";
+  return current === "Suspended" ? "rejectSuspended" : "reject";
 }

@@ -15,7 +15,7 @@ import { Pager } from "~/components/ui/pager";
 import { SearchInput } from "~/components/ui/search-input";
 import { selectClass } from "~/components/ui/select";
 import { PARTICIPATION_STATUSES, type ParticipationStatus } from "~/core/enums";
-import { needsConfirmation, parseReviewFilter, reviewCounts, reviewRows } from "~/core/game/review";
+import { confirmationMessage, needsConfirmation, parseReviewFilter, reviewCounts, reviewRows } from "~/core/game/review";
 import type { ParticipationInfo, ReviewStatus } from "~/core/schemas/game";
 import { pageOf } from "~/core/ui/list-page";
 import { useAddressFilter } from "~/lib/address-filter";
@@ -338,7 +338,7 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
       <ConfirmDialog
         open={confirming !== null}
         title={confirming ? t(`adminGames.review.confirm.${confirming.status === "Suspended" ? "suspendTitle" : "rejectTitle"}`, { team: confirming.participation.team.name }) : ""}
-        message={confirming ? t(`adminGames.review.confirm.${confirming.status === "Suspended" ? "suspend" : "reject"}`) : ""}
+        message={confirming ? t(`adminGames.review.confirm.${confirmationMessage(confirming.participation.status, confirming.status)}`) : ""}
         confirmLabel={confirming ? t(`adminGames.review.action.${confirming.status}`) : ""}
         busy={confirming !== null && busy === confirming.participation.id}
         error={error}
