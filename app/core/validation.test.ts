@@ -32,6 +32,14 @@ describe("describeIssue", () => {
     expect(first(schema, { name: "abc", tags: [], custom: "" })).toBe('validation.custom{"field":"fields.custom"}');
   });
 
+  it("asks for a field left empty instead of giving its length rule, and keeps a schema's own emptiness message", () => {
+    const named = z.object({ userName: z.string().trim().min(3, "validation.username_length").max(15, "validation.username_length"), bio: z.string().trim().min(1, "validation.bio_empty") });
+    expect(first(named, { userName: "", bio: "x" })).toBe('validation.required{"field":"fields.userName"}');
+    expect(first(named, { userName: "   ", bio: "x" })).toBe('validation.required{"field":"fields.userName"}');
+    expect(first(named, { userName: "ab", bio: "x" })).toBe('validation.username_length{"field":"fields.userName"}');
+    expect(first(named, { userName: "abc", bio: "" })).toBe('validation.bio_empty{"field":"fields.bio"}');
+  });
+
   it("gives a range, not the type's message, for a number of the right type out of range", () => {
     // The schemas give their type message with typeMessage, which leaves the type's checks their own issue.
     const ranged = z.object({ minScoreRate: z.number(typeMessage("validation.invalid_type")).min(0).max(1), limit: z.number(typeMessage("validation.invalid_type")).int().min(0) });

@@ -51,6 +51,12 @@ export function describeIssue(
   input?: unknown,
 ): string {
   const field = fieldLabel(issue.path, t);
+  // A field left empty is asked for, not told a length rule ("3 to 15 characters" for a blank user name);
+  // a minimum of 1 is the schema's own emptiness rule, whose message stands.
+  if (issue.code === "too_small" && issue.origin === "string" && Number(issue.minimum) > 1) {
+    const value = valueAt(input, issue.path);
+    if (typeof value === "string" && value.trim() === "") return t("validation.required", { field });
+  }
   // A custom issue may name what was wrong (`params`, e.g. the entry of a list that was refused).
   if (issue.message && isKey(issue.message)) return t(issue.message, { field, ...(issue.code === "custom" ? issue.params : {}) });
   // The body as a whole, where no field can be named: the error catalogue's words (spec §8).

@@ -188,6 +188,9 @@ describe("localised validation and the error shape", () => {
     expect(wrongType.body.title).toBe("用户名的类型不正确");
     const empty = await c.json<ErrorBody>("/api/account/register", { method: "POST", body: { userName: "abcd", password: "", email: "a@b.co" } });
     expect(empty.body.title).toBe("密码不能为空");
+    // A user name left empty is asked for, not told the length rule.
+    const blankName = await c.json<ErrorBody>("/api/account/register", { method: "POST", body: { userName: " ", password: "Passw0rd", email: "a@b.co" } });
+    expect(blankName.body).toEqual({ title: "用户名为必填项", status: 400 });
   });
 
   it("answers unknown API paths with 404 in the error shape, and matches paths case-insensitively", async () => {
