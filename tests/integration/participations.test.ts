@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { strFromU8, unzipSync } from "fflate";
 import { joinGame } from "~/.server/services/participations";
 import { kickMember, leaveTeam } from "~/.server/services/teams";
-import { challenges, gameInstances, participationMembers, participations, teams } from "~/.server/db/schema";
+import { challenges, gameInstances, participationMembers, participations, teamMembers as teamMembersTable, teams } from "~/.server/db/schema";
 import type { DetailedGameInfo, ParticipationInfo } from "~/core/schemas/game";
 import { parseTeamToken, parsePublicKey, verifyTeamToken } from "~/core/team-token";
 import { createGame, createTeam, type ErrorBody, HOUR, join, newAdmin, room, teamWithMembers, updateGame } from "./game-helpers";
@@ -610,6 +610,22 @@ describe("leaving the team after playing a game", () => {
     const again = new Client();
     expect((await again.json("/api/account/login", { method: "POST", body: { userName: bob.userName, password: "Bb345678" } })).status).toBe(200);
     expect((await submitFlag(again, g.id, cid)).status).toBe(200);
+  });
+
+  it("refuses an admin's user import into a locked team that is suspended in a running game, as its members' own changes", async () => {
+    const { admin, g, alpha } = await playedGame();
+    const p = (await participationOf(g.id, alpha.id))!;
+    await review(admin, p.id, "Suspended");
+    const userName = `imp${Date.now().toString(36)}`.slice(0, 15);
+    const imported = await admin.json<{ userName: string; result: string }[]>("/api/admin/users", {
+      method: "POST",
+      body: [{ userName, password: "Bb345678", email: `${userName}@example.com`, teamName: alpha.name }],
+    });
+    // The user is saved; the team refuses them, as it would refuse its own members' changes.
+    expect(imported.body).toHaveLength(1);
+    expect(imported.body[0]!.result).toContain("The team is locked while it plays an approved game");
+    const members = await db().select().from(teamMembersTable).where(eq(teamMembersTable.teamId, alpha.id)).all();
+    expect(members).toHaveLength(2);
   });
 
   it("keeps a kicked member's registration until an admin deletes the team, which takes it along", async () => {

@@ -70,7 +70,8 @@ const lockInForce = (teamId: number | typeof teams.id, now: number) => sql`exist
   )
 )`;
 
-async function isLockInForce(db: Db, teamId: number, now: number): Promise<boolean> {
+/** Whether the team's lock is in force (rules.md §2: locked, and Accepted or Suspended in a game not ended). */
+export async function isLockInForce(db: Db, teamId: number, now: number): Promise<boolean> {
   const row = await db.get<{ v: number }>(sql`select ${lockInForce(teamId, now)} as v`);
   return Boolean(row?.v);
 }

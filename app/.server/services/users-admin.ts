@@ -12,9 +12,10 @@ import { describeIssue, firstIssue } from "~/core/validation";
 import { generatePassword, hashPassword } from "../auth/password";
 import { avatarUrl, forgetCachedUser, revokeAllSessions } from "../auth/session";
 import type { Db } from "../db/client";
-import { games, participations, teamMembers, teams, type User, users } from "../db/schema";
+import { teamMembers, teams, type User, users } from "../db/schema";
 import { releaseFile } from "../storage/files";
 import { getProfile } from "./accounts";
+import { isLockInForce } from "./teams";
 
 /** Admin user management (api.md §7, rules.md §14). */
 
@@ -299,17 +300,6 @@ async function upsertRow(db: Db, row: BatchRow, now: number, retried = false): P
   }
 }
 
-/** Whether the team's lock is in force (locked and playing an accepted game that has not ended). */
-async function isTeamLockInForce(db: Db, teamId: number, now: number): Promise<boolean> {
-  const row = await db.get<{ v: number }>(sql`select exists (
-    select 1 from ${teams} t where t.id = ${teamId} and t.locked = 1 and exists (
-      select 1 from ${participations} p join ${games} g on g.id = p.game_id
-      where p.team_id = t.id and p.status = 'Accepted' and g.end_time > ${now}
-    )
-  ) as v`);
-  return Boolean(row?.v);
-}
-
 /**
  * Puts the user into the team named `teamName`: the existing team of that name (oldest first), else a new
  * team captained by this user (the first row naming it). A user may captain only one team. Resolves with
@@ -353,7 +343,7 @@ export async function joinTeamByName(db: Db, userId: string, teamName: string, n
     .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
     .get();
   if (member) return null;
-  if (await isTeamLockInForce(db, teamId, now)) throw badRequest("team.locked");
+  if (await isLockInForce(db, teamId, now)) throw badRequest("team.locked");
   await db.insert(teamMembers).values({ teamId, userId }).onConflictDoNothing().run();
   return teamId;
 }
