@@ -33,6 +33,17 @@ test("a player starts a container from the challenge view, sees its entry and co
   const teamId = ((await team.json()) as { id: number }).id;
   expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId } })).status()).toBe(200);
 
+  // Below, the panel's own path for a container gone elsewhere is under test (its next action is refused and it
+  // reads the challenge again): the team channel's containerChanged, which drops the entry by itself
+  // (live-changes.spec.ts), is held back from this page, or it would race the click.
+  let held = 0;
+  await player.routeWebSocket(new RegExp(`/hub/game/${gameId}$`), (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((message) => {
+      if (String(message).includes('"type":"containerChanged"')) held++;
+      else ws.send(message);
+    });
+  });
   await player.goto(`/games/${gameId}/challenges`);
   await player.getByRole("button", { name: new RegExp(`Box ${stamp}`) }).click();
   const panel = player.getByRole("region", { name: K.heading });
@@ -89,6 +100,8 @@ test("a player starts a container from the challenge view, sees its entry and co
   const refusedAt = Date.now();
   await expect(panel.getByText(K.none)).toBeVisible();
   await expect(panel.getByTestId("container-entry")).toHaveCount(0);
+  // What was held back: the start's and the removal's notes to the team.
+  await expect.poll(() => held).toBeGreaterThanOrEqual(2);
 
   // The player starts another (one operation per 10 seconds: the cooldown is waited out); reopening the
   // challenge shows it; the player destroys it.
