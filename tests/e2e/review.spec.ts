@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { APIRequestContext } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { expect, interpolate as fill, registerUser, test } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
@@ -266,21 +266,30 @@ test("the division select saves a choice at once, and what the arrow keys step t
   await expect(select).toHaveValue(String(amber));
 });
 
-test("a Reject confirmed on a row another admin suspended meanwhile is refused: the team stays suspended and its row shows it", async ({ adminPage: admin, browser }) => {
+/**
+ * A running game that accepts without review, and a new player's team accepted into it: the game, the
+ * participation's id, the team's name and a read of the participation's status as the API gives it now.
+ */
+async function acceptedTeam(admin: Page, browser: Browser, title: string, prefix: string) {
   const stamp = Date.now().toString(36);
   const now = Date.now();
-  const created = await admin.request.post("/api/edit/games", { data: { title: `Stale ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } });
+  const created = await admin.request.post("/api/edit/games", { data: { title: `${title} ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } });
   expect(created.status()).toBe(200);
   const gameId = ((await created.json()) as { id: number }).id;
   const context = await browser.newContext();
   await registerUser(context.request);
-  const teamName = `St${stamp}`.slice(0, 20);
+  const teamName = `${prefix}${stamp}`.slice(0, 20);
   const team = (await (await context.request.post("/api/team", { data: { name: teamName } })).json()) as { id: number };
   expect((await context.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
   await context.close();
   const statusNow = async () =>
     ((await (await admin.request.get(`/api/game/${gameId}/participations`)).json()) as { id: number; team: { id: number }; status: string }[]).find((p) => p.team.id === team.id)!;
   const { id } = await statusNow();
+  return { gameId, id, teamName, statusNow };
+}
+
+test("a Reject confirmed on a row another admin suspended meanwhile is refused: the team stays suspended and its row shows it", async ({ adminPage: admin, browser }) => {
+  const { gameId, id, teamName, statusNow } = await acceptedTeam(admin, browser, "Stale", "St");
 
   await admin.goto(`/admin/games/${gameId}/Review`);
   const row = admin.getByTestId(`participation-${id}`);
@@ -312,20 +321,7 @@ test("a Reject confirmed on a row another admin suspended meanwhile is refused: 
 });
 
 test("rejecting a suspended team asks first, saying that it lifts the ban; Cancel keeps it suspended", async ({ adminPage: admin, browser }) => {
-  const stamp = Date.now().toString(36);
-  const now = Date.now();
-  const created = await admin.request.post("/api/edit/games", { data: { title: `Lift ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } });
-  expect(created.status()).toBe(200);
-  const gameId = ((await created.json()) as { id: number }).id;
-  const context = await browser.newContext();
-  await registerUser(context.request);
-  const teamName = `Li${stamp}`.slice(0, 20);
-  const team = (await (await context.request.post("/api/team", { data: { name: teamName } })).json()) as { id: number };
-  expect((await context.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
-  await context.close();
-  const statusNow = async () =>
-    ((await (await admin.request.get(`/api/game/${gameId}/participations`)).json()) as { id: number; team: { id: number }; status: string }[]).find((p) => p.team.id === team.id)!;
-  const { id } = await statusNow();
+  const { gameId, id, teamName, statusNow } = await acceptedTeam(admin, browser, "Lift", "Li");
   expect((await admin.request.put(`/api/admin/participation/${id}/Suspended`, { data: {} })).status()).toBe(200);
 
   await admin.goto(`/admin/games/${gameId}/Review`);
