@@ -219,18 +219,22 @@ async function dropIfEmpty(db: Db, participationId: number): Promise<void> {
     .run();
 }
 
-/** DELETE game/{id}: only while Pending or Rejected; the participation goes when no member remains. */
-/** Leaves a game; when the last registered member leaves, the participation goes, and its writeup file is released. */
+/**
+ * DELETE game/{id}: leaves a game, only while Pending or Rejected; when the last registered member leaves,
+ * the participation goes, and its writeup file is released. A member who left the team keeps the
+ * registration of a game the team played (teams.ts removeMember): it records who played for the team, and
+ * is not theirs to withdraw — they are told so (`game.left_team_record`), not to wait for a review.
+ */
 export async function leaveGame({ db, bucket }: ParticipationDeps & { bucket: R2Bucket }, userId: string, gameId: number): Promise<void> {
   await requireGame(db, gameId);
   const row = await db
-    .select({ id: participations.id, status: participations.status })
+    .select({ id: participations.id, status: participations.status, playing: sql<number>`${stillInTeam}` })
     .from(participationMembers)
     .innerJoin(participations, eq(participations.id, participationMembers.participationId))
     .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, userId)))
     .get();
   if (!row) throw badRequest("game.not_joined");
-  if (row.status !== "Pending" && row.status !== "Rejected") throw badRequest("game.leave_refused");
+  if (row.status !== "Pending" && row.status !== "Rejected") throw badRequest(row.playing ? "game.leave_refused" : "game.left_team_record");
   // A Rejected team may have uploaded a writeup while it was Accepted: its row goes with the participation.
   const writeup = await db.select({ hash: writeups.fileHash }).from(writeups).where(eq(writeups.participationId, row.id)).get();
   const [gone, removed] = await db.batch([
