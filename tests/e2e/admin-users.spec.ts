@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { expect, interpolate as fill, login, registerUser, test, uniqueUserName } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
+type Errors = typeof import("../../app/locales/en-US/errors.json");
+const enErrors = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as Errors;
 
 // A 1×1 transparent PNG.
 const PNG = Buffer.from(
@@ -140,6 +142,77 @@ test("a stale edit dialog that changes only the phone keeps a ban and a deactiva
 
   const stored = (await (await adminPage.request.post(`/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`)).json()) as { data: { userName: string; role: string; emailConfirmed: boolean; phone: string }[] };
   expect(stored.data.find((u) => u.userName === user.userName)).toMatchObject({ role: "Banned", emailConfirmed: false, phone: "555-0100" });
+});
+
+/** A fresh user's id and role as stored, and the list's search held: the page keeps showing the row it drew. */
+async function staleRow(page: Page, browser: Browser) {
+  const other = await browser.newContext();
+  const user = await registerUser(other.request);
+  await other.close();
+  const search = `/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`;
+  const found = (await (await page.request.post(search)).json()) as { data: { id: string; userName: string }[] };
+  const id = found.data.find((u) => u.userName === user.userName)!.id;
+  const roleNow = async () => ((await (await page.request.post(search)).json()) as { data: { userName: string; role: string }[] }).data.find((u) => u.userName === user.userName)!.role;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const hold = () =>
+    page.route("**/api/admin/users/search?*", async (route) => {
+      await held;
+      await route.continue();
+    });
+  return { user, id, roleNow, hold, release };
+}
+
+test("an Unban confirmed on a row another admin unbanned and promoted meanwhile is refused: the user stays a Monitor and the row shows it", async ({ adminPage, browser }) => {
+  const { user, id, roleNow, hold, release } = await staleRow(adminPage, browser);
+  expect((await adminPage.request.put(`/api/admin/users/${id}`, { data: { role: "Banned" } })).status()).toBe(200);
+  await openUser(adminPage, user.userName);
+  const row = userRow(adminPage, user.userName);
+  await expect(row).toContainText(en.role.Banned);
+  // The page's reads of the list are held: this tab still shows the user banned while another promotes them.
+  await hold();
+  expect((await adminPage.request.put(`/api/admin/users/${id}`, { data: { role: "Monitor" } })).status()).toBe(200);
+
+  await row.getByRole("button", { name: en.adminUsers.unban, exact: true }).click();
+  const dialog = adminPage.getByRole("dialog");
+  await expect(dialog).toContainText(fill(en.adminUsers.unbanConfirm, { user: user.userName }));
+  const put = adminPage.waitForResponse((response) => response.request().method() === "PUT" && new URL(response.url()).pathname === `/api/admin/users/${id}`);
+  await confirmIn(adminPage, en.adminUsers.unban);
+  const answer = await put;
+  expect(answer.request().postDataJSON()).toEqual({ role: "User", expectedRole: "Banned" });
+  expect(answer.status()).toBe(409);
+  release();
+
+  // Nothing changed: the dialog is gone, the page says why, and the row shows the role the user has now.
+  await expect(dialog).toBeHidden();
+  await expect(adminPage.getByRole("alert").filter({ hasText: enErrors.user.role_changed })).toBeVisible();
+  await expect(row).toContainText(en.role.Monitor);
+  expect(await roleNow()).toBe("Monitor");
+});
+
+test("a stale edit dialog's role change is refused when the role changed meanwhile: the ban stays and the row shows it", async ({ adminPage, browser }) => {
+  const { user, id, roleNow, hold, release } = await staleRow(adminPage, browser);
+  await openUser(adminPage, user.userName);
+  const row = userRow(adminPage, user.userName);
+  await expect(row).toContainText(en.role.User);
+  await hold();
+  await row.getByRole("button", { name: en.adminUsers.edit, exact: true }).click();
+  const edit = adminPage.getByRole("dialog", { name: en.adminUsers.editTitle });
+  await expect(edit.getByLabel(en.adminUsers.role)).toHaveValue("User");
+  expect((await adminPage.request.put(`/api/admin/users/${id}`, { data: { role: "Banned" } })).status()).toBe(200);
+
+  await edit.getByLabel(en.adminUsers.role).selectOption("Monitor");
+  const put = adminPage.waitForResponse((response) => response.request().method() === "PUT" && new URL(response.url()).pathname === `/api/admin/users/${id}`);
+  await edit.getByRole("button", { name: en.adminUsers.save, exact: true }).click();
+  const answer = await put;
+  expect(answer.request().postDataJSON()).toEqual({ role: "Monitor", expectedRole: "User" });
+  expect(answer.status()).toBe(409);
+  release();
+
+  await expect(edit).toBeHidden();
+  await expect(adminPage.getByRole("alert").filter({ hasText: enErrors.user.role_changed })).toBeVisible();
+  await expect(row).toContainText(en.role.Banned);
+  expect(await roleNow()).toBe("Banned");
 });
 
 test("an admin's own edit dialog offers neither their role nor deactivation, and still saves", async ({ adminPage, adminCredentials }) => {

@@ -97,7 +97,7 @@ defineRoute(admin, { method: "GET", path: "/admin/users/:id", auth: "Admin", tag
   c.json(await usersAdmin.getUserProfile(c.get("db"), adminUserId(c))),
 );
 
-defineRoute(admin, { method: "PUT", path: "/admin/users/:id", auth: "Admin", tag, summary: "Edit a user (fields, role, activation)", body: usersAdmin.adminUserUpdateSchema }, async (c, { body, user }) => {
+defineRoute(admin, { method: "PUT", path: "/admin/users/:id", auth: "Admin", tag, summary: "Edit a user (fields, role, activation); optional role last seen (expectedRole: 409 when it changed)", body: usersAdmin.adminUserUpdateSchema }, async (c, { body, user }) => {
   const { user: info, previousRole, changed, revoked } = await usersAdmin.updateUser({ db: c.get("db"), now: c.get("now") }, user!.id, adminUserId(c), body);
   // Banned or deactivated: every live socket closes, as the sessions did.
   await disconnectUser(c.env, c.get("db"), adminUserId(c), previousRole, info.role, revoked);

@@ -1,6 +1,6 @@
 import { type AnyColumn, and, asc, count, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { AppError, badRequest, notFound } from "~/core/errors";
+import { AppError, badRequest, conflict, notFound } from "~/core/errors";
 import { ROLES, type Role } from "~/core/enums";
 import { hasErrorKey, type Translate } from "~/core/i18n/translator";
 import { foldText, isAsciiHint } from "~/core/text-fold";
@@ -27,6 +27,11 @@ export const adminUserUpdateSchema = profileUpdateSchema.extend({
   email: emailSchema.nullish(),
   emailConfirmed: z.boolean().nullish(),
   role: z.enum(ROLES).nullish(),
+  /**
+   * The role the caller last saw (optional): when the stored role is another, the edit is refused with 409 and
+   * nothing changes — a stale list's Unban cannot demote a user another admin promoted meanwhile.
+   */
+  expectedRole: z.enum(ROLES).nullish(),
 });
 export type AdminUserUpdateInput = z.infer<typeof adminUserUpdateSchema>;
 
@@ -165,12 +170,14 @@ async function assertFree(db: Db, field: "userName" | "email", value: string, ex
 }
 
 /** The fields of an admin edit, as PUT admin/users names them. */
-export type AdminUserField = Exclude<keyof AdminUserUpdateInput, undefined>;
+export type AdminUserField = Exclude<keyof AdminUserUpdateInput, undefined | "expectedRole">;
 
 /**
  * Edits a user. Banning or deactivating rotates the security stamp and revokes every session at once (the
  * caller closes their live sockets too: `revoked`). Returns the user, the role they had and the fields whose
- * value changed. An admin cannot change their own role nor deactivate their own account.
+ * value changed. An admin cannot change their own role nor deactivate their own account. `expectedRole`
+ * (optional, the role the caller's page showed): when the stored role is another, nothing is written and the
+ * call is refused with 409, checked again in the UPDATE itself.
  */
 export async function updateUser(
   { db }: AdminUserDeps,
@@ -179,6 +186,8 @@ export async function updateUser(
   input: AdminUserUpdateInput,
 ): Promise<{ user: UserInfo; previousRole: Role; changed: AdminUserField[]; revoked: boolean }> {
   const user = await requireUser(db, userId);
+  const expected = input.expectedRole ?? null;
+  if (expected !== null && user.role !== expected) throw conflict("user.role_changed");
   const patch: Partial<typeof users.$inferInsert> = {};
   const changed: AdminUserField[] = [];
   if (input.userName != null && input.userName !== user.userName) {
@@ -216,11 +225,19 @@ export async function updateUser(
   const revoked = banning || deactivating;
   if (revoked) patch.securityStamp = crypto.randomUUID();
   if (Object.keys(patch).length > 0) {
+    // The check above again, in the write itself (D1 holds no read across statements): a role changed since
+    // matches no row, and nothing is written.
+    const where = expected === null ? eq(users.id, userId) : and(eq(users.id, userId), eq(users.role, expected));
+    let written: number;
     try {
-      await db.update(users).set(patch).where(eq(users.id, userId)).run();
+      written = (await db.update(users).set(patch).where(where).run()).meta.changes ?? 0;
     } catch (err) {
       if (isUniqueViolation(err)) throw badRequest("account.username_or_email_taken");
       throw err;
+    }
+    if (written === 0) {
+      await requireUser(db, userId);
+      if (expected !== null) throw conflict("user.role_changed");
     }
   }
   forgetCachedUser(userId);

@@ -13,9 +13,23 @@ import { type AdminUserInfo, type BatchUserResult, parseBatchLines } from "./use
 /**
  * The edit dialog's form: profile fields, role and activation (PUT /api/admin/users/{id}). It sends only the
  * fields changed against the user as the dialog opened: a ban or promotion made meanwhile elsewhere stays
- * unless this dialog changed the role itself. A save of the user unchanged is not sent.
+ * unless this dialog changed the role itself, and then only over the role it opened with (`expectedRole`): a
+ * refusal goes to `onRefused`, which takes it (true) or leaves it to the form. A save of the user unchanged is
+ * not sent.
  */
-export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUserInfo; selfId: string; onDone: () => void; onCancel: () => void }) {
+export function UserEditForm({
+  user,
+  selfId,
+  onDone,
+  onCancel,
+  onRefused,
+}: {
+  user: AdminUserInfo;
+  selfId: string;
+  onDone: () => void;
+  onCancel: () => void;
+  onRefused?: (error: unknown) => boolean;
+}) {
   const { t } = useTranslation();
   // The values the fields were drawn with: a newer `user` handed in while the dialog is open is not what they show.
   const [opened] = useState(user);
@@ -49,7 +63,7 @@ export function UserEditForm({ user, selfId, onDone, onCancel }: { user: AdminUs
       await api(`/api/admin/users/${opened.id}`, { method: "PUT", body });
       onDone();
     } catch (err) {
-      setError(errorMessage(err));
+      if (!onRefused?.(err)) setError(errorMessage(err));
     } finally {
       setBusy(false);
     }

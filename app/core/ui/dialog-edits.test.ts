@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { teamEditChanges, teamFormBody, type UserEditValues, userEditChanges } from "./dialog-edits";
+import { banToggleBody, teamEditChanges, teamFormBody, type UserEditValues, userEditChanges } from "./dialog-edits";
 
 describe("userEditChanges", () => {
   const opened: UserEditValues = { userName: "ada", email: "ada@example.com", realName: "Ada", stdNumber: "1001", phone: "", bio: "hi", role: "User", emailConfirmed: true };
@@ -9,8 +9,8 @@ describe("userEditChanges", () => {
     expect(userEditChanges(opened, { ...opened, phone: " 555-0100 " }, false)).toEqual({ phone: "555-0100" });
   });
 
-  it("sends a role, an activation or a cleared field the admin changed", () => {
-    expect(userEditChanges(opened, { ...opened, role: "Banned" }, false)).toEqual({ role: "Banned" });
+  it("sends a role, an activation or a cleared field the admin changed; a role with the role the dialog opened with", () => {
+    expect(userEditChanges(opened, { ...opened, role: "Banned" }, false)).toEqual({ role: "Banned", expectedRole: "User" });
     expect(userEditChanges(opened, { ...opened, emailConfirmed: false, bio: "" }, false)).toEqual({ bio: "", emailConfirmed: false });
   });
 
@@ -20,6 +20,15 @@ describe("userEditChanges", () => {
 
   it("never sends one's own role or activation", () => {
     expect(userEditChanges(opened, { ...opened, role: "Admin", emailConfirmed: false, bio: "new" }, true)).toEqual({ bio: "new" });
+  });
+});
+
+describe("banToggleBody", () => {
+  it("sets the other of User and Banned, with the role the row showed", () => {
+    expect(banToggleBody("Banned")).toEqual({ role: "User", expectedRole: "Banned" });
+    expect(banToggleBody("User")).toEqual({ role: "Banned", expectedRole: "User" });
+    // A row showing a Monitor offers Ban: refused when the role is no longer Monitor.
+    expect(banToggleBody("Monitor")).toEqual({ role: "Banned", expectedRole: "Monitor" });
   });
 });
 

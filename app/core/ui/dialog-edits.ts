@@ -14,6 +14,9 @@ export type UserEditValues = Record<"userName" | "email" | "realName" | "stdNumb
 /** PUT /api/admin/users/{id}'s fields. */
 export type UserEditBody = Record<"userName" | "email" | "realName" | "stdNumber" | "phone" | "bio", string> & { role?: Role; emailConfirmed?: boolean };
 
+/** The user dialog's PUT body: its changes, and with a role change the role it opened with (`expectedRole`). */
+export type UserEditRequest = Partial<UserEditBody> & { expectedRole?: Role };
+
 /** The values as the dialog sends them (text trimmed); own role and activation are not offered, so never sent. */
 function userEditBody(values: UserEditValues, isSelf: boolean): UserEditBody {
   return {
@@ -27,10 +30,19 @@ function userEditBody(values: UserEditValues, isSelf: boolean): UserEditBody {
   };
 }
 
-/** The user dialog's PUT body: the fields changed against the user as the dialog opened (empty: nothing to send). */
-export function userEditChanges(opened: UserEditValues, shown: UserEditValues, isSelf: boolean): Partial<UserEditBody> {
-  return changedFields(userEditBody(opened, isSelf), userEditBody(shown, isSelf));
+/**
+ * The user dialog's PUT body: the fields changed against the user as the dialog opened (empty: nothing to send).
+ * A role change carries the role the dialog showed: the server refuses it (409) when another admin changed the
+ * role meanwhile, so a stale dialog's "User" does not demote a user promoted elsewhere.
+ */
+export function userEditChanges(opened: UserEditValues, shown: UserEditValues, isSelf: boolean): UserEditRequest {
+  const changes: UserEditRequest = changedFields(userEditBody(opened, isSelf), userEditBody(shown, isSelf));
+  if (changes.role !== undefined) changes.expectedRole = opened.role.trim() as Role;
+  return changes;
 }
+
+/** The list's Ban or Unban: the role it sets, with the role the row showed (`expectedRole`, 409 when stale). */
+export const banToggleBody = (shownRole: Role): { role: Role; expectedRole: Role } => ({ role: shownRole === "Banned" ? "User" : "Banned", expectedRole: shownRole });
 
 /** A team's name and bio, as the team form shows them. */
 export type TeamFormValues = { name: string; bio: string };

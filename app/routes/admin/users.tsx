@@ -15,10 +15,11 @@ import { HintSearchForm } from "~/components/ui/search-input";
 import { PageLinks, PastEndNotice } from "~/components/ui/pager";
 import type { ArrayResponse } from "~/core/schemas/team";
 import { initialOf } from "~/core/text-length";
+import { banToggleBody } from "~/core/ui/dialog-edits";
 import { arrayResponseOf, recordWith } from "~/core/ui/list-shape";
 import { loadCached, useCachedList } from "~/lib/list-cache";
 import { ACCESS_ENDED } from "~/lib/session-end";
-import { api, errorMessage } from "~/lib/api";
+import { api, ApiError, errorMessage } from "~/lib/api";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/users";
@@ -74,6 +75,8 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A Ban, Unban or role edit refused because the role changed elsewhere (409): said above the list.
+  const [refused, setRefused] = useState<string | null>(null);
   const [newPassword, setNewPassword] = useState<{ userName: string; password: string } | null>(null);
   const [copyFailed, setCopyFailed] = useState(false);
   const [batchOpen, setBatchOpen] = useState(false);
@@ -116,10 +119,19 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
     return `?${next.toString()}`;
   };
 
+  /** A refusal because the user's role changed since the row was drawn: the dialog closes, the page says why and reads the row again. */
+  function roleChanged(err: unknown): boolean {
+    if (!(err instanceof ApiError && err.status === 409 && !err.retryLater)) return false;
+    setRefused(errorMessage(err));
+    void revalidate();
+    return true;
+  }
+
   async function confirm() {
     if (!pending) return;
     setBusy(true);
     setError(null);
+    setRefused(null);
     try {
       const id = pending.user.id;
       if (pending.kind === "delete") {
@@ -130,11 +142,12 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
         const password = await api<string>(`/api/admin/users/${id}/password`, { method: "DELETE" });
         setNewPassword({ userName: pending.user.userName, password });
         setCopyFailed(false);
-      } else await api(`/api/admin/users/${id}`, { method: "PUT", body: { role: pending.kind === "ban" ? "Banned" : "User" } });
+      } else await api(`/api/admin/users/${id}`, { method: "PUT", body: banToggleBody(pending.user.role) });
       setPending(null);
       void revalidate();
     } catch (err) {
-      setError(errorMessage(err));
+      if (roleChanged(err)) setPending(null);
+      else setError(errorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -151,6 +164,7 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
 
   const ask = (kind: Pending["kind"], user: AdminUserInfo) => {
     setError(null);
+    setRefused(null);
     setPending({ kind, user });
   };
 
@@ -164,6 +178,8 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
           <Button onClick={() => setBatchOpen(true)}>{t("adminUsers.batchOpen")}</Button>
         </div>
       </div>
+
+      {refused ? <Alert tone="error">{refused}</Alert> : null}
 
       {result.data.length === 0 && !hint && result.total > 0 ? (
         <PastEndNotice page={page} pages={pages} lastPageHref={pageLink(pages)} />
@@ -223,7 +239,14 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td className="px-4 py-3">
                     <div className="flex flex-wrap justify-end gap-1">
-                      <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing(user)}>
+                      <Button
+                        variant="ghost"
+                        className="px-2 py-1"
+                        onClick={() => {
+                          setRefused(null);
+                          setEditing(user);
+                        }}
+                      >
                         {t("adminUsers.edit")}
                       </Button>
                       {user.id !== selfId ? (
@@ -263,6 +286,11 @@ export default function AdminUsersPage({ loaderData }: Route.ComponentProps) {
             onDone={() => {
               setEditing(null);
               void revalidate();
+            }}
+            onRefused={(err) => {
+              if (!roleChanged(err)) return false;
+              setEditing(null);
+              return true;
             }}
           />
         ) : null}
