@@ -216,6 +216,40 @@ test("profile: a taken user name and a malformed phone number are shown at their
   await expect(userName).not.toHaveAttribute("aria-invalid", "true");
 });
 
+test("profile: a tab left open saves only the fields it changed, so an admin's correction made meanwhile stays; a form without its originals sends every field, as before", async ({ page, adminApi }) => {
+  const user = await registerUser(page);
+  const search = `/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`;
+  const id = ((await (await adminApi.post(search)).json()) as { data: { id: string; userName: string }[] }).data.find((u) => u.userName === user.userName)!.id;
+  const stored = async () => (await (await page.request.get("/api/account/profile")).json()) as Record<"userName" | "realName" | "stdNumber" | "phone" | "bio", string>;
+  await page.goto("/account/profile");
+  const field = (label: string) => page.getByLabel(label, { exact: true });
+  await expect(field(en.profile.realName)).toHaveValue("");
+  const form = page.locator("form").filter({ has: field(en.profile.bio) });
+  const save = async () => {
+    const put = page.waitForRequest((request) => request.method() === "PUT" && new URL(request.url()).pathname === "/api/account/update");
+    await page.getByRole("button", { name: en.profile.save, exact: true }).click();
+    const body = (await put).postDataJSON() as unknown;
+    await expect(form.getByRole("status").filter({ hasText: en.profile.saved })).toBeVisible();
+    return body;
+  };
+
+  // An admin corrects the real name and student number, and sets a bio, while this tab shows the old ones.
+  expect((await adminApi.put(`/api/admin/users/${id}`, { data: { realName: "Ada Lovelace", stdNumber: "S-1815", bio: "set by an admin" } })).status()).toBe(200);
+  await field(en.profile.phone).fill("555-0100");
+  await field(en.profile.bio).fill("mine");
+  // The phone and the bio the user changed are sent (the user's bio wins); the untouched fields are not.
+  expect(await save()).toEqual({ phone: "555-0100", bio: "mine" });
+  expect(await stored()).toMatchObject({ userName: user.userName, realName: "Ada Lovelace", stdNumber: "S-1815", phone: "555-0100", bio: "mine" });
+  // The form is drawn again with the values as stored.
+  await expect(field(en.profile.realName)).toHaveValue("Ada Lovelace");
+
+  // A form posted without the originals (a page from before them): every field is written, as before.
+  await page.evaluate(() => document.querySelectorAll('input[name^="original."]').forEach((input) => input.remove()));
+  await field(en.profile.bio).fill("again");
+  expect(await save()).toEqual({ userName: user.userName, realName: "Ada Lovelace", stdNumber: "S-1815", phone: "555-0100", bio: "again" });
+  expect((await stored()).bio).toBe("again");
+});
+
 test("a form sent without a connection says so at the form and keeps what was typed: login, register, profile (ja-JP)", async ({ browser }) => {
   const context = await browser.newContext({ locale: "ja-JP" });
   const page = await context.newPage();

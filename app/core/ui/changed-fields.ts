@@ -11,3 +11,21 @@ export function changedFields<T extends Record<string, unknown>>(loaded: T, body
   }
   return out;
 }
+
+/** The name of the hidden input holding a field's value as the form was drawn (`original.phone`). */
+export const originalFieldName = (field: string): string => `original.${field}`;
+
+/**
+ * The fields of a form's body to write, given the values the form was drawn with as it carried them back
+ * (hidden `original.<field>` inputs): a field whose value is still its original is left out, so a stale tab's
+ * save does not write back a value another writer changed meanwhile (an admin's correction of the real name).
+ * A field with no original (an older page, a hand-made post) is written, as before.
+ */
+export function changedFromOriginals<T extends Record<string, unknown>>(body: T, originals: Partial<Record<keyof T, unknown>>): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(body) as (keyof T)[]) {
+    const original = originals[key];
+    if (original === undefined || JSON.stringify(body[key]) !== JSON.stringify(original)) out[key] = body[key];
+  }
+  return out;
+}

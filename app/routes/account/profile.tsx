@@ -14,6 +14,7 @@ import { Card } from "~/components/ui/card";
 import { FieldErrors, TextAreaField, TextField } from "~/components/ui/field";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
 import { codePointLength, initialOf } from "~/core/text-length";
+import { changedFromOriginals, originalFieldName } from "~/core/ui/changed-fields";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
 import { sameValues } from "~/core/ui/same-values";
 import { formText, loginPath, type Profile } from "~/lib/account";
@@ -86,6 +87,16 @@ function updateBody(values: Record<ProfileField, string>) {
 const formValues = (form: FormData) =>
   Object.fromEntries(PROFILE_FIELDS.map((field) => [field, formText(form, field)])) as Record<ProfileField, string>;
 
+/** The values the form was drawn with, as its hidden `original.<field>` inputs carry them back (trimmed, as sent); a field without one is absent. */
+function formOriginals(form: FormData): Partial<Record<ProfileField, string>> {
+  const out: Partial<Record<ProfileField, string>> = {};
+  for (const field of PROFILE_FIELDS) {
+    const value = form.get(originalFieldName(field));
+    if (typeof value === "string") out[field] = value.trim();
+  }
+  return out;
+}
+
 type ActionResult =
   | {
       intent: "update";
@@ -123,10 +134,14 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     return redirect("/account/login?reason=password-changed");
   }
 
-  const body = updateBody(formValues(form));
-  if (codePointLength(body.userName) < USER_NAME_MIN || codePointLength(body.userName) > USER_NAME_MAX) {
+  const values = updateBody(formValues(form));
+  if (codePointLength(values.userName) < USER_NAME_MIN || codePointLength(values.userName) > USER_NAME_MAX) {
     return unchanged<ActionResult>({ intent: "update", saved: false, error: null, userNameError: "register.userNameLength" });
   }
+  // Only the fields changed against the values the form was drawn with: a tab left open does not write back
+  // the real name, student number or phone an admin corrected meanwhile (DECISIONS.md, forty-fourth session).
+  const body = changedFromOriginals(values, formOriginals(form));
+  if (Object.keys(body).length === 0) return { intent: "update", saved: true, error: null };
   try {
     await api("/api/account/update", { method: "PUT", body });
   } catch (error) {
@@ -241,6 +256,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           }}
         >
           <input type="hidden" name="intent" value="update" />
+          {PROFILE_FIELDS.map((field) => (
+            <input key={field} type="hidden" name={originalFieldName(field)} value={profile[field]} />
+          ))}
           {unchanged ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
           {update?.saved ? <Alert tone="success">{t("profile.saved")}</Alert> : null}
           {update?.error ? <Alert tone="error">{update.error}</Alert> : null}
