@@ -522,9 +522,9 @@ describe("leaving the team after playing a game", () => {
   }
 
   /** Alpha (alice captain, bob member) accepted into a running practice-mode game; bob has solved its challenge. */
-  async function playedGame() {
+  async function playedGame(fields: Record<string, unknown> = {}) {
     const { client: admin } = await newAdmin();
-    const g = await createGame(admin, { acceptWithoutReview: true, practiceMode: true });
+    const g = await createGame(admin, { acceptWithoutReview: true, practiceMode: true, ...fields });
     const cid = await makeChallenge(admin, g.id, "flag{stay}");
     const { captain: alice, team: alpha, members } = await teamWithMembers(1);
     const bob = members[0]!;
@@ -594,6 +594,27 @@ describe("leaving the team after playing a game", () => {
     expect((await submitFlag(bob.client, g.id, cid)).status).toBe(200);
     expect(await feed(bob.client)).toBe(101);
     expect((await participationsOf(admin, g.id))[0]!.formerMembers).toEqual([]);
+  });
+
+  it("counts toward the member limit only the registered members still in the team: one who left makes room for another", async () => {
+    const { admin, g, alice, alpha, bob } = await playedGame({ teamMemberCountLimit: 2 });
+    expect((await updateGame(admin, g.id, { end: Date.now() - 1 })).status).toBe(200);
+    expect((await bob.client.json(`/api/team/${alpha.id}/leave`, { method: "POST" })).status).toBe(200);
+    const code = (await alice.client.json<string>(`/api/team/${alpha.id}/invite`)).body;
+    const [carol, dave] = [await newUser(), await newUser()];
+    for (const u of [carol, dave]) expect((await u.client.json("/api/team/accept", { method: "POST", body: code })).status).toBe(200);
+    // What the Join dialog checks before Join: alice alone takes a place.
+    const places = async (client: Client) => (await client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body.teamParticipations.map((p) => [p.teamId, p.members]);
+    expect(await places(carol.client)).toEqual([[alpha.id, 1]]);
+    expect((await join(carol.client, g.id, { teamId: alpha.id })).status).toBe(200);
+    // The limit is full again with alice and carol.
+    expect(await places(dave.client)).toEqual([[alpha.id, 2]]);
+    expect((await join(dave.client, g.id, { teamId: alpha.id })).body).toEqual({ title: "The team has reached this game's member limit", status: 400 });
+    // Bob stays registered through Alpha (the crew), as a member who left.
+    const [played] = await participationsOf(admin, g.id);
+    const carolId = played!.team.members.find((m) => m.userName === carol.userName)!.userId;
+    expect(played!.registeredMembers.sort()).toEqual([alice.id, bob.id, carolId].sort());
+    expect(played!.formerMembers.map((m) => m.userName)).toEqual([bob.userName]);
   });
 
   it("lets a member who left play again when an admin's user import puts them back into the team", async () => {

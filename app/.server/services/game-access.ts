@@ -30,6 +30,16 @@ export const stillInTeam = sql`exists (
   select 1 from ${teamMembers} where ${teamMembers.teamId} = ${participations.teamId} and ${teamMembers.userId} = ${participationMembers.userId}
 )`;
 
+/**
+ * SQL count of a participation's registered members still in its team: those the game's member limit
+ * counts (a member who left keeps the registration, not the place; teams.ts removeMember).
+ */
+export const playingMembers = (participationId: number | typeof participations.id, teamId: number | typeof participations.teamId) => sql`(
+  select count(*) from ${participationMembers} m
+  where m.participation_id = ${participationId}
+    and exists (select 1 from ${teamMembers} t where t.team_id = ${teamId} and t.user_id = m.user_id)
+)`;
+
 /** What the caller may see of one game, in one query. */
 export async function getGameAccess(db: Db, gameId: number, user: CurrentUser | null): Promise<GameAccess> {
   const game = await db.select({ hidden: games.hidden }).from(games).where(eq(games.id, gameId)).get();

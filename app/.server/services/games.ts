@@ -38,7 +38,7 @@ import {
 } from "../db/schema";
 import { dropUnreferenced, IMAGE_LIMIT, releaseFile, releaseStatements, storeUpload } from "../storage/files";
 import { deleteAttachmentStatements } from "./flags";
-import { stillInTeam } from "./game-access";
+import { playingMembers, stillInTeam } from "./game-access";
 
 export interface GameDeps {
   db: Db;
@@ -509,7 +509,8 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
             teamId: participations.teamId,
             divisionId: participations.divisionId,
             status: participations.status,
-            members: sql<number>`(select count(*) from ${participationMembers} where ${participationMembers.participationId} = ${participations.id})`,
+            // The members the member limit counts: a registered member who left the team takes no place.
+            members: sql<number>`${playingMembers(participations.id, participations.teamId)}`,
           })
           .from(participations)
           .innerJoin(teamMembers, and(eq(teamMembers.teamId, participations.teamId), eq(teamMembers.userId, user.id)))

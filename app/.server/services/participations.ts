@@ -21,7 +21,7 @@ import {
   writeups,
 } from "../db/schema";
 import { releaseFile } from "../storage/files";
-import { stillInTeam } from "./game-access";
+import { playingMembers, stillInTeam } from "./game-access";
 import { requireGame } from "./games";
 
 export interface ParticipationDeps {
@@ -127,13 +127,16 @@ async function tryJoinGame({ db, now }: ParticipationDeps, userId: string, gameI
   if (registered && registered.participationId !== existing?.id) throw badRequest("game.already_in_other_team");
   if (registered && existing && existing.status !== "Rejected") throw badRequest("game.already_joined");
 
-  if (game.teamMemberCountLimit > 0 && existing) {
+  // The limit counts the members who play: one who left the team keeps a registration (teams.ts
+  // removeMember) but no longer takes a place, so the team can bring in someone else.
+  if (game.teamMemberCountLimit > 0 && existing && !registered) {
     const members = await db
       .select({ n: count() })
       .from(participationMembers)
-      .where(eq(participationMembers.participationId, existing.id))
+      .innerJoin(participations, eq(participations.id, participationMembers.participationId))
+      .where(and(eq(participationMembers.participationId, existing.id), stillInTeam))
       .get();
-    if (!registered && (members?.n ?? 0) >= game.teamMemberCountLimit) throw badRequest("game.member_limit");
+    if ((members?.n ?? 0) >= game.teamMemberCountLimit) throw badRequest("game.member_limit");
   }
 
   const status = existing && existing.status !== "Rejected" ? existing.status : initialStatus(game.acceptWithoutReview, division);
@@ -168,7 +171,7 @@ async function tryJoinGame({ db, now }: ParticipationDeps, userId: string, gameI
     const limit = game.teamMemberCountLimit;
     const inserted = await db.all<{ user_id: string }>(sql`insert into ${participationMembers} (participation_id, game_id, user_id)
       select ${participationId}, ${gameId}, ${userId}
-      where (${limit} = 0 or (select count(*) from ${participationMembers} where participation_id = ${participationId}) < ${limit})
+      where (${limit} = 0 or ${playingMembers(participationId, input.teamId)} < ${limit})
         and exists (select 1 from ${teamMembers} where team_id = ${input.teamId} and user_id = ${userId})
         and exists (select 1 from ${participations} where id = ${participationId})
       on conflict do nothing returning user_id`);

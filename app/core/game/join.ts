@@ -21,7 +21,7 @@ export function expectedInviteCode(gameInviteCode: string, division: { inviteCod
 /**
  * The refusals of a join (rules.md §2) that the game page can tell before the Join button is pressed, in the
  * server's order: the team is suspended in the game ("You have been banned"), the caller already plays it
- * for another team, or the team's registered members fill the member limit.
+ * for another team, or the team's registered members still in it fill the member limit.
  */
 export type JoinRefusal = "banned" | "otherTeam" | "memberLimit";
 
@@ -33,7 +33,7 @@ export function joinRefusal({
 }: {
   /** The team the caller picked. */
   teamId: number;
-  /** That team's participation in the game, with its registered members; undefined when it has none. */
+  /** That team's participation in the game, with its registered members still in the team; undefined when it has none. */
   participation: { status: ParticipationStatus; members: number } | undefined;
   /** The team the caller is registered with in this game (any status), null when none. */
   myTeamId: number | null;

@@ -209,7 +209,7 @@ export interface DetailedGameInfo {
     division: number | null;
     status: ParticipationStatus;
     inviteCodeRequired: boolean;
-    /** Its registered members (an added property): against the game's `limit`, whether one more may join. */
+    /** Its registered members still in the team (an added property; those the member limit counts): against the game's `limit`, whether one more may join. */
     members: number;
   }[];
   writeupRequired: boolean;
