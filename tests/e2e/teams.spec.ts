@@ -310,8 +310,10 @@ test("a member who leaves the team after a game is told on its pages that they p
 
   await page.goto(`/games/${game.id}`);
   await expect(page.getByText(fill(en.games.leftTeam, { team: teamName }))).toBeVisible(FIRST_LOAD);
-  // Joining with another team would be refused: the page does not offer it.
+  // Joining with another team would be refused: the page does not offer it. Nor leaving the game: the
+  // registration stays as the record of the team's play (the API answers game.left_team_record).
   await expect(page.getByRole("button", { name: en.games.join.open })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: en.games.leave })).toHaveCount(0);
   await page.goto(`/games/${game.id}/challenges`);
   await expect(page.getByText(en.challenge.leftTeam)).toBeVisible();
 

@@ -617,6 +617,23 @@ describe("leaving the team after playing a game", () => {
     expect(played!.formerMembers.map((m) => m.userName)).toEqual([bob.userName]);
   });
 
+  it("answers a member who left and asks to leave the game that their registration stays as the record of the team's play", async () => {
+    const { admin, g, alice, alpha, bob } = await playedGame();
+    expect((await updateGame(admin, g.id, { end: Date.now() - 1 })).status).toBe(200);
+    expect((await bob.client.json(`/api/team/${alpha.id}/leave`, { method: "POST" })).status).toBe(200);
+    expect((await bob.client.json(`/api/game/${g.id}`, { method: "DELETE" })).body).toEqual({
+      title: "You left the team you played this game for: your registration stays as a record of the team's play, and cannot be withdrawn",
+      status: 400,
+    });
+    expect((await speaking(bob.client, "ja-JP").json(`/api/game/${g.id}`, { method: "DELETE" })).body).toEqual({
+      title: "この大会に参加したチームを離れています。登録はチームの参加記録として残り、取り消すことはできません",
+      status: 400,
+    });
+    expect((await participationsOf(admin, g.id))[0]!.registeredMembers.sort()).toEqual([alice.id, bob.id].sort());
+    // A member who plays on is refused as before.
+    expect((await alice.client.json<ErrorBody>(`/api/game/${g.id}`, { method: "DELETE" })).body.title).toBe("You can only leave while your registration is pending or rejected");
+  });
+
   it("lets a member who left play again when an admin's user import puts them back into the team", async () => {
     const { admin, g, cid, alpha, bob } = await playedGame();
     expect((await updateGame(admin, g.id, { end: Date.now() - 1 })).status).toBe(200);
