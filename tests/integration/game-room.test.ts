@@ -313,6 +313,51 @@ describe("submission life cycle", () => {
     expect(await counts()).toEqual([one, one]);
   });
 
+  it("writes the solve counts a change moves without a solve: a team suspended and back, a deadline moved before the solve, a division's permissions", async () => {
+    const { admin, gameId } = await setup();
+    const ALL = 2147483647;
+    const edit = await updateGame(admin, gameId, { divisions: [{ name: "Open", defaultPermissions: ALL }] });
+    expect(edit.status).toBe(200);
+    const open = (edit.body as unknown as { divisions: { id: number }[] }).divisions[0]!.id;
+    const cid = await makeChallenge(admin, gameId, { flags: ["f"] });
+    const [t, u] = await seedPlayers(gameId, 2, { divisionId: open });
+    await ensureInstances(gameId, cid);
+    const before = Date.now();
+    expect((await submit(t!, gameId, cid, "f")).status).toBe(200);
+    await settle(gameId);
+    // Read as soon as each change answers: nothing waits for a drain or a solve in between.
+    const listed = async () => (await admin.json<{ id: number; acceptedCount: number }[]>(`/api/edit/games/${gameId}/challenges`)).body.find((c) => c.id === cid)!.acceptedCount;
+    const edited = async () => (await admin.json<{ acceptedCount: number }>(`/api/edit/games/${gameId}/challenges/${cid}`)).body.acceptedCount;
+    const review = (p: Player, status: string) => admin.json(`/api/admin/participation/${p.participationId}/${status}`, { method: "PUT" });
+    expect([await listed(), await edited()]).toEqual([1, 1]);
+
+    expect((await review(t!, "Suspended")).status).toBe(200);
+    expect([await listed(), await edited()]).toEqual([0, 0]);
+    expect((await review(t!, "Accepted")).status).toBe(200);
+    expect([await listed(), await edited()]).toEqual([1, 1]);
+
+    // The deadline moved before the solve, and back.
+    const deadline = (deadlineUtc: number) => admin.json(`/api/edit/games/${gameId}/challenges/${cid}`, { method: "PUT", body: { deadlineUtc } });
+    expect((await deadline(before - 1)).status).toBe(200);
+    expect([await listed(), await edited()]).toEqual([0, 0]);
+    expect((await deadline(Date.now() + HOUR)).status).toBe(200);
+    expect(await listed()).toBe(1);
+
+    // The division stops moving the value (AffectDynamicScore, 4096), and moves it again.
+    expect((await updateGame(admin, gameId, { divisions: [{ id: open, name: "Open", defaultPermissions: ALL & ~4096 }] })).status).toBe(200);
+    expect(await listed()).toBe(0);
+    expect((await updateGame(admin, gameId, { divisions: [{ id: open, name: "Open", defaultPermissions: ALL }] })).status).toBe(200);
+    expect(await listed()).toBe(1);
+
+    // The room out of memory (evicted): the change loads it, and the count follows all the same.
+    await room(gameId).reset(gameId);
+    expect((await review(t!, "Suspended")).status).toBe(200);
+    expect(await env.DB.prepare("SELECT accepted_count AS n FROM challenges WHERE id = ?1").bind(cid).first<{ n: number }>()).toEqual({ n: 0 });
+    // A change that moves no count (another team suspended) leaves it.
+    expect((await review(u!, "Suspended")).status).toBe(200);
+    expect(await listed()).toBe(0);
+  });
+
   it("values a disabled challenge as the board valued it: a practice solve after the end does not lower it", async () => {
     const { admin, gameId } = await setup({ practiceMode: true });
     const cid = await makeChallenge(admin, gameId, { flags: ["f"], fields: { originalScore: 1000, minScoreRate: 0.25, difficulty: 5 } });

@@ -14,7 +14,7 @@ import { type BoardSolve, type ChallengeInfo, computeScoreboard, type Scoreboard
 import { type GameAccessChange, lostTeams, reauthorizeGameSocket } from "~/core/socket-access";
 import { type OutgoingMessage, SocketHub } from "../shared/socket-hub";
 import { keepBoardCopy, pageKey, withdrawBoardCopies } from "./board-copies";
-import { countSubmissions, loadAccess, loadFlagCache, loadHidden, loadState, reloadMeta } from "./load";
+import { countSubmissions, loadAccess, loadFlagCache, loadHidden, loadState, loadStoredCounts, mayHaveCounts, reloadMeta } from "./load";
 import type { BoardRead, DetailsResult, RefreshWhat, RoomRefusal, StatusResult, SubmitRequest, SubmitResult } from "./types";
 import { drainStatements, emptyWrites, hasWrites, IdPool, j, mergeWrites, type NewSubmission, type PendingWrites, reserveIdsStatements } from "./writes";
 
@@ -120,6 +120,13 @@ const refusal = (status: number, code: string, retryAfter?: number): RoomRefusal
 
 /** Refreshes after which the open player sockets are checked again (visibility, participations, members). */
 const changesAccess = (what: RefreshWhat) => what === "game" || what === "participations" || what === "all" || what === "solves";
+
+/**
+ * Whether a change may move the counted solves (rules.md §3) without a solve: a team suspended or back, the
+ * game's times, a challenge's deadline, a division's permissions, solves deleted with their team. A team's
+ * own flag (an instance) does not.
+ */
+const movesCounts = (what: RefreshWhat) => typeof what !== "object" || !("participationId" in what);
 
 /**
  * One per game (named `game:{id}`): the single judge of the game's submissions and the holder of its live
@@ -997,10 +1004,16 @@ export class GameRoom extends SocketHub {
     if (!this.state || this.state.game.id !== gameId) {
       this.board = null;
       if (changesAccess(what)) await this.reauthorizeUnloaded(gameId);
+      // The stored counts follow the change: the room loads (from D1, after it) when they may be wrong.
+      if (movesCounts(what) && (await mayHaveCounts(this.env.DB, gameId))) {
+        const state = await this.ready(gameId);
+        if (state) await this.writeMovedCounts(state);
+      }
       return;
     }
     if (what === "solves") {
       await this.rebuild(gameId);
+      if (this.state) await this.writeMovedCounts(this.state);
       return;
     }
     const state = this.state;
@@ -1027,6 +1040,28 @@ export class GameRoom extends SocketHub {
     // The board's readers hear of the change first (a game just hidden: a board page refetches and is refused).
     await this.pushOut();
     if (before) this.reauthorizeLoaded(state, before);
+    await this.writeMovedCounts(state);
+  }
+
+  /**
+   * After a change that may move the counted solves without a solve (movesCounts): writes the acceptedCount
+   * of every challenge whose count in the room differs from D1's before returning, so the admin list and
+   * the editor show it at once rather than at the challenge's next solve. Admin changes only: the judge's
+   * path never comes here (its solves reach the counts through the drain).
+   */
+  private async writeMovedCounts(state: RoomState): Promise<void> {
+    const stored = await loadStoredCounts(this.env.DB, state.game.id);
+    if (this.state !== state) return;
+    let moved = false;
+    for (const [id, n] of this.acceptedCounts(state, state.challenges.keys())) {
+      if (stored.get(id) === n) continue;
+      this.writes.acceptedChallenges.add(id);
+      moved = true;
+    }
+    if (!moved) return;
+    // A drain under way planned its counts before this change: the next one writes them.
+    while (this.draining) await this.draining;
+    if (!(await this.drain())) console.error(`game room ${state.game.id}: D1 refused the moved solve counts (kept for the next drain)`);
   }
 
   // ── Who holds the player sockets ───────────────────────────────────────────────────────────────────

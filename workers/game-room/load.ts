@@ -221,6 +221,24 @@ export async function loadAccess(db: D1Database, gameId: number): Promise<RoomAc
   return { hidden: Boolean(row.hidden), accepted };
 }
 
+/** Each challenge's acceptedCount as D1 holds it (the admin list's solve count), by challenge id. */
+export async function loadStoredCounts(db: D1Database, gameId: number): Promise<Map<number, number>> {
+  const rows = await db.prepare("SELECT id, accepted_count FROM challenges WHERE game_id = ?1").bind(gameId).raw();
+  return new Map(rows.map((r) => [Number(r[0]), Number(r[1])]));
+}
+
+/**
+ * Whether a change to the game may have moved a stored count while the room is not loaded: it has solves,
+ * or a count above 0 (without either there is nothing a count could be wrong about).
+ */
+export async function mayHaveCounts(db: D1Database, gameId: number): Promise<boolean> {
+  const row = await db
+    .prepare("SELECT EXISTS (SELECT 1 FROM first_solves WHERE game_id = ?1) OR EXISTS (SELECT 1 FROM challenges WHERE game_id = ?1 AND accepted_count <> 0) AS v")
+    .bind(gameId)
+    .first<{ v: number }>();
+  return Boolean(row?.v);
+}
+
 /** Whether the game is hidden; null when it does not exist. */
 export async function loadHidden(db: D1Database, gameId: number): Promise<boolean | null> {
   const row = await db.prepare("SELECT hidden FROM games WHERE id = ?1").bind(gameId).first<{ hidden: number }>();
