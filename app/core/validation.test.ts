@@ -40,6 +40,12 @@ describe("describeIssue", () => {
     expect(first(named, { userName: "abc", bio: "" })).toBe('validation.bio_empty{"field":"fields.bio"}');
   });
 
+  it("asks for an email address left empty, and says a wrong one is not valid", () => {
+    expect(first(registerSchema, { userName: "ada", password: "Passw0rd", email: "" })).toBe('validation.required{"field":"fields.email"}');
+    expect(first(registerSchema, { userName: "ada", password: "Passw0rd", email: "  " })).toBe('validation.required{"field":"fields.email"}');
+    expect(first(registerSchema, { userName: "ada", password: "Passw0rd", email: "ada@" })).toBe('validation.invalid_email{"field":"fields.email"}');
+  });
+
   it("gives a range, not the type's message, for a number of the right type out of range", () => {
     // The schemas give their type message with typeMessage, which leaves the type's checks their own issue.
     const ranged = z.object({ minScoreRate: z.number(typeMessage("validation.invalid_type")).min(0).max(1), limit: z.number(typeMessage("validation.invalid_type")).int().min(0) });

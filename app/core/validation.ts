@@ -53,7 +53,9 @@ export function describeIssue(
   const field = fieldLabel(issue.path, t);
   // A field left empty is asked for, not told a length rule ("3 to 15 characters" for a blank user name);
   // a minimum of 1 is the schema's own emptiness rule, whose message stands.
-  if (issue.code === "too_small" && issue.origin === "string" && Number(issue.minimum) > 1) {
+  // So is an email address left empty ("Email is required", as the forms say), rather than told it is not a valid one.
+  const askedFor = (issue.code === "too_small" && issue.origin === "string" && Number(issue.minimum) > 1) || (issue.code === "invalid_format" && issue.format === "email");
+  if (askedFor) {
     const value = valueAt(input, issue.path);
     if (typeof value === "string" && value.trim() === "") return t("validation.required", { field });
   }

@@ -196,7 +196,7 @@ test("register: a field's error goes once the user changes that field, the other
   await expectRefusedAt(userName, zhErrors.account.username_taken);
 });
 
-test("profile: a taken user name and a malformed phone number are shown at their fields, which take the focus", async ({ page, browser }) => {
+test("profile: an empty or taken user name and a malformed phone number are shown at their fields, which take the focus", async ({ page, browser }) => {
   const other = await browser.newContext();
   const taken = await registerUser(other.request);
   await other.close();
@@ -205,6 +205,10 @@ test("profile: a taken user name and a malformed phone number are shown at their
   const userName = page.getByLabel(en.profile.userName, { exact: true });
   const phone = page.getByLabel(en.profile.phone, { exact: true });
   const save = page.getByRole("button", { name: en.profile.save, exact: true });
+  // An empty name is asked for in the API's words, not told the length rule.
+  await userName.fill(" ");
+  await save.click();
+  await expectRefusedAt(userName, interpolate(enErrors.validation.required, { field: enErrors.fields.userName }));
   await userName.fill(taken.userName);
   await save.click();
   await expectRefusedAt(userName, enErrors.account.username_taken);

@@ -13,10 +13,11 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FieldErrors, TextAreaField, TextField } from "~/components/ui/field";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
-import { codePointLength, initialOf } from "~/core/text-length";
+import { initialOf } from "~/core/text-length";
 import { changedFromOriginals, originalFieldName } from "~/core/ui/changed-fields";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
 import { sameValues } from "~/core/ui/same-values";
+import { computeUserNameProblem, type UserNameProblem } from "~/core/ui/user-name";
 import { formText, loginPath, type Profile } from "~/lib/account";
 import { api, errorMessage, fieldError, isApiError } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
@@ -102,7 +103,7 @@ type ActionResult =
       intent: "update";
       saved: boolean;
       error: string | null;
-      userNameError?: "register.userNameLength";
+      userNameError?: UserNameProblem;
       /** The server's refusal of one field (a taken name, a malformed phone number), shown at it. */
       serverError?: { field: ProfileField; message: string } | null;
     }
@@ -135,9 +136,9 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   }
 
   const values = updateBody(formValues(form));
-  if (codePointLength(values.userName) < USER_NAME_MIN || codePointLength(values.userName) > USER_NAME_MAX) {
-    return unchanged<ActionResult>({ intent: "update", saved: false, error: null, userNameError: "register.userNameLength" });
-  }
+  // An empty name is asked for ("User name is required", as the API says), not told the length rule.
+  const userNameError = computeUserNameProblem(values.userName);
+  if (userNameError) return unchanged<ActionResult>({ intent: "update", saved: false, error: null, userNameError });
   // Only the fields changed against the values the form was drawn with: a tab left open does not write back
   // the real name, student number or phone an admin corrected meanwhile (DECISIONS.md, forty-fourth session).
   const body = changedFromOriginals(values, formOriginals(form));
