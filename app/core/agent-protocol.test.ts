@@ -106,6 +106,16 @@ describe("query-signed URLs", () => {
       (await verifyRequest(SECRET, { method: "GET", target: signed, headers: {} }, { nonces: new NonceCache(), now: NOW })).ok,
     ).toBe(true);
   });
+
+  it("refuses a broken escape in a signature parameter as malformed instead of throwing", async () => {
+    for (const target of ["/proxy/abc?fs_ts=%&fs_nonce=a&fs_sig=b", "/proxy/abc?fs_ts=1&fs_nonce=%E0%A4%A&fs_sig=b", "/health?fs_ts=1&fs_nonce=a&fs_sig=%zz"]) {
+      expect(splitQuerySignature(target).path, target).toBe(target.split("?")[0]);
+      expect(await verifyRequest(SECRET, { method: "GET", target, headers: {} }, { nonces: new NonceCache(), now: NOW }), target).toEqual({
+        ok: false,
+        reason: "malformed",
+      });
+    }
+  });
 });
 
 describe("NonceCache", () => {

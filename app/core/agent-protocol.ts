@@ -311,6 +311,18 @@ export async function signPathWithQuery(secret: string, input: Omit<SignInput, "
  * Splits a request target into the path that was signed and the query signature, if any: the three
  * signature parameters are removed and the remaining query is kept in its original order and encoding.
  */
+/**
+ * A query value decoded, or as sent when its escape is broken (`%`): it then fails the format check (401)
+ * instead of throwing (a 500). Inline rather than app/core/http/cookie.ts: only type imports here (above).
+ */
+function decodeOrRaw(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 export function splitQuerySignature(target: string): { path: string; parts: { timestamp: string | null; nonce: string | null; signature: string | null } } {
   const q = target.indexOf("?");
   if (q < 0) return { path: target, parts: { timestamp: null, nonce: null, signature: null } };
@@ -320,7 +332,7 @@ export function splitQuerySignature(target: string): { path: string; parts: { ti
     const eq = piece.indexOf("=");
     const name = eq < 0 ? piece : piece.slice(0, eq);
     if (name === AGENT_QUERY_TIMESTAMP || name === AGENT_QUERY_NONCE || name === AGENT_QUERY_SIGNATURE) {
-      found[name] = eq < 0 ? "" : decodeURIComponent(piece.slice(eq + 1));
+      found[name] = eq < 0 ? "" : decodeOrRaw(piece.slice(eq + 1));
     } else if (piece !== "") {
       kept.push(piece);
     }

@@ -2,25 +2,11 @@ import { createInstance, type i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
 import type { RouterContextProvider } from "react-router";
 import { createI18nextMiddleware } from "remix-i18next";
+import { readCookie } from "~/core/http/cookie";
 import { DEFAULT_LANGUAGE, type Language, LANGUAGES, languageFromAcceptLanguage, matchLanguage } from "~/core/i18n/languages";
 import { i18nextOptions } from "~/lib/i18n";
 import { LANGUAGE_COOKIE } from "~/lib/language";
 import resources from "~/locales";
-
-function readLanguageCookie(header: string | null): string | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === LANGUAGE_COOKIE) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
 
 /**
  * The page's language (rules.md §16): the `lng` query parameter, the cookie `i18next`, then Accept-Language
@@ -32,7 +18,7 @@ function readLanguageCookie(header: string | null): string | null {
 export function detectLanguage(request: Request): Language {
   return (
     matchLanguage(new URL(request.url).searchParams.get("lng")) ??
-    matchLanguage(readLanguageCookie(request.headers.get("Cookie"))) ??
+    matchLanguage(readCookie(request.headers.get("Cookie"), LANGUAGE_COOKIE)) ??
     languageFromAcceptLanguage(request.headers.get("Accept-Language"))
   );
 }

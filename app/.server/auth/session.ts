@@ -1,6 +1,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { sessions, users } from "../db/schema";
+import { readCookie } from "~/core/http/cookie";
 import type { CurrentUser } from "./current-user";
 
 export const SESSION_COOKIE = "flagstaff_session";
@@ -41,15 +42,6 @@ async function sessionIdHash(id: string): Promise<string> {
   return hash;
 }
 
-export function readCookie(header: string | null | undefined, name: string): string | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return null;
-}
 
 function isSecure(request: Request): boolean {
   return new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
