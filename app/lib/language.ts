@@ -1,3 +1,4 @@
+import { readCookie } from "~/core/http/cookie";
 import { LANGUAGES, matchLanguage, type Language } from "~/core/i18n/languages";
 
 /** Names of the stores the language choice lives in (rules.md §16). */
@@ -15,14 +16,6 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 export { LANGUAGES, type Language };
 
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
-
-function readDocumentCookie(name: string): string | null {
-  for (const part of document.cookie.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return null;
-}
 
 function readStorage(key: string): string | null {
   try {
@@ -52,7 +45,7 @@ export function persistLanguage(language: Language) {
  */
 export function languageOnlyInStorage(): Language | null {
   if (new URLSearchParams(window.location.search).has(LANGUAGE_QUERY)) return null;
-  if (matchLanguage(readDocumentCookie(LANGUAGE_COOKIE))) return null;
+  if (matchLanguage(readCookie(document.cookie, LANGUAGE_COOKIE))) return null;
   return matchLanguage(readStorage(LANGUAGE_STORAGE_KEY));
 }
 

@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, hydrated, registerUser, test } from "./fixtures";
 import { en } from "./ui-seed";
+
+const ja = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/common.json", import.meta.url), "utf8")) as typeof en;
 
 // Cookies whose escapes cannot be decoded (`%E0%A4%A`: a cut-off UTF-8 sequence) are ignored as if absent,
 // on the server and in the browser, instead of failing the page.
@@ -39,3 +42,29 @@ test("a broken session cookie is no session: the pages render signed out, and lo
   expect(errors).toEqual([]);
 });
 
+test("a broken language cookie is ignored: the page renders in the language it would have without it", async ({ page, context, baseURL, browser }) => {
+  await context.addCookies([{ name: "i18next", value: "%E0%A4%A", url: baseURL! }]);
+  const errors = errorsOf(page);
+  await page.goto("/");
+  await hydrated(page);
+  await expect(page.getByRole("heading", { name: en.home.latestPosts, level: 2 })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
+  await expect(page.getByRole("heading", { name: en.error.title })).toHaveCount(0);
+  // The page's language is written back over the broken value, as it is when there is no cookie.
+  await expect.poll(async () => (await context.cookies()).find((c) => c.name === "i18next")?.value).toBe("en-US");
+  expect(errors).toEqual([]);
+
+  // A language kept in localStorage still wins over Accept-Language after hydration, as without a cookie.
+  const other = await browser.newContext({ baseURL });
+  await other.addCookies([{ name: "i18next", value: "%E0%A4%A", url: baseURL! }]);
+  const stored = await other.newPage();
+  const storedErrors = errorsOf(stored);
+  await stored.addInitScript(() => localStorage.setItem("i18nextLng", "ja-JP"));
+  await stored.goto("/");
+  await hydrated(stored);
+  await expect(stored.locator("html")).toHaveAttribute("lang", "ja-JP");
+  await expect(stored.getByRole("heading", { name: ja.home.latestPosts, level: 2 })).toBeVisible();
+  await expect(stored.getByRole("heading", { name: ja.error.title })).toHaveCount(0);
+  expect(storedErrors).toEqual([]);
+  await other.close();
+});
