@@ -60,6 +60,9 @@ export const badRequest = (code: string, params?: ErrorParams) => new AppError(4
 export const unauthorized = (code = "auth.login_required", params?: ErrorParams) => new AppError(401, code, params);
 export const forbidden = (code = "auth.access_denied", params?: ErrorParams) => new AppError(403, code, params);
 export const notFound = (code = "common.not_found", params?: ErrorParams) => new AppError(404, code, params);
+/** 405: the address has routes, none for this method; `allow` lists the ones it has (the Allow header). */
+export const methodNotAllowed = (allow: readonly string[]) =>
+  new AppError(405, "common.method_not_allowed", undefined, { Allow: allow.join(", ") });
 export const conflict = (code: string, params?: ErrorParams) => new AppError(409, code, params);
 /** 412: a write's `If-Match` names a version other than the stored one (app/core/http/if-match.ts). */
 export const preconditionFailed = (code = "common.changed_elsewhere") => new AppError(412, code);

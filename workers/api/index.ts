@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { notFound } from "~/core/errors";
+import { methodNotAllowed, notFound } from "~/core/errors";
 import { pathOf } from "~/core/http/path";
 import { account } from "./account";
 import { agentApi } from "./agent";
@@ -51,5 +51,31 @@ api.route("/api", proxyApi);
 let openApi: Record<string, unknown> | null = null;
 api.get("/api/openapi.json", (c) => c.json((openApi ??= buildOpenApi())));
 
-api.notFound((c) => errorResponse(c, notFound("common.route_not_found")));
+/** The methods a route of the API could answer: what `defineRoute` registers, and PATCH (never used). */
+const ROUTE_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH"] as const;
+
+/**
+ * The methods `path` has routes for, asked of the API's own router (so exactly what a request would reach):
+ * HEAD with GET (Hono answers it from the GET route), and OPTIONS whenever there is any. Middleware (`use`,
+ * method ALL) matches every path and does not count.
+ */
+export function allowedMethods(path: string): string[] {
+  const allowed: string[] = [];
+  for (const method of ROUTE_METHODS) {
+    if (!api.router.match(method, path)[0].some(([[, route]]) => route.method !== "ALL")) continue;
+    allowed.push(method);
+    if (method === "GET") allowed.push("HEAD");
+  }
+  if (allowed.length > 0) allowed.push("OPTIONS");
+  return allowed;
+}
+
+// No route for the method: an address with routes under other methods answers 405 with Allow (OPTIONS,
+// 204 with Allow: the API serves its own origin only, so there is no CORS preflight to answer), else 404.
+api.notFound((c) => {
+  const allow = allowedMethods(c.req.path);
+  if (allow.length === 0) return errorResponse(c, notFound("common.route_not_found"));
+  if (c.req.method === "OPTIONS") return c.body(null, 204, { Allow: allow.join(", ") });
+  return errorResponse(c, methodNotAllowed(allow));
+});
 api.onError((err, c) => errorResponse(c, err));
