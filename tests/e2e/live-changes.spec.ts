@@ -83,11 +83,13 @@ test("a Monitor made a User loses the open monitor pages at once: no submission,
   await team.context.close();
 });
 
-test("an Admin made a User loses the open admin user list and a game's review list at their next refresh", async ({ adminApi: admin, browser }) => {
+test("an Admin made a User loses the open admin user list, a game's review list and its notices at their next refresh", async ({ adminApi: admin, browser }) => {
   test.setTimeout(60_000);
   const stamp = Date.now().toString(36);
   const { gameId } = await runningGame(admin, stamp);
   const team = await player(browser, gameId, `V${stamp}`.slice(0, 15));
+  const posted = `Notice ${stamp}`;
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: posted } }));
   const other = await userWithRole(browser, admin, "Admin");
   const users = await other.context.newPage();
   await users.goto("/admin/users");
@@ -95,14 +97,23 @@ test("an Admin made a User loses the open admin user list and a game's review li
   const review = await other.context.newPage();
   await review.goto(`/admin/games/${gameId}/review`);
   await expect(review.getByText(`V${stamp}`.slice(0, 15)).first()).toBeVisible();
+  // A public game: the demoted admin may still follow its player feed, which the notices page listens to;
+  // the socket staying open must not keep the page.
+  const notices = await other.context.newPage();
+  const greeted = hubGreeted(notices, `/hub/game/${gameId}`);
+  await notices.goto(`/admin/games/${gameId}/notices`);
+  await expect(notices.getByText(posted)).toBeVisible();
+  await greeted;
 
   await ok(admin.put(`/api/admin/users/${other.id}`, { data: { role: "User" } }));
   // The lists are read again every 10 s (rules.md §15): their refusal ends the page.
-  for (const page of [users, review]) {
+  for (const page of [users, review, notices]) {
     await expect(page.getByRole("heading", { name: en.forbidden.title, level: 1 })).toBeVisible({ timeout: 15_000 });
     await expect(page.locator("tbody tr")).toHaveCount(0);
   }
   await expect(review.getByText(`V${stamp}`.slice(0, 15))).toHaveCount(0);
+  await expect(notices.getByText(posted)).toHaveCount(0);
+  await expect(notices.getByRole("button", { name: en.adminGames.postNotice })).toHaveCount(0);
   await other.context.close();
   await team.context.close();
 });

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { NoticeItem } from "~/components/games/notice-item";
 import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
@@ -12,11 +11,14 @@ import { Card } from "~/components/ui/card";
 import { TextAreaField } from "~/components/ui/field";
 import { markdownExcerpt } from "~/core/markdown";
 import { type GameNoticeInfo, NOTICE_CONTENT_MAX } from "~/core/schemas/game";
+import { PushesDuringRead } from "~/core/ui/pushes-during-read";
 import { sameValues } from "~/core/ui/same-values";
 import { api, errorMessage } from "~/lib/api";
 import { useIdempotencyKey } from "~/lib/idempotency";
+import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
 import { useHubSocket } from "~/lib/realtime";
+import { ACCESS_ENDED } from "~/lib/session-end";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/notices";
 
@@ -111,19 +113,45 @@ export default function AdminGameNoticesPage({ loaderData }: Route.ComponentProp
 
 function AdminGameNoticesPageView({ loaderData }: { loaderData: Awaited<ReturnType<typeof clientLoader>> }) {
   const { t } = useTranslation();
-  const { revalidate } = useRevalidator();
   const { gameId } = loaderData;
   // Kept live over the game's socket (rules.md §11): bloods, new challenges and hints, and other admins'
-  // edits appear without a reload; a reconnect refetches the list.
-  const [live, setLive] = useState({ base: loaderData.notices, notices: loaderData.notices });
-  if (live.base !== loaderData.notices) setLive({ base: loaderData.notices, notices: loaderData.notices });
-  const notices = live.base === loaderData.notices ? live.notices : loaderData.notices;
+  // edits appear without a reload; a reconnect reads the list again. The socket alone cannot end the page:
+  // a demoted admin keeps a public game's player feed. So the list is also read every 10 s, as the other
+  // admin lists are, and its refusal (role gone, game deleted) shows what a reload would.
+  const [reads] = useState(() => new PushesDuringRead<GameNoticeInfo[]>());
+  const list = useCachedList(
+    `admin-notices:${gameId}`,
+    async (signal) => {
+      const round = reads.begin();
+      try {
+        const answer = await api<GameNoticeInfo[]>(`/api/edit/games/${gameId}/notices`, { signal });
+        // Notices pushed while the list was read are applied to what it brings.
+        return reads.settle(round, answer) ?? answer;
+      } catch (err) {
+        reads.fail(round);
+        throw err;
+      }
+    },
+    { initial: loaderData.notices, refreshMs: REFRESH_MS.list, persist: false, endsOn: ACCESS_ENDED },
+  );
+  const [live, setLive] = useState({ base: list.data, notices: list.data });
+  if (live.base !== list.data) setLive({ base: list.data, notices: list.data });
+  const notices = live.base === list.data ? live.notices : list.data;
+  const refresh = list.refresh;
   useHubSocket(`/hub/game/${gameId}`, {
     onMessage: (message) => {
-      if (message.type === "notice") setLive((s) => ({ ...s, notices: mergeAdminNotice(s.notices, message.data) }));
-      if (message.type === "noticeDeleted") setLive((s) => ({ ...s, notices: s.notices.filter((n) => n.id !== message.data.id) }));
+      if (message.type === "notice") {
+        const notice = message.data;
+        reads.push((l) => mergeAdminNotice(l, notice));
+        setLive((s) => ({ ...s, notices: mergeAdminNotice(s.notices, notice) }));
+      }
+      if (message.type === "noticeDeleted") {
+        const { id } = message.data;
+        reads.push((l) => l.filter((n) => n.id !== id));
+        setLive((s) => ({ ...s, notices: s.notices.filter((n) => n.id !== id) }));
+      }
     },
-    onResync: () => void revalidate(),
+    onResync: () => void refresh(),
   });
   const [editing, setEditing] = useState<GameNoticeInfo | null>(null);
   const [deleting, setDeleting] = useState<GameNoticeInfo | null>(null);
@@ -153,7 +181,7 @@ function AdminGameNoticesPageView({ loaderData }: { loaderData: Awaited<ReturnTy
       focusList.current = true;
       setDeleting(null);
       setSaid(t("adminGames.noticeDeleted"));
-      void revalidate();
+      void refresh();
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -174,7 +202,7 @@ function AdminGameNoticesPageView({ loaderData }: { loaderData: Awaited<ReturnTy
             setSaid("");
             await postKeys.send({ content }, (idempotencyKey) => api(`/api/edit/games/${gameId}/notices`, { method: "POST", body: { content }, idempotencyKey }));
             setSaid(t("adminGames.noticePosted"));
-            void revalidate();
+            void refresh();
           }}
         />
       </Card>
@@ -227,7 +255,7 @@ function AdminGameNoticesPageView({ loaderData }: { loaderData: Awaited<ReturnTy
               await api(`/api/edit/games/${gameId}/notices/${editing.id}`, { method: "PUT", body: { content } });
               setEditing(null);
               setSaid(t("adminGames.noticeSaved"));
-              void revalidate();
+              void refresh();
             }}
           />
         ) : null}
