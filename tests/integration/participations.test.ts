@@ -634,6 +634,34 @@ describe("leaving the team after playing a game", () => {
     expect((await alice.client.json<ErrorBody>(`/api/game/${g.id}`, { method: "DELETE" })).body.title).toBe("You can only leave while your registration is pending or rejected");
   });
 
+  it("tells a member who left, on the writeup calls too, that they left the team: public and hidden game, reading and uploading", async () => {
+    const { admin, g, alice, alpha, bob } = await playedGame({ writeupRequired: true, writeupDeadline: Date.now() + 2 * HOUR });
+    expect((await updateGame(admin, g.id, { end: Date.now() - 1 })).status).toBe(200);
+    expect((await bob.client.json(`/api/team/${alpha.id}/leave`, { method: "POST" })).status).toBe(200);
+    const pdf = () => {
+      const body = new FormData();
+      body.append("file", new File([new TextEncoder().encode("%PDF-1.4\n% left\n%%EOF\n")], "writeup.pdf", { type: "application/pdf" }));
+      return body;
+    };
+    const en = { title: "You have left the team you played this game for, and no longer play in it", status: 403 };
+    const ja = { title: "この大会で所属していたチームを離れたため、この大会ではもうプレイできません", status: 403 };
+    for (const hidden of [false, true]) {
+      expect((await updateGame(admin, g.id, { hidden })).status).toBe(200);
+      // The game page is theirs to open, hidden or not (their registration stays).
+      expect((await bob.client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body).toMatchObject({ leftTeamName: alpha.name });
+      expect((await bob.client.json(`/api/game/${g.id}/writeup`)).body).toEqual(en);
+      expect((await speaking(bob.client, "ja-JP").json(`/api/game/${g.id}/writeup`)).body).toEqual(ja);
+      expect((await bob.client.json(`/api/game/${g.id}/writeup`, { method: "POST", raw: pdf() })).body).toEqual(en);
+      expect((await speaking(bob.client, "ja-JP").json(`/api/game/${g.id}/writeup`, { method: "POST", raw: pdf() })).body).toEqual(ja);
+      // Alice plays on: she reads the team's writeup state.
+      expect((await alice.client.json(`/api/game/${g.id}/writeup`)).status).toBe(200);
+    }
+    // Nothing was stored for the team by bob's uploads.
+    expect((await alice.client.json<{ submitted: boolean }>(`/api/game/${g.id}/writeup`)).body.submitted).toBe(false);
+    // An outsider to the hidden game still hears that the game does not exist.
+    expect((await (await newUser()).client.json<ErrorBody>(`/api/game/${g.id}/writeup`)).status).toBe(404);
+  });
+
   it("lets a member who left play again when an admin's user import puts them back into the team", async () => {
     const { admin, g, cid, alpha, bob } = await playedGame();
     expect((await updateGame(admin, g.id, { end: Date.now() - 1 })).status).toBe(200);

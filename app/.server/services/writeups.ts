@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { roleRank } from "~/core/enums";
 import { badRequest, conflict, forbidden, notFound } from "~/core/errors";
 import { computeGamePhase, gameNotStarted } from "~/core/game/phase";
@@ -73,17 +73,19 @@ const toTeam = (t: typeof teams.$inferSelect): WriteupTeam => ({ id: t.id, name:
 /**
  * The caller's Accepted participation in a visible, started game (the Player level of api.md §1).
  * Hidden games are unknown (404) to outsiders; a suspended team hears "You have been banned". A member
- * who left the team keeps the registration, not the play: an outsider here too.
+ * who left the team keeps the registration, not the play: they hear so (403 `submission.left_team`, as
+ * the other player calls answer them), a hidden game included, which their registration lets them see.
  */
 async function requirePlayer(db: Db, user: CurrentUser, gameId: number, now: number) {
   const game = await requireGame(db, gameId);
   const mine = await db
-    .select({ id: participations.id, teamId: participations.teamId, status: participations.status })
+    .select({ id: participations.id, teamId: participations.teamId, status: participations.status, playing: sql<number>`${stillInTeam}` })
     .from(participationMembers)
     .innerJoin(participations, eq(participations.id, participationMembers.participationId))
-    .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id), stillInTeam))
+    .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id)))
     .get();
   if (game.hidden && !mine && roleRank(user.role) < roleRank("Monitor")) throw notFound("game.not_found");
+  if (mine && !mine.playing) throw forbidden("submission.left_team");
   if (mine?.status === "Suspended") throw forbidden("game.banned");
   if (mine?.status !== "Accepted") throw forbidden();
   if (computeGamePhase(game, now) === "NotStarted") throw gameNotStarted();
