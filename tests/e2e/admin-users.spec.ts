@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "@playwright/test";
-import { expect, interpolate as fill, login, registerUser, test, uniqueUserName } from "./fixtures";
+import { expect, expectRefusedAt, interpolate as fill, login, registerUser, test, uniqueUserName } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -142,6 +142,41 @@ test("a stale edit dialog that changes only the phone keeps a ban and a deactiva
 
   const stored = (await (await adminPage.request.post(`/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`)).json()) as { data: { userName: string; role: string; emailConfirmed: boolean; phone: string }[] };
   expect(stored.data.find((u) => u.userName === user.userName)).toMatchObject({ role: "Banned", emailConfirmed: false, phone: "555-0100" });
+});
+
+test("the edit dialog marks the field the server refuses, and its error goes once that field changes", async ({ adminPage, browser }) => {
+  const other = await browser.newContext();
+  const user = await registerUser(other.request);
+  await other.close();
+  await openUser(adminPage, user.userName);
+  const row = userRow(adminPage, user.userName);
+  await row.getByRole("button", { name: en.adminUsers.edit, exact: true }).click();
+  const edit = adminPage.getByRole("dialog", { name: en.adminUsers.editTitle });
+  const email = edit.getByRole("textbox", { name: en.adminUsers.email, exact: true });
+  const phone = edit.getByLabel(en.adminUsers.phone);
+  await email.fill("not-an-address");
+  await phone.fill("555-0101");
+  const answer = adminPage.waitForResponse((r) => r.request().method() === "PUT" && new URL(r.url()).pathname.startsWith("/api/admin/users/"));
+  await edit.getByRole("button", { name: en.adminUsers.save, exact: true }).click();
+  const refused = await answer;
+  expect(refused.status()).toBe(400);
+  expect(refused.headers()["x-error-field"]).toBe("email");
+  const { title } = (await refused.json()) as { title: string };
+  // At the field: marked invalid, described by the message beside it, focused; no banner above the form.
+  await expectRefusedAt(email, title);
+  await expect(edit.getByRole("alert")).toHaveCount(0);
+  await expect(phone).not.toHaveAttribute("aria-invalid", "true");
+  // Another field's change leaves it; a change of the e-mail takes it away.
+  await phone.fill("555-0102");
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  await email.fill(`${user.userName}@example.com`);
+  await expect(email).not.toHaveAttribute("aria-invalid", "true");
+  await expect(edit.getByText(title)).toHaveCount(0);
+  // The same refusal again shows it again.
+  await email.fill("still-not-an-address");
+  await edit.getByRole("button", { name: en.adminUsers.save, exact: true }).click();
+  await expectRefusedAt(email, title);
+  await edit.getByRole("button", { name: en.adminUsers.cancel, exact: true }).click();
 });
 
 /** A fresh user's id and role as stored, and the list's search held: the page keeps showing the row it drew. */

@@ -175,6 +175,36 @@ test("admins page, search, lock and delete teams", async ({ adminPage: page, bro
   await expect(page.getByText(fill(en.adminTeams.noMatch, { hint: teamName }))).toBeVisible();
 });
 
+test("the admin's team dialog marks the name the server refuses, and its error goes once the name changes", async ({ adminPage: page, browser }) => {
+  const ctx = await browser.newContext();
+  await registerUser(ctx.request);
+  const teamName = `F${Date.now().toString(36).slice(-6)}`;
+  expect((await ctx.request.post("/api/team", { data: { name: teamName } })).status()).toBe(200);
+  await ctx.close();
+
+  await page.goto(`/admin/teams?hint=${encodeURIComponent(teamName)}`);
+  const row = page.getByRole("row").filter({ hasText: teamName });
+  await row.getByRole("button", { name: fill(en.adminTeams.editNamed, { team: teamName }), exact: true }).click(FIRST_LOAD);
+  const edit = page.getByRole("dialog", { name: en.adminTeams.editTitle });
+  const name = edit.getByLabel(en.teams.name);
+  // A name that turns text around passes the form's own length check; the server refuses it by its field.
+  await name.fill(`${teamName}\u202e`);
+  const answer = page.waitForResponse((r) => r.request().method() === "PUT" && new URL(r.url()).pathname.startsWith("/api/admin/teams/"));
+  await edit.getByRole("button", { name: en.teams.save, exact: true }).click();
+  const refused = await answer;
+  expect(refused.status()).toBe(400);
+  expect(refused.headers()["x-error-field"]).toBe("name");
+  const { title } = (await refused.json()) as { title: string };
+  await expectRefusedAt(name, title);
+  await expect(edit.getByRole("alert")).toHaveCount(0);
+  await name.fill(`${teamName}G`);
+  await expect(name).not.toHaveAttribute("aria-invalid", "true");
+  await expect(edit.getByText(title)).toHaveCount(0);
+  await edit.getByRole("button", { name: en.teams.save, exact: true }).click();
+  await expect(edit).toBeHidden();
+  await expect(page.getByRole("row").filter({ hasText: `${teamName}G` })).toBeVisible();
+});
+
 test("an admin's stale team dialog that changes only the bio keeps the name the captain gave meanwhile", async ({ adminPage: page, browser }) => {
   const ctx = await browser.newContext();
   const owner = await ctx.newPage();

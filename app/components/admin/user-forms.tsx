@@ -1,21 +1,26 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { TextAreaField, TextField } from "~/components/ui/field";
+import { FieldErrors, TextAreaField, TextField } from "~/components/ui/field";
 import { selectClass } from "~/components/ui/select";
 import { ROLES } from "~/core/enums";
 import { USER_NAME_MAX } from "~/core/schemas/account";
 import { userEditChanges } from "~/core/ui/dialog-edits";
-import { api, errorMessage } from "~/lib/api";
+import { api, errorMessage, fieldError } from "~/lib/api";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 import { type AdminUserInfo, type BatchUserResult, parseBatchLines } from "./user-types";
+
+/** The dialog's fields a server refusal can be shown at (api.md's names, as `X-Error-Field` gives them). */
+const USER_EDIT_FIELDS = ["userName", "email", "realName", "stdNumber", "phone", "bio"] as const;
+type UserEditField = (typeof USER_EDIT_FIELDS)[number];
 
 /**
  * The edit dialog's form: profile fields, role and activation (PUT /api/admin/users/{id}). It sends only the
  * fields changed against the user as the dialog opened: a ban or promotion made meanwhile elsewhere stays
  * unless this dialog changed the role itself, and then only over the role it opened with (`expectedRole`): a
  * refusal goes to `onRefused`, which takes it (true) or leaves it to the form. A save of the user unchanged is
- * not sent.
+ * not sent. A refusal about one field stands at that field (until it is changed); others above the form.
  */
 export function UserEditForm({
   user,
@@ -35,7 +40,12 @@ export function UserEditForm({
   const [opened] = useState(user);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A new object per refusal: the field's error shows again at each (app/components/ui/field.tsx, FieldErrors).
+  const [fieldErr, setFieldErr] = useState<{ field: UserEditField; message: string } | null>(null);
   const [noChange, setNoChange] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, fieldErr);
+  const errAt = (field: UserEditField) => (fieldErr?.field === field ? fieldErr.message : null);
   const isSelf = opened.id === selfId;
 
   async function submit(form: FormData) {
@@ -55,6 +65,7 @@ export function UserEditForm({
       isSelf,
     );
     setError(null);
+    setFieldErr(null);
     const unchanged = Object.keys(body).length === 0;
     setNoChange(unchanged);
     if (unchanged) return;
@@ -63,7 +74,11 @@ export function UserEditForm({
       await api(`/api/admin/users/${opened.id}`, { method: "PUT", body });
       onDone();
     } catch (err) {
-      if (!onRefused?.(err)) setError(errorMessage(err));
+      if (!onRefused?.(err)) {
+        const field = fieldError(err, USER_EDIT_FIELDS);
+        if (field) setFieldErr(field);
+        else setError(errorMessage(err));
+      }
     } finally {
       setBusy(false);
     }
@@ -71,6 +86,7 @@ export function UserEditForm({
 
   return (
     <form
+      ref={formRef}
       className="space-y-4"
       noValidate
       onSubmit={(event) => {
@@ -80,27 +96,29 @@ export function UserEditForm({
     >
       {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label={t("adminUsers.userName")} name="userName" required maxLength={USER_NAME_MAX} defaultValue={opened.userName} />
-        <TextField label={t("adminUsers.email")} name="email" type="email" required maxLength={254} defaultValue={opened.email} />
-        <TextField label={t("adminUsers.realName")} name="realName" maxLength={128} defaultValue={opened.realName} />
-        <TextField label={t("adminUsers.stdNumber")} name="stdNumber" maxLength={64} defaultValue={opened.stdNumber} />
-        <TextField label={t("adminUsers.phone")} name="phone" type="tel" maxLength={32} defaultValue={opened.phone} />
-        <div className="space-y-1.5">
-          <label htmlFor="admin-user-role" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-            {t("adminUsers.role")}
-          </label>
-          <select id="admin-user-role" name="role" defaultValue={opened.role} disabled={isSelf} className={`${selectClass} block w-full py-2`}>
-            {ROLES.map((role) => (
-              <option key={role} value={role}>
-                {t(`role.${role}`)}
-              </option>
-            ))}
-          </select>
-          {isSelf ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminUsers.ownRole")}</p> : null}
+      <FieldErrors refusal={fieldErr}>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label={t("adminUsers.userName")} name="userName" required maxLength={USER_NAME_MAX} defaultValue={opened.userName} error={errAt("userName")} />
+          <TextField label={t("adminUsers.email")} name="email" type="email" required maxLength={254} defaultValue={opened.email} error={errAt("email")} />
+          <TextField label={t("adminUsers.realName")} name="realName" maxLength={128} defaultValue={opened.realName} error={errAt("realName")} />
+          <TextField label={t("adminUsers.stdNumber")} name="stdNumber" maxLength={64} defaultValue={opened.stdNumber} error={errAt("stdNumber")} />
+          <TextField label={t("adminUsers.phone")} name="phone" type="tel" maxLength={32} defaultValue={opened.phone} error={errAt("phone")} />
+          <div className="space-y-1.5">
+            <label htmlFor="admin-user-role" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+              {t("adminUsers.role")}
+            </label>
+            <select id="admin-user-role" name="role" defaultValue={opened.role} disabled={isSelf} className={`${selectClass} block w-full py-2`}>
+              {ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {t(`role.${role}`)}
+                </option>
+              ))}
+            </select>
+            {isSelf ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminUsers.ownRole")}</p> : null}
+          </div>
         </div>
-      </div>
-      <TextAreaField label={t("adminUsers.bio")} name="bio" maxLength={128} rows={2} defaultValue={opened.bio} />
+        <TextAreaField label={t("adminUsers.bio")} name="bio" maxLength={128} rows={2} defaultValue={opened.bio} error={errAt("bio")} />
+      </FieldErrors>
       <div className="space-y-1">
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="emailConfirmed" defaultChecked={opened.emailConfirmed} disabled={isSelf} className="size-4 accent-primary-600" />

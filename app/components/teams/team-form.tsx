@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -6,12 +6,18 @@ import { FieldErrors, TextAreaField, TextField } from "~/components/ui/field";
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from "~/core/schemas/team";
 import { codePointLength } from "~/core/text-length";
 import { teamEditChanges, teamFormBody, type TeamFormValues } from "~/core/ui/dialog-edits";
-import { errorMessage } from "~/lib/api";
+import { errorMessage, fieldError } from "~/lib/api";
+import { useFocusInvalid } from "~/lib/focus-invalid";
+
+/** The form's fields a server refusal can be shown at (api.md's names, as `X-Error-Field` gives them). */
+const TEAM_FIELDS = ["name", "bio"] as const;
+type TeamField = (typeof TEAM_FIELDS)[number];
 
 /**
  * Name and bio of a team, for creating and editing. Editing (`initial`: the team's stored values as the form
  * opens) sends only the fields changed against them, so a name changed meanwhile elsewhere is not sent back
- * with a new bio, and a save of them unchanged is not sent; the server's message is shown when it refuses.
+ * with a new bio, and a save of them unchanged is not sent. The server's refusal of one field (`X-Error-Field`)
+ * stands at that field until it is changed, as the form's own check of the name does; others above the form.
  */
 export function TeamForm({
   initial,
@@ -29,9 +35,12 @@ export function TeamForm({
   const [opened] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // A new object per refusal: the name's error shows again at each (app/components/ui/field.tsx, FieldErrors).
-  const [nameError, setNameError] = useState<{ message: string } | null>(null);
+  // A new object per refusal: the field's error shows again at each (app/components/ui/field.tsx, FieldErrors).
+  const [fieldErr, setFieldErr] = useState<{ field: TeamField; message: string } | null>(null);
   const [noChange, setNoChange] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, fieldErr);
+  const errAt = (field: TeamField) => (fieldErr?.field === field ? fieldErr.message : null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -41,43 +50,45 @@ export function TeamForm({
     const unchanged = Object.keys(body).length === 0;
     setNoChange(unchanged);
     if (unchanged) {
-      setNameError(null);
+      setFieldErr(null);
       setError(null);
       return;
     }
     // In characters, as the server counts them: a name of 20 emoji is 40 UTF-16 units.
     if (name.length < 1 || codePointLength(name) > TEAM_NAME_MAX) {
-      setNameError({ message: t("teams.nameLength", { max: TEAM_NAME_MAX }) });
+      setFieldErr({ field: "name", message: t("teams.nameLength", { max: TEAM_NAME_MAX }) });
       return;
     }
-    setNameError(null);
+    setFieldErr(null);
     setError(null);
     setBusy(true);
     try {
       await onSubmit(body);
     } catch (err) {
-      setError(errorMessage(err));
+      const field = fieldError(err, TEAM_FIELDS);
+      if (field) setFieldErr(field);
+      else setError(errorMessage(err));
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <form className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
+    <form ref={formRef} className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
       {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <FieldErrors refusal={nameError}>
+      <FieldErrors refusal={fieldErr}>
         <TextField
           label={t("teams.name")}
           name="name"
           required
           maxLength={TEAM_NAME_MAX}
           defaultValue={opened?.name}
-          error={nameError?.message}
+          error={errAt("name")}
           autoComplete="off"
         />
+        <TextAreaField label={t("teams.bio")} name="bio" maxLength={TEAM_BIO_MAX} rows={2} defaultValue={opened?.bio} error={errAt("bio")} />
       </FieldErrors>
-      <TextAreaField label={t("teams.bio")} name="bio" maxLength={TEAM_BIO_MAX} rows={2} defaultValue={opened?.bio} />
       <div className="flex justify-end gap-2">
         {onCancel ? (
           <Button variant="secondary" onClick={onCancel} disabled={busy}>
