@@ -662,6 +662,23 @@ describe("leaving the team after playing a game", () => {
     expect((await (await newUser()).client.json<ErrorBody>(`/api/game/${g.id}/writeup`)).status).toBe(404);
   });
 
+  it("tells a member who left that they left the team when they read a hidden game's notices; a public game's stay open to them", async () => {
+    const { admin, g, alice, alpha, bob } = await playedGame();
+    // The game ends, and the team lock with it (rules.md §2): bob may leave.
+    expect((await updateGame(admin, g.id, { end: Date.now() - 1, hidden: true })).status).toBe(200);
+    expect((await bob.client.json(`/api/team/${alpha.id}/leave`, { method: "POST" })).status).toBe(200);
+    const en = { title: "You have left the team you played this game for, and no longer play in it", status: 403 };
+    const ja = { title: "この大会で所属していたチームを離れたため、この大会ではもうプレイできません", status: 403 };
+    expect((await bob.client.json(`/api/game/${g.id}/notices`)).body).toEqual(en);
+    expect((await speaking(bob.client, "ja-JP").json(`/api/game/${g.id}/notices`)).body).toEqual(ja);
+    // Alice plays on; an outsider still hears the generic refusal.
+    expect((await alice.client.json(`/api/game/${g.id}/notices`)).status).toBe(200);
+    expect((await (await newUser()).client.json<ErrorBody>(`/api/game/${g.id}/notices`)).body).toEqual({ title: "Access denied", status: 403 });
+    // A public game's notices are everyone's to read, bob's too.
+    expect((await updateGame(admin, g.id, { hidden: false })).status).toBe(200);
+    expect((await bob.client.json(`/api/game/${g.id}/notices`)).status).toBe(200);
+  });
+
   it("lets a member who left play again when an admin's user import puts them back into the team", async () => {
     const { admin, g, cid, alpha, bob } = await playedGame();
     expect((await updateGame(admin, g.id, { end: Date.now() - 1 })).status).toBe(200);

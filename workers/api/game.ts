@@ -44,7 +44,8 @@ defineRoute(game, { method: "GET", path: "/game/:id/notices", auth: "Public", ac
   const id = editGameId(c);
   const g = await gameService.requireGame(c.get("db"), id);
   const access = await getGameAccess(c.get("db"), id, user);
-  if (!access.canView) throw user ? forbidden() : unauthorized();
+  // A member who left the team keeps the registration, not the play: told so, as the player calls tell them.
+  if (!access.canView) throw user ? forbidden(access.leftTeam ? "submission.left_team" : undefined) : unauthorized();
   if (computeGamePhase(g, c.get("now")) === "NotStarted") throw gameNotStarted();
   return jsonWithEtag(c, await noticeService.listGameNotices(c.get("db"), id, query));
 });

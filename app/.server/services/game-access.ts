@@ -15,6 +15,11 @@ export interface GameAccess {
    * else null (a member who left keeps the registration, not the play: teams.ts removeMember).
    */
   teamId: number | null;
+  /**
+   * Whether the caller is registered for the game but no longer in the team they registered with: they keep
+   * the registration, not the play, and are told so (403 `submission.left_team`) where a player is asked for.
+   */
+  leftTeam: boolean;
   /** Whether the caller may read the scoreboard (hidden games: monitors and admins only). */
   canReadBoard: boolean;
   /** Whether the caller is a monitor or an admin (who see hidden games by their role). */
@@ -43,17 +48,19 @@ export const playingMembers = (participationId: number | typeof participations.i
 /** What the caller may see of one game, in one query. */
 export async function getGameAccess(db: Db, gameId: number, user: CurrentUser | null): Promise<GameAccess> {
   const game = await db.select({ hidden: games.hidden }).from(games).where(eq(games.id, gameId)).get();
-  if (!game) return { exists: false, hidden: false, canView: false, teamId: null, canReadBoard: false, staff: false };
+  if (!game) return { exists: false, hidden: false, canView: false, teamId: null, leftTeam: false, canReadBoard: false, staff: false };
   let teamId: number | null = null;
+  let leftTeam = false;
   if (user) {
     const row = await db
-      .select({ teamId: participations.teamId, status: participations.status })
+      .select({ teamId: participations.teamId, status: participations.status, playing: sql<number>`${stillInTeam}` })
       .from(participationMembers)
       .innerJoin(participations, eq(participations.id, participationMembers.participationId))
-      .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id), stillInTeam))
+      .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id)))
       .get();
-    if (row?.status === "Accepted") teamId = row.teamId;
+    leftTeam = row !== undefined && !row.playing;
+    if (row?.status === "Accepted" && row.playing) teamId = row.teamId;
   }
   const staff = user !== null && roleRank(user.role) >= roleRank("Monitor");
-  return { exists: true, hidden: game.hidden, teamId, staff, ...gameView(game.hidden, { staff, teamId }) };
+  return { exists: true, hidden: game.hidden, teamId, leftTeam, staff, ...gameView(game.hidden, { staff, teamId }) };
 }
