@@ -136,16 +136,17 @@ test("an out-of-range number is refused with its field and range, in the admin's
   const before = (await (await page.request.get(`/api/edit/games/${game.id}`)).json()) as { bloodBonus: number; teamMemberCountLimit: number; containerCountLimit: number };
   await page.getByLabel(en.adminGames.blood.first).fill("150");
   await page.getByRole("button", { name: en.adminGames.save, exact: true }).click();
-  await expect(page.getByRole("alert").filter({ hasText: fill(en.adminGames.numberDecimal_one, { field: en.adminGames.blood.first, min: 0, max: 100, count: 1 }) })).toBeVisible();
+  // At the field, as the server's refusals of a field are.
+  await expectRefusedAt(page.getByLabel(en.adminGames.blood.first), fill(en.adminGames.numberDecimal_one, { field: en.adminGames.blood.first, min: 0, max: 100, count: 1 }));
   await page.getByLabel(en.adminGames.blood.first).fill("5");
   // A limit cleared to retype it is refused, not saved as 0 ("unlimited").
   await page.getByLabel(en.adminGames.field.containerLimit).fill("");
   await page.getByRole("button", { name: en.adminGames.save, exact: true }).click();
-  await expect(page.getByRole("alert").filter({ hasText: fill(en.adminGames.numberWhole, { field: en.adminGames.field.containerLimit, min: 0, max: 1000000 }) })).toBeVisible();
+  await expectRefusedAt(page.getByLabel(en.adminGames.field.containerLimit), fill(en.adminGames.numberWhole, { field: en.adminGames.field.containerLimit, min: 0, max: 1000000 }));
   await page.getByLabel(en.adminGames.field.containerLimit).fill(String(before.containerCountLimit));
   await page.getByLabel(en.adminGames.field.memberLimit).fill("-3");
   await page.getByRole("button", { name: en.adminGames.save, exact: true }).click();
-  await expect(page.getByRole("alert").filter({ hasText: fill(en.adminGames.numberWhole, { field: en.adminGames.field.memberLimit, min: 0, max: 1000000 }) })).toBeVisible();
+  await expectRefusedAt(page.getByLabel(en.adminGames.field.memberLimit), fill(en.adminGames.numberWhole, { field: en.adminGames.field.memberLimit, min: 0, max: 1000000 }));
   await expect(page.getByText(en.adminGames.saved)).toHaveCount(0);
   const after = (await (await page.request.get(`/api/edit/games/${game.id}`)).json()) as typeof before;
   expect(after).toMatchObject(before);

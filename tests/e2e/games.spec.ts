@@ -429,3 +429,66 @@ test("the game editor asks before unsaved edits are left, for its fields, switch
   await expect(page).toHaveURL(new RegExp(`/admin/games/${id}/challenges$`, "i"));
   await expect(leave).toHaveCount(0);
 });
+
+test("the game editor shows a refusal the server names a field of at that field, the writeup deadline at its hours, until that field changes", async ({ adminPage: page }) => {
+  const now = Date.now();
+  const created = await page.request.post("/api/edit/games", { data: { title: `Fields ${now.toString(36)}`, start: now + 3_600_000, end: now + 7_200_000 } });
+  const { id } = (await created.json()) as { id: number };
+  await page.goto(`/admin/games/${id}/info`);
+  const title = page.getByLabel(en.adminGames.field.title, { exact: true });
+  const summary = page.getByLabel(en.adminGames.field.summary, { exact: true });
+  const end = page.getByLabel(en.adminGames.field.end, { exact: true });
+  const hours = page.getByLabel(en.adminGames.field.writeupHours, { exact: true });
+  const note = page.getByLabel(en.adminGames.field.writeupNote, { exact: true });
+  const saveButton = page.getByRole("button", { name: en.adminGames.save, exact: true });
+  await expect(title).toBeVisible(FIRST_LOAD);
+  const refusal = async (field: string) => {
+    const answer = page.waitForResponse((r) => r.request().method() === "PUT" && new URL(r.url()).pathname === `/api/edit/games/${id}`);
+    await saveButton.click();
+    const refused = await answer;
+    expect(refused.status()).toBe(400);
+    expect(refused.headers()["x-error-field"]).toBe(field);
+    return ((await refused.json()) as { title: string }).title;
+  };
+
+  // The form's own check stands at the field the same way.
+  await title.fill("");
+  await saveButton.click();
+  await expectRefusedAt(title, en.adminGames.titleTimeRequired);
+  // A tab in the title passes the form's own checks; the server refuses the title.
+  await title.fill(`Fields\t${now.toString(36)}`);
+  await summary.fill("kept");
+  const titleRefused = await refusal("title");
+  await expectRefusedAt(title, titleRefused);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await expect(summary).not.toHaveAttribute("aria-invalid", "true");
+  // Another field's change leaves it; the title's takes it away.
+  await summary.fill("kept too");
+  await expect(title).toHaveAttribute("aria-invalid", "true");
+  await title.fill(`Fields ${now.toString(36)}`);
+  await expect(title).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText(titleRefused)).toHaveCount(0);
+
+  // A writeup deadline past the latest time: the API names writeupDeadline, made of the end and the hours after it.
+  await end.fill("9999-12-30T00:00");
+  await hours.fill("48");
+  const deadlineRefused = await refusal("writeupDeadline");
+  await expectRefusedAt(hours, deadlineRefused);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await expect(end).not.toHaveAttribute("aria-invalid", "true");
+  await note.fill("another field");
+  await expect(hours).toHaveAttribute("aria-invalid", "true");
+  await hours.fill("24");
+  await expect(hours).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText(deadlineRefused)).toHaveCount(0);
+  // Refused again, a change of the end takes it away too (the deadline moves with it).
+  await hours.fill("48");
+  expect(await refusal("writeupDeadline")).toBe(deadlineRefused);
+  await expectRefusedAt(hours, deadlineRefused);
+  await end.fill(new Date(now + 10_800_000).toISOString().slice(0, 16));
+  await expect(hours).not.toHaveAttribute("aria-invalid", "true");
+
+  // Nothing refused was saved.
+  const stored = (await (await page.request.get(`/api/edit/games/${id}`)).json()) as { title: string; summary: string };
+  expect(stored).toMatchObject({ title: `Fields ${now.toString(36)}`, summary: "" });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkGameNumbers, type GameNumberField, savedGameTimes, writeupHoursShown } from "./info-form";
+import { gameUpdateSchema } from "../schemas/game";
+import { checkGameNumbers, GAME_UPDATE_FIELDS, type GameNumberField, gameRefusalPlace, savedGameTimes, writeupHoursShown } from "./info-form";
 
 const fine: Record<GameNumberField, string> = { memberLimit: "4", containerLimit: "0", writeupHours: "1.5", bloodFirst: "5", bloodSecond: "3.5", bloodThird: "0" };
 
@@ -54,5 +55,25 @@ describe("savedGameTimes", () => {
   it("takes changed writeup hours from the end", () => {
     expect(savedGameTimes(game, { ...untouched, writeupHours: 2 }).writeupDeadline).toBe(game.end + 7_200_000);
     expect(savedGameTimes(game, { ...untouched, writeupHours: 0 }).writeupDeadline).toBe(game.end);
+  });
+});
+
+describe("gameRefusalPlace", () => {
+  it.each([
+    ["title", { at: "title", clearedBy: ["title"] }],
+    ["teamMemberCountLimit", { at: "teamMemberCountLimit", clearedBy: ["teamMemberCountLimit"] }],
+    ["end", { at: "end", clearedBy: ["end"] }],
+    // Sent as the end plus the hours after it: shown at the hours, gone when either changes.
+    ["writeupDeadline", { at: "writeupHours", clearedBy: ["writeupHours", "end"] }],
+    // Packed from three parts: shown at the three, gone when one changes.
+    ["bloodBonus", { at: "bloodBonus", clearedBy: ["blood1", "blood2", "blood3"] }],
+  ] as const)("shows a refusal of %s where the editor has it", (field, place) => {
+    expect(gameRefusalPlace(field)).toEqual(place);
+  });
+
+  it("has a place for every field of the game update the editor has an input for", () => {
+    const switchesAndLists = ["hidden", "acceptWithoutReview", "writeupRequired", "practiceMode", "divisions"];
+    const fields = Object.keys(gameUpdateSchema.shape).filter((f) => !switchesAndLists.includes(f));
+    expect([...GAME_UPDATE_FIELDS].sort()).toEqual(fields.sort());
   });
 });

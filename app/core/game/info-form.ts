@@ -49,6 +49,71 @@ export function checkGameNumbers(raw: Record<GameNumberField, string>): { values
   return { values };
 }
 
+/** The editor's inputs (their names) a refusal can stand at. */
+export type GameInfoInput =
+  | "title"
+  | "summary"
+  | "content"
+  | "start"
+  | "end"
+  | "inviteCode"
+  | "teamMemberCountLimit"
+  | "containerCountLimit"
+  | "writeupHours"
+  | "writeupNote"
+  | "blood1"
+  | "blood2"
+  | "blood3";
+
+/** The input of each number the editor checks itself. */
+export const GAME_NUMBER_INPUTS: Record<GameNumberField, GameInfoInput> = {
+  memberLimit: "teamMemberCountLimit",
+  containerLimit: "containerCountLimit",
+  writeupHours: "writeupHours",
+  bloodFirst: "blood1",
+  bloodSecond: "blood2",
+  bloodThird: "blood3",
+};
+
+/**
+ * Where the editor shows a refusal: at one input, or at the blood bonus as a whole (`bloodBonus`: its three
+ * parts marked); it goes once one of `clearedBy` changes, the inputs the refused value was made from.
+ */
+export interface GameRefusalPlace {
+  at: GameInfoInput | "bloodBonus";
+  clearedBy: readonly GameInfoInput[];
+}
+
+const own = (input: GameInfoInput): GameRefusalPlace => ({ at: input, clearedBy: [input] });
+
+/**
+ * The game update's fields the API names in `X-Error-Field` (api.md's names: the top-level field of the
+ * schema's first failing rule), and where the editor shows each. The writeup deadline is sent as the end plus
+ * the writeup hours, so a change of either takes its refusal away; the blood bonus is packed from its three
+ * parts. Divisions are a list the header does not say the row of: their refusals stay above the form.
+ */
+const GAME_REFUSAL_PLACES = {
+  title: own("title"),
+  summary: own("summary"),
+  content: own("content"),
+  start: own("start"),
+  end: own("end"),
+  inviteCode: own("inviteCode"),
+  teamMemberCountLimit: own("teamMemberCountLimit"),
+  containerCountLimit: own("containerCountLimit"),
+  writeupDeadline: { at: "writeupHours", clearedBy: ["writeupHours", "end"] },
+  writeupNote: own("writeupNote"),
+  bloodBonus: { at: "bloodBonus", clearedBy: ["blood1", "blood2", "blood3"] },
+} as const satisfies Record<string, GameRefusalPlace>;
+
+export type GameUpdateField = keyof typeof GAME_REFUSAL_PLACES;
+export const GAME_UPDATE_FIELDS = Object.keys(GAME_REFUSAL_PLACES) as GameUpdateField[];
+
+/** Where the editor shows a refusal of the game update's `field`. */
+export function gameRefusalPlace(field: GameUpdateField): GameRefusalPlace {
+  return GAME_REFUSAL_PLACES[field];
+}
+
 const HOUR_MS = 3_600_000;
 
 /** The writeup deadline's distance after the end in hours, as the form shows it (two decimals). */

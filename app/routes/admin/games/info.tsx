@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
@@ -12,18 +12,29 @@ import { uploadWithProgress } from "~/lib/upload";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { TextAreaField, TextField } from "~/components/ui/field";
+import { FieldErrors, TextAreaField, TextField } from "~/components/ui/field";
 import { GamePermission } from "~/core/enums";
 import { packBloodBonus, percentToPerMille, perMilleToPercent, unpackBloodBonus } from "~/core/game/blood-bonus";
 import { changedFields } from "~/core/ui/changed-fields";
 import { mergeList } from "~/core/ui/merge-list";
 import { sameValues } from "~/core/ui/same-values";
 import { saveOnVersion } from "~/core/ui/save-on-version";
-import { checkGameNumbers, type GameNumberField, savedGameTimes, writeupHoursShown } from "~/core/game/info-form";
+import {
+  checkGameNumbers,
+  GAME_NUMBER_INPUTS,
+  GAME_UPDATE_FIELDS,
+  type GameInfoInput,
+  type GameNumberField,
+  type GameRefusalPlace,
+  gameRefusalPlace,
+  savedGameTimes,
+  writeupHoursShown,
+} from "~/core/game/info-form";
 import type { DivisionInfo, GameInfo } from "~/core/schemas/game";
 import type { ChallengeEditInfo } from "~/core/schemas/challenge";
-import { api, apiVersioned, errorMessage, isStaleWrite } from "~/lib/api";
+import { api, apiVersioned, errorMessage, fieldError, isStaleWrite } from "~/lib/api";
 import { loadEditGame } from "~/lib/edit-game";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { getInstance } from "~/middleware/i18next";
 import type { Route } from "./+types/info";
@@ -347,6 +358,9 @@ export default function AdminGameInfoPage({ loaderData }: Route.ComponentProps) 
   return <AdminGameInfoPageView loaderData={loaderData} />;
 }
 
+/** Where a refusal stands (`at`, with the inputs whose change takes it away), and its message. */
+type InfoRefusal = GameRefusalPlace & { message: string };
+
 /** The label of each checked number field, to name it in the form's error. */
 const NUMBER_LABELS: Record<GameNumberField, string> = {
   memberLimit: "adminGames.field.memberLimit",
@@ -376,6 +390,13 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
   });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A refusal about one field stands at it (a new object per refusal: it shows again at each; FieldErrors).
+  const [fieldErr, setFieldErr] = useState<InfoRefusal | null>(null);
+  const refuseAt = (at: GameInfoInput, message: string) => setFieldErr({ at, message, clearedBy: [at] });
+  const errAt = (input: GameInfoInput) => (fieldErr?.at === input ? fieldErr.message : null);
+  const bloodErrorId = useId();
+  const bloodRefused = fieldErr?.at === "bloodBonus";
+  const bloodMarks = bloodRefused ? { "aria-invalid": true, "aria-describedby": bloodErrorId, className: "border-red-500 dark:border-red-400" } : {};
   const [saved, setSaved] = useState(false);
   const [noChange, setNoChange] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -418,6 +439,13 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
     const now = readForm();
     setDirty(baseline !== null && now !== null && !sameValues(now, baseline));
   };
+  useFocusInvalid(formRef, fieldErr);
+  /** A change of an input the refusal's value was made from takes the refusal away. */
+  const onFieldChange = (event: FormEvent<HTMLFormElement>) => {
+    checkDirty();
+    const name = (event.target as HTMLInputElement).name;
+    if (fieldErr?.clearedBy.some((input) => input === name)) setFieldErr(null);
+  };
   // The flags and divisions are state, not form events.
   // eslint-disable-next-line react-hooks/set-state-in-effect, react-hooks/exhaustive-deps -- see above
   useEffect(checkDirty, [flags, divisions, baseline]);
@@ -431,6 +459,7 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
     const end = fromLocalInput(text("end"));
     setSaved(false);
     setNoChange(false);
+    setFieldErr(null);
     // The fields as they showed what is saved: nothing is checked (a stored value the checks would refuse is
     // not the admin's doing) or sent.
     const fields = formFields(form);
@@ -442,7 +471,8 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
       return;
     }
     if (!title || start === null || end === null) {
-      setError(t("adminGames.titleTimeRequired"));
+      setError(null);
+      refuseAt(!title ? "title" : start === null ? "start" : "end", t("adminGames.titleTimeRequired"));
       return;
     }
     const checked = checkGameNumbers({
@@ -455,7 +485,8 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
     });
     if ("problem" in checked) {
       const { key, field, min, max, decimals } = checked.problem;
-      setError(t(key, { field: t(NUMBER_LABELS[field]), min, max, count: decimals }));
+      setError(null);
+      refuseAt(GAME_NUMBER_INPUTS[field], t(key, { field: t(NUMBER_LABELS[field]), min, max, count: decimals }));
       return;
     }
     const numbers = checked.values;
@@ -516,7 +547,9 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
       setRebase((n) => n + 1);
       void revalidate();
     } catch (err) {
-      setError(errorMessage(err));
+      const refused = fieldError(err, GAME_UPDATE_FIELDS);
+      if (refused) setFieldErr({ ...gameRefusalPlace(refused.field), message: refused.message });
+      else setError(errorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -540,42 +573,49 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
   return (
     <div className="grid gap-6 lg:grid-cols-3">
       <LeaveGuard dirty={dirty} />
-      <form key={`${game.id}`} ref={formRef} className="space-y-6 lg:col-span-2" noValidate onInput={checkDirty} onChange={checkDirty} onSubmit={(e) => void save(e)}>
-        <Card className="space-y-4">
-          <TextField label={t("adminGames.field.title")} name="title" defaultValue={game.title} maxLength={64} required />
-          <TextField label={t("adminGames.field.summary")} name="summary" defaultValue={game.summary} maxLength={1024} />
-          <TextAreaField label={t("adminGames.field.content")} name="content" defaultValue={game.content} rows={8} description={t("adminGames.markdownHint")} />
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label={t("adminGames.field.start")} name="start" type="datetime-local" defaultValue={toLocalInput(game.start)} required />
-            <TextField label={t("adminGames.field.end")} name="end" type="datetime-local" defaultValue={toLocalInput(game.end)} required />
-          </div>
-          <div className="grid gap-4 sm:grid-cols-3">
-            <TextField label={t("adminGames.field.inviteCode")} name="inviteCode" defaultValue={game.inviteCode} maxLength={32} autoComplete="off" description={t("adminGames.inviteCodeHint")} />
-            <TextField label={t("adminGames.field.memberLimit")} name="teamMemberCountLimit" type="number" min={0} defaultValue={game.teamMemberCountLimit} description={t("adminGames.zeroUnlimited")} />
-            <TextField label={t("adminGames.field.containerLimit")} name="containerCountLimit" type="number" min={0} defaultValue={game.containerCountLimit} description={t("adminGames.zeroUnlimited")} />
-          </div>
-          <div className="grid gap-2 sm:grid-cols-2">
-            <Check label={t("adminGames.field.hidden")} checked={flags.hidden} onChange={(v) => setFlags({ ...flags, hidden: v })} />
-            <Check label={t("adminGames.field.acceptWithoutReview")} checked={flags.acceptWithoutReview} onChange={(v) => setFlags({ ...flags, acceptWithoutReview: v })} />
-            <Check label={t("adminGames.field.practiceMode")} checked={flags.practiceMode} onChange={(v) => setFlags({ ...flags, practiceMode: v })} />
-            <Check label={t("adminGames.field.writeupRequired")} checked={flags.writeupRequired} onChange={(v) => setFlags({ ...flags, writeupRequired: v })} />
-          </div>
-          <div className="grid gap-4 sm:grid-cols-3">
-            <TextField label={t("adminGames.field.writeupHours")} name="writeupHours" type="number" min={0} step="any" defaultValue={hoursAfterEnd} />
-            <div className="sm:col-span-2">
-              <TextAreaField label={t("adminGames.field.writeupNote")} name="writeupNote" defaultValue={game.writeupNote} rows={2} />
+      <form key={`${game.id}`} ref={formRef} className="space-y-6 lg:col-span-2" noValidate onInput={onFieldChange} onChange={onFieldChange} onSubmit={(e) => void save(e)}>
+        <FieldErrors refusal={fieldErr}>
+          <Card className="space-y-4">
+            <TextField label={t("adminGames.field.title")} name="title" defaultValue={game.title} maxLength={64} required error={errAt("title")} />
+            <TextField label={t("adminGames.field.summary")} name="summary" defaultValue={game.summary} maxLength={1024} error={errAt("summary")} />
+            <TextAreaField label={t("adminGames.field.content")} name="content" defaultValue={game.content} rows={8} description={t("adminGames.markdownHint")} error={errAt("content")} />
+            <div className="grid gap-4 sm:grid-cols-2">
+              <TextField label={t("adminGames.field.start")} name="start" type="datetime-local" defaultValue={toLocalInput(game.start)} required error={errAt("start")} />
+              <TextField label={t("adminGames.field.end")} name="end" type="datetime-local" defaultValue={toLocalInput(game.end)} required error={errAt("end")} />
             </div>
-          </div>
-          <fieldset className="space-y-2">
-            <legend className="text-sm font-medium">{t("adminGames.field.bloodBonus")}</legend>
             <div className="grid gap-4 sm:grid-cols-3">
-              <TextField label={t("adminGames.blood.first")} name="blood1" type="number" min={0} max={100} step={0.1} defaultValue={perMilleToPercent(bonus.first)} />
-              <TextField label={t("adminGames.blood.second")} name="blood2" type="number" min={0} max={100} step={0.1} defaultValue={perMilleToPercent(bonus.second)} />
-              <TextField label={t("adminGames.blood.third")} name="blood3" type="number" min={0} max={100} step={0.1} defaultValue={perMilleToPercent(bonus.third)} />
+              <TextField label={t("adminGames.field.inviteCode")} name="inviteCode" defaultValue={game.inviteCode} maxLength={32} autoComplete="off" description={t("adminGames.inviteCodeHint")} error={errAt("inviteCode")} />
+              <TextField label={t("adminGames.field.memberLimit")} name="teamMemberCountLimit" type="number" min={0} defaultValue={game.teamMemberCountLimit} description={t("adminGames.zeroUnlimited")} error={errAt("teamMemberCountLimit")} />
+              <TextField label={t("adminGames.field.containerLimit")} name="containerCountLimit" type="number" min={0} defaultValue={game.containerCountLimit} description={t("adminGames.zeroUnlimited")} error={errAt("containerCountLimit")} />
             </div>
-            <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminGames.bloodHint")}</p>
-          </fieldset>
-        </Card>
+            <div className="grid gap-2 sm:grid-cols-2">
+              <Check label={t("adminGames.field.hidden")} checked={flags.hidden} onChange={(v) => setFlags({ ...flags, hidden: v })} />
+              <Check label={t("adminGames.field.acceptWithoutReview")} checked={flags.acceptWithoutReview} onChange={(v) => setFlags({ ...flags, acceptWithoutReview: v })} />
+              <Check label={t("adminGames.field.practiceMode")} checked={flags.practiceMode} onChange={(v) => setFlags({ ...flags, practiceMode: v })} />
+              <Check label={t("adminGames.field.writeupRequired")} checked={flags.writeupRequired} onChange={(v) => setFlags({ ...flags, writeupRequired: v })} />
+            </div>
+            <div className="grid gap-4 sm:grid-cols-3">
+              <TextField label={t("adminGames.field.writeupHours")} name="writeupHours" type="number" min={0} step="any" defaultValue={hoursAfterEnd} error={errAt("writeupHours")} />
+              <div className="sm:col-span-2">
+                <TextAreaField label={t("adminGames.field.writeupNote")} name="writeupNote" defaultValue={game.writeupNote} rows={2} error={errAt("writeupNote")} />
+              </div>
+            </div>
+            <fieldset className="space-y-2">
+              <legend className="text-sm font-medium">{t("adminGames.field.bloodBonus")}</legend>
+              <div className="grid gap-4 sm:grid-cols-3">
+                <TextField label={t("adminGames.blood.first")} name="blood1" type="number" min={0} max={100} step={0.1} defaultValue={perMilleToPercent(bonus.first)} error={errAt("blood1")} {...bloodMarks} />
+                <TextField label={t("adminGames.blood.second")} name="blood2" type="number" min={0} max={100} step={0.1} defaultValue={perMilleToPercent(bonus.second)} error={errAt("blood2")} {...bloodMarks} />
+                <TextField label={t("adminGames.blood.third")} name="blood3" type="number" min={0} max={100} step={0.1} defaultValue={perMilleToPercent(bonus.third)} error={errAt("blood3")} {...bloodMarks} />
+              </div>
+              {bloodRefused ? (
+                <p id={bloodErrorId} className="text-sm text-red-700 dark:text-red-400">
+                  {fieldErr.message}
+                </p>
+              ) : null}
+              <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("adminGames.bloodHint")}</p>
+            </fieldset>
+          </Card>
+        </FieldErrors>
         <Card>
           <DivisionsEditor value={divisions} onChange={setDivisions} challenges={loaderData.challenges} />
         </Card>
