@@ -634,6 +634,24 @@ describe("leaving the team after playing a game", () => {
     expect((await alice.client.json<ErrorBody>(`/api/game/${g.id}`, { method: "DELETE" })).body.title).toBe("You can only leave while your registration is pending or rejected");
   });
 
+  it("frees a member who left once the team is rejected: they see the rejection, may leave it and join with another team", async () => {
+    const { admin, g, alice, alpha, bob } = await playedGame();
+    expect((await updateGame(admin, g.id, { end: Date.now() - 1 })).status).toBe(200);
+    expect((await bob.client.json(`/api/team/${alpha.id}/leave`, { method: "POST" })).status).toBe(200);
+    expect((await bob.client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body).toMatchObject({ status: "Unsubmitted", leftTeamName: alpha.name });
+    const played = await participationOf(g.id, alpha.id);
+    expect((await review(admin, played!.id, "Rejected")).status).toBe(200);
+    // The rejected registration records no play: bob sees it as alice does, with the Leave the page offers then.
+    expect((await bob.client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body).toMatchObject({ status: "Rejected", teamId: alpha.id, leftTeamName: null });
+    expect(await statusOf(alice.client, g.id)).toBe("Rejected");
+    expect((await bob.client.json(`/api/game/${g.id}`, { method: "DELETE" })).status).toBe(200);
+    const bravo = await createTeam(bob.client);
+    expect((await join(bob.client, g.id, { teamId: bravo.id })).status).toBe(200);
+    expect(await statusOf(bob.client, g.id)).toBe("Accepted");
+    // Alice keeps the rejected registration of the team she is still in.
+    expect((await participationOf(g.id, alpha.id))?.status).toBe("Rejected");
+  });
+
   it("tells a member who left, on the writeup calls too, that they left the team: public and hidden game, reading and uploading", async () => {
     const { admin, g, alice, alpha, bob } = await playedGame({ writeupRequired: true, writeupDeadline: Date.now() + 2 * HOUR });
     expect((await updateGame(admin, g.id, { end: Date.now() - 1 })).status).toBe(200);

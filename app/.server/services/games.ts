@@ -520,7 +520,9 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
       : Promise.resolve([]),
   ]);
   // A registration kept after leaving its team (teams.ts removeMember): the caller plays in no team here.
-  const left = mine && !mine.playing ? mine : undefined;
+  // Once the team is rejected it records no play: the caller sees it as any rejected member does, and may
+  // leave it (DELETE game/{id}) to join with another team.
+  const left = mine && !mine.playing && mine.status !== "Rejected" ? mine : undefined;
   const playing = left ? undefined : mine;
   return {
     ...toBasic(game),
