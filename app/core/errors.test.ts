@@ -10,6 +10,9 @@ describe("errorField", () => {
     ["team.invite_malformed", "inviteCode"],
     ["game.invite_code_incorrect", "inviteCode"],
     ["game.division_required", "divisionId"],
+    // A game's times: the end, refused for coming before the start; the writeup deadline, for coming before the end.
+    ["game.end_before_start", "end"],
+    ["game.writeup_deadline_before_end", "writeupDeadline"],
     // About the request as a whole, or either of two fields: no field.
     ["account.username_or_email_taken", null],
     ["team.locked", null],

@@ -46,6 +46,8 @@ const FIELD_OF_CODE: Readonly<Record<string, string>> = {
   "game.division_unknown": "divisionId",
   "game.invite_code_required": "inviteCode",
   "game.invite_code_incorrect": "inviteCode",
+  "game.end_before_start": "end",
+  "game.writeup_deadline_before_end": "writeupDeadline",
 };
 
 /** The request field a refusal's code is about, or null when it concerns the request as a whole. */

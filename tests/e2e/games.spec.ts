@@ -488,6 +488,19 @@ test("the game editor shows a refusal the server names a field of at that field,
   await end.fill(new Date(now + 10_800_000).toISOString().slice(0, 16));
   await expect(hours).not.toHaveAttribute("aria-invalid", "true");
 
+  // An end before the start: the API names the end; a change of the start takes it away too.
+  const start = page.getByLabel(en.adminGames.field.start, { exact: true });
+  await end.fill(new Date(now + 1_800_000).toISOString().slice(0, 16));
+  const endRefused = await refusal("end");
+  expect(endRefused).toBe("The end time must be after the start time");
+  await expectRefusedAt(end, endRefused);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await note.fill("another field again");
+  await expect(end).toHaveAttribute("aria-invalid", "true");
+  await start.fill(new Date(now + 900_000).toISOString().slice(0, 16));
+  await expect(end).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText(endRefused)).toHaveCount(0);
+
   // Nothing refused was saved.
   const stored = (await (await page.request.get(`/api/edit/games/${id}`)).json()) as { title: string; summary: string };
   expect(stored).toMatchObject({ title: `Fields ${now.toString(36)}`, summary: "" });

@@ -62,7 +62,8 @@ describe("gameRefusalPlace", () => {
   it.each([
     ["title", { at: "title", clearedBy: ["title"] }],
     ["teamMemberCountLimit", { at: "teamMemberCountLimit", clearedBy: ["teamMemberCountLimit"] }],
-    ["end", { at: "end", clearedBy: ["end"] }],
+    // Refused for coming before the start too: gone when the start changes as well.
+    ["end", { at: "end", clearedBy: ["end", "start"] }],
     // Sent as the end plus the hours after it: shown at the hours, gone when either changes.
     ["writeupDeadline", { at: "writeupHours", clearedBy: ["writeupHours", "end"] }],
     // Packed from three parts: shown at the three, gone when one changes.

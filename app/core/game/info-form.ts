@@ -97,7 +97,8 @@ const GAME_REFUSAL_PLACES = {
   summary: own("summary"),
   content: own("content"),
   start: own("start"),
-  end: own("end"),
+  // An end refused for coming before the start goes with a change of either.
+  end: { at: "end", clearedBy: ["end", "start"] },
   inviteCode: own("inviteCode"),
   teamMemberCountLimit: own("teamMemberCountLimit"),
   containerCountLimit: own("containerCountLimit"),
