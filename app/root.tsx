@@ -21,6 +21,7 @@ import { getClientConfig } from "~/.server/services/config";
 import { portMappingOf } from "~/.server/services/containers";
 import { brandCssVariables } from "~/core/colour";
 import { computeDefaultFavicon } from "~/core/favicon";
+import { DEFAULT_FAVICON } from "~/core/favicon-svg";
 import { DEFAULT_LANGUAGE, matchLanguage } from "~/core/i18n/languages";
 import { partsForPath } from "~/core/i18n/locale-parts";
 import { renderMarkdown } from "~/core/markdown";
@@ -87,11 +88,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-// Without the root's data (an error screen): the default favicon in the default colour.
-const FAVICON = computeDefaultFavicon("");
-
 // The favicon is drawn in Layout: the admin's logo when one is set (faviconHash = logoHash), else the default
-// one in the admin's colour (app/core/favicon.ts).
+// one in the admin's colour (app/core/favicon.ts), or without the root's data (an error screen) in the default
+// colour: DEFAULT_FAVICON (app/core/favicon-svg.ts), a constant, so the colour maths stays on the server.
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: loaderData?.config.title ?? "Flagstaff" }];
@@ -117,7 +116,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="dark light" />
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeInitScript }} />
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: ZOD_JITLESS_SCRIPT }} />
-        {logoUrl ? <link rel="icon" href={logoUrl} /> : <link rel="icon" href={data?.config.defaultFavicon ?? FAVICON} type="image/svg+xml" />}
+        {logoUrl ? <link rel="icon" href={logoUrl} /> : <link rel="icon" href={data?.config.defaultFavicon ?? DEFAULT_FAVICON} type="image/svg+xml" />}
         {data?.localeModules.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         <Meta />
         <Links />

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contrastRatio, DEFAULT_BRAND, GRAPHIC_CONTRAST, parseHex } from "./colour";
 import { computeDefaultFavicon } from "./favicon";
+import { DEFAULT_FAVICON } from "./favicon-svg";
 
 /** The square's fill and the flag's stroke of a favicon data URI. */
 function coloursOf(uri: string): { fill: string; stroke: string } {
@@ -30,5 +31,9 @@ describe("computeDefaultFavicon", () => {
 
   it("a light colour gets a dark flag", () => {
     expect(coloursOf(computeDefaultFavicon("#ffd400")).stroke).toBe("#09090b");
+  });
+
+  it("draws the default colour's favicon as the browser's constant for a page without the root's data", () => {
+    expect(DEFAULT_FAVICON).toBe(computeDefaultFavicon(""));
   });
 });

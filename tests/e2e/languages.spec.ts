@@ -100,6 +100,27 @@ test("the home page loads only its language, all of it named in the HTML; switch
   expect(seen.errors).toEqual([]);
 });
 
+/** The code of a page's first load, as bench/run.mjs counts it: the scripts its HTML names and what they import statically. */
+async function firstLoadCode(page: Page, path: string): Promise<string[]> {
+  const urls = namedScripts(await (await page.request.get(path, { headers: { Accept: "text/html" } })).text());
+  const staticImport = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w$*{}\s,]+from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g;
+  const code: string[] = [];
+  for (const url of urls) {
+    const text = await (await page.request.get(url)).text();
+    code.push(text);
+    for (const m of text.matchAll(staticImport)) urls.add(new URL(m[1] ?? "", new URL(url, "http://x")).pathname);
+  }
+  return code;
+}
+
+test("the colour maths comes with the settings page, not with the first load every page shares", async ({ adminPage: page }) => {
+  // relativeLuminance's sRGB step (app/core/colour.ts): the settings page's palette runs it; other pages get
+  // their colours from the server (CSS variables, the favicon), so the root's modules must not bring it.
+  const luminance = (code: string) => code.includes(".04045");
+  expect((await firstLoadCode(page, "/admin/settings")).some(luminance)).toBe(true);
+  expect((await firstLoadCode(page, "/")).some(luminance)).toBe(false);
+});
+
 test("a language whose translations are slow to arrive shows as chosen at once, then applies", async ({ page }) => {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
