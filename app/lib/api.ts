@@ -28,6 +28,19 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/**
+ * Refusals that end any page reading the API itself: the session ended (signed out in another tab, or
+ * expired). The other sets and the hook that ends a page are in app/lib/session-end.ts; this one and
+ * endsPage are here because useCachedList (app/lib/list-cache.ts), which most pages run, needs them: kept
+ * out of session-end's own chunk, which only the monitor and admin pages need.
+ */
+export const SESSION_ENDED: readonly number[] = [401];
+
+/** Whether an error is a refusal with one of `statuses` (see ACCESS_ENDED in app/lib/session-end.ts). */
+export function endsPage(error: unknown, statuses: readonly number[]): error is ApiError {
+  return isApiError(error) && statuses.includes(error.status);
+}
+
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 
 /** Calls the JSON API and rejects with an ApiError: `api` in the browser, app/.server/in-process-api.ts in a server action. */

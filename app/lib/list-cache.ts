@@ -1,9 +1,8 @@
 import i18next from "i18next";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Shape } from "~/core/ui/list-shape";
-import { ApiError } from "./api";
+import { ApiError, endsPage, SESSION_ENDED } from "./api";
 import { LIST_CACHE_PREFIX } from "./cache";
-import { endsPage, SESSION_ENDED } from "./session-end";
 
 /**
  * Browser cache of API lists (rules.md §15): the last answer of each list is kept in localStorage, deflated

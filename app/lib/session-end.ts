@@ -1,8 +1,8 @@
 import { useCallback, useState } from "react";
-import { type ApiError, isApiError } from "./api";
+import { type ApiError, endsPage, SESSION_ENDED } from "./api";
 
-/** Refusals that end any page reading the API itself: the session ended (signed out in another tab, or expired). */
-export const SESSION_ENDED: readonly number[] = [401];
+/** The session-ended set and the test of an error against a set, defined in app/lib/api.ts (see there why). */
+export { endsPage, SESSION_ENDED };
 
 /**
  * Refusals that end a page whose loader checked a role or a record (the monitor and admin pages): the
@@ -36,9 +36,4 @@ export function useSessionEnd(statuses: readonly number[] = SESSION_ENDED): (err
   );
   if (ended) throw ended;
   return take;
-}
-
-/** Whether an error is a refusal with one of `statuses` (see ACCESS_ENDED). */
-export function endsPage(error: unknown, statuses: readonly number[]): error is ApiError {
-  return isApiError(error) && statuses.includes(error.status);
 }

@@ -100,25 +100,33 @@ test("the home page loads only its language, all of it named in the HTML; switch
   expect(seen.errors).toEqual([]);
 });
 
-/** The code of a page's first load, as bench/run.mjs counts it: the scripts its HTML names and what they import statically. */
-async function firstLoadCode(page: Page, path: string): Promise<string[]> {
+/** A page's first load, as bench/run.mjs counts it: the scripts its HTML names and what they import statically. */
+async function firstLoad(page: Page, path: string): Promise<{ url: string; code: string }[]> {
   const urls = namedScripts(await (await page.request.get(path, { headers: { Accept: "text/html" } })).text());
   const staticImport = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w$*{}\s,]+from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g;
-  const code: string[] = [];
+  const scripts: { url: string; code: string }[] = [];
   for (const url of urls) {
-    const text = await (await page.request.get(url)).text();
-    code.push(text);
-    for (const m of text.matchAll(staticImport)) urls.add(new URL(m[1] ?? "", new URL(url, "http://x")).pathname);
+    const code = await (await page.request.get(url)).text();
+    scripts.push({ url, code });
+    for (const m of code.matchAll(staticImport)) urls.add(new URL(m[1] ?? "", new URL(url, "http://x")).pathname);
   }
-  return code;
+  return scripts;
 }
 
 test("the colour maths comes with the settings page, not with the first load every page shares", async ({ adminPage: page }) => {
   // relativeLuminance's sRGB step (app/core/colour.ts): the settings page's palette runs it; other pages get
   // their colours from the server (CSS variables, the favicon), so the root's modules must not bring it.
-  const luminance = (code: string) => code.includes(".04045");
-  expect((await firstLoadCode(page, "/admin/settings")).some(luminance)).toBe(true);
-  expect((await firstLoadCode(page, "/")).some(luminance)).toBe(false);
+  const luminance = ({ code }: { code: string }) => code.includes(".04045");
+  expect((await firstLoad(page, "/admin/settings")).some(luminance)).toBe(true);
+  expect((await firstLoad(page, "/")).some(luminance)).toBe(false);
+});
+
+test("the monitor and admin pages' page-ending hook stays in their chunk; the home page's lists do without it", async ({ adminPage: page }) => {
+  // app/lib/session-end.ts (useSessionEnd, ACCESS_ENDED, …) is a chunk of its own that those pages load; the
+  // home page's list (useCachedList) needs only SESSION_ENDED and endsPage, which the shell chunk carries.
+  const sessionEnd = ({ url }: { url: string }) => /\/assets\/session-end-[\w-]+\.js$/.test(url);
+  expect((await firstLoad(page, "/admin/users")).some(sessionEnd)).toBe(true);
+  expect((await firstLoad(page, "/")).some(sessionEnd)).toBe(false);
 });
 
 test("a language whose translations are slow to arrive shows as chosen at once, then applies", async ({ page }) => {
