@@ -353,6 +353,21 @@ test("a member who leaves the team after a game is told on its pages that they p
   await adminPage.goto(`/admin/games/${game.id}/review`);
   await expect(adminPage.getByRole("listitem").filter({ hasText: member.userName })).toHaveText(`${member.userName} · ${en.adminGames.review.leftTeam}`, FIRST_LOAD);
   await adminContext.close();
+
+  // The team's registration rejected: it records no play, so the member may leave it — and is not offered to
+  // apply again for the team they left, nor shown it as theirs.
+  const [registration] = (await (await admin.get(`/api/game/${game.id}/participations`)).json()) as { id: number }[];
+  expect((await admin.put(`/api/admin/participation/${registration!.id}/Rejected`)).status()).toBe(200);
+  await page.goto(`/games/${game.id}`);
+  await expect(page.getByText(fill(en.games.leftRejectedTeam, { team: teamName }))).toBeVisible(FIRST_LOAD);
+  await expect(page.getByText(fill(en.games.leftTeam, { team: teamName }))).toHaveCount(0);
+  await expect(page.getByText(en.games.myTeam)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: en.games.reapply })).toHaveCount(0);
+  await page.getByRole("button", { name: en.games.leave, exact: true }).click();
+  await page.getByRole("dialog").getByRole("button", { name: en.games.leave, exact: true }).click();
+  // Out of the game: a team of their own is all they need to join it again.
+  await expect(page.getByText(en.games.needTeam)).toBeVisible();
+  await expect(page.getByText(fill(en.games.leftRejectedTeam, { team: teamName }))).toHaveCount(0);
 });
 
 test("with the rate limits turned off (FLAGSTAFF_DISABLE_RATE_LIMIT, as this server runs), concurrent team creations by one user are settled by the one-team rule alone", async ({ page }) => {

@@ -641,8 +641,9 @@ describe("leaving the team after playing a game", () => {
     expect((await bob.client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body).toMatchObject({ status: "Unsubmitted", leftTeamName: alpha.name });
     const played = await participationOf(g.id, alpha.id);
     expect((await review(admin, played!.id, "Rejected")).status).toBe(200);
-    // The rejected registration records no play: bob sees it as alice does, with the Leave the page offers then.
-    expect((await bob.client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body).toMatchObject({ status: "Rejected", teamId: alpha.id, leftTeamName: null });
+    // The rejected registration records no play: bob sees its status (the page offers Leave then), still as a
+    // team he left (no "My team", no Apply again: the page's Join needs leftTeamName null).
+    expect((await bob.client.json<DetailedGameInfo>(`/api/game/${g.id}`)).body).toMatchObject({ status: "Rejected", teamId: null, teamName: null, leftTeamName: alpha.name });
     expect(await statusOf(alice.client, g.id)).toBe("Rejected");
     expect((await bob.client.json(`/api/game/${g.id}`, { method: "DELETE" })).status).toBe(200);
     const bravo = await createTeam(bob.client);

@@ -520,9 +520,7 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
       : Promise.resolve([]),
   ]);
   // A registration kept after leaving its team (teams.ts removeMember): the caller plays in no team here.
-  // Once the team is rejected it records no play: the caller sees it as any rejected member does, and may
-  // leave it (DELETE game/{id}) to join with another team.
-  const left = mine && !mine.playing && mine.status !== "Rejected" ? mine : undefined;
+  const left = mine && !mine.playing ? mine : undefined;
   const playing = left ? undefined : mine;
   return {
     ...toBasic(game),
@@ -552,6 +550,8 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
     teamId: playing?.teamId ?? null,
     leftTeamName: left?.teamName ?? null,
     practiceMode: game.practiceMode,
-    status: (playing?.status ?? "Unsubmitted") as ParticipationStatus,
+    // Once that team is rejected the registration records no play: its status shows, with Leave (DELETE
+    // game/{id}), after which the caller may join with another team.
+    status: (playing?.status ?? (left?.status === "Rejected" ? "Rejected" : "Unsubmitted")) as ParticipationStatus,
   };
 }

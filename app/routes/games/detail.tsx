@@ -207,7 +207,9 @@ function GameDetailPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
       ) : null}
       {game.status === "Suspended" ? <Alert tone="error">{t("games.suspended")}</Alert> : null}
       {game.status === "Pending" ? <Alert>{t("games.pendingHint")}</Alert> : null}
-      {game.leftTeamName !== null ? <Alert>{t("games.leftTeam", { team: game.leftTeamName })}</Alert> : null}
+      {game.leftTeamName !== null ? (
+        <Alert>{t(game.status === "Rejected" ? "games.leftRejectedTeam" : "games.leftTeam", { team: game.leftTeamName })}</Alert>
+      ) : null}
 
       {/* grid-cols-1 (minmax(0, 1fr)): a long line in a code block scrolls inside it instead of widening the page. */}
       <div className="grid grid-cols-1 gap-6 md:grid-cols-3">
