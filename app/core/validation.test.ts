@@ -3,7 +3,7 @@ import { z } from "zod";
 import { typeMessage } from "./schemas/messages";
 import { registerSchema } from "./schemas/account";
 import { inviteCodeSchema } from "./schemas/team";
-import { cleanJsonInput, describeIssue, firstIssue, issueField, MAX_JSON_DEPTH } from "./validation";
+import { cleanJsonInput, describeIssue, firstIssue, issueField, MAX_JSON_DEPTH, pathField } from "./validation";
 
 const t = (key: string, params?: Record<string, unknown>) => (key.startsWith("fields.") ? key : `${key}${params ? JSON.stringify(params) : ""}`);
 const isKey = (key: string) => key.startsWith("validation.");
@@ -125,6 +125,17 @@ describe("firstIssue", () => {
   it("keeps the first issue otherwise", () => {
     expect(describe1({ exposePort: 0, teamId: 1 })).toBe('validation.too_small_number{"field":"fields.exposePort","min":1}');
     expect(firstIssue([])).toBeUndefined();
+  });
+});
+
+describe("pathField", () => {
+  it("names the top-level field of a refused string's path, none for the body or an array's item", () => {
+    const refused = cleanJsonInput({ notice: "ok", content: "bell \u0007" });
+    expect(refused).toEqual({ badPath: ["content"] });
+    expect(pathField((refused as { badPath: (string | number)[] }).badPath)).toBe("content");
+    expect(pathField(["divisions", 0, "name"])).toBe("divisions");
+    expect(pathField([])).toBeNull();
+    expect(pathField([2])).toBeNull();
   });
 });
 

@@ -32,9 +32,13 @@ const fieldKey = (path: readonly PropertyKey[]) => String(path.findLast((segment
  * that is one value (POST team/accept) the field its message names (errorField); null when neither.
  */
 export function issueField(issue: z.core.$ZodIssue): string | null {
-  const top = issue.path[0];
-  if (typeof top === "string") return top;
-  return issue.path.length === 0 && issue.message ? errorField(issue.message) : null;
+  return pathField(issue.path) ?? (issue.path.length === 0 && issue.message ? errorField(issue.message) : null);
+}
+
+/** The request field a body path is in (its top-level key; none for the body itself or an array's item). */
+export function pathField(path: readonly PropertyKey[]): string | null {
+  const top = path[0];
+  return typeof top === "string" ? top : null;
 }
 
 /** The localised name of the field at `path` (its key when it has no name; "Request body" at the top). */

@@ -136,6 +136,36 @@ test("admin creates a game with a division and code, a captain joins, admin acce
   await memberContext.close();
 });
 
+test("the notice form shows its refusals at the text, until the text changes", async ({ adminPage: page }) => {
+  const now = Date.now();
+  const created = await page.request.post("/api/edit/games", { data: { title: `Notices ${now.toString(36)}`, start: now - 3_600_000, end: now + 3_600_000 } });
+  const { id } = (await created.json()) as { id: number };
+  await page.goto(`/admin/games/${id}/notices`);
+  const text = page.getByLabel(en.adminGames.noticeContent, { exact: true });
+  const post = page.getByRole("button", { name: en.adminGames.postNotice, exact: true });
+  await expect(text).toBeVisible(FIRST_LOAD);
+  // The form's own check: nothing to post.
+  await post.click();
+  await expectRefusedAt(text, en.adminGames.noticeEmpty);
+  await text.fill("Doors");
+  await expect(text).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText(en.adminGames.noticeEmpty)).toHaveCount(0);
+  // The server's: a control character in the text.
+  await text.fill("Doors \u0007open");
+  const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === `/api/edit/games/${id}/notices`);
+  await post.click();
+  const refused = await answer;
+  expect(refused.status()).toBe(400);
+  expect(refused.headers()["x-error-field"]).toBe("content");
+  const message = ((await refused.json()) as { title: string }).title;
+  await expectRefusedAt(text, message);
+  await text.fill("Doors open");
+  await expect(text).not.toHaveAttribute("aria-invalid", "true");
+  await post.click();
+  await expect(page.getByTestId("notice").first()).toContainText("Doors open");
+  await expect(text).toHaveValue("");
+});
+
 test("the games page pages back to older games", async ({ adminPage: admin }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);

@@ -27,6 +27,8 @@ describe("request input hygiene", () => {
     const surrogate = await en.json<ErrorBody>("/api/account/update", { method: "PUT", body: { bio: "broken \ud800 text" } });
     expect(surrogate.status).toBe(400);
     expect(surrogate.body).toEqual({ title: "Bio contains control characters or broken Unicode that cannot be stored", status: 400 });
+    // About one field: the header names it, so the form shows the refusal at the field.
+    expect(surrogate.res.headers.get("x-error-field")).toBe("bio");
     // Nothing was written; ordinary text with tabs, line breaks and emoji is kept.
     const fine = await en.json("/api/account/update", { method: "PUT", body: { bio: "line\tone\nline two 🚩" } });
     expect(fine.status).toBe(200);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { CurrentUser } from "~/.server/auth/current-user";
 import { AppError, badRequest } from "~/core/errors";
 import { bodyKindOf, type UploadRule } from "~/core/http/body-limit";
-import { cleanJsonInput, describeIssue, fieldLabel, firstIssue, issueField } from "~/core/validation";
+import { cleanJsonInput, describeIssue, fieldLabel, firstIssue, issueField, pathField } from "~/core/validation";
 import { hasErrorKey } from "~/core/i18n/translator";
 import { holdUndeclaredBody, refuseDeclaredOversize } from "./body-limit";
 import type { ApiContext, ApiEnv } from "./context";
@@ -82,7 +82,8 @@ async function readJson(c: ApiContext): Promise<unknown> {
   if ("value" in cleaned) return cleaned.value;
   if ("tooDeep" in cleaned) throw badRequest("validation.too_deep");
   const t = c.get("t");
-  throw badRequest("validation.failed", { message: t("validation.bad_characters", { field: fieldLabel(cleaned.badPath, t) }) });
+  // About one field: named in X-Error-Field too, so a form shows it at that field.
+  throw new AppError(400, "validation.failed", { message: t("validation.bad_characters", { field: fieldLabel(cleaned.badPath, t) }) }, undefined, pathField(cleaned.badPath));
 }
 
 /**

@@ -8,12 +8,13 @@ import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { TextAreaField } from "~/components/ui/field";
+import { FieldErrors, TextAreaField } from "~/components/ui/field";
 import { markdownExcerpt } from "~/core/markdown";
 import { type GameNoticeInfo, NOTICE_CONTENT_MAX } from "~/core/schemas/game";
 import { PushesDuringRead } from "~/core/ui/pushes-during-read";
 import { sameValues } from "~/core/ui/same-values";
-import { api, errorMessage } from "~/lib/api";
+import { api, errorMessage, fieldError } from "~/lib/api";
+import { useFocusInvalid } from "~/lib/focus-invalid";
 import { useIdempotencyKey } from "~/lib/idempotency";
 import { REFRESH_MS, useCachedList } from "~/lib/list-cache";
 import { pageTitle } from "~/lib/meta";
@@ -55,7 +56,11 @@ function NoticeForm({
   const [content, setContent] = useState(stored ?? "");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A refusal of the text stands at it until it changes (a new object per refusal: FieldErrors).
+  const [contentErr, setContentErr] = useState<{ message: string } | null>(null);
   const [noChange, setNoChange] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, contentErr);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -63,29 +68,44 @@ function NoticeForm({
     setNoChange(unchanged);
     if (unchanged) {
       setError(null);
+      setContentErr(null);
       return;
     }
     if (!content.trim()) {
-      setError(t("adminGames.noticeEmpty"));
+      setError(null);
+      setContentErr({ message: t("adminGames.noticeEmpty") });
       return;
     }
     setBusy(true);
     setError(null);
+    setContentErr(null);
     try {
       await onSubmit(content);
       setContent("");
     } catch (err) {
-      setError(errorMessage(err));
+      const refused = fieldError(err, ["content"] as const);
+      if (refused) setContentErr({ message: refused.message });
+      else setError(errorMessage(err));
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <form className="space-y-3" noValidate onSubmit={(e) => void submit(e)}>
+    <form ref={formRef} className="space-y-3" noValidate onSubmit={(e) => void submit(e)}>
       {noChange ? <Alert tone="info">{t("common.noChange")}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <TextAreaField label={t("adminGames.noticeContent")} value={content} onChange={(e) => setContent(e.target.value)} rows={4} maxLength={NOTICE_CONTENT_MAX} description={t("adminGames.markdownHint")} />
+      <FieldErrors refusal={contentErr}>
+        <TextAreaField
+          label={t("adminGames.noticeContent")}
+          value={content}
+          onChange={(e) => setContent(e.target.value)}
+          rows={4}
+          maxLength={NOTICE_CONTENT_MAX}
+          description={t("adminGames.markdownHint")}
+          error={contentErr?.message ?? null}
+        />
+      </FieldErrors>
       <div className="flex justify-end gap-2">
         {onCancel ? (
           <Button variant="secondary" onClick={onCancel} disabled={busy}>
