@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, Locator, Page } from "@playwright/test";
 import { expect, expectRefusedAt, interpolate as fill, login, registerUser, test, uniqueUserName } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
@@ -195,11 +195,27 @@ async function staleRow(page: Page, browser: Browser) {
       await held;
       await route.continue();
     });
-  return { user, id, roleNow, hold, release };
+  /**
+   * Saves through `save` while the list's reads are held and expects its PUT (`sent`) refused with 409; then the
+   * page: the dialog gone, the reason above the list, the row (read again) and the store with `role`.
+   */
+  const refused = async (save: () => Promise<void>, sent: Record<string, string>, dialog: Locator, row: Locator, role: "Monitor" | "Banned") => {
+    const put = page.waitForResponse((response) => response.request().method() === "PUT" && new URL(response.url()).pathname === `/api/admin/users/${id}`);
+    await save();
+    const answer = await put;
+    expect(answer.request().postDataJSON()).toEqual(sent);
+    expect(answer.status()).toBe(409);
+    release();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("alert").filter({ hasText: enErrors.user.role_changed })).toBeVisible();
+    await expect(row).toContainText(en.role[role]);
+    expect(await roleNow()).toBe(role);
+  };
+  return { user, id, hold, refused };
 }
 
 test("an Unban confirmed on a row another admin unbanned and promoted meanwhile is refused: the user stays a Monitor and the row shows it", async ({ adminPage, browser }) => {
-  const { user, id, roleNow, hold, release } = await staleRow(adminPage, browser);
+  const { user, id, hold, refused } = await staleRow(adminPage, browser);
   expect((await adminPage.request.put(`/api/admin/users/${id}`, { data: { role: "Banned" } })).status()).toBe(200);
   await openUser(adminPage, user.userName);
   const row = userRow(adminPage, user.userName);
@@ -211,22 +227,12 @@ test("an Unban confirmed on a row another admin unbanned and promoted meanwhile 
   await row.getByRole("button", { name: en.adminUsers.unban, exact: true }).click();
   const dialog = adminPage.getByRole("dialog");
   await expect(dialog).toContainText(fill(en.adminUsers.unbanConfirm, { user: user.userName }));
-  const put = adminPage.waitForResponse((response) => response.request().method() === "PUT" && new URL(response.url()).pathname === `/api/admin/users/${id}`);
-  await confirmIn(adminPage, en.adminUsers.unban);
-  const answer = await put;
-  expect(answer.request().postDataJSON()).toEqual({ role: "User", expectedRole: "Banned" });
-  expect(answer.status()).toBe(409);
-  release();
-
   // Nothing changed: the dialog is gone, the page says why, and the row shows the role the user has now.
-  await expect(dialog).toBeHidden();
-  await expect(adminPage.getByRole("alert").filter({ hasText: enErrors.user.role_changed })).toBeVisible();
-  await expect(row).toContainText(en.role.Monitor);
-  expect(await roleNow()).toBe("Monitor");
+  await refused(() => confirmIn(adminPage, en.adminUsers.unban), { role: "User", expectedRole: "Banned" }, dialog, row, "Monitor");
 });
 
 test("a stale edit dialog's role change is refused when the role changed meanwhile: the ban stays and the row shows it", async ({ adminPage, browser }) => {
-  const { user, id, roleNow, hold, release } = await staleRow(adminPage, browser);
+  const { user, id, hold, refused } = await staleRow(adminPage, browser);
   await openUser(adminPage, user.userName);
   const row = userRow(adminPage, user.userName);
   await expect(row).toContainText(en.role.User);
@@ -237,17 +243,7 @@ test("a stale edit dialog's role change is refused when the role changed meanwhi
   expect((await adminPage.request.put(`/api/admin/users/${id}`, { data: { role: "Banned" } })).status()).toBe(200);
 
   await edit.getByLabel(en.adminUsers.role).selectOption("Monitor");
-  const put = adminPage.waitForResponse((response) => response.request().method() === "PUT" && new URL(response.url()).pathname === `/api/admin/users/${id}`);
-  await edit.getByRole("button", { name: en.adminUsers.save, exact: true }).click();
-  const answer = await put;
-  expect(answer.request().postDataJSON()).toEqual({ role: "Monitor", expectedRole: "User" });
-  expect(answer.status()).toBe(409);
-  release();
-
-  await expect(edit).toBeHidden();
-  await expect(adminPage.getByRole("alert").filter({ hasText: enErrors.user.role_changed })).toBeVisible();
-  await expect(row).toContainText(en.role.Banned);
-  expect(await roleNow()).toBe("Banned");
+  await refused(() => edit.getByRole("button", { name: en.adminUsers.save, exact: true }).click(), { role: "Monitor", expectedRole: "User" }, edit, row, "Banned");
 });
 
 test("an admin's own edit dialog offers neither their role nor deactivation, and still saves", async ({ adminPage, adminCredentials }) => {
