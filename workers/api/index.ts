@@ -59,7 +59,7 @@ const ROUTE_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH"] as const;
  * HEAD with GET (Hono answers it from the GET route), and OPTIONS whenever there is any. Middleware (`use`,
  * method ALL) matches every path and does not count.
  */
-export function allowedMethods(path: string): string[] {
+function allowedMethods(path: string): string[] {
   const allowed: string[] = [];
   for (const method of ROUTE_METHODS) {
     if (!api.router.match(method, path)[0].some(([[, route]]) => route.method !== "ALL")) continue;
