@@ -23,6 +23,21 @@ async function openUser(page: Page, userName: string) {
   await expect(userRow(page, userName)).toBeVisible(FIRST_LOAD);
 }
 
+/** A user registered in a browser context of their own, not the admin's. */
+async function otherUser(browser: Browser) {
+  const other = await browser.newContext();
+  const user = await registerUser(other.request);
+  await other.close();
+  return user;
+}
+
+/** A new user, and their row on the admin's users list (opened on it). */
+async function newUserRow(page: Page, browser: Browser) {
+  const user = await otherUser(browser);
+  await openUser(page, user.userName);
+  return { user, row: userRow(page, user.userName) };
+}
+
 async function confirmIn(page: Page, confirmLabel: string) {
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: confirmLabel, exact: true }).click();
@@ -64,11 +79,7 @@ test("an admin bans a signed-in user: their next request and page load are refus
 });
 
 test("an admin edits a user, resets a password shown once, and deletes a user", async ({ adminPage, browser }) => {
-  const other = await browser.newContext();
-  const user = await registerUser(other.request);
-  await other.close();
-  await openUser(adminPage, user.userName);
-  const row = userRow(adminPage, user.userName);
+  const { user, row } = await newUserRow(adminPage, browser);
 
   // Edit: real name and role.
   await row.getByRole("button", { name: en.adminUsers.edit, exact: true }).click();
@@ -118,11 +129,7 @@ test("an admin edits a user, resets a password shown once, and deletes a user", 
 });
 
 test("a stale edit dialog that changes only the phone keeps a ban and a deactivation made meanwhile elsewhere", async ({ adminPage, browser }) => {
-  const other = await browser.newContext();
-  const user = await registerUser(other.request);
-  await other.close();
-  await openUser(adminPage, user.userName);
-  const row = userRow(adminPage, user.userName);
+  const { user, row } = await newUserRow(adminPage, browser);
   await expect(row).toContainText(en.role.User);
   const found = (await (await adminPage.request.post(`/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`)).json()) as { data: { id: string; userName: string }[] };
   const id = found.data.find((u) => u.userName === user.userName)!.id;
@@ -145,11 +152,7 @@ test("a stale edit dialog that changes only the phone keeps a ban and a deactiva
 });
 
 test("the edit dialog marks the field the server refuses, and its error goes once that field changes", async ({ adminPage, browser }) => {
-  const other = await browser.newContext();
-  const user = await registerUser(other.request);
-  await other.close();
-  await openUser(adminPage, user.userName);
-  const row = userRow(adminPage, user.userName);
+  const { user, row } = await newUserRow(adminPage, browser);
   await row.getByRole("button", { name: en.adminUsers.edit, exact: true }).click();
   const edit = adminPage.getByRole("dialog", { name: en.adminUsers.editTitle });
   const email = edit.getByRole("textbox", { name: en.adminUsers.email, exact: true });
@@ -181,9 +184,7 @@ test("the edit dialog marks the field the server refuses, and its error goes onc
 
 /** A fresh user's id and role as stored, and the list's search held: the page keeps showing the row it drew. */
 async function staleRow(page: Page, browser: Browser) {
-  const other = await browser.newContext();
-  const user = await registerUser(other.request);
-  await other.close();
+  const user = await otherUser(browser);
   const search = `/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`;
   const found = (await (await page.request.post(search)).json()) as { data: { id: string; userName: string }[] };
   const id = found.data.find((u) => u.userName === user.userName)!.id;
