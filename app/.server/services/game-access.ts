@@ -1,9 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { roleRank } from "~/core/enums";
 import { gameView } from "~/core/socket-access";
 import type { CurrentUser } from "../auth/current-user";
 import type { Db } from "../db/client";
-import { games, participationMembers, participations, teamMembers } from "../db/schema";
+import { games, participationMembers, participations, teamMembers, teams } from "../db/schema";
 
 export interface GameAccess {
   exists: boolean;
@@ -45,6 +45,21 @@ export const playingMembers = (participationId: number | typeof participations.i
     and exists (select 1 from ${teamMembers} t where t.team_id = ${teamId} and t.user_id = m.user_id)
 )`;
 
+/**
+ * The caller's registration in a game, whatever its status: the participation's columns, its team's name, and
+ * `playing` — whether they are still in that team (a member who left keeps the registration, not the play:
+ * teams.ts removeMember). Undefined when they are not registered.
+ */
+export function callerRegistration(db: Db, gameId: number, userId: string) {
+  return db
+    .select({ ...getTableColumns(participations), teamName: teams.name, playing: sql<number>`${stillInTeam}` })
+    .from(participationMembers)
+    .innerJoin(participations, eq(participations.id, participationMembers.participationId))
+    .innerJoin(teams, eq(teams.id, participations.teamId))
+    .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, userId)))
+    .get();
+}
+
 /** What the caller may see of one game, in one query. */
 export async function getGameAccess(db: Db, gameId: number, user: CurrentUser | null): Promise<GameAccess> {
   const game = await db.select({ hidden: games.hidden }).from(games).where(eq(games.id, gameId)).get();
@@ -52,12 +67,7 @@ export async function getGameAccess(db: Db, gameId: number, user: CurrentUser | 
   let teamId: number | null = null;
   let leftTeam = false;
   if (user) {
-    const row = await db
-      .select({ teamId: participations.teamId, status: participations.status, playing: sql<number>`${stillInTeam}` })
-      .from(participationMembers)
-      .innerJoin(participations, eq(participations.id, participationMembers.participationId))
-      .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id)))
-      .get();
+    const row = await callerRegistration(db, gameId, user.id);
     leftTeam = row !== undefined && !row.playing;
     if (row?.status === "Accepted" && row.playing) teamId = row.teamId;
   }

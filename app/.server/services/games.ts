@@ -30,15 +30,13 @@ import {
   type Division,
   type Game,
   games,
-  participationMembers,
   participations,
   teamMembers,
-  teams,
   writeups,
 } from "../db/schema";
 import { dropUnreferenced, IMAGE_LIMIT, releaseFile, releaseStatements, storeUpload } from "../storage/files";
 import { deleteAttachmentStatements } from "./flags";
-import { playingMembers, stillInTeam } from "./game-access";
+import { callerRegistration, playingMembers } from "./game-access";
 
 export interface GameDeps {
   db: Db;
@@ -488,21 +486,7 @@ export async function getGameDetail(db: Db, gameId: number, user: CurrentUser | 
       .from(participations)
       .where(and(eq(participations.gameId, gameId), eq(participations.status, "Accepted")))
       .get(),
-    user
-      ? db
-          .select({
-            status: participations.status,
-            divisionId: participations.divisionId,
-            teamId: participations.teamId,
-            teamName: teams.name,
-            playing: sql<number>`${stillInTeam}`,
-          })
-          .from(participationMembers)
-          .innerJoin(participations, eq(participations.id, participationMembers.participationId))
-          .innerJoin(teams, eq(teams.id, participations.teamId))
-          .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id)))
-          .get()
-      : Promise.resolve(undefined),
+    user ? callerRegistration(db, gameId, user.id) : Promise.resolve(undefined),
     user
       ? db
           .select({

@@ -21,7 +21,7 @@ import {
   writeups,
 } from "../db/schema";
 import { releaseFile } from "../storage/files";
-import { playingMembers, stillInTeam } from "./game-access";
+import { callerRegistration, playingMembers, stillInTeam } from "./game-access";
 import { requireGame } from "./games";
 
 export interface ParticipationDeps {
@@ -230,12 +230,7 @@ async function dropIfEmpty(db: Db, participationId: number): Promise<void> {
  */
 export async function leaveGame({ db, bucket }: ParticipationDeps & { bucket: R2Bucket }, userId: string, gameId: number): Promise<void> {
   await requireGame(db, gameId);
-  const row = await db
-    .select({ id: participations.id, status: participations.status, playing: sql<number>`${stillInTeam}` })
-    .from(participationMembers)
-    .innerJoin(participations, eq(participations.id, participationMembers.participationId))
-    .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, userId)))
-    .get();
+  const row = await callerRegistration(db, gameId, userId);
   if (!row) throw badRequest("game.not_joined");
   if (row.status !== "Pending" && row.status !== "Rejected") throw badRequest(row.playing ? "game.leave_refused" : "game.left_team_record");
   // A Rejected team may have uploaded a writeup while it was Accepted: its row goes with the participation.

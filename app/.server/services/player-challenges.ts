@@ -1,4 +1,4 @@
-import { and, count, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, count, eq, gt, gte, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
 import { GamePermission } from "~/core/enums";
 import { forbidden, notFound } from "~/core/errors";
 import { assertPlayable } from "~/core/game/phase";
@@ -16,13 +16,11 @@ import {
   firstSolves,
   flags,
   type Game,
-  participationMembers,
   participations,
   submissions,
-  teams,
 } from "../db/schema";
 import { getChallengeAttachment, toAttachmentInfo } from "./flags";
-import { stillInTeam } from "./game-access";
+import { callerRegistration } from "./game-access";
 import { requireGame } from "./games";
 import { type InstanceDeps, openInstance } from "./instances";
 
@@ -42,21 +40,15 @@ export interface Player {
 export async function requirePlayer(db: Db, gameId: number, userId: string, now: number): Promise<Player> {
   const game = await requireGame(db, gameId);
   assertPlayable(game, now);
-  const row = await db
-    .select({ p: participations, teamName: teams.name, playing: sql<number>`${stillInTeam}` })
-    .from(participationMembers)
-    .innerJoin(participations, eq(participations.id, participationMembers.participationId))
-    .innerJoin(teams, eq(teams.id, participations.teamId))
-    .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, userId)))
-    .get();
+  const row = await callerRegistration(db, gameId, userId);
   if (!row) throw forbidden("submission.not_joined");
   if (!row.playing) throw forbidden("submission.left_team");
-  if (row.p.status === "Suspended") throw forbidden("game.banned");
-  if (row.p.status !== "Accepted") throw forbidden("submission.not_player");
-  const division = row.p.divisionId == null ? undefined : await loadDivision(db, row.p.divisionId);
+  if (row.status === "Suspended") throw forbidden("game.banned");
+  if (row.status !== "Accepted") throw forbidden("submission.not_player");
+  const division = row.divisionId == null ? undefined : await loadDivision(db, row.divisionId);
   return {
     game,
-    participation: { id: row.p.id, token: row.p.token, divisionId: row.p.divisionId, teamId: row.p.teamId },
+    participation: { id: row.id, token: row.token, divisionId: row.divisionId, teamId: row.teamId },
     teamName: row.teamName,
     division,
   };

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or } from "drizzle-orm";
 import { roleRank } from "~/core/enums";
 import { badRequest, conflict, forbidden, notFound } from "~/core/errors";
 import { computeGamePhase, gameNotStarted } from "~/core/game/phase";
@@ -15,9 +15,9 @@ import {
 import type { CurrentUser } from "../auth/current-user";
 import { avatarUrl } from "../auth/session";
 import type { Db } from "../db/client";
-import { divisions, participationMembers, participations, teams, writeups } from "../db/schema";
+import { divisions, participations, teams, writeups } from "../db/schema";
 import { blobKey, PDF_LIMIT, readValidatedUpload, releaseFile, storeBytes } from "../storage/files";
-import { stillInTeam } from "./game-access";
+import { callerRegistration } from "./game-access";
 import { requireGame } from "./games";
 
 export interface WriteupDeps {
@@ -78,12 +78,7 @@ const toTeam = (t: typeof teams.$inferSelect): WriteupTeam => ({ id: t.id, name:
  */
 async function requirePlayer(db: Db, user: CurrentUser, gameId: number, now: number) {
   const game = await requireGame(db, gameId);
-  const mine = await db
-    .select({ id: participations.id, teamId: participations.teamId, status: participations.status, playing: sql<number>`${stillInTeam}` })
-    .from(participationMembers)
-    .innerJoin(participations, eq(participations.id, participationMembers.participationId))
-    .where(and(eq(participationMembers.gameId, gameId), eq(participationMembers.userId, user.id)))
-    .get();
+  const mine = await callerRegistration(db, gameId, user.id);
   if (game.hidden && !mine && roleRank(user.role) < roleRank("Monitor")) throw notFound("game.not_found");
   if (mine && !mine.playing) throw forbidden("submission.left_team");
   if (mine?.status === "Suspended") throw forbidden("game.banned");
