@@ -2,15 +2,16 @@ import { readFileSync } from "node:fs";
 import type { APIRequestContext, Page, PlaywrightWorkerArgs } from "@playwright/test";
 import { e2eMailboxUrl } from "../support/e2e-mail";
 import { waitForMailLink } from "../support/mail-reader";
-import { adminCredentials, DEFAULT_PASSWORD, expect, registerUser, test, uniqueUserName } from "./fixtures";
+import { adminCredentials, DEFAULT_PASSWORD, expect, expectRefusedAt, hydrated, registerUser, test, uniqueUserName } from "./fixtures";
 
 // Real mail: the server sends through the loopback SMTP server started by playwright.config.ts
 // (tests/support/e2e-mail.ts); each test reads the link out of the received message and opens it.
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
-const errors = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as {
-  account: { reset_token_invalid: string };
-};
+const ja = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/common.json", import.meta.url), "utf8")) as Strings;
+type Errors = typeof import("../../app/locales/en-US/errors.json");
+const errors = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as Errors;
+const jaErrors = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/errors.json", import.meta.url), "utf8")) as Errors;
 const FIRST_LOAD = { timeout: 15_000 };
 
 type AccountPolicy = Record<string, unknown>;
@@ -149,5 +150,43 @@ test("change email from the profile: the link mailed to the new address confirms
     await expect(page.getByLabel(en.profile.email, { exact: true })).toHaveValue(newEmail);
     await page.reload();
     await expect(page.getByLabel(en.profile.email, { exact: true })).toHaveValue(newEmail);
+  });
+});
+
+test("change email: an empty, invalid or taken new address is shown at the New email field, not above the form, until it changes (ja-JP)", async ({ page, browser, playwright, baseURL }) => {
+  const other = await browser.newContext();
+  const taken = await registerUser(other.request);
+  await other.close();
+  await registerUser(page, { userName: uniqueUserName("mf") });
+  await page.context().addCookies([{ name: "i18next", value: "ja-JP", url: baseURL! }]);
+
+  await withAccountPolicy(playwright, baseURL, { emailConfirmationRequired: true }, async () => {
+    await page.goto("/account/profile");
+    await expect(page.getByRole("heading", { name: ja.profile.title, level: 1 })).toBeVisible(FIRST_LOAD);
+    await hydrated(page);
+    const newMail = page.getByLabel(ja.profile.newEmail, { exact: true });
+    const submit = page.getByRole("button", { name: ja.profile.changeEmail, exact: true });
+    const form = page.locator("form").filter({ has: newMail });
+
+    // The form's own check, then the API's refusals (X-Error-Field: newMail).
+    await submit.click();
+    await expectRefusedAt(newMail, ja.profile.newEmailRequired);
+    await newMail.fill("not-an-address");
+    await submit.click();
+    await expectRefusedAt(newMail, jaErrors.validation.invalid_email);
+    await newMail.fill(taken.email.toUpperCase());
+    await submit.click();
+    await expectRefusedAt(newMail, jaErrors.account.email_taken);
+    await expect(form.getByRole("alert")).toHaveCount(0);
+    // Changed, the field's message goes.
+    await newMail.press("End");
+    await newMail.press("Backspace");
+    await expect(newMail).not.toHaveAttribute("aria-invalid", "true");
+    await expect(form.getByText(jaErrors.account.email_taken, { exact: true })).toHaveCount(0);
+
+    await newMail.fill(`${uniqueUserName("new").toLowerCase()}@example.org`);
+    await submit.click();
+    await expect(form.getByText(ja.profile.emailSent, { exact: true })).toBeVisible();
+    await expect(newMail).not.toHaveAttribute("aria-invalid", "true");
   });
 });

@@ -393,6 +393,26 @@ describe("change email", () => {
     });
   });
 
+  it("names newMail in X-Error-Field for a refused address, and no field for a refusal of the request", async () => {
+    const { client } = await newUser();
+    const other = await newUser();
+    const field = (r: { res: Response }) => r.res.headers.get("x-error-field");
+    const change = (newMail: string) => client.json<Body>("/api/account/changeemail", { method: "PUT", body: { newMail } });
+    // Only an admin changes addresses: about the request, not the address.
+    const byAdmin = await change(`${unique()}@example.com`);
+    expect([byAdmin.body.data, field(byAdmin)]).toEqual([false, null]);
+    await withPolicy({ emailConfirmationRequired: true, emailDomainList: "example.com" }, async () => {
+      const taken = await change(`${other.userName}@example.com`);
+      expect([taken.body.title, field(taken)]).toEqual(["This email is already registered", "newMail"]);
+      const invalid = await change("not an email");
+      expect([invalid.status, field(invalid)]).toEqual([400, "newMail"]);
+      const outside = await change(`${unique()}@b.com`);
+      expect([outside.status, field(outside)]).toEqual([400, "newMail"]);
+      expect(field(await change(`${"x".repeat(250)}@example.com`))).toBe("newMail");
+      expect(field(await change(""))).toBe("newMail");
+    });
+  });
+
   it("names the whitelist without speaking of registration, in the request's language", async () => {
     const { client } = await newUser();
     await withPolicy({ emailConfirmationRequired: true, emailDomainList: "uni.edu" }, async () => {

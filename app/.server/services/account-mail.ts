@@ -144,7 +144,8 @@ export async function requestEmailChange(deps: MailDeps, userId: string, newMail
     .from(users)
     .where(and(eq(users.emailKey, key(newMail)), ne(users.id, userId)))
     .get();
-  if (taken) throw badRequest("account.email_taken");
+  // About the request's `newMail` (PUT account/changeemail), not the `email` that register names.
+  if (taken) throw new AppError(400, "account.email_taken", undefined, undefined, "newMail");
   const user = await deps.db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw unauthorized();
   const link = await mailLink(deps, "changeEmail", "/account/confirm", user, newMail);

@@ -12,6 +12,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FieldErrors, TextAreaField, TextField } from "~/components/ui/field";
+import { ERROR_FIELD_HEADER } from "~/core/errors";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
 import { initialOf } from "~/core/text-length";
 import { changedFromOriginals, originalFieldName } from "~/core/ui/changed-fields";
@@ -19,7 +20,7 @@ import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/ne
 import { sameValues } from "~/core/ui/same-values";
 import { computeUserNameProblem, type UserNameProblem } from "~/core/ui/user-name";
 import { formText, loginPath, type Profile } from "~/lib/account";
-import { api, errorMessage, fieldError, isApiError } from "~/lib/api";
+import { ApiError, api, errorMessage, fieldError, isApiError } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
@@ -98,6 +99,17 @@ function formOriginals(form: FormData): Partial<Record<ProfileField, string>> {
   return out;
 }
 
+/** The change-email form's field a server refusal can be shown at (PUT account/changeemail's name for it). */
+const EMAIL_FIELDS = ["newMail"] as const;
+
+type EmailChange = {
+  sent: boolean;
+  byAdmin?: boolean;
+  error: string | null;
+  /** The server's refusal of the new address (invalid, taken, outside the allowed domains), shown at it. */
+  serverError?: { field: (typeof EMAIL_FIELDS)[number]; message: string } | null;
+};
+
 type ActionResult =
   | {
       intent: "update";
@@ -107,7 +119,7 @@ type ActionResult =
       /** The server's refusal of one field (a taken name, a malformed phone number), shown at it. */
       serverError?: { field: ProfileField; message: string } | null;
     }
-  | { intent: "email"; sent: boolean; byAdmin?: boolean; error: string | null }
+  | ({ intent: "email"; newMailError?: "profile.newEmailRequired" } & EmailChange)
   | { intent: "password"; error: string | null; oldError?: "password.empty"; problem?: NewPasswordProblem };
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
@@ -115,7 +127,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 
   if (formText(form, "intent") === "email") {
     const newMail = formText(form, "newMail").trim();
-    if (!newMail) return unchanged<ActionResult>({ intent: "email", sent: false, error: i18next.t("common:profile.newEmailRequired") });
+    if (!newMail) return unchanged<ActionResult>({ intent: "email", sent: false, error: null, newMailError: "profile.newEmailRequired" });
     const result = await requestEmailChange(newMail);
     return result.sent ? { intent: "email", ...result } : unchanged<ActionResult>({ intent: "email", ...result });
   }
@@ -156,13 +168,15 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
  * PUT changeemail. Read by hand rather than through `api` because a refusal carries `data: false` when
  * email confirmation is off (only an admin can change the address then).
  */
-async function requestEmailChange(newMail: string): Promise<{ sent: boolean; byAdmin?: boolean; error: string | null }> {
+async function requestEmailChange(newMail: string): Promise<EmailChange> {
   const headers: Record<string, string> = { Accept: "application/json", "Content-Type": "application/json" };
   const language = i18next.resolvedLanguage ?? i18next.language;
   if (language) headers["Accept-Language"] = language;
   type ChangeEmailBody = { title?: unknown; data?: unknown } | null;
   let body: ChangeEmailBody = null;
   let ok = false;
+  let status = 0;
+  let field: string | null = null;
   try {
     const response = await fetch("/api/account/changeemail", {
       method: "PUT",
@@ -171,13 +185,17 @@ async function requestEmailChange(newMail: string): Promise<{ sent: boolean; byA
       credentials: "same-origin",
     });
     ok = response.ok;
+    status = response.status;
+    field = response.headers.get(ERROR_FIELD_HEADER);
     body = (await response.json().catch(() => null)) as ChangeEmailBody;
   } catch {
     return { sent: false, error: i18next.t("common:error.network") };
   }
   if (ok && body?.data === true) return { sent: true, error: null };
   if (body?.data === false) return { sent: false, byAdmin: true, error: null };
-  return { sent: false, error: typeof body?.title === "string" ? body.title : i18next.t("common:error.unknown") };
+  if (typeof body?.title !== "string") return { sent: false, error: i18next.t("common:error.unknown") };
+  const serverError = fieldError(new ApiError(body.title, status, field), EMAIL_FIELDS);
+  return { sent: false, error: serverError ? null : body.title, serverError };
 }
 
 /** Chooses and uploads the user's avatar (PUT account/avatar) with a progress bar. */
@@ -211,6 +229,8 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const refusedAt = (field: ProfileField) => (update?.serverError?.field === field ? update.serverError.message : null);
   const password = actionData?.intent === "password" ? actionData : null;
   const emailChange = actionData?.intent === "email" ? actionData : null;
+  const emailForm = useRef<HTMLFormElement>(null);
+  useFocusInvalid(emailForm, emailChange?.newMailError || emailChange?.serverError ? emailChange : null);
 
   if (!profile) return <ProfileLoading />;
 
@@ -313,12 +333,22 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         ) : (
           <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">{t("profile.emailNote")}</p>
         )}
-        <Form method="post" className={loaderData.emailByAdmin ? "hidden" : "space-y-4"} noValidate>
+        <Form ref={emailForm} method="post" className={loaderData.emailByAdmin ? "hidden" : "space-y-4"} noValidate>
           <input type="hidden" name="intent" value="email" />
           {emailChange?.sent ? <Alert tone="success">{t("profile.emailSent")}</Alert> : null}
           {emailChange?.byAdmin ? <Alert tone="info">{t("profile.emailByAdmin")}</Alert> : null}
           {emailChange?.error ? <Alert tone="error">{emailChange.error}</Alert> : null}
-          <TextField label={t("profile.newEmail")} name="newMail" type="email" autoComplete="email" required maxLength={254} />
+          <FieldErrors refusal={emailChange}>
+            <TextField
+              label={t("profile.newEmail")}
+              name="newMail"
+              type="email"
+              autoComplete="email"
+              required
+              maxLength={254}
+              error={emailChange?.newMailError ? t(emailChange.newMailError) : (emailChange?.serverError?.message ?? null)}
+            />
+          </FieldErrors>
           <div className="flex justify-end">
             <Button type="submit" disabled={submitting === "email"}>
               {submitting === "email" ? t("common.saving") : t("profile.changeEmail")}
