@@ -6,6 +6,9 @@ describe("errorField", () => {
     ["account.username_taken", "userName"],
     ["account.email_taken", "email"],
     ["account.email_domain_not_allowed", "email"],
+    ["account.email_domain_not_allowed_change", "newMail"],
+    // PUT account/changepassword: the current password, refused.
+    ["account.wrong_old_password", "old"],
     ["team.invite_incorrect", "inviteCode"],
     ["team.invite_malformed", "inviteCode"],
     ["game.invite_code_incorrect", "inviteCode"],

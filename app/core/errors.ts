@@ -40,6 +40,7 @@ const FIELD_OF_CODE: Readonly<Record<string, string>> = {
   "account.email_taken": "email",
   "account.email_domain_not_allowed": "email",
   "account.email_domain_not_allowed_change": "newMail",
+  "account.wrong_old_password": "old",
   "team.invite_malformed": "inviteCode",
   "team.invite_incorrect": "inviteCode",
   "game.division_required": "divisionId",

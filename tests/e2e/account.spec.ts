@@ -220,6 +220,40 @@ test("profile: an empty or taken user name and a malformed phone number are show
   await expect(userName).not.toHaveAttribute("aria-invalid", "true");
 });
 
+test("profile: a wrong current password and a new one the API refuses are shown at their fields, not above the form (ja-JP)", async ({ page, baseURL }) => {
+  const user = await registerUser(page);
+  await page.context().addCookies([{ name: "i18next", value: "ja-JP", url: baseURL! }]);
+  await page.goto("/account/profile");
+  await hydrated(page);
+  const old = page.getByLabel(ja.profile.oldPassword, { exact: true });
+  const next = page.getByLabel(ja.profile.newPassword, { exact: true });
+  const retype = page.getByLabel(ja.password.retype, { exact: true });
+  const submit = page.getByRole("button", { name: ja.profile.changePassword, exact: true });
+
+  // The API refuses the current password (X-Error-Field: old): at that field; changed, the message goes.
+  await old.fill("Wrong1234!");
+  await next.fill("Changed5678?");
+  await retype.fill("Changed5678?");
+  await submit.click();
+  await expectRefusedAt(old, jaErrors.account.wrong_old_password);
+  await expectNoErrorAt(next, jaErrors.account.wrong_old_password);
+  await old.press("End");
+  await old.press("Backspace");
+  await expectNoErrorAt(old, jaErrors.account.wrong_old_password);
+
+  // A new password the form lets through and the API's policy refuses (over 128 characters): at the new password.
+  const tooLong = `Aa1${"x".repeat(126)}`;
+  const tooLongMessage = interpolate(jaErrors.validation.too_long, { field: jaErrors.fields.new, max: 128 });
+  await old.fill(user.password);
+  await next.fill(tooLong);
+  await retype.fill(tooLong);
+  await submit.click();
+  await expectRefusedAt(next, tooLongMessage);
+  await expectNoErrorAt(old, jaErrors.account.wrong_old_password);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await expect(page).toHaveURL(/\/account\/profile$/);
+});
+
 test("profile: a tab left open saves only the fields it changed, so an admin's correction made meanwhile stays; a form without its originals sends every field, as before", async ({ page, adminApi }) => {
   const user = await registerUser(page);
   const search = `/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`;

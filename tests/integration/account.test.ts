@@ -155,6 +155,13 @@ describe("account policy outcomes", () => {
     expect(field(await register({ ...valid(), userName: "no spaces" }))).toBe("userName");
     expect(field(await register({ ...valid(), email: "not an email" }))).toBe("email");
     expect(field(await register({ ...valid(), password: "short" }))).toBe("password");
+    // Change password: a wrong current password is about `old`; a refused new one about `new`.
+    const { client } = await newUser();
+    const changePassword = (body: Record<string, unknown>) => client.json<ErrorBody>("/api/account/changepassword", { method: "PUT", body });
+    const wrongOld = await changePassword({ old: "Wrong1234", new: "N3wPassword" });
+    expect([wrongOld.status, wrongOld.body.title, field(wrongOld)]).toEqual([400, "The current password is wrong", "old"]);
+    expect(field(await changePassword({ old: PASSWORD, new: "abc" }))).toBe("new");
+    expect(field(await changePassword({ old: PASSWORD, new: `Aa1${"x".repeat(126)}` }))).toBe("new");
     // A refusal of the whole request names none.
     const wrongLogin = await new Client().json<ErrorBody>("/api/account/login", { method: "POST", body: { userName, password: "Wrong1234" } });
     expect(wrongLogin.status).toBe(401);

@@ -101,6 +101,8 @@ function formOriginals(form: FormData): Partial<Record<ProfileField, string>> {
 
 /** The change-email form's field a server refusal can be shown at (PUT account/changeemail's name for it). */
 const EMAIL_FIELDS = ["newMail"] as const;
+/** The change-password form's fields a server refusal can be shown at: the current password and the new one. */
+const PASSWORD_FIELDS = ["old", "new"] as const;
 
 type EmailChange = {
   sent: boolean;
@@ -120,7 +122,14 @@ type ActionResult =
       serverError?: { field: ProfileField; message: string } | null;
     }
   | ({ intent: "email"; newMailError?: "profile.newEmailRequired" } & EmailChange)
-  | { intent: "password"; error: string | null; oldError?: "password.empty"; problem?: NewPasswordProblem };
+  | {
+      intent: "password";
+      error: string | null;
+      oldError?: "password.empty";
+      problem?: NewPasswordProblem;
+      /** The server's refusal of the current password (a wrong one) or of the new one, shown at it. */
+      serverError?: { field: (typeof PASSWORD_FIELDS)[number]; message: string } | null;
+    };
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionResult | Response> {
   const form = await request.formData();
@@ -141,7 +150,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     try {
       await api("/api/account/changepassword", { method: "PUT", body: { old, new: next } });
     } catch (error) {
-      return unchanged<ActionResult>({ intent: "password", error: errorMessage(error) });
+      const serverError = fieldError(error, PASSWORD_FIELDS);
+      return unchanged<ActionResult>({ intent: "password", error: serverError ? null : errorMessage(error), serverError });
     }
     // The server revoked every session of this user: sign in again with the new password.
     return redirect("/account/login?reason=password-changed");
@@ -231,6 +241,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const emailChange = actionData?.intent === "email" ? actionData : null;
   const emailForm = useRef<HTMLFormElement>(null);
   useFocusInvalid(emailForm, emailChange?.newMailError || emailChange?.serverError ? emailChange : null);
+  const passwordForm = useRef<HTMLFormElement>(null);
+  useFocusInvalid(passwordForm, password?.oldError || password?.problem || password?.serverError ? password : null);
+  const passwordRefusedAt = (field: (typeof PASSWORD_FIELDS)[number]) => (password?.serverError?.field === field ? password.serverError.message : null);
 
   if (!profile) return <ProfileLoading />;
 
@@ -362,7 +375,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           {t("profile.passwordHeading")}
         </h2>
         <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">{t("profile.passwordNote")}</p>
-        <Form method="post" className="space-y-4" noValidate>
+        <Form ref={passwordForm} method="post" className="space-y-4" noValidate>
           <input type="hidden" name="intent" value="password" />
           {password?.error ? <Alert tone="error">{password.error}</Alert> : null}
           <FieldErrors refusal={password}>
@@ -372,9 +385,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               type="password"
               autoComplete="current-password"
               required
-              error={password?.oldError ? t(password.oldError) : null}
+              error={password?.oldError ? t(password.oldError) : passwordRefusedAt("old")}
             />
-            <NewPasswordFields name="new" label={t("profile.newPassword")} problem={password?.problem} />
+            <NewPasswordFields name="new" label={t("profile.newPassword")} problem={password?.problem} refusal={passwordRefusedAt("new")} />
           </FieldErrors>
           <div className="flex justify-end">
             <Button type="submit" disabled={submitting === "password"}>
