@@ -254,6 +254,19 @@ test("profile: a wrong current password and a new one the API refuses are shown 
   await expect(page).toHaveURL(/\/account\/profile$/);
 });
 
+test("recovery: an address the API refuses is shown at the Email field, not above the form, until it changes (zh-CN)", async ({ page, baseURL }) => {
+  await page.context().addCookies([{ name: "i18next", value: "zh-CN", url: baseURL! }]);
+  await page.goto("/account/recovery");
+  await hydrated(page);
+  const email = page.getByLabel(zh.recovery.email, { exact: true });
+  await email.fill("not-an-address");
+  await page.getByRole("button", { name: zh.recovery.submit, exact: true }).click();
+  await expectRefusedAt(email, zhErrors.validation.invalid_email);
+  await email.pressSequentially("@");
+  await expectNoErrorAt(email, zhErrors.validation.invalid_email);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
 test("profile: a tab left open saves only the fields it changed, so an admin's correction made meanwhile stays; a form without its originals sends every field, as before", async ({ page, adminApi }) => {
   const user = await registerUser(page);
   const search = `/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`;

@@ -162,6 +162,8 @@ describe("account policy outcomes", () => {
     expect([wrongOld.status, wrongOld.body.title, field(wrongOld)]).toEqual([400, "The current password is wrong", "old"]);
     expect(field(await changePassword({ old: PASSWORD, new: "abc" }))).toBe("new");
     expect(field(await changePassword({ old: PASSWORD, new: `Aa1${"x".repeat(126)}` }))).toBe("new");
+    // Recovery: a refused address is about `email`.
+    expect(field(await new Client().json("/api/account/recovery", { method: "POST", body: { email: "not an email" } }))).toBe("email");
     // A refusal of the whole request names none.
     const wrongLogin = await new Client().json<ErrorBody>("/api/account/login", { method: "POST", body: { userName, password: "Wrong1234" } });
     expect(wrongLogin.status).toBe(401);

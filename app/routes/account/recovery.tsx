@@ -13,7 +13,7 @@ import { Button } from "~/components/ui/button";
 import { FieldErrors, TextField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import { formText } from "~/lib/account";
-import { api, type ApiCall, errorMessage } from "~/lib/api";
+import { api, type ApiCall, errorMessage, fieldError } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
@@ -33,7 +33,18 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 /** A refused or unsent action reads nothing again (app/lib/revalidate.ts): offline, the form and its input stay. */
 export const shouldRevalidate = keepAfterUnchanged;
 
-type ActionResult = { sent: true; error?: undefined; emailError?: undefined } | { sent: false; error: string | null; emailError?: "recovery.emailRequired" };
+/** The form's field a server refusal can be shown at (an address the API refuses). */
+const SERVER_FIELDS = ["email"] as const;
+
+type ActionResult =
+  | { sent: true; error?: undefined; emailError?: undefined; serverError?: undefined }
+  | {
+      sent: false;
+      error: string | null;
+      emailError?: "recovery.emailRequired";
+      /** The server's refusal of the address, shown at it; a refusal of the request as a whole (captcha, mail off, too many requests) is `error`. */
+      serverError?: { field: (typeof SERVER_FIELDS)[number]; message: string } | null;
+    };
 
 /** The form's submission, through `call`: the API from the browser, or in process from the server action. */
 async function submit(form: FormData, call: ApiCall): Promise<ActionResult> {
@@ -42,7 +53,8 @@ async function submit(form: FormData, call: ApiCall): Promise<ActionResult> {
   try {
     await call("/api/account/recovery", { method: "POST", body: { email, challenge: formText(form, "challenge") || undefined } });
   } catch (error) {
-    return unchanged({ sent: false, error: errorMessage(error) });
+    const serverError = fieldError(error, SERVER_FIELDS);
+    return unchanged({ sent: false, error: serverError ? null : errorMessage(error), serverError });
   }
   return { sent: true };
 }
@@ -59,7 +71,8 @@ export default function Recovery({ actionData, loaderData }: Route.ComponentProp
   const navigation = useNavigation();
   const oneSubmit = useOneSubmitAtATime();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const captcha = useCaptcha({ action: "recovery", failure: actionData?.error ? actionData : null, info: loaderData.captcha });
+  // A server refusal used the captcha's token up, whether it is shown at the field or above the form.
+  const captcha = useCaptcha({ action: "recovery", failure: actionData?.error || actionData?.serverError ? actionData : null, info: loaderData.captcha });
   // A refusal at a field moves the focus there, where its message stands (a screen reader then reads it).
   const formRef = useRef<HTMLFormElement>(null);
   useFocusInvalid(formRef, actionData?.sent ? null : actionData);
@@ -89,7 +102,7 @@ export default function Recovery({ actionData, loaderData }: Route.ComponentProp
               autoComplete="email"
               required
               autoFocus
-              error={actionData?.emailError ? t(actionData.emailError) : null}
+              error={actionData?.emailError ? t(actionData.emailError) : (actionData?.serverError?.message ?? null)}
             />
           </FieldErrors>
           <Captcha captcha={captcha} />
