@@ -1,4 +1,4 @@
-import { expect, registerUser, test } from "./fixtures";
+import { expect, hydrated, registerUser, test } from "./fixtures";
 import { en } from "./ui-seed";
 
 // What the browser shows of a session after it ended: Back through the private pages, and a page left open
@@ -68,4 +68,24 @@ test("the teams page and the monitor's submissions go to the login page once the
   await other.goto("/");
   await other.getByRole("button", { name: en.nav.logout }).first().click();
   await expect(page).toHaveURL(loginFor(`/games/${game.id}/monitor/Submissions`), { timeout: 25_000 });
+});
+
+test("Sign out on a page whose session already ended elsewhere lands signed out on the home page, and the browser forgets the dead cookie", async ({ page, context, playwright, baseURL }) => {
+  await registerUser(page);
+  await page.goto("/about");
+  await hydrated(page);
+  const nav = page.getByRole("banner");
+  const session = (await context.cookies()).find((c) => c.name === "flagstaff_session");
+  expect(session?.value).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+  // The session ends behind the page's back: a copy of its cookie signs out elsewhere.
+  const elsewhere = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { cookie: `flagstaff_session=${session!.value}` } });
+  expect((await elsewhere.post("/api/account/logout")).status()).toBe(200);
+  await elsewhere.dispose();
+
+  await nav.getByRole("button", { name: en.nav.logout, exact: true }).click();
+  await expect(page).toHaveURL(new URL("/", baseURL).href);
+  await expect(nav.getByRole("link", { name: en.nav.login, exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: en.error.title })).toHaveCount(0);
+  // The refused sign-out cleared the cookie: the browser no longer sends a session that resolves to nobody.
+  expect((await context.cookies()).find((c) => c.name === "flagstaff_session")).toBeUndefined();
 });

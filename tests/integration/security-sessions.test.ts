@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
-import { users } from "~/.server/db/schema";
+import { sessions, users } from "~/.server/db/schema";
 import "../../workers/api";
 import { routeTable } from "../../workers/api/registry";
 import { BASE, Client, db, newUser, PASSWORD, unique } from "./helpers";
@@ -143,6 +143,40 @@ describe("session fixation and cookie flags", () => {
     const again = new Client();
     again.cookie = c.cookie;
     expect((await again.json("/api/account/profile")).status).toBe(401);
+  });
+
+  it("a sign-out whose session already ended answers 401 and still clears the cookie; other 401s leave it", { timeout: 60_000 }, async () => {
+    const { userName } = await newUser();
+    const signIn = async () => {
+      const c = new Client();
+      expect((await c.json("/api/account/login", { method: "POST", body: { userName, password: PASSWORD } })).status).toBe(200);
+      return c.cookie!;
+    };
+    // Revoked: signed out through another copy of the cookie.
+    const revoked = await signIn();
+    expect((await exports.default.fetch(`${BASE}/api/account/logout`, { method: "POST", headers: { cookie: revoked } })).status).toBe(200);
+    // Expired: never read before its expiry, so no isolate holds it.
+    const expired = await signIn();
+    const [user] = await db().select({ id: users.id }).from(users).where(eq(users.userName, userName)).all();
+    await db().update(sessions).set({ expiresAt: Date.now() - 1000 }).where(eq(sessions.userId, user!.id));
+
+    for (const cookie of [revoked, expired, "flagstaff_session=%", "flagstaff_session=%E0%A4%A", `flagstaff_session=${"x".repeat(43)}`]) {
+      for (const [url, secure] of [
+        [`${BASE}/api/account/logout`, false],
+        ["https://flagstaff.test/api/account/logout", true],
+      ] as const) {
+        const out = await exports.default.fetch(url, { method: "POST", headers: { cookie } });
+        expect(out.status, cookie).toBe(401);
+        expect(await out.json()).toEqual({ title: "Please log in first", status: 401 });
+        // The same cookie the real sign-out sends.
+        expect(out.headers.get("set-cookie"), cookie).toBe(`flagstaff_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`);
+      }
+      // Elsewhere a 401 leaves the cookie alone: answered late, it could clear one a sign-in has just set.
+      const profile = await exports.default.fetch(`${BASE}/api/account/profile`, { headers: { cookie } });
+      expect(profile.status, cookie).toBe(401);
+      expect(profile.headers.get("set-cookie"), cookie).toBeNull();
+      await profile.arrayBuffer();
+    }
   });
 });
 

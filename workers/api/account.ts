@@ -83,6 +83,14 @@ defineRoute(account, { method: "POST", path: "/account/login", auth: "Public", t
   return ok(c, "account.logged_in");
 });
 
+// A sign-out whose session is already gone (expired, revoked, an undecodable cookie) is refused as any
+// signed-out call is, and still clears the cookie, which the browser would otherwise keep sending. Only
+// here: a late 401 of another route could clear the cookie a sign-in in another tab has just set.
+account.use("/account/logout", async (c, next) => {
+  await next();
+  if (c.res.status === 401) c.header("Set-Cookie", clearedSessionCookie(c.req.raw));
+});
+
 defineRoute(account, { method: "POST", path: "/account/logout", auth: "User", tag, summary: "Sign out" }, async (c) => {
   const session = await revokeSession(c.get("db"), c.req.raw);
   // What the session opened ends with it (its live sockets were authorised when they opened).
