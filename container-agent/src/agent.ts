@@ -44,6 +44,15 @@ import { isInstanceId, parseCreateRequest, parseExtendRequest } from "./validate
 export const AGENT_VERSION = "0.1.0";
 const MAX_BODY = 64 * 1024;
 
+/** A path segment, decoded; a broken escape (`%`, `%E0%A4%A`) is the caller's mistake, answered 400. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new AgentError(400, "agent.invalid_path", "path segments must be percent-encoded UTF-8");
+  }
+}
+
 export interface AgentOptions {
   config: AgentConfig;
   log?: Logger;
@@ -228,7 +237,7 @@ export class Agent {
     const body = await readBody(req);
     await this.authenticate(req, body);
     const path = splitQuerySignature(req.url ?? "/").path.split("?")[0]!;
-    const segments = path.split("/").filter(Boolean).map(decodeURIComponent);
+    const segments = path.split("/").filter(Boolean).map(decodeSegment);
     const parseJson = (): unknown => {
       try {
         return JSON.parse(body.toString("utf8"));

@@ -182,6 +182,24 @@ describe("listing, extending and destroying", () => {
     expect((await t.call("DELETE", `/containers/${randomUUID()}`)).status).toBe(404);
     expect((await t.call("GET", "/proxy/not-a-uuid")).status).toBe(404);
   });
+
+  it("answers 400 in its error shape for a signed path with a broken escape, and logs no internal error", async () => {
+    const internalBefore = t.log.find("agent.internal").length;
+    for (const [method, path] of [
+      ["GET", "/containers/%E0%A4%A"],
+      ["DELETE", "/containers/%"],
+      ["POST", "/containers/%zz/extend"],
+      ["GET", "/captures/1/2/%E0%A4%A"],
+      ["GET", "/%/health"],
+    ] as const) {
+      const { status, body } = await t.call<{ error: string; message: string }>(method, path, method === "POST" ? { expectStopAt: Date.now() + 60_000 } : undefined);
+      expect(status, `${method} ${path}`).toBe(400);
+      expect(body, `${method} ${path}`).toEqual({ error: "agent.invalid_path", message: "path segments must be percent-encoded UTF-8" });
+    }
+    expect(t.log.find("agent.internal")).toHaveLength(internalBefore);
+    // The agent still answers.
+    expect((await t.call("GET", "/health")).status).toBe(200);
+  });
 });
 
 describe("the host's network", () => {
