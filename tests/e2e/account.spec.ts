@@ -267,6 +267,25 @@ test("recovery: an address the API refuses is shown at the Email field, not abov
   await expect(page.getByRole("alert")).toHaveCount(0);
 });
 
+test("recovery without JavaScript (or before it has run): an address the API refuses is at the Email field too, not above the form (ja-JP)", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, locale: "ja-JP" });
+  const page = await context.newPage();
+  await page.goto("/account/recovery");
+  const email = page.getByLabel(ja.recovery.email, { exact: true });
+  await email.fill("not-an-address");
+  await page.getByRole("button", { name: ja.recovery.submit, exact: true }).click();
+  // The server action's answer, drawn by the server: the field is marked and described by the message.
+  await expect(page.getByRole("heading", { name: ja.recovery.title })).toBeVisible();
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  const errorId = (await email.getAttribute("aria-describedby"))?.split(" ").find((id) => id.endsWith("-error"));
+  expect(errorId, "the field is described by its error").toBeTruthy();
+  await expect(page.locator(`[id="${errorId}"]`)).toHaveText(jaErrors.validation.invalid_email);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  // The field's own autofocus: the focus is where the message stands without the page's script too.
+  await expect(email).toBeFocused();
+  await context.close();
+});
+
 test("profile: a tab left open saves only the fields it changed, so an admin's correction made meanwhile stays; a form without its originals sends every field, as before", async ({ page, adminApi }) => {
   const user = await registerUser(page);
   const search = `/api/admin/users/search?hint=${encodeURIComponent(user.userName)}`;
