@@ -1,6 +1,8 @@
 import { createContext, data, type RouterContextProvider } from "react-router";
 import { ERROR_FIELD_HEADER } from "~/core/errors";
 import { ApiError, type ApiCall } from "~/lib/api";
+import { keepInput, type KeptInput } from "~/lib/kept-input";
+import { changedNothing } from "~/lib/revalidate";
 import { getInstance, getLocale } from "~/middleware/i18next";
 
 /** The JSON API's handler, for a page's server action to call in the same request (workers/app.ts sets it). */
@@ -50,12 +52,19 @@ export function apiForForm(request: Request, context: Readonly<RouterContextProv
 
 /**
  * A route's server `action` for a form whose client action is `submit(form, api)`: the same submission, with
- * the API called in process (a form posted before the page's JavaScript ran).
+ * the API called in process (a form posted before the page's JavaScript ran). The page it answers is drawn
+ * anew, so a refusal (`unchanged(…)`) carries the fields named in `keep` back to it (app/lib/kept-input.ts);
+ * name no password or captcha token there.
  */
-export function formActionInProcess<T>(submit: (form: FormData, call: ApiCall) => Promise<T | Response>) {
+export function formActionInProcess<T extends object, K extends string = never>(
+  submit: (form: FormData, call: ApiCall) => Promise<T | Response>,
+  keep: readonly K[] = [],
+) {
   return async ({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }) => {
     const form = await request.formData();
     const { call, answer } = apiForForm(request, context, getLocale(context), getInstance(context).t("error.unknown"));
-    return answer(await submit(form, call));
+    const result = await submit(form, call);
+    if (result instanceof Response || !changedNothing(result) || keep.length === 0) return answer<T | (T & KeptInput<K>)>(result);
+    return answer<T | (T & KeptInput<K>)>({ ...result, ...keepInput(form, keep) });
   };
 }

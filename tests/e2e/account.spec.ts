@@ -281,6 +281,8 @@ test("recovery without JavaScript (or before it has run): an address the API ref
   expect(errorId, "the field is described by its error").toBeTruthy();
   await expect(page.locator(`[id="${errorId}"]`)).toHaveText(jaErrors.validation.invalid_email);
   await expect(page.getByRole("alert")).toHaveCount(0);
+  // The page drawn again holds the address that was sent, to correct rather than type again.
+  await expect(email).toHaveValue("not-an-address");
   // The field's own autofocus: the focus is where the message stands without the page's script too.
   await expect(email).toBeFocused();
   await context.close();
@@ -379,6 +381,63 @@ test("without JavaScript (or before it has run) Log in and Register work, with t
   await page.getByLabel(ja.password.retype, { exact: true }).fill("Start1234!");
   await page.getByRole("button", { name: ja.register.submit, exact: true }).click();
   await expect(page).toHaveURL(new URL("/", baseURL).href);
+  await expect(page.getByRole("banner").getByRole("link", { name: fresh })).toBeVisible();
+  await context.close();
+});
+
+test("without JavaScript (or before it has run) a refused login or registration keeps the user name and email that were sent, never a password (zh-CN)", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, locale: "zh-CN" });
+  const taken = await registerUser(context.request);
+  await context.clearCookies();
+  const page = await context.newPage();
+
+  // The API refuses the password: the page the server draws again holds the name, not the password.
+  await page.goto("/account/login");
+  await logIn(page, zh, taken.userName, "Wrong-pass1!");
+  await expect(page.getByRole("alert")).toHaveText(zhErrors.account.wrong_credentials);
+  await expect(page.getByLabel(zh.login.userName, { exact: true })).toHaveValue(taken.userName);
+  await expect(page.getByLabel(zh.login.password, { exact: true })).toHaveValue("");
+  expect(await page.content()).not.toContain("Wrong-pass1!");
+
+  await page.goto("/account/register");
+  const userName = page.getByLabel(zh.register.userName, { exact: true });
+  const email = page.getByLabel(zh.register.email, { exact: true });
+  const password = page.getByLabel(zh.register.password, { exact: true });
+  const retype = page.getByLabel(zh.password.retype, { exact: true });
+  const submit = page.getByRole("button", { name: zh.register.submit, exact: true });
+  // The API refuses the taken name.
+  const address = `${uniqueUserName()}@example.com`;
+  await userName.fill(taken.userName);
+  await email.fill(address);
+  await password.fill("Start1234!");
+  await retype.fill("Start1234!");
+  await submit.click();
+  await expect(userName).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText(zhErrors.account.username_taken, { exact: true })).toBeVisible();
+  await expect(userName).toHaveValue(taken.userName);
+  await expect(email).toHaveValue(address);
+  await expect(password).toHaveValue("");
+  await expect(retype).toHaveValue("");
+  expect(await page.content()).not.toContain("Start1234!");
+
+  // The form's own check refuses the password (no capital): the name just typed is kept, not the one before.
+  const fresh = uniqueUserName();
+  await userName.fill(fresh);
+  await password.fill("start1234!");
+  await retype.fill("start1234!");
+  await submit.click();
+  await expect(password).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText(zh.password.needsUppercase, { exact: true })).toBeVisible();
+  expect(await page.content()).not.toContain("start1234!");
+  await expect(userName).toHaveValue(fresh);
+  await expect(email).toHaveValue(address);
+  await expect(password).toHaveValue("");
+  await expect(retype).toHaveValue("");
+
+  // Only the passwords typed again: the kept name and address are sent with them.
+  await password.fill("Start1234!");
+  await retype.fill("Start1234!");
+  await submit.click();
   await expect(page.getByRole("banner").getByRole("link", { name: fresh })).toBeVisible();
   await context.close();
 });

@@ -17,6 +17,7 @@ import { TextLink } from "~/components/ui/text-link";
 import { formText, safeRedirect } from "~/lib/account";
 import { api, type ApiCall, errorMessage } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
+import { keptValue } from "~/lib/kept-input";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
@@ -68,8 +69,8 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
   return submit(await request.formData(), api);
 }
 
-/** The form posted before the page's JavaScript ran. */
-export const action = formActionInProcess(submit);
+/** The form posted before the page's JavaScript ran; a refusal keeps the user name (never the password or captcha token). */
+export const action = formActionInProcess(submit, ["userName"]);
 
 export default function Login({ actionData, loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -110,6 +111,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
               autoComplete="username"
               required
               autoFocus
+              defaultValue={keptValue(actionData, "userName")}
               error={actionData?.fieldErrors.userName ? t(actionData.fieldErrors.userName) : null}
             />
             <TextField

@@ -15,6 +15,7 @@ import { TextLink } from "~/components/ui/text-link";
 import { formText } from "~/lib/account";
 import { api, type ApiCall, errorMessage, fieldError } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
+import { keptValue } from "~/lib/kept-input";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
@@ -63,8 +64,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   return submit(await request.formData(), api);
 }
 
-/** The form posted before the page's JavaScript ran. */
-export const action = formActionInProcess(submit);
+/** The form posted before the page's JavaScript ran; a refusal keeps the address (never the captcha token). */
+export const action = formActionInProcess(submit, ["email"]);
 
 export default function Recovery({ actionData, loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -102,6 +103,7 @@ export default function Recovery({ actionData, loaderData }: Route.ComponentProp
               autoComplete="email"
               required
               autoFocus
+              defaultValue={keptValue(actionData, "email")}
               error={actionData?.emailError ? t(actionData.emailError) : (actionData?.serverError?.message ?? null)}
             />
           </FieldErrors>

@@ -21,6 +21,7 @@ import { computeUserNameProblem, type UserNameProblem } from "~/core/ui/user-nam
 import { formText, type RegisterResponse, safeRedirect } from "~/lib/account";
 import { api, type ApiCall, errorMessage, fieldError } from "~/lib/api";
 import { useFocusInvalid } from "~/lib/focus-invalid";
+import { keptValue } from "~/lib/kept-input";
 import { pageTitle } from "~/lib/meta";
 import { keepAfterUnchanged, unchanged } from "~/lib/revalidate";
 import { useOneSubmitAtATime } from "~/lib/one-submit";
@@ -93,8 +94,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
   return submit(await request.formData(), api);
 }
 
-/** The form posted before the page's JavaScript ran. */
-export const action = formActionInProcess(submit);
+/** The form posted before the page's JavaScript ran; a refusal keeps the user name and email (never the passwords or captcha token). */
+export const action = formActionInProcess(submit, ["userName", "email"]);
 
 export default function Register({ actionData, loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -154,6 +155,7 @@ export default function Register({ actionData, loaderData }: Route.ComponentProp
               required
               autoFocus
               maxLength={USER_NAME_MAX}
+              defaultValue={keptValue(actionData, "userName")}
               description={t("register.userNameHint", { min: USER_NAME_MIN, max: USER_NAME_MAX })}
               error={fieldErrors?.userName ? t(fieldErrors.userName, { min: USER_NAME_MIN, max: USER_NAME_MAX }) : serverMessage("userName")}
             />
@@ -163,6 +165,7 @@ export default function Register({ actionData, loaderData }: Route.ComponentProp
               type="email"
               autoComplete="email"
               required
+              defaultValue={keptValue(actionData, "email")}
               error={fieldErrors?.email ? t(fieldErrors.email) : serverMessage("email")}
             />
             <NewPasswordFields name="password" label={t("register.password")} problem={fieldErrors?.password} refusal={serverMessage("password")} />
