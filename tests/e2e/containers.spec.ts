@@ -126,9 +126,11 @@ test("a player starts a container from the challenge view, sees its entry and co
   await admin.reload();
   await expect(admin.getByRole("row").filter({ hasText: teamName })).toHaveCount(0);
 
-  // The monitor's events say who destroyed each: the admin's removal names no player, the player's names them.
+  // The monitor's events say who started and who destroyed each: the admin's removal names no player, the
+  // player's names them.
   await admin.goto(`/games/${gameId}/monitor/events?containers=shown`);
   const fill = (text: string, values: Record<string, string>) => text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? "");
+  await expect(admin.getByText(fill(en.monitor.event.ContainerStart, { team: teamName, user: userName, challenge: `Box ${stamp}` }), { exact: true })).toHaveCount(2);
   await expect(admin.getByText(fill(en.monitor.event.ContainerRemoved, { team: teamName, challenge: `Box ${stamp}` }), { exact: true })).toHaveCount(1);
   await expect(admin.getByText(fill(en.monitor.event.ContainerDestroy, { team: teamName, user: userName, challenge: `Box ${stamp}` }), { exact: true })).toHaveCount(1);
   await context.close();

@@ -217,14 +217,16 @@ async function cheatingGame(admin: Page, browser: import("@playwright/test").Bro
   const playerA = await contextA.newPage();
   const playerB = await contextB.newPage();
   await playerWithTeam(playerA, gameId, `CA${stamp}`.slice(0, 15));
-  await playerWithTeam(playerB, gameId, `CB${stamp}`.slice(0, 15));
+  const { userName: userB } = await registerUser(playerB.request);
+  const teamB = await ok<{ id: number }>(playerB.request.post("/api/team", { data: { name: `CB${stamp}`.slice(0, 15) } }));
+  await ok(playerB.request.post(`/api/game/${gameId}`, { data: { teamId: teamB.id } }));
   // Opening the challenge hands each team its flag; B opens it too, so B's answers are judged.
   const detailA = await ok<{ context: { url: string } }>(playerA.request.get(`/api/game/${gameId}/challenges/${challengeId}`));
   await ok(playerB.request.get(`/api/game/${gameId}/challenges/${challengeId}`));
   const flagA = decodeURIComponent(detailA.context.url.split("/").pop() ?? "");
   expect(flags).toContain(flagA);
   const submitB = (flag: string) => ok<number>(playerB.request.post(`/api/game/${gameId}/challenges/${challengeId}`, { data: { flag } }));
-  return { gameId, flagA, submitB, teamA: `CA${stamp}`.slice(0, 15), teamB: `CB${stamp}`.slice(0, 15), close: async () => (await contextA.close(), await contextB.close()) };
+  return { gameId, flagA, submitB, userB, teamA: `CA${stamp}`.slice(0, 15), teamB: `CB${stamp}`.slice(0, 15), close: async () => (await contextA.close(), await contextB.close()) };
 }
 
 test("the cheat info monitor lists a stolen flag without a reload", async ({ adminPage: admin, browser }) => {
@@ -499,7 +501,7 @@ test("the events monitor pages back to older events, for the type filter too, on
   await expect(items).toHaveCount(100);
   const types = admin.getByRole("combobox", { name: en.monitor.typeLabel });
   await types.selectOption("CheatDetected");
-  const cheat = en.monitor.event.CheatDetected.replace("{{challenge}}", "Own flags").replace("{{submitTeam}}", game.teamB).replace("{{ownedTeam}}", game.teamA);
+  const cheat = en.monitor.event.CheatDetected.replace("{{challenge}}", "Own flags").replace("{{submitTeam}}", game.teamB).replace("{{user}}", game.userB).replace("{{ownedTeam}}", game.teamA);
   await expect(items).toHaveCount(1);
   await expect(items.first()).toContainText(cheat);
 

@@ -1,8 +1,9 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { EventType } from "~/core/enums";
 import type { GameEvent } from "~/core/protocol";
 import { applyFilterChanges } from "~/lib/address-filter";
-import { appendOlderEvents, eventFilterChanges, eventFilterFrom, eventTypeOptions, HELD_MAX, matchesEventFilter, prependLiveEvent } from "./event-list";
+import { appendOlderEvents, eventFilterChanges, eventText, eventFilterFrom, eventTypeOptions, HELD_MAX, matchesEventFilter, prependLiveEvent } from "./event-list";
 
 const ev = (time: number, type: EventType = "FlagSubmit", values: string[] = [String(time)]): GameEvent => ({ type, values, time, user: "u", team: "t", teamId: 1 });
 
@@ -105,5 +106,42 @@ describe("prependLiveEvent", () => {
     expect(events).toHaveLength(HELD_MAX);
     expect(events[0]!.time).toBe(HELD_MAX + 1);
     expect(trimmed).toBe(true);
+  });
+});
+
+describe("eventText", () => {
+  const locales = Object.fromEntries(
+    (["en-US", "ja-JP", "zh-CN"] as const).map((lang) => [lang, JSON.parse(readFileSync(new URL(`../../locales/${lang}/common.json`, import.meta.url), "utf8")) as Record<string, unknown>]),
+  );
+  const translator = (lang: keyof typeof locales) => (key: string, values: Record<string, string> = {}) => {
+    const template = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], locales[lang]);
+    if (typeof template !== "string") throw new Error(`no ${key} in ${lang}`);
+    return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+      if (!(name in values)) throw new Error(`${key} in ${lang} uses {{${name}}}, which is not given`);
+      return values[name]!;
+    });
+  };
+  const event = (type: EventType, values: string[], user: string | null): GameEvent => ({ type, values, time: 1, user, team: "Alpha", teamId: 1 });
+  const withUser: [EventType, string[]][] = [
+    ["FlagSubmit", ["WrongAnswer", "flag{x}", "Box"]],
+    ["CheatDetected", ["Box", "Alpha", "Beta"]],
+    ["ContainerStart", ["7", "Box"]],
+    ["ContainerDestroy", ["7", "Box"]],
+    ["Normal", ["A note"]],
+  ];
+
+  it("names the user of every event type that has one, in every language", () => {
+    for (const lang of ["en-US", "ja-JP", "zh-CN"] as const) {
+      for (const [type, values] of withUser) expect(eventText(event(type, values, "alice"), translator(lang)), `${type} in ${lang}`).toContain("alice");
+    }
+    expect(eventText(event("ContainerStart", ["7", "Box Static"], "alice"), translator("en-US"))).toBe("Alpha / alice started a container for Box Static");
+    expect(eventText(event("CheatDetected", ["Box", "Alpha", "Beta"], "alice"), translator("en-US"))).toBe("Cheat: Alpha / alice submitted the flag of Beta for Box");
+  });
+
+  it("says a player's deleted user is gone, and a removal without a user is the platform's", () => {
+    const en = translator("en-US");
+    expect(eventText(event("ContainerStart", ["7", "Box"], null), en)).toBe("Alpha / (deleted user) started a container for Box");
+    expect(eventText(event("ContainerDestroy", ["7", "Box"], null), en)).toBe("The container of Alpha for Box was removed");
+    expect(eventText(event("Normal", ["A note"], null), en)).toBe("A note");
   });
 });

@@ -1,3 +1,4 @@
+import { withoutBidiControls } from "~/core/bidi";
 import { EVENT_TYPES, type EventType } from "~/core/enums";
 import type { GameEvent } from "~/core/protocol";
 
@@ -54,6 +55,35 @@ export function eventFilterChanges(current: EventAddressFilter, next: Partial<Ev
 export function matchesEventFilter(event: GameEvent, filter: EventFilter): boolean {
   if (filter.hideContainer && isContainerEvent(event.type)) return false;
   return filter.type === "" || event.type === filter.type;
+}
+
+/** A translation function: a key of common.json and its values. */
+export type Translate = (key: string, values?: Record<string, string>) => string;
+
+/**
+ * An event's sentence (rules.md §11 values): every line whose event has a user names them after the team
+ * ("team / user"), as the flag lines always did. A player's event whose user was deleted says so; a
+ * ContainerDestroy without a user was the platform's removal (expiry, an admin, the team's limit).
+ */
+export function eventText(e: GameEvent, t: Translate): string {
+  // Values go into a sentence: a direction control in a team name or an answer must not turn it around.
+  const v = e.values.map(withoutBidiControls);
+  // A team's or user's event outlives them (its reference is emptied): the sentence says who is gone.
+  const team = e.team === null ? t("monitor.deletedTeam") : withoutBidiControls(e.team);
+  const user = e.user ? withoutBidiControls(e.user) : t("monitor.deletedUser");
+  switch (e.type) {
+    case "FlagSubmit":
+      return t("monitor.event.FlagSubmit", { team, user, answer: v[1] ?? "", challenge: v[2] ?? "", result: t(`monitor.status.${v[0] ?? "FlagSubmitted"}`) });
+    case "CheatDetected":
+      return t("monitor.event.CheatDetected", { challenge: v[0] ?? "", submitTeam: v[1] ?? "", user, ownedTeam: v[2] ?? "" });
+    case "ContainerStart":
+      return t("monitor.event.ContainerStart", { team, user, challenge: v[1] ?? "" });
+    case "ContainerDestroy":
+      return e.user ? t("monitor.event.ContainerDestroy", { team, user, challenge: v[1] ?? "" }) : t("monitor.event.ContainerRemoved", { team, challenge: v[1] ?? "" });
+    default:
+      // The platform's own notes have no user; one that has names them.
+      return e.user ? t("monitor.event.NormalBy", { text: v[0] ?? "", user }) : t("monitor.event.Normal", { text: v[0] ?? "" });
+  }
 }
 
 function eventKey(e: GameEvent): string {

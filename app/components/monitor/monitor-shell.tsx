@@ -6,7 +6,7 @@ import { WideOnly } from "~/components/layout/wide-only";
 import { LiveState } from "~/components/ui/live-state";
 import { useHubSocket } from "~/lib/realtime";
 import { type SheetTiming, SheetDownloads } from "./download-button";
-import { withoutBidiControls } from "~/core/bidi";
+import { eventText } from "./event-list";
 import type { GameEvent } from "~/core/protocol";
 
 /**
@@ -37,26 +37,8 @@ export function MonitorShell({ gameId, sheets, live = false, children }: { gameI
   );
 }
 
-/** An event's sentence in the viewer's language (rules.md §11 values). */
+/** An event's sentence in the viewer's language (rules.md §11 values; the words in event-list.ts `eventText`). */
 export function useEventText() {
   const { t } = useTranslation();
-  return (e: GameEvent): string => {
-    // Values go into a sentence: a direction control in a team name or an answer must not turn it around.
-    const v = e.values.map(withoutBidiControls);
-    // A team's or user's event outlives them (its reference is emptied): the sentence says who is gone.
-    const team = e.team === null ? t("monitor.deletedTeam") : withoutBidiControls(e.team);
-    switch (e.type) {
-      case "FlagSubmit":
-        return t("monitor.event.FlagSubmit", { team, user: e.user || t("monitor.deletedUser"), answer: v[1] ?? "", challenge: v[2] ?? "", result: t(`monitor.status.${v[0] ?? "FlagSubmitted"}`) });
-      case "CheatDetected":
-        return t("monitor.event.CheatDetected", { challenge: v[0] ?? "", submitTeam: v[1] ?? "", ownedTeam: v[2] ?? "" });
-      case "ContainerStart":
-        return t("monitor.event.ContainerStart", { team, challenge: v[1] ?? "" });
-      case "ContainerDestroy":
-        // With its user, a player destroyed it; without, the platform removed it (expiry, an admin, the team's limit).
-        return e.user ? t("monitor.event.ContainerDestroy", { team, user: e.user, challenge: v[1] ?? "" }) : t("monitor.event.ContainerRemoved", { team, challenge: v[1] ?? "" });
-      default:
-        return t("monitor.event.Normal", { text: v[0] ?? "" });
-    }
-  };
+  return (e: GameEvent): string => eventText(e, (key, values) => t(key, values));
 }
