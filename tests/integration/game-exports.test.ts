@@ -11,6 +11,10 @@ interface Workbook {
   sheetNames: string[];
   /** Rows of the first sheet as cell texts (shared strings resolved; numbers as their text). */
   rows: string[][];
+  /** The first sheet's column widths (`<col width>`, in characters) by column index; undefined: Excel's default 8.43. */
+  widths: (number | undefined)[];
+  /** The first sheet's frozen pane: the number of rows kept in view (0 without one). */
+  frozenRows: number;
 }
 
 const unescapeXml = (s: string) =>
@@ -36,8 +40,17 @@ async function readXlsx(res: Response): Promise<Workbook> {
         unescapeXml([...m[1]!.matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => t[1]).join("")),
       )
     : [];
+  const sheet = read("xl/worksheets/sheet1.xml");
+  const widths: (number | undefined)[] = [];
+  for (const col of sheet.matchAll(/<col ([^>]*)\/?>/g)) {
+    const attr = (name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(col[1]!)?.[1];
+    if (attr("customWidth") !== "1") continue;
+    for (let i = Number(attr("min")); i <= Number(attr("max")); i++) widths[i - 1] = Number(attr("width"));
+  }
+  const pane = /<pane ([^>]*)\/>/.exec(sheet)?.[1] ?? "";
+  const frozenRows = /state="frozen"/.test(pane) ? Number(/ySplit="(\d+)"/.exec(pane)?.[1] ?? 0) : 0;
   const rows: string[][] = [];
-  for (const row of read("xl/worksheets/sheet1.xml").matchAll(/<row [^>]*>([\s\S]*?)<\/row>/g)) {
+  for (const row of sheet.matchAll(/<row [^>]*>([\s\S]*?)<\/row>/g)) {
     const cells: string[] = [];
     for (const c of row[1]!.matchAll(/<c r="([A-Z]+\d+)"([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
       const attrs = c[2] ?? "";
@@ -51,7 +64,7 @@ async function readXlsx(res: Response): Promise<Workbook> {
     }
     rows.push(Array.from(cells, (x) => x ?? ""));
   }
-  return { sheetNames, rows };
+  return { sheetNames, rows, widths, frozenRows };
 }
 
 /** Excel serial day number of a UTC instant (1900 date system). */
@@ -183,6 +196,17 @@ describe("excel exports", () => {
     const serial = Number(rowA![col("Time (UTC)")]);
     expect(serial).toBeGreaterThan(excelSerial(before - 60_000));
     expect(serial).toBeLessThan(excelSerial(Date.now() + 1000));
+    // Every column is sized to what it holds (the default 8.43 shows a date as ######## and cuts names off),
+    // and the header row stays in view.
+    expect(book.frozenRows).toBe(1);
+    expect(book.widths).toHaveLength(head!.length);
+    const width = (label: string) => book.widths[col(label)] ?? 8.43;
+    expect(width("Time (UTC)")).toBeGreaterThanOrEqual("yyyy-mm-dd hh:mm:ss".length);
+    expect(width("Team")).toBeGreaterThanOrEqual(a!.teamName.length);
+    expect(width("Email")).toBeGreaterThanOrEqual(a!.email.length);
+    expect(width("Crew")).toBeGreaterThanOrEqual(a!.userName.length);
+    expect(width("Student number")).toBeGreaterThanOrEqual("Student number".length);
+    expect(width("Rank")).toBeLessThan(12);
 
     // Localised headers follow Accept-Language; sheet name and file name do not.
     const ja = new Client({ lang: "ja-JP" });
@@ -212,6 +236,12 @@ describe("excel exports", () => {
       ["ACCEPTED", a!.teamName, a!.userName, "only", "flag{only}", a!.email],
       ["WRONG", a!.teamName, a!.userName, "only", "flag{nope}", a!.email],
     ]);
+    expect(book.frozenRows).toBe(1);
+    const [statusW, timeW, teamW, , , , emailW] = book.widths.map((w) => w ?? 8.43);
+    expect(statusW).toBeGreaterThanOrEqual("ACCEPTED".length);
+    expect(timeW).toBeGreaterThanOrEqual("yyyy-mm-dd hh:mm:ss".length);
+    expect(teamW).toBeGreaterThanOrEqual(a!.teamName.length);
+    expect(emailW).toBeGreaterThanOrEqual(a!.email.length);
   });
 
   it("writes a submission sheet of several megabytes (a zip entry fflate would compress in a Web Worker)", async () => {

@@ -3,6 +3,7 @@ import writeXlsxFile, { type Row, type SheetData } from "write-excel-file/node";
 import type { AnswerResult } from "~/core/enums";
 import { AppError, GAME_NOT_STARTED, notFound } from "~/core/errors";
 import type { Translate } from "~/core/i18n/translator";
+import { computeColumnWidths } from "~/core/sheet-columns";
 import { orderChallenges, type ScoreboardModel } from "~/core/scoring/scoreboard";
 import { safeSegment } from "~/core/writeup-names";
 import type { Db } from "../db/client";
@@ -36,9 +37,10 @@ export interface SheetFile {
   body: Uint8Array<ArrayBuffer>;
 }
 
-/** One sheet as the bytes of an .xlsx file, the header row kept in view. */
+/** One sheet as the bytes of an .xlsx file, the header row kept in view, each column as wide as its content. */
 async function xlsx(rows: SheetData, sheet: string): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(await writeXlsxFile(rows, { sheet, stickyRowsCount: 1 }).toBuffer());
+  const columns = computeColumnWidths(rows);
+  return new Uint8Array(await writeXlsxFile(rows, { sheet, stickyRowsCount: 1, columns }).toBuffer());
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
