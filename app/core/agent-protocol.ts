@@ -195,6 +195,12 @@ export interface KnownInstancesResponse {
   known: string[];
 }
 
+/**
+ * Why the agent removed a container: asked to (`request`), past its expiry (`expired`), left out of the
+ * platform's known instances (`unknown`), its start failed (`failed`), it stopped by itself (`exited`).
+ */
+export type AgentRemovalReason = "request" | "expired" | "unknown" | "failed" | "exited";
+
 /** Agent → Worker, POST {platform}/api/agent/events: container state changes and finished captures. */
 export type AgentEvent =
   | { type: "container.started"; agentId: string; at: number; container: AgentContainer }
@@ -203,7 +209,7 @@ export type AgentEvent =
       agentId: string;
       at: number;
       instanceId: string;
-      reason: "request" | "expired" | "unknown" | "failed" | "exited";
+      reason: AgentRemovalReason;
     }
   | { type: "capture.ready"; agentId: string; at: number; capture: AgentCaptureFile };
 

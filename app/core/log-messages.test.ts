@@ -83,6 +83,11 @@ describe("the reader's text", () => {
     expect(read("zh-CN", { key: "settingsChanged", params: { fields: ["containerPolicy.extraFlagEnvNames"] } })).toBe("平台设置已修改：额外的 flag 变量名");
     expect(read("ja-JP", { key: "challengeCreated", params: { title: "W", id: 9, type: "DynamicContainer", game: 2 } })).toBe("大会 #2 に問題 W（#9、動的コンテナ）を作成しました");
     expect(read("zh-CN", { key: "containerRemovedByAgent", params: { id: "c1", agent: "a1", reason: "expired" } })).toBe("Agent a1 删除了容器 c1（已到期）");
+    // The platform's own reason for a removal the agent calls "unknown" (the game ended, practice mode off).
+    const ended: LogText = { key: "containerRemovedByAgent", params: { id: "c1", agent: "a1", reason: "gameEnded" } };
+    expect(read("en-US", ended)).toBe("Container c1 removed by agent a1 (the game ended and practice mode is off)");
+    expect(read("ja-JP", ended)).toBe("エージェント a1 がコンテナ c1 を削除しました（大会が終了し、練習モードがオフ）");
+    expect(read("zh-CN", ended)).toBe("Agent a1 删除了容器 c1（比赛已结束且未开启练习模式）");
     expect(read("ja-JP", { key: "containerExtended", params: { team: "X", id: "c1", until: 5 } })).toBe("チーム X がコンテナ c1 を at 5 まで延長しました");
     expect(read("en-US", { key: "usersImported", params: { rows: 1 } })).toBe("Batch user import: 1 row");
     expect(read("ja-JP", { key: "usersImported", params: { rows: 1 } })).toBe("ユーザーの一括登録：1 行");

@@ -26,8 +26,12 @@ export interface ReleasedContainer {
   failure: AgentFailure;
 }
 
-/** Where an agent's removal came from (app/core/agent-protocol.ts `container.destroyed`). */
-export type RemovalReason = "request" | "expired" | "unknown" | "failed" | "exited";
+/**
+ * Why an agent removed a container: its own reason (app/core/agent-protocol.ts `container.destroyed`),
+ * or, where it says `unknown` (the platform left it out of its known instances), the platform's reason for
+ * that (`gameEnded`: the game ended and practice mode is off; core/game/phase.ts containerUnwantedReason).
+ */
+export type RemovalReason = "request" | "expired" | "unknown" | "failed" | "exited" | "gameEnded";
 
 type None = Record<string, never>;
 type Released = { failure: AgentFailure };

@@ -623,6 +623,13 @@ async function ghostContainer(p: Awaited<ReturnType<typeof acceptedPlayer>>, gam
 const warningsAbout = async (text: string) =>
   (await db().select({ message: logs.message }).from(logs).where(and(eq(logs.level, "Warning"), like(logs.message, `%${text}%`))).orderBy(logs.id).all()).map((l) => l.message);
 
+/** The reasons of the admin log's "removed by agent" records of a container. */
+const removalReasons = async (id: string) =>
+  (await db().select({ params: logs.messageParams }).from(logs).where(eq(logs.messageKey, "containerRemovedByAgent")).orderBy(logs.id).all())
+    .map((l) => l.params as { id?: string; reason?: string } | null)
+    .filter((p) => p?.id === id)
+    .map((p) => p!.reason);
+
 const agentEnv = env as unknown as { FLAGSTAFF_AGENTS: string; FLAGSTAFF_AGENT_SECRET: string };
 const deadAgentUrl = () => agentEnv.FLAGSTAFF_AGENTS.split(",")[1]!;
 
@@ -888,6 +895,8 @@ describe("agent callbacks", () => {
     expect((await liveRow(r.body.entry))!.status).toBe("Running");
     expect((await signedPost("/api/agent/events", event)).status).toBe(204);
     expect((await liveRow(r.body.entry))!.status).toBe("Destroyed");
+    // The agent's own reason is logged as it said it.
+    expect(await removalReasons(r.body.entry)).toEqual(["expired"]);
     const events = await db().select().from(gameEvents).where(and(eq(gameEvents.gameId, game.id), eq(gameEvents.type, "ContainerDestroy"))).all();
     expect(events).toHaveLength(1);
     // The agent still runs it (the event was the test's): remove it through the admin path of its agent.
@@ -927,6 +936,8 @@ describe("containers of an ended game", () => {
     const gone = { type: "container.destroyed", agentId: agent.agentId, at: Date.now(), instanceId: team.body.entry, reason: "unknown" };
     expect((await signedPost("/api/agent/events", gone)).status).toBe(204);
     expect((await liveRow(team.body.entry))!.status).toBe("Destroyed");
+    // The admin log says why: the platform let it go because the game ended without practice mode.
+    expect(await removalReasons(team.body.entry)).toEqual(["gameEnded"]);
 
     expect((await admin.client.json(`/api/edit/games/${game.id}/challenges/${c.id}/container`, { method: "DELETE" })).status).toBe(200);
     expect((await practice.admin.client.json(`/api/admin/instances/${kept.body.entry}`, { method: "DELETE" })).status).toBe(200);

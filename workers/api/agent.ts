@@ -48,11 +48,13 @@ defineRoute(agentApi, { method: "POST", path: "/agent/events", auth: "Public", i
     case "container.started":
       await containerStarted(c.get("db"), event.agentId, event.container);
       break;
-    case "container.destroyed":
-      if (await containerGone(deps, event.agentId, event.instanceId)) {
-        await logEvent(c, { level: "Information", logger: "Container", text: { key: "containerRemovedByAgent", params: { id: event.instanceId, agent: event.agentId, reason: event.reason } }, status: "Success", userName: null });
+    case "container.destroyed": {
+      const reason = await containerGone(deps, event.agentId, event.instanceId, event.reason);
+      if (reason) {
+        await logEvent(c, { level: "Information", logger: "Container", text: { key: "containerRemovedByAgent", params: { id: event.instanceId, agent: event.agentId, reason } }, status: "Success", userName: null });
       }
       break;
+    }
     case "capture.ready":
       await captureReady({ ...deps, bucket: c.env.FILES }, event.agentId, event.capture);
       break;

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
-import type { AgentContainer, CreateContainerRequest } from "~/core/agent-protocol";
+import type { AgentContainer, AgentRemovalReason, CreateContainerRequest } from "~/core/agent-protocol";
 import { GamePermission, isContainerType, type PortMappingType } from "~/core/enums";
-import type { AgentFailure, ReleasedContainer } from "~/core/log-messages";
+import type { AgentFailure, ReleasedContainer, RemovalReason } from "~/core/log-messages";
 import { AppError, badRequest, notFound } from "~/core/errors";
 import { generateTestFlag, type Randomness } from "~/core/flags/template";
-import { computeGamePhase, type GameTimes } from "~/core/game/phase";
+import { computeGamePhase, containerUnwantedReason, type GameTimes } from "~/core/game/phase";
 import type { GameEvent } from "~/core/protocol";
 import { permissionsFor } from "~/core/scoring/scoreboard";
 import {
@@ -877,8 +877,7 @@ export async function knownInstances(db: Db, instanceIds: string[], now: number)
       .where(and(inArray(containers.id, part), live))
       .all(),
   );
-  const closed = (game: GameTimes) => computeGamePhase(game, now) === "Ended" && !game.practiceMode;
-  return rows.filter((r) => r.game?.endTime == null || !closed(r.game as GameTimes)).map((r) => r.id);
+  return rows.filter((r) => r.game?.endTime == null || containerUnwantedReason(r.game as GameTimes, now) === null).map((r) => r.id);
 }
 
 /** A container the agent reports as started: the row learns its agent if it did not know it yet. */
@@ -909,13 +908,26 @@ export async function containerStarted(db: Db, agentId: string, container: Agent
     .run();
 }
 
-/** A container the agent removed (expired, exited, unknown): the row follows, with the event. */
-export async function containerGone(deps: Pick<ContainerDeps, "db" | "now" | "env">, agentId: string, instanceId: string): Promise<boolean> {
-  const row = await deps.db
-    .select()
+/**
+ * A container the agent removed (expired, exited, unknown): the row follows, with the event. Returns the
+ * removal's reason for the log, or null when no live row of that agent was removed. The agent's `unknown`
+ * is the platform's own decision (knownInstances): the reason is then why the platform let it go.
+ */
+export async function containerGone(
+  deps: Pick<ContainerDeps, "db" | "now" | "env">,
+  agentId: string,
+  instanceId: string,
+  reported: AgentRemovalReason,
+): Promise<RemovalReason | null> {
+  const found = await deps.db
+    .select({ row: containers, game: { startTime: games.startTime, endTime: games.endTime, practiceMode: games.practiceMode } })
     .from(containers)
+    .leftJoin(participations, eq(participations.id, containers.participationId))
+    .leftJoin(games, eq(games.id, participations.gameId))
     .where(and(eq(containers.id, instanceId.toLowerCase()), live))
     .get();
-  if (!row || (row.agentId != null && row.agentId !== agentId)) return false;
-  return markDestroyed(deps, row);
+  if (!found || (found.row.agentId != null && found.row.agentId !== agentId)) return null;
+  if (!(await markDestroyed(deps, found.row))) return null;
+  const game = found.game?.endTime == null ? null : (found.game as GameTimes);
+  return reported === "unknown" && game ? (containerUnwantedReason(game, deps.now) ?? "unknown") : reported;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../errors";
-import { assertJoinable, assertPlayable, canJoin, canPlay, computeGamePhase, isInWindow } from "./phase";
+import { assertJoinable, assertPlayable, canJoin, canPlay, computeGamePhase, containerUnwantedReason, isInWindow } from "./phase";
 
 const game = (practiceMode: boolean) => ({ startTime: 1000, endTime: 2000, practiceMode });
 
@@ -45,6 +45,11 @@ describe("game phase", () => {
     expect(canJoin(g, now)).toBe(join);
     expect(codeOf(() => assertPlayable(g, now))).toBe(playCode);
     expect(codeOf(() => assertJoinable(g, now))).toBe(joinCode);
+  });
+
+  it("lets a team's containers go only after the end without practice mode, and says so", () => {
+    expect(containerUnwantedReason(game(false), 2500)).toBe("gameEnded");
+    for (const [now, practice] of [[500, false], [1500, false], [2500, true]] as const) expect(containerUnwantedReason(game(practice), now)).toBeNull();
   });
 
   it("sends the game-state codes as HTTP 400", () => {

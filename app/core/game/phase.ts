@@ -27,6 +27,15 @@ export function canPlay(game: GameTimes, now: number): boolean {
   return phase === "Running" || (phase === "Ended" && game.practiceMode);
 }
 
+/**
+ * Why the platform no longer keeps a team's container of this game (rules.md §8), or null while it does:
+ * after the end without practice mode its team can neither use, extend nor destroy it. The agent is told
+ * (POST api/agent/instances leaves it out) and removes it; the admin log gives this reason for the removal.
+ */
+export function containerUnwantedReason(game: GameTimes, now: number): "gameEnded" | null {
+  return computeGamePhase(game, now) === "Ended" && !game.practiceMode ? "gameEnded" : null;
+}
+
 /** Whether joining is allowed: any time except after the end with practice mode off. */
 export function canJoin(game: GameTimes, now: number): boolean {
   return !(computeGamePhase(game, now) === "Ended" && !game.practiceMode);
