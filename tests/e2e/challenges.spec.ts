@@ -220,8 +220,9 @@ test("an admin builds one challenge of each type and a player opens and download
   const other = page.getByRole("listitem").filter({ hasText: /flag\{pair_[ab]\}/ }).filter({ hasNot: page.locator(`a[href="${pairHref}"]`) });
   await expect(other).not.toContainText(interpolate(A.flagGivenTo, { team: teamName }));
   await given.getByRole("button").click();
-  const dialog = page.getByRole("dialog");
+  const dialog = page.getByRole("dialog", { name: A.deleteFlagTitle });
   await expect(dialog).toContainText(interpolate(A.deleteGivenFlag, { team: teamName }));
+  await expect(dialog).not.toContainText(A.deleteFlagConfirm);
   await dialog.getByRole("button", { name: en.teams.cancel }).click();
   await expect(given).toBeVisible();
 });
@@ -618,7 +619,11 @@ test("the last flag of an enabled challenge is kept: its delete dialog says why,
   await hydrated(page);
   const deleteButton = page.getByRole("button", { name: A.deleteFlagNamed.replace("{{flag}}", "flag{only}") });
   await deleteButton.click();
-  const dialog = page.getByRole("dialog");
+  // Titled as the product's other delete confirmations, a question, with the flag and what deleting it does.
+  const dialog = page.getByRole("dialog", { name: A.deleteFlagTitle });
+  await expect(dialog.getByRole("heading")).toHaveText(A.deleteFlagTitle);
+  await expect(dialog.locator("code")).toHaveText("flag{only}");
+  await expect(dialog).toContainText(A.deleteFlagConfirm);
   await dialog.getByRole("button", { name: A.deleteFlag }).click();
   await expect(dialog.getByText(enErrors.challenge.last_flag)).toBeVisible();
   await dialog.getByRole("button", { name: en.teams.cancel }).click();

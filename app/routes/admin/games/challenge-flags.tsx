@@ -316,18 +316,19 @@ function FlagList({ gameId, challenge, onDone }: { gameId: number; challenge: Ch
       )}
       <ConfirmDialog
         open={deleting !== null}
-        title={t("adminChallenges.deleteFlag")}
+        title={t("adminChallenges.deleteFlagTitle")}
         message={
           <div className="space-y-2">
             <code className="block font-mono break-all">{deleting?.flag}</code>
-            {deleting?.team != null ? (
-              <p>
-                {/* The team gets another pair on its next open only if an unused one is left. */}
-                {challenge.flags.some((f) => f.team === null && f.id !== deleting.id)
-                  ? t("adminChallenges.deleteGivenFlag", { team: deleting.team })
-                  : t("adminChallenges.deleteGivenFlagNoSpare", { team: deleting.team })}
-              </p>
-            ) : null}
+            <p>
+              {deleting?.team == null
+                ? t("adminChallenges.deleteFlagConfirm")
+                : t(
+                    // The team gets another pair on its next open only if an unused one is left.
+                    challenge.flags.some((f) => f.team === null && f.id !== deleting.id) ? "adminChallenges.deleteGivenFlag" : "adminChallenges.deleteGivenFlagNoSpare",
+                    { team: deleting.team },
+                  )}
+            </p>
           </div>
         }
         confirmLabel={t("adminChallenges.deleteFlag")}
