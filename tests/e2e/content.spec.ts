@@ -115,6 +115,57 @@ test("an admin changes the colour: after a reload the primary colour variable ha
   await page.request.put("/api/admin/config", { data: { globalConfig: { customTheme: "" } } });
 });
 
+test("with a red brand colour an information box still looks unlike an error box, in the dark and the light theme", async ({ adminPage: admin, browser }) => {
+  // The info tone used the brand palette: #e11d48 made it the error tone's red (sRGB values apart by a few units,
+  // so the check is on hue, not on equality).
+  expect((await admin.request.put("/api/admin/config", { data: { globalConfig: { customTheme: "#e11d48" } } })).status()).toBe(200);
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto("/account/login?reason=password-changed");
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--brand").trim().toLowerCase())).toBe("#e11d48");
+    const info = page.getByRole("status").filter({ hasText: en.login.passwordChanged });
+    await expect(info).toBeVisible(FIRST_LOAD);
+    await page.getByLabel(en.login.userName).fill(`nobody${stamp()}`);
+    await page.getByLabel(en.login.password, { exact: true }).fill("Wrong-passw0rd!");
+    await page.getByRole("button", { name: en.login.submit }).click();
+    const error = page.getByRole("alert").filter({ hasText: /\S/ }).filter({ visible: true });
+    await expect(error).toBeVisible();
+    await expect(info).toBeVisible();
+    // Hue (degrees) of each painted colour, read back from a canvas: computed styles may be oklch/oklab/color-mix.
+    const hues = (box: typeof info) =>
+      box.evaluate((el) => {
+        const css = getComputedStyle(el);
+        const ctx = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+        const hue = (colour: string) => {
+          ctx.clearRect(0, 0, 1, 1);
+          ctx.fillStyle = colour;
+          ctx.fillRect(0, 0, 1, 1);
+          const [r, g, b] = [...ctx.getImageData(0, 0, 1, 1).data].map((v) => v / 255) as [number, number, number];
+          const max = Math.max(r, g, b);
+          const d = max - Math.min(r, g, b);
+          if (d === 0) return null;
+          const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+          return (h * 60 + 360) % 360;
+        };
+        return { background: hue(css.backgroundColor), border: hue(css.borderTopColor), text: hue(css.color) };
+      });
+    const apart = (a: number | null, b: number | null) => (a === null || b === null ? 0 : Math.min(Math.abs(a - b), 360 - Math.abs(a - b)));
+    for (const theme of ["dark", "light"] as const) {
+      if (theme === "light") await page.getByLabel(en.theme.label, { exact: true }).selectOption(theme);
+      await expect(page.locator("html")).toHaveClass(theme);
+      await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+      const [i, e] = [await hues(info), await hues(error)];
+      for (const part of ["background", "border", "text"] as const) {
+        expect(apart(i[part], e[part]), `${theme} ${part}: info ${i[part]}°, error ${e[part]}°`).toBeGreaterThanOrEqual(60);
+      }
+    }
+  } finally {
+    await context.close();
+    await admin.request.put("/api/admin/config", { data: { globalConfig: { customTheme: "" } } });
+  }
+});
+
 test("a saved settings card keeps what it saved, and the next save does not send the old values back", async ({ adminPage: page }) => {
   await page.goto("/admin/settings");
   const account = page.getByRole("region", { name: en.settings.account.heading });

@@ -126,7 +126,7 @@ export function LiveNotices({ gameId, onNotice, quiet = false }: { gameId: numbe
             onClick={() => setShown((prev) => prev.filter((p) => p.id !== n.id))}
             aria-label={t("notices.dismiss")}
             title={t("notices.dismiss")}
-            className="touch-target rounded px-1.5 text-lg leading-6 text-zinc-600 hover:bg-primary-100 dark:text-zinc-300 dark:hover:bg-primary-900"
+            className="touch-target rounded px-1.5 text-lg leading-6 text-zinc-600 hover:bg-sky-100 dark:text-zinc-300 dark:hover:bg-sky-900"
           >
             ×
           </button>
@@ -140,7 +140,7 @@ export function LiveNotices({ gameId, onNotice, quiet = false }: { gameId: numbe
             setUnseen(false);
             region.current?.scrollIntoView({ block: "start" });
           }}
-          className="touch-target fixed inset-x-0 bottom-4 z-20 mx-auto w-fit rounded-full border border-primary-300 bg-primary-50 px-4 py-2 text-sm font-medium text-primary-800 shadow-lg dark:border-primary-700 dark:bg-primary-950 dark:text-primary-200"
+          className="touch-target fixed inset-x-0 bottom-4 z-20 mx-auto w-fit rounded-full border border-sky-300 bg-sky-50 px-4 py-2 text-sm font-medium text-sky-900 shadow-lg dark:border-sky-700 dark:bg-sky-950 dark:text-sky-100"
         >
           <span aria-hidden="true">↑</span> {t("notices.newAbove")}
         </button>

@@ -67,7 +67,7 @@ export function ArrivedNotices({
 }) {
   const { t } = useTranslation();
   const list = (
-    <ul data-testid="live-notices" className="divide-y divide-primary-200 dark:divide-primary-800">
+    <ul data-testid="live-notices" className="divide-y divide-sky-200 dark:divide-sky-800">
       {notices.map((n) => (
         <NoticeItem key={n.id} notice={n} actions={actions?.(n)} />
       ))}
@@ -79,7 +79,7 @@ export function ArrivedNotices({
       {notices.length === 0 ? null : visuallyHidden ? (
         list
       ) : (
-        <section aria-label={t("notices.arrived")} className="rounded-md border border-primary-300 bg-primary-50 px-3 dark:border-primary-700 dark:bg-primary-950">
+        <section aria-label={t("notices.arrived")} className="rounded-md border border-sky-300 bg-sky-50 px-3 dark:border-sky-700 dark:bg-sky-950">
           {list}
         </section>
       )}

@@ -1,7 +1,9 @@
 import type { ReactNode } from "react";
 
+// Fixed palettes, never the brand's primary-*: an organiser's red (or green) brand colour made information
+// look like an error (or a success). Sky is kept apart from red and emerald in both themes.
 const tones = {
-  info: "border-primary-300 bg-primary-50 text-primary-900 dark:border-primary-700 dark:bg-primary-950 dark:text-primary-100",
+  info: "border-sky-300 bg-sky-50 text-sky-950 dark:border-sky-700 dark:bg-sky-950 dark:text-sky-100",
   success:
     "border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-100",
   error: "border-red-300 bg-red-50 text-red-900 dark:border-red-700 dark:bg-red-950 dark:text-red-100",
