@@ -7,8 +7,9 @@ import { useKeepPlace } from "~/lib/keep-place";
 import { useHubSocket } from "~/lib/realtime";
 import { ArrivedNotices } from "./notice-item";
 
-/** How many arrivals stay on screen. */
+/** How many arrivals stay on screen; below the sm breakpoint the newest NARROW_MAX show, the rest folded. */
 const SHOWN_MAX = 5;
+const NARROW_MAX = 2;
 /** The API's largest page of notices (api.md §10). */
 const PAGE = 100;
 
@@ -119,6 +120,7 @@ export function LiveNotices({ gameId, onNotice, quiet = false }: { gameId: numbe
       <ArrivedNotices
         ref={region}
         notices={shown}
+        narrowMax={NARROW_MAX}
         className="scroll-mt-24"
         actions={(n) => (
           <button

@@ -1,4 +1,4 @@
-import type { ReactNode, Ref } from "react";
+import { type ReactNode, type Ref, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Markdown } from "~/components/markdown";
 import { withoutBidiControls } from "~/core/bidi";
@@ -26,11 +26,11 @@ export function useNoticeText() {
 }
 
 /** One notice: Normal notices are Markdown; the others are localised templates. */
-export function NoticeItem({ notice, actions }: { notice: GameNoticeInfo; actions?: ReactNode }) {
+export function NoticeItem({ notice, actions, className = "" }: { notice: GameNoticeInfo; actions?: ReactNode; className?: string }) {
   const { t } = useTranslation();
   const text = useNoticeText();
   return (
-    <li className="flex gap-3 py-3" data-testid="notice" data-notice-type={notice.type}>
+    <li className={`flex gap-3 py-3 ${className}`} data-testid="notice" data-notice-type={notice.type}>
       <NoticeIcon type={notice.type} />
       <div className="min-w-0 flex-1 space-y-1">
         <p className="flex flex-wrap items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
@@ -57,24 +57,32 @@ export function ArrivedNotices({
   notices,
   actions,
   visuallyHidden = false,
+  narrowMax,
   className = "",
 }: {
   ref?: Ref<HTMLDivElement>;
   notices: readonly GameNoticeInfo[];
   actions?: (notice: GameNoticeInfo) => ReactNode;
   visuallyHidden?: boolean;
+  /**
+   * Below the sm breakpoint only the newest `narrowMax` show, the rest behind a "+N more" button: five
+   * filled a phone's first screen. The newest is always shown, so the region still says each arrival.
+   */
+  narrowMax?: number;
   className?: string;
 }) {
   const { t } = useTranslation();
+  const [expanded, setExpanded] = useState(false);
+  const folded = narrowMax !== undefined && !expanded ? Math.max(0, notices.length - narrowMax) : 0;
   const list = (
     <ul data-testid="live-notices" className="divide-y divide-sky-200 dark:divide-sky-800">
-      {notices.map((n) => (
-        <NoticeItem key={n.id} notice={n} actions={actions?.(n)} />
+      {notices.map((n, i) => (
+        <NoticeItem key={n.id} notice={n} actions={actions?.(n)} className={folded > 0 && i >= narrowMax! ? "max-sm:hidden" : ""} />
       ))}
     </ul>
   );
   // Out of sight it is no landmark of its own: it only speaks.
-  return (
+  const region = (
     <div ref={ref} aria-live="polite" className={`${visuallyHidden ? "sr-only" : ""} ${className}`}>
       {notices.length === 0 ? null : visuallyHidden ? (
         list
@@ -82,6 +90,24 @@ export function ArrivedNotices({
         <section aria-label={t("notices.arrived")} className="rounded-md border border-sky-300 bg-sky-50 px-3 dark:border-sky-700 dark:bg-sky-950">
           {list}
         </section>
+      )}
+    </div>
+  );
+  if (narrowMax === undefined) return region;
+  // The button stands outside the live region (its count changing with each arrival is no news of its own),
+  // in a wrapper that is always there: a region moved to a new parent would be a new region, and unheard.
+  return (
+    <div>
+      {region}
+      {folded === 0 ? null : (
+        <button
+        type="button"
+        data-testid="notices-more"
+        onClick={() => setExpanded(true)}
+        className="touch-target mt-1 rounded px-2 py-1 text-sm font-medium text-sky-800 hover:bg-sky-100 sm:hidden dark:text-sky-200 dark:hover:bg-sky-900"
+      >
+        {t("notices.more", { count: folded })}
+        </button>
       )}
     </div>
   );
