@@ -96,8 +96,13 @@ test("a player starts a container from the challenge view, sees its entry and co
     expect((await admin.request.delete(`/api/admin/instances/${guid}`)).status()).toBe(200);
   };
   await destroyElsewhere();
+  // Destroy asks first (the confirmation names what is lost); confirmed, the refusal is said in the panel.
+  const confirm = player.getByRole("dialog", { name: K.destroyTitle });
   await panel.getByRole("button", { name: K.destroy }).click();
+  await expect(confirm).toContainText(K.destroyConfirm);
+  await confirm.getByRole("button", { name: K.destroy }).click();
   const refusedAt = Date.now();
+  await expect(confirm).toHaveCount(0);
   await expect(panel.getByText(K.none)).toBeVisible();
   await expect(panel.getByTestId("container-entry")).toHaveCount(0);
   // What was held back: the start's and the removal's notes to the team.
@@ -110,10 +115,39 @@ test("a player starts a container from the challenge view, sees its entry and co
   await expect(panel.getByTestId("container-entry")).toHaveText(/^[\w.-]+:\d+$/, { timeout: 30_000 });
   const second = (await panel.getByTestId("container-entry").textContent())!;
   const startedAt = Date.now();
+  // Extend says it worked, with the new expiry. Extension opens 10 minutes before a 2-hour container's end,
+  // which the test cannot wait for: this page is told a wider renewal window, and its extension is answered
+  // with the new expiry the platform would give (the server side is the containers integration test's).
+  const EXTENSION = 2 * HOUR;
+  await player.route(/\/api\/config$/, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...((await response.json()) as object), renewalWindow: 24 * 60 } });
+  });
+  let extendedTo = 0;
+  await player.route(`**/api/game/${gameId}/container/${challengeId}/extend`, async (route) => {
+    const detail = (await (await player.request.get(`/api/game/${gameId}/challenges/${challengeId}`)).json()) as { context: { closeTime: number; instanceEntry: string } };
+    extendedTo = detail.context.closeTime + EXTENSION;
+    await route.fulfill({ json: { status: "Running", startedAt, expectStopAt: extendedTo, entry: detail.context.instanceEntry } });
+  });
   await player.reload();
   await expect(panel.getByTestId("container-entry")).toHaveText(second);
+  const expiresAt = panel.locator("dt", { hasText: K.expiresAt }).locator("+ dd");
+  const expiryBefore = await expiresAt.textContent();
+  await panel.getByRole("button", { name: K.extend }).click();
+  const extended = panel.getByRole("status").filter({ hasText: K.extended.split("{{")[0]! });
+  await expect(extended).toBeVisible();
+  expect(extendedTo).toBeGreaterThan(0);
+  await expect(expiresAt).not.toHaveText(expiryBefore!);
+  await expect(extended).toHaveText(K.extended.replace("{{time}}", (await expiresAt.textContent())!));
+  await player.unroute(`**/api/game/${gameId}/container/${challengeId}/extend`);
   await player.waitForTimeout(Math.max(0, startedAt + 10_500 - Date.now()));
+  // Cancelling the confirmation keeps the container; confirming destroys it.
   await panel.getByRole("button", { name: K.destroy }).click();
+  await confirm.getByRole("button", { name: en.teams.cancel }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(panel.getByTestId("container-entry")).toHaveText(second);
+  await panel.getByRole("button", { name: K.destroy }).click();
+  await confirm.getByRole("button", { name: K.destroy }).click();
   await expect(panel.getByText(K.none)).toBeVisible({ timeout: 30_000 });
   await expect(panel.getByRole("button", { name: K.start })).toBeEnabled();
   // The Destroy button is gone: the focus is on Start container, and the destruction is said.

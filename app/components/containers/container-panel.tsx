@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatCountdown, formatDateTime, useNow } from "~/components/games/time";
+import { ConfirmDialog } from "~/components/teams/dialog";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
@@ -69,6 +70,9 @@ export function ContainerPanel({
   const now = useNow(1000);
   const [started, setInfo] = useState<{ entry: string; expectStopAt: number } | null>(entry && closeTime ? { entry, expectStopAt: closeTime } : null);
   const [error, setError] = useState<string | null>(null);
+  // An extension's success, with the new expiry (shown until the next action or another container).
+  const [extendedTo, setExtendedTo] = useState<number | null>(null);
+  const [confirmDestroy, setConfirmDestroy] = useState(false);
   // A new reading of the challenge (after a failed action, a teammate's start or destroy) replaces what
   // this panel showed: it then shows what the team really has. The failure's message stays unless the
   // reading shows another container than the panel did (the re-read right after a failed start showed
@@ -77,7 +81,10 @@ export function ContainerPanel({
   if (seen !== reading) {
     setSeen(reading);
     const next = entry && closeTime ? { entry, expectStopAt: closeTime } : null;
-    if ((next?.entry ?? null) !== (started?.entry ?? null)) setError(null);
+    if ((next?.entry ?? null) !== (started?.entry ?? null)) {
+      setError(null);
+      setExtendedTo(null);
+    }
     setInfo(next);
   }
   const [copyFailed, setCopyFailed] = useState(false);
@@ -116,10 +123,12 @@ export function ContainerPanel({
   const run = async (kind: "start" | "extend" | "destroy") => {
     setBusy(kind);
     setError(null);
+    setExtendedTo(null);
     setSaid("");
     try {
       if (kind === "destroy") {
         await api(base, { method: "DELETE" });
+        setConfirmDestroy(false);
         setInfo(null);
         focusNext.current = "start";
         setSaid(t("container.destroyed"));
@@ -129,9 +138,13 @@ export function ContainerPanel({
         if (kind === "start") {
           focusNext.current = "details";
           setSaid(t("container.started"));
+        } else {
+          setExtendedTo(r.expectStopAt);
         }
       }
     } catch (err) {
+      // A refused destruction is said in the panel (and the challenge read again), not in the dialog.
+      setConfirmDestroy(false);
       setError(errorMessage(err));
       // Read again now, and twice more: a teammate's start may still be on its way to a running container.
       if (onStale) for (const delay of STALE_RECHECKS_MS) rechecks.current.push(setTimeout(onStale, delay));
@@ -154,6 +167,7 @@ export function ContainerPanel({
         {said}
       </p>
       {error ? <Alert tone="error">{error}</Alert> : null}
+      {info && extendedTo !== null ? <Alert tone="success">{t("container.extended", { time: formatDateTime(extendedTo) })}</Alert> : null}
       {copyFailed ? <Alert tone="error">{t("container.copyFailed")}</Alert> : null}
       {info ? (
         <div ref={details} tabIndex={-1} className="space-y-3 focus:outline-none" data-testid="container-details">
@@ -192,7 +206,7 @@ export function ContainerPanel({
             <Button variant="secondary" onClick={() => void run("extend")} disabled={busy !== null || !extendOpen}>
               {busy === "extend" ? t("container.extending") : t("container.extend")}
             </Button>
-            <Button variant="danger" onClick={() => void run("destroy")} disabled={busy !== null}>
+            <Button variant="danger" onClick={() => setConfirmDestroy(true)} disabled={busy !== null}>
               {busy === "destroy" ? t("container.destroying") : t("container.destroy")}
             </Button>
           </div>
@@ -205,6 +219,16 @@ export function ContainerPanel({
           </Button>
         </>
       )}
+      <ConfirmDialog
+        open={confirmDestroy && info !== null}
+        title={t("container.destroyTitle")}
+        message={t("container.destroyConfirm")}
+        confirmLabel={t("container.destroy")}
+        busy={busy === "destroy"}
+        error={null}
+        onConfirm={() => void run("destroy")}
+        onCancel={() => setConfirmDestroy(false)}
+      />
     </section>
   );
 }
