@@ -535,3 +535,56 @@ test("the game editor shows a refusal the server names a field of at that field,
   const stored = (await (await page.request.get(`/api/edit/games/${id}`)).json()) as { title: string; summary: string };
   expect(stored).toMatchObject({ title: `Fields ${now.toString(36)}`, summary: "" });
 });
+
+test("the admin game pages and the public game page link to each other for those who may use them, and the game's Content has Write / Preview", async ({ adminPage: admin, browser }) => {
+  const now = Date.now();
+  const stamp = now.toString(36);
+  const created = await admin.request.post("/api/edit/games", { data: { title: `Linked ${stamp}`, start: now - 3_600_000, end: now + 3_600_000 } });
+  const { id } = (await created.json()) as { id: number };
+
+  // From the admin pages: the public page and the monitor.
+  await admin.goto(`/admin/games/${id}/info`);
+  const main = admin.getByRole("main");
+  await expect(main.getByRole("link", { name: en.adminGames.monitorLink, exact: true })).toHaveAttribute("href", `/games/${id}/monitor/events`);
+  await main.getByRole("link", { name: en.adminGames.publicPage, exact: true }).click();
+  await expect(admin).toHaveURL(new RegExp(`/games/${id}$`));
+  // Back from the public page to the editor.
+  await main.getByRole("link", { name: en.games.edit, exact: true }).click();
+  await expect(admin).toHaveURL(new RegExp(`/admin/games/${id}/info$`));
+
+  // The Content field: Write / Preview as the other Markdown editors, and saved from either.
+  const content = admin.getByLabel(en.adminGames.field.content, { exact: true });
+  await content.fill(`**Bold ${stamp}** text`);
+  await admin.getByRole("button", { name: en.posts.preview, exact: true }).click();
+  await expect(admin.getByRole("button", { name: en.posts.preview, exact: true })).toHaveAttribute("aria-pressed", "true");
+  await expect(admin.getByTestId("content-preview").locator("strong")).toHaveText(`Bold ${stamp}`);
+  await expect(content).toBeHidden();
+  await admin.getByRole("button", { name: en.adminGames.save, exact: true }).click();
+  await expect(admin.getByText(en.adminGames.saved)).toBeVisible();
+  expect(((await (await admin.request.get(`/api/edit/games/${id}`)).json()) as { content: string }).content).toBe(`**Bold ${stamp}** text`);
+  await admin.getByRole("button", { name: en.posts.write, exact: true }).click();
+  await expect(content).toHaveValue(`**Bold ${stamp}** text`);
+
+  // A monitor has the monitor views on the public page, not the editor; a player has neither.
+  const monitorContext = await browser.newContext();
+  const monitor = await monitorContext.newPage();
+  const { userName } = await registerUser(monitor.request);
+  const found = (await (await admin.request.post(`/api/admin/users/search?hint=${encodeURIComponent(userName)}`)).json()) as { data: { id: string; userName: string }[] };
+  const monitorId = found.data.find((u) => u.userName === userName)!.id;
+  expect((await admin.request.put(`/api/admin/users/${monitorId}`, { data: { role: "Monitor" } })).status()).toBe(200);
+  await monitor.goto(`/games/${id}`);
+  await expect(monitor.getByRole("heading", { name: `Linked ${stamp}` })).toBeVisible();
+  const tabs = monitor.getByRole("navigation", { name: en.gameTabs.label });
+  await expect(tabs.getByRole("link", { name: en.monitor.events, exact: true })).toHaveAttribute("href", `/games/${id}/monitor/events`);
+  await expect(monitor.getByRole("link", { name: en.games.edit, exact: true })).toHaveCount(0);
+  await monitorContext.close();
+
+  const playerContext = await browser.newContext();
+  const player = await playerContext.newPage();
+  await registerUser(player.request);
+  await player.goto(`/games/${id}`);
+  await expect(player.getByRole("heading", { name: `Linked ${stamp}` })).toBeVisible();
+  await expect(player.getByRole("link", { name: en.games.edit, exact: true })).toHaveCount(0);
+  await expect(player.getByRole("navigation", { name: en.gameTabs.label }).getByRole("link", { name: en.monitor.events, exact: true })).toHaveCount(0);
+  await playerContext.close();
+});

@@ -32,6 +32,8 @@ export function HydrateFallback() {
   return <PageLoading />;
 }
 
+const linkClass = "touch-target inline-flex items-center font-medium text-primary-700 hover:underline dark:text-primary-300";
+
 const tabs = ["info", "challenges", "notices", "review", "writeups"] as const;
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
@@ -57,6 +59,15 @@ function AdminGameLayoutView({ loaderData }: Pick<Route.ComponentProps, "loaderD
           ← {t("adminGames.back")}
         </Link>
         <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">{game.title}</h1>
+        {/* The game as players see it, and its monitor pages (an admin may use both). */}
+        <div className="flex flex-wrap gap-x-4 text-sm">
+          <Link to={`/games/${game.id}`} className={linkClass}>
+            {t("adminGames.publicPage")}
+          </Link>
+          <Link to={`/games/${game.id}/monitor/events`} className={linkClass}>
+            {t("adminGames.monitorLink")}
+          </Link>
+        </div>
       </div>
       <nav aria-label={t("adminGames.tabs")} className="flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
         {tabs.map((tab) => (

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { LEAVE_WITHOUT_ASKING, LeaveGuard } from "~/components/leave-guard";
+import { MarkdownEditor } from "~/components/markdown-editor";
 import { fromLocalInput, toLocalInput } from "~/components/games/time";
 import { HiddenFileInput } from "~/components/ui/hidden-file-input";
 import { ConfirmDialog } from "~/components/teams/dialog";
@@ -578,7 +579,7 @@ function AdminGameInfoPageView({ loaderData }: { loaderData: Awaited<ReturnType<
           <Card className="space-y-4">
             <TextField label={t("adminGames.field.title")} name="title" defaultValue={game.title} maxLength={64} required error={errAt("title")} />
             <TextField label={t("adminGames.field.summary")} name="summary" defaultValue={game.summary} maxLength={1024} error={errAt("summary")} />
-            <TextAreaField label={t("adminGames.field.content")} name="content" defaultValue={game.content} rows={8} description={t("adminGames.markdownHint")} error={errAt("content")} />
+            <MarkdownEditor label={t("adminGames.field.content")} name="content" defaultValue={game.content} rows={8} description={t("adminGames.markdownHint")} error={errAt("content")} />
             <div className="grid gap-4 sm:grid-cols-2">
               <TextField label={t("adminGames.field.start")} name="start" type="datetime-local" defaultValue={toLocalInput(game.start)} required error={errAt("start")} />
               <TextField label={t("adminGames.field.end")} name="end" type="datetime-local" defaultValue={toLocalInput(game.end)} required error={errAt("end")} />
