@@ -241,6 +241,41 @@ test("in Japanese at 480 px the flag box's button and the scoreboard's headings 
   await context.close();
 });
 
+test("at 390 px the flag box shows a placeholder it holds whole, in every language", async ({ adminApi: admin, browser, baseURL }) => {
+  const stamp = Date.now().toString(36);
+  const title = `Hint ${stamp}`;
+  const { gameId, challengeIds } = await runningGame(admin, stamp, [title]);
+  const shown: string[] = [];
+  for (const language of ["ja-JP", "zh-CN", "en-US"]) {
+    const lines = Object.values(strings(language).challenge.placeholders);
+    // The page's random number picks the language's longest line (most are wider than a phone's box).
+    const longest = lines.reduce((best, line, i) => (line.length > lines[best]!.length ? i : best), 0);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    await context.addCookies([{ name: "i18next", value: language, url: baseURL! }]);
+    await context.addInitScript((value) => (Math.random = () => value), (longest + 0.5) / lines.length);
+    const page = await context.newPage();
+    await player(page, gameId, `${stamp}${language.slice(0, 2)}`);
+    await page.goto(`/games/${gameId}/challenges?challenge=${challengeIds[0]}`);
+    const box = page.getByRole("region", { name: title }).getByRole("textbox", { name: strings(language).challenge.flag });
+    await expect(box).toBeVisible();
+    await hydrated(page);
+    // The line drawn in the placeholder's own font against the box's room for text (its padding aside).
+    const line = await box.evaluate((input: HTMLInputElement) => {
+      const css = getComputedStyle(input);
+      const font = getComputedStyle(input, "::placeholder");
+      const ctx = document.createElement("canvas").getContext("2d")!;
+      ctx.font = `${font.fontStyle} ${font.fontWeight} ${font.fontSize} ${font.fontFamily}`;
+      const room = input.clientWidth - Number.parseFloat(css.paddingLeft) - Number.parseFloat(css.paddingRight);
+      return { text: input.placeholder, width: ctx.measureText(input.placeholder).width, room };
+    });
+    expect(lines).toContain(line.text);
+    expect(line.width, `${language}: “${line.text}” in ${Math.floor(line.room)} px`).toBeLessThanOrEqual(line.room);
+    shown.push(line.text);
+    await context.close();
+  }
+  expect(shown).toHaveLength(3);
+});
+
 test("the game overview follows an admin moving the end, and the join dialog's error goes with its cause", async ({ adminPage: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();
@@ -319,7 +354,7 @@ test("the monitor's pages say their feed is live, and a game hidden under an ope
   await player(page, gameId, stamp);
   await page.goto(`/games/${gameId}/scoreboard`);
   await expect(page.getByTestId("board-socket")).toHaveAttribute("data-state", "open");
-  const table = page.getByRole("table", { name: en.scoreboard.title });
+  const table = page.getByRole("table", { name: en.scoreboard.ranking });
   await expect(table.locator("tbody tr")).toHaveCount(1);
   // The timeline starts at the game's start and has times along its bottom.
   const times = page.getByTestId("timeline-times").locator("time");

@@ -6,6 +6,7 @@ import { adminCredentials, expect, expectRefusedAt, interpolate as fill, login, 
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
 const zh = JSON.parse(readFileSync(new URL("../../app/locales/zh-CN/common.json", import.meta.url), "utf8")) as Strings;
+const ja = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/common.json", import.meta.url), "utf8")) as Strings;
 // The server's messages, in the language the browser asks for.
 type Errors = typeof import("../../app/locales/en-US/errors.json");
 const zhErrors = JSON.parse(readFileSync(new URL("../../app/locales/zh-CN/errors.json", import.meta.url), "utf8")) as Errors;
@@ -107,6 +108,31 @@ test("create a team, a second user joins by code, transfer captaincy, kick, disb
   await expect(second.getByRole("heading", { name: en.teams.title, level: 1 })).toBeFocused();
   await expect(second.getByTestId("teams-said")).toHaveText(fill(en.teams.disbanded, { team: teamName }));
   await secondContext.close();
+});
+
+test("in Japanese at 390 px the invite code's Copy button keeps its label on one line, beside the code", async ({ page, baseURL }) => {
+  await page.context().addCookies([{ name: "i18next", value: "ja-JP", url: baseURL! }]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await registerUser(page);
+  // A long name: the code the row shows is longer than the screen (the row squeezed the button to コピ / ー).
+  expect((await page.request.post("/api/team", { data: { name: `Alpha アルファ ${Date.now().toString(36).slice(-5)}` } })).status()).toBe(200);
+  await page.goto("/teams");
+  await page.getByRole("button", { name: ja.teams.showInvite }).click();
+  const copy = page.getByRole("button", { name: ja.copy.copy, exact: true });
+  await expect(copy).toBeVisible(FIRST_LOAD);
+  // The line boxes of its text: one line, and the button is at least as wide as the text.
+  const label = await copy.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const rects = [...range.getClientRects()];
+    return { lines: new Set(rects.map((r) => Math.round(r.top))).size, text: range.getBoundingClientRect().width, box: el.clientWidth };
+  });
+  expect(label.lines).toBe(1);
+  expect(label.box).toBeGreaterThanOrEqual(label.text);
+  // The code keeps room beside it.
+  const code = page.locator("input[readonly]").and(page.getByLabel(ja.teams.inviteCode));
+  expect((await code.boundingBox())!.width).toBeGreaterThan(150);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 });
 
 test("a wrong invite code is shown at the code field, which takes the focus, and changes nothing (zh-CN)", async ({ page, browser, baseURL }) => {

@@ -1,22 +1,23 @@
-import { type FormEvent, useId, useRef, useState } from "react";
+import { type FormEvent, useId, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { FLAG_MAX_LENGTH } from "~/core/game-room/schemas";
 import { codePointLength } from "~/core/text-length";
 import { errorMessage } from "~/lib/api";
-import { FLAG_PLACEHOLDER_COUNT } from "./placeholders";
+import { FLAG_PLACEHOLDER_COUNT, pickPlaceholder } from "./placeholders";
 
 /**
  * The flag box of a challenge. It refuses an empty or too long flag itself and hands anything else to `submit`
  * (POST game/{id}/challenges/{cid} and the verdict live with the submission code); a rejected promise
  * shows its message. A sent flag stays in the box, selected: typing replaces it, and a typo is mended with
  * the arrow keys instead of retyping the whole flag (an accepted one closes the box). The empty box shows
- * one of our playful lines, picked when it mounts.
+ * one of our playful lines, picked when it mounts among those the box shows whole.
  */
 export function FlagInput({ submit, disabled = false }: { submit: (flag: string) => Promise<void>; disabled?: boolean }) {
   const { t } = useTranslation();
-  const [placeholder] = useState(() => Math.floor(Math.random() * FLAG_PLACEHOLDER_COUNT));
+  const [random] = useState(() => Math.random());
+  const [placeholder, setPlaceholder] = useState(() => Math.floor(random * FLAG_PLACEHOLDER_COUNT));
   const [flag, setFlag] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -24,6 +25,26 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
   const [invalid, setInvalid] = useState(false);
   const errorId = useId();
   const input = useRef<HTMLInputElement>(null);
+
+  // Only a line the box can show whole: on a phone the long ones were cut mid-sentence. Measured in the
+  // placeholder's font, again when the box changes width (a turned phone).
+  useLayoutEffect(() => {
+    const box = input.current;
+    const ctx = box ? document.createElement("canvas").getContext("2d") : null;
+    if (!box || !ctx) return;
+    const lines = Array.from({ length: FLAG_PLACEHOLDER_COUNT }, (_, i) => t(`challenge.placeholders.${i}`));
+    const fit = () => {
+      const css = getComputedStyle(box);
+      const font = getComputedStyle(box, "::placeholder");
+      ctx.font = `${font.fontStyle} ${font.fontWeight} ${font.fontSize} ${font.fontFamily}`;
+      const room = box.clientWidth - Number.parseFloat(css.paddingLeft) - Number.parseFloat(css.paddingRight);
+      setPlaceholder(pickPlaceholder(lines, random, room, (line) => ctx.measureText(line).width));
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [t, random]);
 
   function refuse(message: string) {
     setError(message);

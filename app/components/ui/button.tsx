@@ -14,8 +14,13 @@ const variants = {
 
 export type ButtonVariant = keyof typeof variants;
 
+// A label breaks only between words: `break-keep` keeps a Japanese or Chinese label whole (コピー broke into
+// コピ / ー when its row squeezed the button to one character), so the button is never narrower than it;
+// `max-w-full` and `wrap-break-word` still break a label wider than the whole row instead of overflowing.
+export const LABEL_WHOLE = "break-keep wrap-break-word max-w-full";
+
 export function buttonClass(variant: ButtonVariant = "primary", extra = "") {
-  return `touch-target inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-medium transition-colors disabled:cursor-not-allowed aria-disabled:cursor-not-allowed ${variants[variant]} ${extra}`;
+  return `touch-target inline-flex items-center justify-center gap-2 ${LABEL_WHOLE} rounded-md px-4 py-2 text-sm font-medium transition-colors disabled:cursor-not-allowed aria-disabled:cursor-not-allowed ${variants[variant]} ${extra}`;
 }
 
 /**

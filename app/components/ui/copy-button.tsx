@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Button, type ButtonVariant } from "./button";
+import { Button, type ButtonVariant, LABEL_WHOLE } from "./button";
 
 const COPIED_MS = 2000;
 
@@ -46,7 +46,7 @@ export function CopyButton({
   return (
     <>
       {variant === "link" ? (
-        <button type="button" onClick={() => void copy()} className={`touch-target inline-flex items-center text-xs font-medium text-primary-700 hover:underline dark:text-primary-300 ${className}`}>
+        <button type="button" onClick={() => void copy()} className={`touch-target inline-flex items-center ${LABEL_WHOLE} text-xs font-medium text-primary-700 hover:underline dark:text-primary-300 ${className}`}>
           {label}
         </button>
       ) : (
