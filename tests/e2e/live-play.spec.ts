@@ -276,6 +276,50 @@ test("at 390 px the flag box shows a placeholder it holds whole, in every langua
   expect(shown).toHaveLength(3);
 });
 
+test("at 390 px the challenge page shows the two newest arrived notices and folds the rest behind “+N more”", async ({ adminApi: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin, stamp, [`Fold ${stamp}`]);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+  await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
+  const notices = page.getByTestId("live-notices").getByTestId("notice");
+  const more = page.getByRole("button", { name: interpolate(en.notices.more_other, { count: 2 }) });
+  for (let i = 1; i <= 4; i++) {
+    await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Fold ${i} ${stamp}` } }));
+    await expect(notices.first()).toContainText(`Fold ${i} ${stamp}`);
+  }
+  // Newest first: two on screen, the two older ones folded (still in the list, out of sight).
+  await expect(notices).toHaveCount(4);
+  await expect(notices.filter({ visible: true })).toHaveCount(2);
+  await expect(notices.filter({ visible: true }).first()).toContainText(`Fold 4 ${stamp}`);
+  await expect(notices.filter({ visible: true }).nth(1)).toContainText(`Fold 3 ${stamp}`);
+  await expect(more).toBeVisible();
+  // The button is no part of the live region (its count would be read out at each arrival).
+  await expect(page.locator("[aria-live=polite]").getByTestId("notices-more")).toHaveCount(0);
+  // Dismissing one shows the next older one in its place.
+  await notices.first().getByRole("button", { name: en.notices.dismiss }).click();
+  await expect(notices.filter({ visible: true })).toHaveCount(2);
+  await expect(notices.filter({ visible: true }).first()).toContainText(`Fold 3 ${stamp}`);
+  await expect(page.getByRole("button", { name: interpolate(en.notices.more_one, { count: 1 }) })).toBeVisible();
+  await page.getByRole("button", { name: interpolate(en.notices.more_one, { count: 1 }) }).click();
+  await expect(notices.filter({ visible: true })).toHaveCount(3);
+  await expect(page.getByTestId("notices-more")).toHaveCount(0);
+  // A wider screen shows them all, without the button.
+  await page.reload();
+  await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
+  for (let i = 5; i <= 7; i++) {
+    await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Fold ${i} ${stamp}` } }));
+    await expect(notices.first()).toContainText(`Fold ${i} ${stamp}`);
+  }
+  await expect(notices.filter({ visible: true })).toHaveCount(2);
+  await page.setViewportSize({ width: 800, height: 844 });
+  await expect(notices.filter({ visible: true })).toHaveCount(3);
+  await expect(page.getByTestId("notices-more")).toBeHidden();
+  await context.close();
+});
+
 test("the game overview follows an admin moving the end, and the join dialog's error goes with its cause", async ({ adminPage: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();
