@@ -89,7 +89,7 @@ test("a first blood reaches the other team's open scoreboard, its notices and th
   // B watches the scoreboard, and the game page (its notices) in a second tab; both sockets open.
   await playerB.goto(`/games/${gameId}/scoreboard`);
   await expect(playerB.getByTestId("board-socket")).toHaveAttribute("data-state", "open");
-  const rows = playerB.getByRole("table", { name: en.scoreboard.title }).locator("tbody tr");
+  const rows = playerB.getByRole("table", { name: en.scoreboard.ranking }).locator("tbody tr");
   await expect(rows).toHaveCount(2);
   await expect(rows.first()).toHaveAttribute("data-testid", `board-team-${teamB}`);
   // The game pages share one tab bar; a player sees no monitor tabs.

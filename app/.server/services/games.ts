@@ -78,13 +78,13 @@ export async function monitorPageGame(db: Db, raw: string | undefined): Promise<
 
 /**
  * For the scoreboard page's loader: the game id of the address (a 404 page when it is not a game), whether
- * it is hidden (its board is for monitors and admins) and whether it has started. One read.
+ * it is hidden (its board is for monitors and admins), whether it has started, and its end. One read.
  */
-export async function scoreboardPageGame(db: Db, raw: string | undefined): Promise<{ gameId: number; hidden: boolean; started: boolean }> {
+export async function scoreboardPageGame(db: Db, raw: string | undefined): Promise<{ gameId: number; hidden: boolean; started: boolean; end: number }> {
   const id = parsePathId(raw);
-  const game = id === null ? undefined : await db.select({ hidden: games.hidden, startTime: games.startTime }).from(games).where(eq(games.id, id)).get();
+  const game = id === null ? undefined : await db.select({ hidden: games.hidden, startTime: games.startTime, endTime: games.endTime }).from(games).where(eq(games.id, id)).get();
   if (id === null || !game) throw new Response("Not Found", { status: 404 });
-  return { gameId: id, hidden: game.hidden, started: game.startTime <= Date.now() };
+  return { gameId: id, hidden: game.hidden, started: game.startTime <= Date.now(), end: game.endTime };
 }
 
 /** For a page's loader: the challenge id of the address when it is one of the game's, else a 404 page. */

@@ -6,7 +6,7 @@ import { formatDateTime } from "~/components/games/time";
 import { BOARD_QUERY_MAX } from "~/components/scoreboard/board-filter";
 import { Dialog } from "~/components/teams/dialog";
 import { Button } from "~/components/ui/button";
-import type { ChallengeInfo, ScoreboardItem } from "~/core/scoring/scoreboard";
+import type { ChallengeInfo, ScoreboardDivision, ScoreboardItem } from "~/core/scoring/scoreboard";
 import { foldText } from "~/core/text-fold";
 
 const PAGE = 50;
@@ -91,17 +91,23 @@ const BoardRow = memo(function BoardRow({
 
 /**
  * The ranked teams with a solved matrix per challenge (blood marks), paged, with a team detail dialog. The
- * division and the team search are the page's (kept in its address).
+ * division and the team search are the page's (kept in its address). The table is named by the page's
+ * heading above it (`labelledBy`).
  */
 export function BoardTable({
+  labelledBy,
   items,
   challenges,
+  divisions,
   divisionId,
   query,
   onQueryChange,
 }: {
+  labelledBy: string;
   items: ScoreboardItem[];
   challenges: ChallengeInfo[];
+  /** The game's divisions (none: the game has none), for the team dialog's division. */
+  divisions: ScoreboardDivision[];
   divisionId: number | null;
   query: string;
   onQueryChange: (query: string) => void;
@@ -120,6 +126,7 @@ export function BoardTable({
   const [detailId, setDetailId] = useState<number | null>(null);
   const showDetail = useCallback((item: ScoreboardItem) => setDetailId(item.id), []);
   const detail = detailId === null ? null : (items.find((item) => item.id === detailId) ?? null);
+  const detailDivision = detail?.divisionId == null ? null : (divisions.find((d) => d.id === detail.divisionId)?.name ?? null);
   const top = useRef<HTMLDivElement>(null);
   const inDivision = divisionId === null ? items : items.filter((i) => i.divisionId === divisionId);
   const needle = foldText(query.trim());
@@ -159,8 +166,7 @@ export function BoardTable({
         </p>
       ) : null}
       <div className={rows.length === 0 ? "hidden" : "overflow-x-auto"}>
-        <table className="min-w-full text-sm">
-          <caption className="sr-only">{t("scoreboard.title")}</caption>
+        <table className="min-w-full text-sm" aria-labelledby={labelledBy}>
           <thead>
             <tr className="border-b border-zinc-200 text-left dark:border-zinc-800">
               {/* One line each: at 480 px a CJK heading otherwise stacks one character per line. */}
@@ -206,6 +212,12 @@ export function BoardTable({
         {detail ? (
           <div className="space-y-2 text-sm">
             {detail.bio ? <p className="wrap-anywhere">{detail.bio}</p> : null}
+            {/* The board carries no members (api.md ScoreboardItem): who solved what is in the list below. */}
+            {detailDivision !== null ? (
+              <p className="wrap-anywhere" data-testid="board-detail-division">
+                {t("scoreboard.detailDivision", { division: detailDivision })}
+              </p>
+            ) : null}
             <p data-testid="board-detail-ranks">
               {detail.divisionId !== null
                 ? t("scoreboard.detailRanks", { rank: detail.rank || "-", divisionRank: detail.divisionRank || "-", score: detail.score })

@@ -6,7 +6,7 @@ import { createDb } from "~/.server/db/client";
 import { getCurrentUser } from "~/.server/auth/session";
 import { scoreboardPageGame } from "~/.server/services/games";
 import { GameTabs } from "~/components/games/game-tabs";
-import { useNow } from "~/components/games/time";
+import { useNow, useTimeReached } from "~/components/games/time";
 import { LiveNotices } from "~/components/games/live-notices";
 import { boardFilterChanges, boardFilterFrom, knownDivision } from "~/components/scoreboard/board-filter";
 import { BoardTable } from "~/components/scoreboard/board-table";
@@ -48,7 +48,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
         : game.started
           ? null
           : { status: GAME_NOT_STARTED, message: t("game.not_started") };
-  return { pageTitle: getInstance(context).t("scoreboard.title"), gameId: game.gameId, hidden: game.hidden, initial };
+  return { pageTitle: getInstance(context).t("scoreboard.title"), gameId: game.gameId, hidden: game.hidden, initial, end: game.end, serverTime: Date.now() };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -92,6 +92,12 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
   // From the game's start to now (or its end); without the game's times, from the first solve to the last update.
   const start = span ? Math.min(span.start, firstSolve) : firstSolve;
   const end = board ? (span && now !== null ? Math.min(Math.max(now, board.updateTimeUtc), span.end) : board.updateTimeUtc) : 0;
+  // After the end the ranking no longer moves (practice mode's solves score nothing): the board is final, and
+  // says so instead of "Live" — from the moment the end passes, without a reload. The end as last read
+  // (an organiser may have moved it), counted on the server's clock.
+  const ended = useTimeReached(span?.end ?? loaderData.end, loaderData.serverTime);
+  // A connection in trouble still says so: the board shown may then miss a late change (a review, a ban).
+  const final = ended && (socket === "open" || socket === "connecting");
 
   return (
     <div className="space-y-4">
@@ -100,9 +106,16 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
         <h1 className="text-2xl font-semibold">{t("scoreboard.title")}</h1>
         <div className="flex items-center gap-3 text-sm">
           {monitor ? <SheetDownloads gameId={loaderData.gameId} start={span?.start} /> : null}
-          {denied ? null : <LiveState state={socket} testId="board-socket" />}
-          <Link to={`/games/${loaderData.gameId}`} className="touch-target inline-flex items-center justify-center text-primary-700 hover:underline dark:text-primary-300" aria-label={t("challenge.backToGame")} title={t("challenge.backToGame")}>
-            ←
+          {denied ? null : final ? (
+            <span role="status" data-testid="board-final" className="text-sm font-medium whitespace-nowrap text-zinc-700 dark:text-zinc-300">
+              {t("scoreboard.final")}
+            </span>
+          ) : (
+            <LiveState state={socket} testId="board-socket" />
+          )}
+          <Link to={`/games/${loaderData.gameId}`} className="touch-target inline-flex items-center whitespace-nowrap text-primary-700 hover:underline dark:text-primary-300">
+            <span aria-hidden="true" className="mr-1">←</span>
+            {t("challenge.backToGame")}
           </Link>
         </div>
       </div>
@@ -130,8 +143,12 @@ export default function ScoreboardPage({ loaderData }: Route.ComponentProps) {
             <TimelineChart timeline={timeline} start={start} end={end} label={t("scoreboard.timeline")} />
           </Card>
           <Card>
-            <h2 className="mb-2 font-semibold">{t("scoreboard.matrix")}</h2>
+            <h2 id="board-ranking" className="mb-2 font-semibold">
+              {t("scoreboard.ranking")}
+            </h2>
             <BoardTable
+              labelledBy="board-ranking"
+              divisions={board.divisions}
               items={board.items}
               challenges={challenges}
               divisionId={division}
