@@ -102,3 +102,56 @@ test("an open scoreboard turns from Live to Final results when the end passes", 
   await expect(page.getByTestId("board-final")).toHaveText(en.scoreboard.final, { timeout: end - Date.now() + 10_000 });
   await expect(live).toHaveCount(0);
 });
+
+test("after the end without practice mode, the overview and the challenges page show the team's final result", async ({ adminApi: admin, page, browser, baseURL }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await runningGame(admin, stamp, { practiceMode: false });
+  // A second team that solves nothing ranks below.
+  const other = await browser.newContext();
+  await player(await other.newPage(), gameId, `B${stamp}`.slice(0, 20));
+  await other.close();
+  await player(page, gameId, `A${stamp}`.slice(0, 20));
+  await ok(page.request.post(`/api/game/${gameId}/challenges/${challengeId}`, { data: { flag: FLAG } }));
+  // The solve reaches the board within a moment.
+  let score = 0;
+  await expect
+    .poll(async () => {
+      const board = await ok<{ items: { name: string; score: number; rank: number }[] }>(page.request.get(`/api/game/${gameId}/scoreboard`));
+      const mine = board.items.find((i) => i.name === `A${stamp}`.slice(0, 20));
+      score = mine?.score ?? 0;
+      return [mine?.rank, score > 0];
+    })
+    .toEqual([1, true]);
+
+  // The overview before the end: no result yet.
+  await page.goto(`/games/${gameId}`);
+  await expect(page.getByRole("heading", { name: `Final ${stamp}`, level: 1 })).toBeVisible();
+  await expect(page.getByTestId("final-result")).toHaveCount(0);
+
+  // The end a moment before now, after the solve (a solve after the end would score nothing).
+  await page.waitForTimeout(1500);
+  await ok(admin.put(`/api/edit/games/${gameId}`, { data: { end: Date.now() - 500 } }));
+  const expectResult = async (p: Page, s: Strings) => {
+    const result = p.getByRole("region", { name: fill(s.games.finalResult.title, { team: `A${stamp}`.slice(0, 20) }) });
+    await expect(result).toBeVisible();
+    await expect(result.getByTestId("final-rank")).toHaveText(fill(s.games.finalResult.place, { rank: 1 }));
+    await expect(result.getByTestId("final-score")).toHaveText(String(score));
+    await expect(result.getByTestId("final-solved")).toHaveText("1");
+    await expect(result.getByRole("link", { name: s.games.finalResult.scoreboard })).toHaveAttribute("href", `/games/${gameId}/scoreboard`);
+  };
+  await page.reload();
+  await expectResult(page, en);
+
+  // The challenges page: that play is over (no error), and the result.
+  await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByRole("status").filter({ hasText: en.challenge.ended })).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await expectResult(page, en);
+
+  // In Japanese, and the link leads to the final board.
+  await page.context().addCookies([{ name: "i18next", value: "ja-JP", url: baseURL! }]);
+  await page.goto(`/games/${gameId}`);
+  await expectResult(page, ja);
+  await page.getByRole("link", { name: ja.games.finalResult.scoreboard }).click();
+  await expect(page.getByTestId("board-final")).toHaveText(ja.scoreboard.final);
+});

@@ -10,7 +10,7 @@ import { type BodyCoding, gzipBytes } from "~/core/http/encoding";
 import { redactField } from "~/core/log-redact";
 import { type Channel, type GameEvent, type LogMessage, relayReauthorize, type SubmissionRecord } from "~/core/protocol";
 import { TokenBucketLimiter } from "~/core/rate-limit";
-import { type BoardSolve, type ChallengeInfo, computeScoreboard, type ScoreboardItem, type ScoreboardModel } from "~/core/scoring/scoreboard";
+import { type BoardSolve, type ChallengeInfo, computeScoreboard, type ScoreboardItem, type ScoreboardModel, type TeamResult } from "~/core/scoring/scoreboard";
 import { type GameAccessChange, lostTeams, reauthorizeGameSocket } from "~/core/socket-access";
 import { type OutgoingMessage, SocketHub } from "../shared/socket-hub";
 import { keepBoardCopy, pageKey, withdrawBoardCopies } from "./board-copies";
@@ -980,6 +980,30 @@ export class GameRoom extends SocketHub {
         writeupRequired: state.game.writeupRequired,
         writeupDeadline: state.game.writeupDeadline,
       }),
+    };
+  }
+
+  /**
+   * The final result of the user's team (an accepted one) after the game's end, from the board in memory;
+   * null before the end or for a user who played for no accepted team. Read by the game's overview and the
+   * closed challenges page, which have no board of their own then.
+   */
+  async teamResult(gameId: number, userId: string): Promise<TeamResult | null> {
+    const state = await this.ready(gameId);
+    if (!state || state.game.end > Date.now()) return null;
+    const pid = state.members.get(userId);
+    const p = pid === undefined ? undefined : state.participations.get(pid);
+    if (!p || p.status !== "Accepted") return null;
+    if (!this.board) this.recomputeBoard(false);
+    const item = this.board!.model.items.find((i) => i.id === p.teamId);
+    const division = p.divisionId === null ? null : (state.divisions.get(p.divisionId)?.name ?? null);
+    return {
+      teamName: p.name,
+      rank: item?.rank ?? 0,
+      divisionRank: item?.divisionRank ?? null,
+      division,
+      score: item?.score ?? 0,
+      solvedCount: item?.solvedCount ?? 0,
     };
   }
 

@@ -65,6 +65,14 @@ export async function gamePageId(db: Db, raw: string | undefined): Promise<numbe
   return id;
 }
 
+/** For the overview's loader: the game id of the address (a 404 page when it is not a game) and the game's end. */
+export async function gamePageEnd(db: Db, raw: string | undefined): Promise<{ gameId: number; end: number }> {
+  const id = parsePathId(raw);
+  const game = id === null ? undefined : await db.select({ end: games.endTime }).from(games).where(eq(games.id, id)).get();
+  if (id === null || !game) throw new Response("Not Found", { status: 404 });
+  return { gameId: id, end: game.end };
+}
+
 /**
  * For a monitor page's loader: the game id of the address (a 404 page when it is not a game) and when its
  * sheet downloads open — the game's start, counted from the server's time now (SheetDownloads). One read.

@@ -108,6 +108,19 @@ export interface ScoreboardItem {
   solvedCount: number;
 }
 
+/**
+ * A player's team's standing on the board once the game has ended (its final result): rank 0 when not
+ * ranked overall, `divisionRank` and `division` when the team plays in a division.
+ */
+export interface TeamResult {
+  teamName: string;
+  rank: number;
+  divisionRank: number | null;
+  division: string | null;
+  score: number;
+  solvedCount: number;
+}
+
 export interface TimelineTeam {
   id: number;
   name: string;

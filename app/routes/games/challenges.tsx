@@ -11,6 +11,7 @@ import { ChallengeBoard } from "~/components/challenges/challenge-board";
 import { useChallengeChanges } from "~/components/challenges/challenge-changes";
 import { ChallengeView } from "~/components/challenges/challenge-view";
 import { submitFlag } from "~/components/challenges/submit";
+import { FinalResult } from "~/components/games/final-result";
 import { GameTabs } from "~/components/games/game-tabs";
 import { LiveNotices } from "~/components/games/live-notices";
 import { useNow, useTimeReached, useWhileVisible } from "~/components/games/time";
@@ -26,6 +27,7 @@ import { closedBoardRecheck } from "~/core/game/closed-board";
 import { parsePathId } from "~/core/http/path-id";
 import type { GameNotice } from "~/core/protocol";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
+import type { TeamResult } from "~/core/scoring/scoreboard";
 import { onlyParamChanged } from "~/lib/address-filter";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { useCachedList } from "~/lib/list-cache";
@@ -39,7 +41,8 @@ import type { Route } from "./+types/challenges";
 type PageState =
   | { state: "ready"; challenges: PlayerChallengeInfo[]; gameTitle: string; end: number; practiceMode: boolean; serverTime: number; hidden: boolean }
   | { state: "notStarted"; start: number; gameTitle: string; serverTime: number; hidden: boolean }
-  | { state: "ended" | "forbidden" | "banned" | "notJoined" | "leftTeam"; gameTitle: string | null; hidden: boolean };
+  | { state: "ended"; gameTitle: string | null; hidden: boolean; result: TeamResult | null }
+  | { state: "forbidden" | "banned" | "notJoined" | "leftTeam"; gameTitle: string | null; hidden: boolean };
 
 /**
  * /games/{id}/challenges (Player): the team's challenge board; before the start only "not started". The
@@ -64,7 +67,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const ended = game.endTime <= Date.now() && !game.practiceMode;
   if (details.status === GAME_NOT_STARTED) page = { state: "notStarted", start: game.startTime, gameTitle: game.title, serverTime: Date.now(), hidden: game.hidden };
   else if (details.code === "game.banned") page = { state: "banned", gameTitle: game.title, hidden: game.hidden };
-  else if (details.status === GAME_ENDED || ended) page = { state: "ended", gameTitle: game.title, hidden: game.hidden };
+  // The team's final result stands in for the board (null: the user played for no accepted team).
+  else if (details.status === GAME_ENDED || ended) page = { state: "ended", gameTitle: game.title, hidden: game.hidden, result: await roomOf(env, gameId).teamResult(gameId, user.id) };
   // A member of a team already in the game who has not joined it yet is told to join, not that the team
   // was not accepted; one who left the team they played for, that they play no more.
   else page = { state: details.code === "submission.not_joined" ? "notJoined" : details.code === "submission.left_team" ? "leftTeam" : "forbidden", gameTitle: game.title, hidden: game.hidden };
@@ -339,7 +343,9 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
         <GameTabs gameId={data.gameId} hidden={data.hidden} />
         {back}
         <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
-        <Alert tone={data.state === "notStarted" ? "info" : "error"}>{message}</Alert>
+        {/* Play being over is no error: the game ended as planned. */}
+        <Alert tone={data.state === "notStarted" || data.state === "ended" ? "info" : "error"}>{message}</Alert>
+        {data.state === "ended" && data.result ? <FinalResult gameId={data.gameId} result={data.result} boardLink={!data.hidden} /> : null}
       </div>
     );
   }

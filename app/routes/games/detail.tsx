@@ -4,8 +4,10 @@ import { useTranslation } from "react-i18next";
 import { Link, useRevalidator, useRouteLoaderData } from "react-router";
 import { getCurrentUser } from "~/.server/auth/session";
 import { createDb } from "~/.server/db/client";
-import { gamePageId } from "~/.server/services/games";
+import { gamePageEnd } from "~/.server/services/games";
+import { roomOf } from "~/.server/services/room";
 import { PhaseBadge, StatusBadge } from "~/components/games/badges";
+import { FinalResult } from "~/components/games/final-result";
 import { GameTabs } from "~/components/games/game-tabs";
 import { JoinDialog } from "~/components/games/join-dialog";
 import { NoticesPanel } from "~/components/games/notices-panel";
@@ -21,6 +23,7 @@ import { roleRank } from "~/core/enums";
 import { canPlay } from "~/core/game/phase";
 import { parsePathId } from "~/core/http/path-id";
 import type { DetailedGameInfo } from "~/core/schemas/game";
+import type { TeamResult } from "~/core/scoring/scoreboard";
 import type { TeamInfo } from "~/core/schemas/team";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { useIdempotencyKey } from "~/lib/idempotency";
@@ -30,10 +33,14 @@ import { getInstance } from "~/middleware/i18next";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/detail";
 
-/** An unknown game answers 404 from the server already (the page itself is read in the browser). */
+/**
+ * An unknown game answers 404 from the server already (the page itself is read in the browser). After the
+ * end, a player's team's final result comes from the game's room (no API has it once play is over).
+ */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const [user] = await Promise.all([getCurrentUser(request, env), gamePageId(createDb(env.DB), params.id)]);
-  return { pageTitle: getInstance(context).t("games.detailTitle"), signedIn: user !== null };
+  const [user, game] = await Promise.all([getCurrentUser(request, env), gamePageEnd(createDb(env.DB), params.id)]);
+  const result: TeamResult | null = user !== null && game.end <= Date.now() ? await roomOf(env, game.gameId).teamResult(game.gameId, user.id) : null;
+  return { pageTitle: getInstance(context).t("games.detailTitle"), signedIn: user !== null, result };
 }
 
 export async function clientLoader({ request, params, serverLoader }: Route.ClientLoaderArgs) {
@@ -90,7 +97,7 @@ function GameDetailPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
   const { revalidate } = useRevalidator();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;
-  const { game, teams } = loaderData;
+  const { game, teams, result } = loaderData;
   const now = useNow();
   const [joining, setJoining] = useState(false);
   const joinKeys = useIdempotencyKey();
@@ -210,6 +217,8 @@ function GameDetailPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
           </Link>
         </Alert>
       ) : null}
+      {/* Once the end has passed (the loader reads it again when the phase turns): the team's standing. */}
+      {result && phase === "Ended" ? <FinalResult gameId={game.id} result={result} boardLink={!game.hidden || privileged} /> : null}
       {game.status === "Suspended" ? <Alert tone="error">{t("games.suspended")}</Alert> : null}
       {game.status === "Pending" ? <Alert>{t("games.pendingHint")}</Alert> : null}
       {game.leftTeamName !== null ? (
