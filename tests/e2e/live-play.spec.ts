@@ -320,6 +320,38 @@ test("at 390 px the challenge page shows the two newest arrived notices and fold
   await context.close();
 });
 
+test("a notice that arrives while the page's resync read is on its way stays on the page", async ({ adminApi: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin, stamp, [`Race ${stamp}`]);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+  // Every read of the notices is answered with the list as it was when asked, but only once the test says so:
+  // the page's first read and the resync its socket's greeting asks for are both on their way when the
+  // notice arrives, as when a notice is posted during a slow read.
+  const held: (() => Promise<void>)[] = [];
+  await page.route(new RegExp(`/api/game/${gameId}/notices\\?`), async (route) => {
+    const response = await route.fetch();
+    await new Promise<void>((answered) => held.push(() => route.fulfill({ response }).then(answered)));
+  });
+  await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
+  await expect.poll(() => held.length).toBe(2);
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Race ${stamp}` } }));
+  const notices = page.getByTestId("live-notices").getByTestId("notice");
+  await expect(notices.first()).toContainText(`Race ${stamp}`);
+  // The answers come, in order, without the notice: it was posted after they were made, so it is not gone.
+  for (const answer of held.splice(0)) {
+    const read = page.waitForResponse(new RegExp(`/api/game/${gameId}/notices\\?`));
+    await answer();
+    await read;
+  }
+  await page.waitForTimeout(500);
+  await expect(notices).toHaveCount(1);
+  await expect(notices.first()).toContainText(`Race ${stamp}`);
+  await context.close();
+});
+
 test("the game overview follows an admin moving the end, and the join dialog's error goes with its cause", async ({ adminPage: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();

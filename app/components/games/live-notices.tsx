@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { NOTICES_PAGE, noticesMissed } from "~/core/game/notices-resync";
 import type { GameNotice } from "~/core/protocol";
 import type { GameNoticeInfo } from "~/core/schemas/game";
 import { api } from "~/lib/api";
@@ -10,22 +11,6 @@ import { ArrivedNotices } from "./notice-item";
 /** How many arrivals stay on screen; below the sm breakpoint the newest NARROW_MAX show, the rest folded. */
 const SHOWN_MAX = 5;
 const NARROW_MAX = 2;
-/** The API's largest page of notices (api.md §10). */
-const PAGE = 100;
-
-/**
- * What arrived while the page was open, given the notices known so far: `missed` are the listed notices
- * not known yet (oldest first, so each lands on top in turn), `gone` the shown ones the list no longer has
- * (deleted while the socket was down; only decidable when the list is complete).
- */
-export function noticesMissed(known: ReadonlySet<number>, list: readonly GameNoticeInfo[], shown: readonly GameNotice[]) {
-  const listed = new Set(list.map((n) => n.id));
-  return {
-    missed: list.filter((n) => !known.has(n.id)).sort((a, b) => a.time - b.time || a.id - b.id),
-    gone: list.length < PAGE ? shown.filter((n) => !listed.has(n.id)).map((n) => n.id) : [],
-  };
-}
-
 /**
  * The game's notices that arrive while a page is open (announcements, bloods, new hints and challenges),
  * newest first, each dismissible. After a reconnect the notices posted meanwhile are read from
@@ -48,7 +33,7 @@ export function LiveNotices({ gameId, onNotice, quiet = false }: { gameId: numbe
     noticeRef.current = onNotice;
   });
 
-  const read = useCallback(() => api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${PAGE}`), [gameId]);
+  const read = useCallback(() => api<GameNoticeInfo[]>(`/api/game/${gameId}/notices?count=${NOTICES_PAGE}`), [gameId]);
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {
@@ -96,6 +81,9 @@ export function LiveNotices({ gameId, onNotice, quiet = false }: { gameId: numbe
       }
     },
     onResync: () => {
+      // Only what is shown now can turn out deleted: a notice arriving while the read is on its way is newer
+      // than the list (a QA run lost one so: the answer came after its frame and took it off the page).
+      const askedAbout = new Set(shownRef.current.map((n) => n.id));
       read().then(
         (list) => {
           const before = known.current;
@@ -103,7 +91,7 @@ export function LiveNotices({ gameId, onNotice, quiet = false }: { gameId: numbe
             known.current = new Set(list.map((n) => n.id));
             return;
           }
-          const { missed, gone } = noticesMissed(before, list, shownRef.current);
+          const { missed, gone } = noticesMissed(before, list, shownRef.current, askedAbout);
           if (gone.length > 0) {
             keepPlace();
             setShown((prev) => prev.filter((n) => !gone.includes(n.id)));
