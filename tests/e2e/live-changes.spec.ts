@@ -261,6 +261,7 @@ test("a teammate's open challenge panel shows the container the other member sta
   // the entry or a countdown for a container that is gone.
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 10_500 - Date.now())));
   await alicePanel.getByRole("button", { name: en.container.destroy }).click();
+  await alicePanel.page().getByRole("dialog", { name: en.container.destroyTitle }).getByRole("button", { name: en.container.destroy }).click();
   await expect(alicePanel.getByText(en.container.none)).toBeVisible();
   await expect(bobPanel.getByText(en.container.none)).toBeVisible({ timeout: 3_000 });
   await expect(bobPanel.getByTestId("container-entry")).toHaveCount(0);
