@@ -352,6 +352,48 @@ test("a notice that arrives while the page's resync read is on its way stays on 
   await context.close();
 });
 
+test("a hint that arrives while an older read of the open challenge is on its way stays in its panel", async ({ adminApi: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const title = `Gamma ${stamp}`;
+  const { gameId, challengeIds } = await runningGame(admin, stamp, [title]);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+  await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
+  await page.getByRole("button", { name: new RegExp(title) }).click();
+  const panel = page.getByRole("region", { name: title });
+  await expect(panel.getByRole("textbox", { name: en.challenge.flag })).toBeVisible();
+  // From the solve on, every read of the challenge is answered with the challenge as it was when asked, but
+  // only once the test says so: the read the accepted flag sends is still on its way when the hint comes.
+  const detail = new RegExp(`/api/game/${gameId}/challenges/${challengeIds[0]}$`);
+  const held: { url: string; answer: () => Promise<void> }[] = [];
+  await page.route(detail, async (route) => {
+    if (route.request().method() !== "GET") return route.fallback();
+    const response = await route.fetch();
+    await new Promise<void>((answered) => held.push({ url: route.request().url(), answer: () => route.fulfill({ response }).catch(() => undefined).then(answered) }));
+  });
+  await panel.getByRole("textbox", { name: en.challenge.flag }).fill(FLAG);
+  await panel.getByRole("button", { name: en.challenge.submit }).click();
+  await expect.poll(() => held.length).toBeGreaterThan(0);
+  await page.waitForTimeout(500);
+  const beforeHint = held.length;
+  await ok(admin.put(`/api/edit/games/${gameId}/challenges/${challengeIds[0]}`, { data: { hints: [`Look under ${stamp}`] } }));
+  await expect(page.getByTestId("live-notices")).toContainText(en.notices.template.NewHint.replace("{{challenge}}", title));
+  // The NewHint notice reads the challenge again: that read, made after the hint, is answered first.
+  await expect.poll(() => held.length).toBeGreaterThan(beforeHint);
+  const [newest] = held.splice(held.length - 1, 1);
+  await newest!.answer();
+  const hints = panel.getByRole("region", { name: en.challenge.hints });
+  await expect(hints).toContainText(`Look under ${stamp}`);
+  // Then the reads sent before it, made before the hint: they do not take it away.
+  for (const read of held.splice(0)) await read.answer();
+  await page.unroute(detail);
+  await page.waitForTimeout(500);
+  await expect(hints).toContainText(`Look under ${stamp}`);
+  await context.close();
+});
+
 test("the game overview follows an admin moving the end, and the join dialog's error goes with its cause", async ({ adminPage: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();

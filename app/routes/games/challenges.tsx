@@ -28,6 +28,7 @@ import { parsePathId } from "~/core/http/path-id";
 import type { GameNotice } from "~/core/protocol";
 import type { ChallengeDetail, PlayerChallengeInfo } from "~/core/schemas/challenge";
 import type { TeamResult } from "~/core/scoring/scoreboard";
+import { LatestRead } from "~/core/ui/latest-read";
 import { onlyParamChanged } from "~/lib/address-filter";
 import { api, errorMessage, isApiError } from "~/lib/api";
 import { useCachedList } from "~/lib/list-cache";
@@ -143,19 +144,25 @@ function DetailPanel({
   const [detail, setDetail] = useState<ChallengeDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState<number | null>(null);
+  // Reads answer in any order (the one an accepted flag sends is not the effect's, which a hint aborts): only
+  // the latest read's answer is shown, so one made before a hint does not take it away again.
+  const [reads] = useState(() => new LatestRead());
 
   const load = useCallback(
-    (signal?: AbortSignal) =>
-      api<ChallengeDetail>(`/api/game/${gameId}/challenges/${challengeId}`, { signal })
-        .then((read) => {
-          setDetail(read);
+    (signal?: AbortSignal) => {
+      const read = reads.begin();
+      return api<ChallengeDetail>(`/api/game/${gameId}/challenges/${challengeId}`, { signal })
+        .then((answer) => {
+          if (!reads.settle(read)) return;
+          setDetail(answer);
           // A failure of an earlier reading (the server was away) is over.
           setError(null);
         })
         .catch((err: unknown) => {
-          if (!signal?.aborted) setError(errorMessage(err));
-        }),
-    [gameId, challengeId],
+          if (reads.settle(read) && !signal?.aborted) setError(errorMessage(err));
+        });
+    },
+    [gameId, challengeId, reads],
   );
 
   // Read when opened, every 120 s while the tab is seen (and when it is seen again), when a hint is
@@ -200,8 +207,9 @@ function DetailPanel({
             try {
               const id = await submitFlag(gameId, detail.id, flag);
               setSubmitted(id);
-              // Each stored submission is an attempt.
+              // Each stored submission is an attempt. A read on its way was made before it: it is read again.
               setDetail((d) => d && { ...d, attempts: d.attempts + 1 });
+              if (reads.pending) void load();
             } catch (err) {
               // Refused (attempts used up meanwhile, deadline…): the server's count is the truth.
               if (detail.limit > 0) void load();
