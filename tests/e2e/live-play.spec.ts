@@ -394,6 +394,44 @@ test("a hint that arrives while an older read of the open challenge is on its wa
   await context.close();
 });
 
+test("a notice that arrived before the page's first read answered is not taken for a missed one by a later resync", async ({ adminApi: admin, browser }) => {
+  const stamp = Date.now().toString(36);
+  const { gameId } = await runningGame(admin, stamp, [`Early ${stamp}`]);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await player(page, gameId, stamp);
+  // The page's first read is answered late, with the list as it was when asked (before the notice); the
+  // resync its socket's greeting asks for is answered later still, with the list as it is then (the notice in it).
+  const release: (() => void)[] = [];
+  let reads = 0;
+  await page.route(new RegExp(`/api/game/${gameId}/notices\\?`), async (route) => {
+    const n = reads++;
+    if (n > 1) return route.continue();
+    const early = n === 0 ? await route.fetch() : null;
+    await new Promise<void>((go) => release.push(go));
+    await route.fulfill({ response: early ?? (await route.fetch()) });
+  });
+  const answered = () => page.waitForResponse(new RegExp(`/api/game/${gameId}/notices\\?`));
+  await page.goto(`/games/${gameId}/challenges`);
+  await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
+  await expect.poll(() => release.length).toBe(2);
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Early ${stamp}` } }));
+  const notices = page.getByTestId("live-notices").getByTestId("notice");
+  await expect(notices.first()).toContainText(`Early ${stamp}`);
+  let read = answered();
+  release[0]!();
+  await read;
+  // The player dismisses it; the resync's answer lists it, but it was no missed notice: it stays dismissed.
+  await notices.first().getByRole("button", { name: en.notices.dismiss }).click();
+  await expect(notices).toHaveCount(0);
+  read = answered();
+  release[1]!();
+  await read;
+  await page.waitForTimeout(500);
+  await expect(notices).toHaveCount(0);
+  await context.close();
+});
+
 test("the game overview follows an admin moving the end, and the join dialog's error goes with its cause", async ({ adminPage: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();

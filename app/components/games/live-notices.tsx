@@ -26,6 +26,11 @@ export function LiveNotices({ gameId, onNotice, quiet = false }: { gameId: numbe
   const [shown, setShown] = useState<GameNotice[]>([]);
   // Ids of the notices that existed when the page opened or have arrived since; null until first read.
   const known = useRef<Set<number> | null>(null);
+  // Ids that arrived on the socket before the first read answered: known too once it does. Left out, a
+  // later resync took such a notice for one missed and put it on top again (a dismissed one came back, and
+  // a click meant for the newest dismissed the old one that had jumped above it).
+  const arrivedEarly = useRef(new Set<number>());
+  const knowAlso = (ids: number[]) => new Set([...(known.current ?? arrivedEarly.current), ...ids]);
   const shownRef = useRef(shown);
   const noticeRef = useRef(onNotice);
   useLayoutEffect(() => {
@@ -39,7 +44,7 @@ export function LiveNotices({ gameId, onNotice, quiet = false }: { gameId: numbe
     const timer = setTimeout(() => {
       read().then(
         (list) => {
-          if (live) known.current = new Set([...(known.current ?? []), ...list.map((n) => n.id)]);
+          if (live) known.current = knowAlso(list.map((n) => n.id));
         },
         () => undefined,
       );
@@ -66,7 +71,7 @@ export function LiveNotices({ gameId, onNotice, quiet = false }: { gameId: numbe
   }, [unseen, region]);
 
   const arrive = (notice: GameNotice) => {
-    known.current?.add(notice.id);
+    (known.current ?? arrivedEarly.current).add(notice.id);
     if (keepPlace()) setUnseen(true);
     setShown((prev) => [notice, ...prev.filter((n) => n.id !== notice.id)].slice(0, SHOWN_MAX));
     noticeRef.current?.(notice);
@@ -88,7 +93,7 @@ export function LiveNotices({ gameId, onNotice, quiet = false }: { gameId: numbe
         (list) => {
           const before = known.current;
           if (!before) {
-            known.current = new Set(list.map((n) => n.id));
+            known.current = knowAlso(list.map((n) => n.id));
             return;
           }
           const { missed, gone } = noticesMissed(before, list, shownRef.current, askedAbout);
