@@ -22,32 +22,12 @@ export function FinalResult({ gameId, result, boardLink }: { gameId: number; res
         {t("games.finalResult.title", { team: result.teamName })}
       </h2>
       <dl className="flex flex-wrap gap-x-8 gap-y-2">
-        <div>
-          <dt className="text-zinc-600 dark:text-zinc-400">{t("scoreboard.rank")}</dt>
-          <dd className="text-lg font-semibold tabular-nums" data-testid="final-rank">
-            {rank(result.rank)}
-          </dd>
-        </div>
+        <Figure label={t("scoreboard.rank")} testId="final-rank" value={rank(result.rank)} />
         {result.division !== null ? (
-          <div>
-            <dt className="text-zinc-600 dark:text-zinc-400">{t("games.finalResult.divisionRank", { division: result.division })}</dt>
-            <dd className="text-lg font-semibold tabular-nums" data-testid="final-division-rank">
-              {rank(result.divisionRank)}
-            </dd>
-          </div>
+          <Figure label={t("games.finalResult.divisionRank", { division: result.division })} testId="final-division-rank" value={rank(result.divisionRank)} />
         ) : null}
-        <div>
-          <dt className="text-zinc-600 dark:text-zinc-400">{t("scoreboard.score")}</dt>
-          <dd className="text-lg font-semibold tabular-nums" data-testid="final-score">
-            {result.score}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-zinc-600 dark:text-zinc-400">{t("scoreboard.solved")}</dt>
-          <dd className="text-lg font-semibold tabular-nums" data-testid="final-solved">
-            {result.solvedCount}
-          </dd>
-        </div>
+        <Figure label={t("scoreboard.score")} testId="final-score" value={result.score} />
+        <Figure label={t("scoreboard.solved")} testId="final-solved" value={result.solvedCount} />
       </dl>
       {boardLink ? (
         <Link to={`/games/${gameId}/scoreboard`} className="touch-target inline-flex items-center font-medium text-primary-700 underline dark:text-primary-300">
@@ -55,5 +35,17 @@ export function FinalResult({ gameId, result, boardLink }: { gameId: number; res
         </Link>
       ) : null}
     </section>
+  );
+}
+
+/** One figure of the result: its name over its value. */
+function Figure({ label, value, testId }: { label: string; value: string | number; testId: string }) {
+  return (
+    <div>
+      <dt className="text-zinc-600 dark:text-zinc-400">{label}</dt>
+      <dd className="text-lg font-semibold tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
   );
 }
