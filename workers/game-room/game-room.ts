@@ -994,8 +994,7 @@ export class GameRoom extends SocketHub {
     const pid = state.members.get(userId);
     const p = pid === undefined ? undefined : state.participations.get(pid);
     if (!p || p.status !== "Accepted") return null;
-    if (!this.board) this.recomputeBoard(false);
-    const item = this.board!.model.items.find((i) => i.id === p.teamId);
+    const item = this.currentBoard().model.items.find((i) => i.id === p.teamId);
     const division = p.divisionId === null ? null : (state.divisions.get(p.divisionId)?.name ?? null);
     return {
       teamName: p.name,
