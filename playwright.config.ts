@@ -72,6 +72,8 @@ export default defineConfig({
       ],
     },
   },
+  // A failed test can leave its container running; the run's data folder, and so its agent's id, goes away.
+  globalTeardown: "./tests/e2e/global-teardown.ts",
   webServer: {
     // The runner's own Node (22, from the `node` devDependency) runs the server too.
     command: `"${process.execPath}" scripts/start.mjs`,

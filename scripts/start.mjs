@@ -4,7 +4,7 @@
 // which holds the players' game sockets. State (D1, R2, Durable Objects) persists under
 // FLAGSTAFF_DATA_DIR in wrangler's `--persist-to` layout. `npm start` builds first.
 import { spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./lib/d1-migrations.mjs";
 import { hasAdminAccount, hasDatabase } from "./lib/first-admin.mjs";
 import { freePort, probe } from "./lib/free-port.mjs";
+import { localAgentId } from "./lib/local-agent.mjs";
 import { nodeProblem } from "./lib/node-version.mjs";
 import { acquireDataDir, DataDirInUse, recordAgent, recordRuntimes, releaseDataDir, runtimePids } from "./lib/runtime-lock.mjs";
 import { collectStaticFiles, gzipStaticFiles } from "./lib/static-files.mjs";
@@ -376,9 +377,7 @@ async function startContainerAgent({ dockerHost, secret, port, platformUrl, data
       ...process.env,
       DOCKER_HOST: dockerHost,
       FLAGSTAFF_AGENT_SECRET: secret,
-      // Stable per data folder (re-adoption after a restart) and distinct between folders: agents of two
-      // local servers on one engine never adopt or reap each other's containers.
-      FLAGSTAFF_AGENT_ID: process.env.FLAGSTAFF_AGENT_ID || `local-${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`,
+      FLAGSTAFF_AGENT_ID: localAgentId(dataDir),
       FLAGSTAFF_AGENT_HOST: HOST,
       FLAGSTAFF_AGENT_PORT: String(port),
       FLAGSTAFF_AGENT_DATA_DIR: agentData,

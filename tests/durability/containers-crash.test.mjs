@@ -5,11 +5,11 @@
 // stuck: each can use or start its container. Needs the built app and the test engine
 // (container-agent/scripts/dockerd.sh, test-image.sh; `npm test` prepares both).
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { localAgentId, removeAgentContainers } from "../../scripts/lib/local-agent.mjs";
 import { ADMIN, Client, freePort, killHard, openD1, startServer, stopServer } from "./server.mjs";
 
 const DOCKER_HOST = process.env.FLAGSTAFF_TEST_DOCKER_HOST ?? "unix:///tmp/flagstaff-docker.sock";
@@ -18,7 +18,7 @@ const TEAMS = 6;
 const HOUR = 3_600_000;
 
 const dataDir = mkdtempSync(join(tmpdir(), "flagstaff-ccrash-"));
-const agentId = `local-${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`;
+const agentId = localAgentId(dataDir);
 let server = null;
 
 const docker = (...args) => execFileSync("docker", args, { env: { ...process.env, DOCKER_HOST }, encoding: "utf8", timeout: 20_000 });
@@ -47,8 +47,7 @@ function liveRows(challengeId) {
 afterAll(async () => {
   if (server) await stopServer(server);
   try {
-    const ids = docker("ps", "-aq", "--filter", `label=flagstaff.agent=${agentId}`).split("\n").filter(Boolean);
-    if (ids.length) docker("rm", "-f", ...ids);
+    removeAgentContainers(agentId, DOCKER_HOST);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
