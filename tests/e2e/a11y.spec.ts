@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { ruleViolations, seriousViolations } from "./axe";
-import { expect, registerUser, test } from "./fixtures";
+import { expect, hydrated, registerUser, test } from "./fixtures";
 import { closeSeed, en, type Seed, SEED_FLAG, seed } from "./ui-seed";
 import { expectPage, fill, rolePages, SPEC_ROUTES, viewerOf } from "./ui-routes";
 
@@ -359,6 +359,42 @@ test.describe("small screens, keyboard and announcements", () => {
     await page.getByRole("dialog").getByRole("button", { name: en.adminGames.deleteNotice }).click();
     await expect(status).toHaveText(en.adminGames.noticeDeleted);
     await expect(page.getByText(en.notices.empty)).toBeVisible();
+  });
+
+  test("a message's tone shows in its shape as well as its colour: information, success and error each draw their own icon", async ({ page }) => {
+    const user = await registerUser(page);
+    await page.goto("/account/profile");
+    await hydrated(page);
+    const form = page.locator("form").filter({ has: page.getByLabel(en.profile.bio, { exact: true }) });
+    const save = form.getByRole("button", { name: en.profile.save, exact: true });
+    const iconOf = (message: Locator) => message.locator("svg[data-alert-icon]");
+    const shapeOf = async (message: Locator) => (await iconOf(message).locator("path").evaluateAll((paths) => paths.map((p) => p.getAttribute("d")))).join(" ");
+
+    await save.click();
+    const info = form.getByRole("status").filter({ hasText: en.common.noChange });
+    await expect(iconOf(info)).toHaveAttribute("data-alert-icon", "info");
+    const infoShape = await shapeOf(info);
+    await expect(iconOf(info)).toHaveAttribute("aria-hidden", "true");
+
+    await page.getByLabel(en.profile.bio, { exact: true }).fill("Shapes, not only colours.");
+    await save.click();
+    const success = form.getByRole("status").filter({ hasText: en.profile.saved });
+    await expect(iconOf(success)).toHaveAttribute("data-alert-icon", "success");
+    const successShape = await shapeOf(success);
+
+    await page.context().clearCookies();
+    await page.goto("/account/login");
+    await hydrated(page);
+    await page.getByLabel(en.login.userName, { exact: true }).fill(user.userName);
+    await page.getByLabel(en.login.password, { exact: true }).fill(`${user.password}-wrong`);
+    await page.getByRole("button", { name: en.login.submit, exact: true }).click();
+    const error = page.getByRole("alert").filter({ hasText: /./ });
+    await expect(iconOf(error)).toHaveAttribute("data-alert-icon", "error");
+
+    // Three different drawings, none of them carrying the message's words.
+    const shapes = [infoShape, successShape, await shapeOf(error)];
+    expect(new Set(shapes).size).toBe(3);
+    await expect(iconOf(error)).toHaveText("");
   });
 
   test("the hint text of empty fields keeps 4.5:1 against the field in both themes", async ({ page, adminApi, baseURL }) => {
