@@ -71,6 +71,8 @@ export interface LogParams {
   challengeDisabled: { title: string; id: number; game: number };
   challengeDeleted: { title: string; id: number; game: number };
   flagsAdded: { added: number; title: string; id: number };
+  flagDeleted: { flag: number; title: string; id: number };
+  challengeEdited: { title: string; id: number; game: number };
   gameCreated: { title: string; id: number };
   gameDeleted: { id: number };
   gameEdited: { title: string; id: number };
@@ -266,6 +268,8 @@ export const PARAM_KINDS: { [K in LogKey]: Partial<Record<keyof LogParams[K], Re
   challengeDisabled: {},
   challengeDeleted: {},
   flagsAdded: {},
+  flagDeleted: {},
+  challengeEdited: {},
   gameCreated: {},
   gameDeleted: {},
   gameEdited: {},

@@ -180,6 +180,34 @@ describe("log records for security-relevant actions", () => {
     await by("Batch user import: 2 rows");
   });
 
+  it("logs a challenge's edits and the deletion of one of its flags, as it logs the flags added", async () => {
+    const since = Date.now();
+    const admin = await newUser();
+    await makeAdmin(admin.userName);
+    const by = (message: string) => waitForLog((r) => r.message === message && r.userName === admin.userName && r.logger === "Admin", since);
+    const game = await createGame(admin.client);
+    const base = `/api/edit/games/${game.id}/challenges`;
+    const challenge = await admin.client.json<{ id: number; title: string }>(base, { method: "POST", body: { title: "Audit me", category: "Misc", type: "StaticAttachment" } });
+    expect(challenge.status).toBe(200);
+    const cid = challenge.body.id;
+    expect((await admin.client.json(`${base}/${cid}/flags`, { method: "POST", body: [{ flag: "flag{one}" }, { flag: "flag{two}" }] })).status).toBe(200);
+    await by(`2 flag(s) added to challenge Audit me (#${cid})`);
+
+    expect((await admin.client.json(`${base}/${cid}`, { method: "PUT", body: { content: "Read this.", hints: ["Look closer"] } })).status).toBe(200);
+    await by(`Challenge Audit me (#${cid}) edited in game #${game.id}`);
+    // Enabling alone is logged as such, not as an edit besides.
+    expect((await admin.client.json(`${base}/${cid}`, { method: "PUT", body: { isEnabled: true } })).status).toBe(200);
+    await by(`Challenge Audit me (#${cid}) enabled in game #${game.id}`);
+    const edits = await db().select().from(logs).where(and(gt(logs.time, since - 1), eq(logs.message, `Challenge Audit me (#${cid}) edited in game #${game.id}`))).all();
+    expect(edits).toHaveLength(1);
+
+    const detail = await admin.client.json<{ flags: { id: number; flag: string }[] }>(`${base}/${cid}`);
+    const two = detail.body.flags.find((f) => f.flag === "flag{two}")!;
+    expect((await admin.client.json(`${base}/${cid}/flags/${two.id}`, { method: "DELETE" })).status).toBe(200);
+    const deleted = await by(`Flag #${two.id} deleted from challenge Audit me (#${cid})`);
+    expect(deleted).toMatchObject({ level: "Warning", status: "Success" });
+  });
+
   it("logs team lock, unlock and deletion by an admin", async () => {
     const since = Date.now();
     const admin = await newUser();

@@ -58,6 +58,10 @@ defineRoute(editChallenges, { method: "PUT", path: "/edit/games/:id/challenges/:
   if (body.isEnabled != null) {
     await logEvent(c, { level: "Information", logger: "Admin", text: { key: updated.isEnabled ? "challengeEnabled" : "challengeDisabled", params: { title: updated.title, id: updated.id, game: id } }, status: "Success" });
   }
+  // Any other field (text, hints, scoring, deadline, container) is an edit the log names too.
+  if (Object.entries(body).some(([key, value]) => key !== "isEnabled" && value !== undefined)) {
+    await logEvent(c, { level: "Information", logger: "Admin", text: { key: "challengeEdited", params: { title: updated.title, id: updated.id, game: id } }, status: "Success" });
+  }
   // Open pages showing it read it again (a disabled one leaves the board through the refresh's delta).
   if (updated.isEnabled) await announceChallengeChange(liveDeps(c), id, updated.id);
   return jsonWithVersion(c, { value: updated, version });
@@ -84,8 +88,11 @@ defineRoute(editChallenges, { method: "POST", path: "/edit/games/:id/challenges/
 
 defineRoute(editChallenges, { method: "DELETE", path: "/edit/games/:id/challenges/:cid/flags/:fid", auth: "Admin", tag, summary: "Delete one flag (and its attachment)" }, async (c) => {
   const challenge = await challengeService.requireChallenge(c.get("db"), editGameId(c), challengeId(c));
-  await flagService.deleteFlag(flagDeps(c), challenge.id, pathId(c, "fid", "challenge.flag_not_found"));
+  const flagId = pathId(c, "fid", "challenge.flag_not_found");
+  await flagService.deleteFlag(flagDeps(c), challenge.id, flagId);
   await refreshRoom(c.env, challenge.gameId, { challengeId: challenge.id });
+  // A flag that stops counting as right is a change of the answers: Warning, as a deleted challenge.
+  await logEvent(c, { level: "Warning", logger: "Admin", text: { key: "flagDeleted", params: { flag: flagId, title: challenge.title, id: challenge.id } }, status: "Success" });
   return ok(c, "challenge.flag_deleted");
 });
 
