@@ -115,6 +115,33 @@ test("an admin changes the colour: after a reload the primary colour variable ha
   await page.request.put("/api/admin/config", { data: { globalConfig: { customTheme: "" } } });
 });
 
+test("an empty platform name is refused at its field, and the card's message of an earlier save goes", async ({ adminPage: page }) => {
+  await page.goto("/admin/settings");
+  const platform = page.getByRole("region", { name: en.settings.platform.heading });
+  const name = platform.getByRole("textbox", { name: en.settings.platform.name });
+  await expect(name).toBeVisible(FIRST_LOAD);
+  const stored = await name.inputValue();
+  const slogan = platform.getByRole("textbox", { name: en.settings.platform.slogan, exact: true });
+  await slogan.fill(`Slogan ${Date.now()}`);
+  await platform.getByRole("button", { name: en.settings.save }).click();
+  await expect(platform.getByText(en.settings.saved)).toBeVisible();
+
+  await name.fill("   ");
+  await platform.getByRole("button", { name: en.settings.save }).click();
+  // Named on the name's field, in the card's words; no "Settings saved" left over from the earlier save.
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(platform.getByText(en.settings.platform.nameRequired)).toBeVisible();
+  await expect(platform.getByText(en.settings.saved)).toHaveCount(0);
+  await expect(platform.getByRole("alert").filter({ hasText: /Title/ })).toHaveCount(0);
+
+  await name.fill(stored);
+  await expect(platform.getByText(en.settings.platform.nameRequired)).toHaveCount(0);
+  await platform.getByRole("button", { name: en.settings.save }).click();
+  // The stored values again: nothing to send, and the card says so.
+  await expect(platform.getByText(en.common.noChange)).toBeVisible();
+  await page.request.put("/api/admin/config", { data: { globalConfig: { slogan: "" } } });
+});
+
 test("with a red brand colour an information box still looks unlike an error box, in the dark and the light theme", async ({ adminPage: admin, browser }) => {
   // The info tone used the brand palette: #e11d48 made it the error tone's red (sRGB values apart by a few units,
   // so the check is on hue, not on equality).

@@ -7,6 +7,7 @@ import { FieldErrors, TextField } from "~/components/ui/field";
 import { HiddenFileInput } from "~/components/ui/hidden-file-input";
 import { brandColour, brandCssVariables, paletteFor } from "~/core/colour";
 import { normalizeCustomTheme } from "~/core/schemas/config";
+import { checkPlatformFields } from "~/core/ui/platform-form";
 import { sameValues } from "~/core/ui/same-values";
 import { api, errorMessage } from "~/lib/api";
 import { type SaveState, SettingsSection } from "./section";
@@ -122,12 +123,15 @@ export function PlatformSection({
   state,
   onSave,
   onNoChange,
+  onRefused,
   onLogoChanged,
 }: {
   settings: Global;
   state: SaveState;
   onSave: (patch: Partial<Global>) => void;
   onNoChange: () => void;
+  /** The card refused the typed values itself: the card's message of an earlier save no longer applies. */
+  onRefused: () => void;
   onLogoChanged: () => void;
 }) {
   const { t } = useTranslation();
@@ -136,8 +140,8 @@ export function PlatformSection({
   const [description, setDescription] = useState(settings.description);
   const [footerInfo, setFooterInfo] = useState(settings.footerInfo);
   const [customTheme, setCustomTheme] = useState(settings.customTheme);
-  // A new object per refusal: the colour's error shows again at each (app/components/ui/field.tsx, FieldErrors).
-  const [colourError, setColourError] = useState<{ message: string } | null>(null);
+  // A new object per refusal: the fields' errors show again at each (app/components/ui/field.tsx, FieldErrors).
+  const [refusal, setRefusal] = useState<{ title?: string; customTheme?: string } | null>(null);
 
   return (
     <SettingsSection
@@ -147,30 +151,38 @@ export function PlatformSection({
       onSubmit={() => {
         const patch = platformPatch({ title, slogan, description, footerInfo, customTheme });
         if (sameValues(patch, platformPatch(settings))) {
-          setColourError(null);
+          setRefusal(null);
           onNoChange();
           return;
         }
-        // The server clears a colour it cannot use; the card says so instead of "Settings saved" over it.
-        if (customTheme.trim() !== "" && normalizeCustomTheme(customTheme) === "") {
-          setColourError({ message: t("settings.platform.colourInvalid") });
+        // Each problem at its field: the server clears a colour it cannot use (and would say "Settings saved"
+        // over it), and names an empty platform name "Title" under the card.
+        const problems = checkPlatformFields({ title, customTheme });
+        if (problems.title || problems.customTheme) {
+          setRefusal({
+            title: problems.title ? t("settings.platform.nameRequired") : undefined,
+            customTheme: problems.customTheme ? t("settings.platform.colourInvalid") : undefined,
+          });
+          onRefused();
           return;
         }
-        setColourError(null);
+        setRefusal(null);
         onSave(patch);
       }}
     >
-      <div className="grid gap-4 md:grid-cols-2">
-        <TextField label={t("settings.platform.name")} name="title" required maxLength={64} value={title} onChange={(e) => setTitle(e.target.value)} />
-        <TextField label={t("settings.platform.slogan")} name="slogan" maxLength={256} value={slogan} onChange={(e) => setSlogan(e.target.value)} />
-      </div>
+      <FieldErrors refusal={refusal}>
+        <div className="grid gap-4 md:grid-cols-2">
+          <TextField label={t("settings.platform.name")} name="title" required maxLength={64} error={refusal?.title} value={title} onChange={(e) => setTitle(e.target.value)} />
+          <TextField label={t("settings.platform.slogan")} name="slogan" maxLength={256} value={slogan} onChange={(e) => setSlogan(e.target.value)} />
+        </div>
+      </FieldErrors>
       <MarkdownEditor label={t("settings.platform.description")} name="description" value={description} onChange={setDescription} rows={8} maxLength={65536} />
       <MarkdownEditor label={t("settings.platform.footer")} name="footerInfo" value={footerInfo} onChange={setFooterInfo} rows={3} maxLength={4096} />
       <LogoField logoHash={settings.logoHash} onChanged={onLogoChanged} />
       <div className="grid gap-4 md:grid-cols-2">
         <div className="flex items-end gap-2">
           <div className="flex-1">
-            <FieldErrors refusal={colourError}>
+            <FieldErrors refusal={refusal}>
               <TextField
                 label={t("settings.platform.colour")}
                 name="customTheme"
@@ -178,7 +190,7 @@ export function PlatformSection({
                 spellCheck={false}
                 placeholder="#4f6df5"
                 description={t("settings.platform.colourHint")}
-                error={colourError?.message}
+                error={refusal?.customTheme}
                 value={customTheme}
                 onChange={(e) => setCustomTheme(e.target.value)}
               />
@@ -191,7 +203,8 @@ export function PlatformSection({
             onChange={(e) => {
               // A colour picked here is a valid one: the field's refusal no longer speaks of it.
               setCustomTheme(e.target.value);
-              setColourError(null);
+              // The name's error stays only while the name is still empty.
+              setRefusal((r) => (r?.customTheme ? { title: title.trim() === "" ? r.title : undefined } : r));
             }}
             className="mb-6 h-9 w-12 cursor-pointer rounded border border-zinc-300 bg-transparent dark:border-zinc-700"
           />

@@ -94,6 +94,7 @@ export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) 
             state={states.globalConfig}
             onSave={(patch) => void save("globalConfig", patch)}
             onNoChange={() => noChange("globalConfig")}
+            onRefused={() => setStates((s) => ({ ...s, globalConfig: idleSave }))}
             onLogoChanged={() => void revalidate()}
           />
           <AccountSection
