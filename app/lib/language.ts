@@ -57,26 +57,54 @@ export const LANGUAGE_SWITCH_ID = "language-switch";
  * language and React never hears the change, so the entry records it and the switch applies it once mounted.
  */
 let earlyChoice: string | null = null;
-let stopCapture: (() => void) | null = null;
+let taken = false;
 
-/** From the browser entry, before hydration: records the switch's value now and on each change until taken. */
+/**
+ * From the browser entry, before hydration: records the switch's value now and on each pick until taken.
+ * A pick fires `input`, then `change`. Once hydrateRoot has run, React hydrates the page at once on that
+ * `input` (a discrete event), which puts the select back to the page's language before the `change`: the
+ * choice is read from the `input`, and the `change` gets the picked value back, so React's own handler
+ * applies the pick instead of the page's language (a language picked just as the page became live was lost).
+ */
 export function captureEarlyLanguageChoice(): void {
-  const read = (target: EventTarget | null) => {
-    if (!(target instanceof HTMLSelectElement) || target.id !== LANGUAGE_SWITCH_ID) return;
+  earlyChoice = null;
+  taken = false;
+  let picking: string | null = null;
+  const isSwitch = (target: EventTarget | null): target is HTMLSelectElement =>
+    target instanceof HTMLSelectElement && target.id === LANGUAGE_SWITCH_ID;
+  const read = (select: HTMLSelectElement) => {
+    if (taken) return;
     // The option the server marked is the page's own language: not a choice.
-    const served = [...target.options].find((option) => option.defaultSelected)?.value;
-    earlyChoice = target.value === served ? null : target.value;
+    const served = [...select.options].find((option) => option.defaultSelected)?.value;
+    earlyChoice = select.value === served ? null : select.value;
   };
-  read(document.getElementById(LANGUAGE_SWITCH_ID));
-  const onChange = (event: Event) => read(event.target);
-  document.addEventListener("change", onChange, true);
-  stopCapture = () => document.removeEventListener("change", onChange, true);
+  const switchElement = document.getElementById(LANGUAGE_SWITCH_ID);
+  if (isSwitch(switchElement)) read(switchElement);
+  // Capture listeners on the document, added before hydrateRoot adds React's: they run first.
+  document.addEventListener(
+    "input",
+    (event) => {
+      if (!isSwitch(event.target)) return;
+      picking = event.target.value;
+      read(event.target);
+    },
+    true,
+  );
+  document.addEventListener(
+    "change",
+    (event) => {
+      if (!isSwitch(event.target)) return;
+      if (picking !== null && event.target.value !== picking) event.target.value = picking;
+      picking = null;
+      read(event.target);
+    },
+    true,
+  );
 }
 
 /** The language picked before hydration (null when none, or when it is the page's), once; recording stops. */
 export function takeEarlyLanguageChoice(): Language | null {
-  stopCapture?.();
-  stopCapture = null;
+  taken = true;
   const choice = matchLanguage(earlyChoice);
   earlyChoice = null;
   return choice;
