@@ -854,3 +854,33 @@ test("after the end in practice mode the challenges page says solves are not sco
   await expect(player.getByTestId("challenge-solved")).toHaveText(`✓ ${C.solvedByTeam}`);
   await context.close();
 });
+
+test("a flag the box refuses takes away the verdict of the flag sent before it, which read as this one's", async ({ adminApi: page, browser }) => {
+  const now = Date.now();
+  const stamp = now.toString(36);
+  const created = await page.post("/api/edit/games", { data: { title: `Refused ${stamp}`, start: now - HOUR, end: now + HOUR, acceptWithoutReview: true } });
+  const gameId = ((await created.json()) as { id: number }).id;
+  const id = ((await (await page.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Box ${stamp}`, category: "Misc", type: "StaticAttachment" } })).json()) as { id: number }).id;
+  expect((await page.post(`/api/edit/games/${gameId}/challenges/${id}/flags`, { data: [{ flag: "flag{right}" }] })).status()).toBe(200);
+  expect((await page.put(`/api/edit/games/${gameId}/challenges/${id}`, { data: { isEnabled: true } })).status()).toBe(200);
+  const context = await browser.newContext();
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = (await (await player.request.post("/api/team", { data: { name: `R${stamp}`.slice(0, 20) } })).json()) as { id: number };
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
+  await player.goto(`/games/${gameId}/challenges?challenge=${id}`);
+  await hydrated(player);
+  const flagBox = player.getByRole("textbox", { name: C.flag });
+  await flagBox.fill("flag{wrong}");
+  await player.getByRole("button", { name: C.submit }).click();
+  await expect(player.getByText(en.verdict.wrongTitle, { exact: true })).toBeVisible();
+  await flagBox.fill("f".repeat(200));
+  await player.getByRole("button", { name: C.submit }).click();
+  await expect(player.getByText(interpolate(C.flagTooLong, { max: 127, length: 200 }))).toBeVisible();
+  await expect(player.getByText(en.verdict.wrongTitle, { exact: true })).toHaveCount(0);
+  // A flag judged again shows its own verdict.
+  await flagBox.fill("flag{right}");
+  await player.getByRole("button", { name: C.submit }).click();
+  await expect(player.getByText(en.verdict.correct, { exact: true })).toBeVisible();
+  await context.close();
+});

@@ -34,6 +34,7 @@ export function ChallengeView({
   detail,
   now,
   submit,
+  onRefused,
   gameId,
   reload,
   solved = false,
@@ -42,6 +43,8 @@ export function ChallengeView({
   detail: ChallengeDetail;
   now: number | null;
   submit?: (flag: string) => Promise<void>;
+  /** The flag box refused a flag (empty, too long, or by the server): a verdict shown for an earlier one goes. */
+  onRefused?: () => void;
   gameId?: number;
   /** Reads the challenge again (its container's state may have changed: a teammate started or destroyed it). */
   reload?: () => void;
@@ -109,7 +112,7 @@ export function ChallengeView({
       ) : (
         <>
           {attempts ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t(`challenge.attempts.${attempts.key}`, { count: attempts.count })}</p> : null}
-          <FlagInput submit={submit ?? (async () => undefined)} disabled={!submit || attempts?.key === "usedUp"} />
+          <FlagInput submit={submit ?? (async () => undefined)} onRefused={onRefused} disabled={!submit || attempts?.key === "usedUp"} />
         </>
       )}
     </div>

@@ -14,7 +14,20 @@ import { FLAG_PLACEHOLDER_COUNT, pickPlaceholder } from "./placeholders";
  * the arrow keys instead of retyping the whole flag (an accepted one closes the box). The empty box shows
  * one of our playful lines, picked when it mounts among those the box shows whole.
  */
-export function FlagInput({ submit, disabled = false }: { submit: (flag: string) => Promise<void>; disabled?: boolean }) {
+export function FlagInput({
+  submit,
+  onRefused,
+  disabled = false,
+}: {
+  submit: (flag: string) => Promise<void>;
+  /**
+   * A flag was refused (by the box, or by the server): the verdict of the flag sent before is no longer
+   * about what the box says, and shown beside the refusal it read as this flag's (a wrong verdict under
+   * "too long" looked like an attempt spent).
+   */
+  onRefused?: () => void;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   const [random] = useState(() => Math.random());
   const [placeholder, setPlaceholder] = useState(() => Math.floor(random * FLAG_PLACEHOLDER_COUNT));
@@ -47,6 +60,7 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
   }, [t, random]);
 
   function refuse(message: string) {
+    onRefused?.();
     setError(message);
     setInvalid(true);
     input.current?.focus();
@@ -72,6 +86,7 @@ export function FlagInput({ submit, disabled = false }: { submit: (flag: string)
       await submit(value);
       input.current?.select();
     } catch (err) {
+      onRefused?.();
       setError(errorMessage(err));
     } finally {
       setBusy(false);

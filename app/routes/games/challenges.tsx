@@ -203,6 +203,7 @@ function DetailPanel({
           reload={() => void load()}
           solved={solved}
           unscored={unscored}
+          onRefused={() => setSubmitted(null)}
           submit={async (flag) => {
             try {
               const id = await submitFlag(gameId, detail.id, flag);
