@@ -56,8 +56,11 @@ export interface LogParams {
   userUpdated: { user: string; fields: string[]; role: Role | null };
   userDeleted: { user: string; id: string };
   userPasswordReset: { user: string };
+  /** Records written before the team and game were named (teamParticipationStatus since). */
   participationStatus: { id: number; status: ReviewStatus };
   participationUpdated: { id: number };
+  teamParticipationStatus: { id: number; team: string; game: number; status: ReviewStatus };
+  teamParticipationUpdated: { id: number; team: string; game: number };
   writeupUploaded: { team: number; game: number; file: string; size: number };
   writeupReplaced: { team: number; game: number; file: string; size: number };
   writeupsDeleted: { deleted: number; game: number };
@@ -255,6 +258,8 @@ export const PARAM_KINDS: { [K in LogKey]: Partial<Record<keyof LogParams[K], Re
   userPasswordReset: {},
   participationStatus: { status: enumLabel("games.status") },
   participationUpdated: {},
+  teamParticipationStatus: { status: enumLabel("games.status") },
+  teamParticipationUpdated: {},
   writeupUploaded: {},
   writeupReplaced: {},
   writeupsDeleted: {},

@@ -10,7 +10,7 @@ import type { LogMessage } from "~/core/protocol";
 import type { ApiEnv } from "../../workers/api/context";
 import { apiContext, errorResponse } from "../../workers/api/middleware";
 import { png } from "./content-helpers";
-import { createGame } from "./game-helpers";
+import { createGame, createTeam, join } from "./game-helpers";
 import { Client, PASSWORD, db, newUser, unique } from "./helpers";
 
 const hub = () => env.ADMIN_HUB.get(env.ADMIN_HUB.idFromName("admin"));
@@ -206,6 +206,23 @@ describe("log records for security-relevant actions", () => {
     expect((await admin.client.json(`${base}/${cid}/flags/${two.id}`, { method: "DELETE" })).status).toBe(200);
     const deleted = await by(`Flag #${two.id} deleted from challenge Audit me (#${cid})`);
     expect(deleted).toMatchObject({ level: "Warning", status: "Success" });
+  });
+
+  it("names the team and the game of a reviewed participation, not only the participation's own number", async () => {
+    const since = Date.now();
+    const admin = await newUser();
+    await makeAdmin(admin.userName);
+    const game = await createGame(admin.client, { acceptWithoutReview: false });
+    const captain = await newUser();
+    const team = await createTeam(captain.client);
+    expect((await join(captain.client, game.id, { teamId: team.id })).status).toBe(200);
+    const listed = await admin.client.json<{ id: number; team: { id: number } }[]>(`/api/game/${game.id}/participations`);
+    const pid = listed.body.find((p) => p.team.id === team.id)!.id;
+
+    expect((await admin.client.json(`/api/admin/participation/${pid}/Accepted`, { method: "PUT", body: {} })).status).toBe(200);
+    await waitForLog((r) => r.message === `Participation #${pid} of team ${team.name} in game #${game.id} set to Accepted` && r.userName === admin.userName, since);
+    expect((await admin.client.json(`/api/admin/participation/${pid}`, { method: "PUT", body: { status: "Suspended" } })).status).toBe(200);
+    await waitForLog((r) => r.message === `Participation #${pid} of team ${team.name} in game #${game.id} updated`, since);
   });
 
   it("logs team lock, unlock and deletion by an admin", async () => {

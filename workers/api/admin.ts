@@ -175,19 +175,19 @@ function reviewStatus(value: string | null | undefined): ReviewStatus {
 defineRoute(admin, { method: "PUT", path: "/admin/participation/:id/:status", auth: "Admin", tag, summary: "Review a participation (Accepted, Rejected, Suspended, Pending); optional division, and the status last seen (expectedStatus: 409 when it changed)", body: participationReviewSchema }, async (c, { body }) => {
   const id = participationId(c);
   const status = reviewStatus(c.req.param("status"));
-  await participations.reviewParticipation({ db: c.get("db"), now: c.get("now") }, id, { status, divisionId: body?.divisionId, expectedStatus: body?.expectedStatus });
+  const reviewed = await participations.reviewParticipation({ db: c.get("db"), now: c.get("now") }, id, { status, divisionId: body?.divisionId, expectedStatus: body?.expectedStatus });
   await refreshRoomOfParticipation(c.env, c.get("db"), id);
   if (status !== "Accepted") await containerService.destroyContainersOfParticipation(containerDeps(c), id);
-  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "participationStatus", params: { id, status } }, status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "teamParticipationStatus", params: { id, team: reviewed.teamName, game: reviewed.gameId, status } }, status: "Success" });
   return c.json({ title: c.get("t")("participation.updated"), status: 200 });
 });
 
 defineRoute(admin, { method: "PUT", path: "/admin/participation/:id", auth: "Admin", tag, summary: "Change a participation's status and/or division; optional status last seen (expectedStatus: 409 when it changed)", body: participationUpdateSchema }, async (c, { body }) => {
   const id = participationId(c);
   const status = body.status != null ? reviewStatus(body.status) : null;
-  await participations.reviewParticipation({ db: c.get("db"), now: c.get("now") }, id, { status, divisionId: body.divisionId, expectedStatus: body.expectedStatus });
+  const reviewed = await participations.reviewParticipation({ db: c.get("db"), now: c.get("now") }, id, { status, divisionId: body.divisionId, expectedStatus: body.expectedStatus });
   await refreshRoomOfParticipation(c.env, c.get("db"), id);
   if (status !== null && status !== "Accepted") await containerService.destroyContainersOfParticipation(containerDeps(c), id);
-  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "participationUpdated", params: { id } }, status: "Success" });
+  await logEvent(c, { level: "Information", logger: "Admin", text: { key: "teamParticipationUpdated", params: { id, team: reviewed.teamName, game: reviewed.gameId } }, status: "Success" });
   return c.json({ title: c.get("t")("participation.updated"), status: 200 });
 });

@@ -337,13 +337,22 @@ export async function listParticipations(db: Db, gameId: number): Promise<Partic
  * the caller's page showed): when the stored status is another, nothing is written and the call is refused
  * with 409, so a stale tab's decision never replaces one made meanwhile (a Reject lifting a Suspension).
  */
+/** The participation a review changed: its game and team, for the admin log to name them. */
+export interface ReviewedParticipation {
+  gameId: number;
+  teamId: number;
+  teamName: string;
+}
+
 export async function reviewParticipation(
   { db }: ParticipationDeps,
   participationId: number,
   change: { status?: ReviewStatus | null; divisionId?: number | null; expectedStatus?: ParticipationStatus | null },
-): Promise<void> {
+): Promise<ReviewedParticipation> {
   const p = await db.select().from(participations).where(eq(participations.id, participationId)).get();
   if (!p) throw notFound("participation.not_found");
+  const team = await db.select({ name: teams.name }).from(teams).where(eq(teams.id, p.teamId)).get();
+  const reviewed: ReviewedParticipation = { gameId: p.gameId, teamId: p.teamId, teamName: team?.name ?? "" };
   const expected = change.expectedStatus ?? null;
   if (expected !== null && p.status !== expected) throw conflict("participation.status_changed");
   const set: { status?: ParticipationStatus; divisionId?: number } = {};
@@ -357,7 +366,7 @@ export async function reviewParticipation(
     if (!division) throw badRequest("game.division_unknown");
     set.divisionId = division.id;
   }
-  if (Object.keys(set).length === 0) return;
+  if (Object.keys(set).length === 0) return reviewed;
   // The check above again, in the write itself (D1 holds no read across statements): a status changed since
   // sets NULL into the NOT NULL column, so the statement fails, and with it the batch it leads (the
   // acceptance's lock and instances).
@@ -376,4 +385,5 @@ export async function reviewParticipation(
     }
     throw err;
   }
+  return reviewed;
 }
