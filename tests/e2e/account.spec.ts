@@ -196,6 +196,27 @@ test("register: a field's error goes once the user changes that field, the other
   await expectRefusedAt(userName, zhErrors.account.username_taken);
 });
 
+test("register: a malformed email is named with the form's other problems, not alone after they are mended (ja-JP)", async ({ page, baseURL }) => {
+  await page.context().addCookies([{ name: "i18next", value: "ja-JP", url: baseURL! }]);
+  await page.goto("/account/register");
+  await hydrated(page);
+  const sent: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().endsWith("/api/account/register")) sent.push(r.url());
+  });
+  const userName = page.getByLabel(ja.register.userName, { exact: true });
+  const email = page.getByLabel(ja.register.email, { exact: true });
+  await userName.fill("ab");
+  await email.fill("not-an-email");
+  await page.getByLabel(ja.register.password, { exact: true }).fill("Start1234!");
+  await page.getByLabel(ja.password.retype, { exact: true }).fill("Start1234!");
+  await page.getByRole("button", { name: ja.register.submit, exact: true }).click();
+  await expectRefusedAt(userName, interpolate(ja.register.userNameLength, { min: 3, max: 15 }));
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  await expect(email.locator("xpath=..").getByText(ja.register.emailInvalid, { exact: true })).toBeVisible();
+  expect(sent).toEqual([]);
+});
+
 test("profile: an empty or taken user name and a malformed phone number are shown at their fields, which take the focus", async ({ page, browser }) => {
   const other = await browser.newContext();
   const taken = await registerUser(other.request);

@@ -16,6 +16,7 @@ import { FieldErrors, TextField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
 import type { RegisterStatus } from "~/core/enums";
 import { USER_NAME_MAX, USER_NAME_MIN } from "~/core/schemas/account";
+import { computeEmailProblem, type EmailProblem } from "~/core/ui/email";
 import { computeNewPasswordProblem, type NewPasswordProblem } from "~/core/ui/new-password";
 import { computeUserNameProblem, type UserNameProblem } from "~/core/ui/user-name";
 import { formText, type RegisterResponse, safeRedirect } from "~/lib/account";
@@ -45,7 +46,7 @@ export const shouldRevalidate = keepAfterUnchanged;
 
 interface FieldErrors {
   userName?: UserNameProblem;
-  email?: "register.emailRequired";
+  email?: EmailProblem;
   password?: NewPasswordProblem;
 }
 
@@ -71,7 +72,8 @@ async function submit(form: FormData, call: ApiCall): Promise<ActionResult | Res
   const fieldErrors: FieldErrors = {};
   const userNameProblem = computeUserNameProblem(userName);
   if (userNameProblem) fieldErrors.userName = userNameProblem;
-  if (!email) fieldErrors.email = "register.emailRequired";
+  const emailProblem = computeEmailProblem(email);
+  if (emailProblem) fieldErrors.email = emailProblem;
   const passwordProblem = computeNewPasswordProblem(password, formText(form, "passwordRetype"));
   if (passwordProblem) fieldErrors.password = passwordProblem;
   if (Object.keys(fieldErrors).length > 0) return unchanged({ fieldErrors, formError: null });
