@@ -609,6 +609,25 @@ test("a duplicate flag's error goes once the flag it repeated is deleted", async
   await expect(page.getByLabel(A.staticFlags)).toHaveValue("flag{twice}");
 });
 
+test("\"Flags added\" goes once a flag is deleted, and the deletion says so itself", async ({ adminPage: page }) => {
+  const gameId = await createGame(page);
+  const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Said", category: "Misc", type: "StaticAttachment" } });
+  const cid = ((await created.json()) as { id: number }).id;
+  expect((await page.request.post(`/api/edit/games/${gameId}/challenges/${cid}/flags`, { data: [{ flag: "flag{old}" }] })).status()).toBe(200);
+  await page.goto(`/admin/games/${gameId}/challenges/${cid}/flags`);
+  await hydrated(page);
+  await page.getByLabel(A.staticFlags).fill("flag{new}");
+  await page.getByRole("button", { name: A.addFlags }).click();
+  const added = page.getByText(enErrors.challenge.flags_added, { exact: true });
+  await expect(added).toBeVisible();
+  await expect(page.getByRole("button", { name: A.deleteFlagNamed.replace("{{flag}}", "flag{new}") })).toBeVisible();
+  await page.getByRole("button", { name: A.deleteFlagNamed.replace("{{flag}}", "flag{old}") }).click();
+  await page.getByRole("dialog").getByRole("button", { name: A.deleteFlag }).click();
+  await expect(page.getByRole("button", { name: A.deleteFlagNamed.replace("{{flag}}", "flag{old}") })).toHaveCount(0);
+  await expect(added).toHaveCount(0);
+  await expect(page.getByText(enErrors.challenge.flag_deleted, { exact: true })).toBeVisible();
+});
+
 test("the last flag of an enabled challenge is kept: its delete dialog says why, and the flag stays", async ({ adminPage: page }) => {
   const gameId = await createGame(page);
   const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Last", category: "Misc", type: "StaticAttachment" } });

@@ -22,6 +22,7 @@ import { checkTemplate, generateTestFlag, MIN_ENTROPY_BITS, parseTemplate, templ
 import { FLAG_MAX_LENGTH } from "~/core/game-room/schemas";
 import type { ChallengeEditDetail, FlagInfo } from "~/core/schemas/challenge";
 import type { DetailedGameInfo } from "~/core/schemas/game";
+import { bindScopedMessage, type ScopedMessage, scopedMessage, shownScopedMessage } from "~/core/ui/scoped-message";
 import { api, errorMessage, orNotFound } from "~/lib/api";
 import { useErrorFor } from "~/lib/error-for";
 import { useIdempotencyKey } from "~/lib/idempotency";
@@ -62,18 +63,24 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 /**
  * A form's call: busy, the server's answer or error. `contextKey` names what the form adds to (the
  * challenge's flags): an error is shown only while that is unchanged — deleting the flag that made an
- * addition a duplicate clears "This flag already exists".
+ * addition a duplicate clears "This flag already exists" — and a success only until the next change after
+ * the form's own (app/core/ui/scoped-message.ts): a flag deleted retires "Flags added".
  */
 function useAction(onDone: () => void, contextKey = "") {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useErrorFor(contextKey);
-  const [success, setSuccess] = useState<string | null>(null);
+  const [given, setGiven] = useState<ScopedMessage | null>(null);
+  // Bound to the list's new key while rendering with it (React's "adjusting state when a prop changes").
+  const bound = bindScopedMessage(given, contextKey);
+  if (bound !== given) setGiven(bound);
+  const success = shownScopedMessage(bound, contextKey);
   async function run(action: () => Promise<string | null>) {
     setBusy(true);
     setError(null);
-    setSuccess(null);
+    setGiven(null);
     try {
-      setSuccess(await action());
+      const message = await action();
+      setGiven(message === null ? null : scopedMessage(message, contextKey));
       onDone();
     } catch (err) {
       setError(errorMessage(err));
@@ -283,13 +290,14 @@ function localFileLabel(url: string, size: number | null, file: string): string 
   return [file, size != null ? formatBytes(size) : null, hash ? hash.slice(0, 8) : null].filter(Boolean).join(" · ");
 }
 
-function FlagList({ gameId, challenge, onDone }: { gameId: number; challenge: ChallengeEditDetail; onDone: () => void }) {
+function FlagList({ gameId, challenge, onDone, flagsKey }: { gameId: number; challenge: ChallengeEditDetail; onDone: () => void; flagsKey: string }) {
   const { t } = useTranslation();
   const [deleting, setDeleting] = useState<FlagInfo | null>(null);
-  const action = useAction(onDone);
+  const action = useAction(onDone, flagsKey);
   return (
     <div className="space-y-2">
       <h3 className="font-semibold">{t("adminChallenges.flagCount", { count: challenge.flags.length })}</h3>
+      <Feedback error={null} success={action.success} />
       {challenge.flags.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("adminChallenges.noFlags")}</p>
       ) : (
@@ -336,9 +344,9 @@ function FlagList({ gameId, challenge, onDone }: { gameId: number; challenge: Ch
         error={action.error}
         onConfirm={() =>
           void action.run(async () => {
-            await api(`/api/edit/games/${gameId}/challenges/${challenge.id}/flags/${deleting!.id}`, { method: "DELETE" });
+            const r = await api<{ title: string }>(`/api/edit/games/${gameId}/challenges/${challenge.id}/flags/${deleting!.id}`, { method: "DELETE" });
             setDeleting(null);
-            return null;
+            return r.title;
           })
         }
         onCancel={() => setDeleting(null)}
@@ -376,7 +384,7 @@ function AdminChallengeFlagsView({ loaderData }: { loaderData: Awaited<ReturnTyp
       </Card>
       {challenge.type !== "DynamicContainer" ? (
         <Card>
-          <FlagList gameId={gameId} challenge={challenge} onDone={done} />
+          <FlagList gameId={gameId} challenge={challenge} onDone={done} flagsKey={flagsKey} />
         </Card>
       ) : null}
     </div>
