@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useRevalidator } from "react-router";
 import { requireUser } from "~/.server/auth/guard";
 import { SelectField } from "~/components/challenges/fields";
-import { Dialog } from "~/components/teams/dialog";
+import { ConfirmDialog, Dialog } from "~/components/teams/dialog";
 import { LoadingStatus } from "~/components/teams/loading";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -105,15 +105,19 @@ function AdminChallengesPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
+  // Disabling a solved challenge takes its points off every team's score: asked first (a switch is one click).
+  const [disabling, setDisabling] = useState<ChallengeEditInfo | null>(null);
 
   async function toggle(c: ChallengeEditInfo) {
     setBusyId(c.id);
     setError(null);
     try {
       await api(`/api/edit/games/${gameId}/challenges/${c.id}`, { method: "PUT", body: { isEnabled: !c.isEnabled } });
+      setDisabling(null);
       void revalidate();
     } catch (err) {
       setError(errorMessage(err));
+      setDisabling(null);
     } finally {
       setBusyId(null);
     }
@@ -181,7 +185,9 @@ function AdminChallengesPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
                       // Not disabled while it saves: a disabled control drops the keyboard focus to the page.
                       aria-disabled={busyId === c.id || undefined}
                       onChange={() => {
-                        if (busyId !== c.id) void toggle(c);
+                        if (busyId === c.id) return;
+                        if (c.isEnabled && c.acceptedCount > 0) setDisabling(c);
+                        else void toggle(c);
                       }}
                       className="h-4 w-4 accent-primary-600"
                     />
@@ -192,6 +198,18 @@ function AdminChallengesPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
           </table>
         )}
       </Card>
+      <ConfirmDialog
+        open={disabling !== null}
+        title={disabling ? t("adminChallenges.disableSolvedTitle", { title: disabling.title }) : ""}
+        message={disabling ? t("adminChallenges.disableSolvedConfirm", { count: disabling.acceptedCount }) : ""}
+        confirmLabel={t("adminChallenges.disable")}
+        busy={disabling !== null && busyId === disabling.id}
+        error={null}
+        onConfirm={() => {
+          if (disabling) void toggle(disabling);
+        }}
+        onCancel={() => setDisabling(null)}
+      />
       <Dialog open={creating} title={t("adminChallenges.new")} onClose={() => setCreating(false)}>
         <CreateChallengeForm gameId={gameId} onCancel={() => setCreating(false)} createKeys={createKeys} />
       </Dialog>
