@@ -73,7 +73,9 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
   // however long it is open; "Load more" shows the next ROUND_ROWS, reading older pages when needed.
   const [limit, setLimitState] = useState(ROUND_ROWS);
   const limitRef = useRef(ROUND_ROWS);
-  const [loading, setLoading] = useState(false);
+  // Loading from the start: the server's HTML and the first moments in the browser have read nothing, and
+  // said "No records yet" over a game full of events.
+  const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   // A refusal (the role taken away, the game deleted) ends the page: no rows read before stay.
   const pageEnded = useSessionEnd(ACCESS_ENDED);
@@ -176,7 +178,11 @@ export default function MonitorEventsPage({ loaderData }: Route.ComponentProps) 
         <TeamFilter teams={loaderData.teams} value={teamId} onChange={(team) => setFilter({ team })} />
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
-      {shown.length === 0 && !loading ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}
+      {shown.length === 0 ? (
+        <p role={loading ? "status" : undefined} className="text-sm text-zinc-600 dark:text-zinc-400">
+          {loading ? t("common.loading") : t("monitor.empty")}
+        </p>
+      ) : null}
       <ul className="space-y-1 text-sm" data-testid="monitor-events" aria-busy={loading}>
         {shown.map((e, i) => (
           <li key={`${e.time}-${i}`} className="flex gap-3 border-b border-zinc-100 py-1 dark:border-zinc-900">

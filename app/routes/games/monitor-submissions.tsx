@@ -52,6 +52,9 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
   const filter = useMemo(() => submissionFilterFrom(new URLSearchParams(search)), [search]);
   const setFilter = (next: Partial<SubmissionFilter>) => setParams(Object.fromEntries(Object.entries(next).map(([key, value]) => [key, value === null ? "" : String(value)])));
   const [more, setMore] = useState(false);
+  // Until the first read has answered the page says it is loading, not "No records yet" (the server's HTML
+  // and the first moments in the browser have read nothing).
+  const [loaded, setLoaded] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // A refusal (the role taken away, the game deleted) ends the page: no rows read before stay.
   const pageEnded = useSessionEnd(ACCESS_ENDED);
@@ -93,8 +96,12 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
           show(keepNewest(read, held.current));
           setMore(full);
           setError(null);
+          setLoaded(true);
         } catch (err) {
-          if (reads.fail(round) && !pageEnded(err)) setError(errorMessage(err));
+          if (reads.fail(round) && !pageEnded(err)) {
+            setError(errorMessage(err));
+            setLoaded(true);
+          }
         }
       }),
     [query, reads, pageEnded, oneAtATime, show],
@@ -179,7 +186,11 @@ export default function MonitorSubmissionsPage({ loaderData }: Route.ComponentPr
           ))}
         </tbody>
       </table>
-      {rows.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("monitor.empty")}</p> : null}
+      {rows.length === 0 ? (
+        <p role={loaded ? undefined : "status"} className="text-sm text-zinc-600 dark:text-zinc-400">
+          {loaded ? t("monitor.empty") : t("common.loading")}
+        </p>
+      ) : null}
       {more ? (
         <Button
           variant="secondary"
