@@ -646,6 +646,44 @@ test("disabling a solved challenge from the list asks first; cancelled, it stays
   await expect(page.getByRole("dialog")).toHaveCount(0);
 });
 
+test("disabling a solved challenge from its edit page asks first; cancelled, it stays enabled", async ({ adminPage: page, playwright, baseURL }) => {
+  const gameId = await createGame(page);
+  const title = `Solved ${Date.now().toString(36)}`;
+  const created = (await (await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
+  expect((await page.request.post(`/api/edit/games/${gameId}/challenges/${created.id}/flags`, { data: [{ flag: "flag{solved}" }] })).status()).toBe(200);
+  expect((await page.request.put(`/api/edit/games/${gameId}/challenges/${created.id}`, { data: { isEnabled: true } })).status()).toBe(200);
+  const player = await playwright.request.newContext({ baseURL });
+  await registerUser(player);
+  const team = (await (await player.post("/api/team", { data: { name: `S${Date.now().toString(36)}`.slice(0, 20) } })).json()) as { id: number };
+  expect((await player.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
+  expect((await player.post(`/api/game/${gameId}/challenges/${created.id}`, { data: { flag: "flag{solved}" } })).status()).toBe(200);
+  await player.dispose();
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/edit/games/${gameId}/challenges`)).json()) as { id: number; acceptedCount: number }[]).find((c) => c.id === created.id)?.acceptedCount)
+    .toBe(1);
+
+  await page.goto(`/admin/games/${gameId}/challenges/${created.id}`);
+  await hydrated(page);
+  await page.getByRole("button", { name: A.disable, exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: interpolate(A.disableSolvedTitle, { title }) });
+  await expect(dialog).toContainText(interpolate(A.disableSolvedConfirm_one, { count: 1 }));
+  await dialog.getByRole("button", { name: en.teams.cancel }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText(A.stateEnabled, { exact: true })).toBeVisible();
+  expect(((await (await page.request.get(`/api/edit/games/${gameId}/challenges/${created.id}`)).json()) as { isEnabled: boolean }).isEnabled).toBe(true);
+
+  await page.getByRole("button", { name: A.disable, exact: true }).click();
+  await page.getByRole("dialog").getByRole("button", { name: A.disable }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByText(A.disabledNow, { exact: true })).toBeVisible();
+  await expect(page.getByText(A.stateDisabled, { exact: true })).toBeVisible();
+  // Enabling again asks nothing.
+  await page.getByRole("button", { name: A.enable, exact: true }).click();
+  await expect(page.getByText(A.enabledNow, { exact: true })).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  expect(((await (await page.request.get(`/api/edit/games/${gameId}/challenges/${created.id}`)).json()) as { isEnabled: boolean }).isEnabled).toBe(true);
+});
+
 test("\"Flags added\" goes once a flag is deleted, and the deletion says so itself", async ({ adminPage: page }) => {
   const gameId = await createGame(page);
   const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Said", category: "Misc", type: "StaticAttachment" } });

@@ -330,6 +330,8 @@ function Editor({
   const [preview, setPreview] = useState(false);
   const now = useNow(60_000);
   const [deleting, setDeleting] = useState(false);
+  // Disabling a solved challenge takes its points off every team's score: asked first (as on the list's switch).
+  const [disablingSolved, setDisablingSolved] = useState(false);
   const container = isContainerType(challenge.type);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const index = list.findIndex((c) => c.id === challenge.id);
@@ -391,6 +393,11 @@ function Editor({
     setShown(toUpdate(kept, container));
   }
 
+  async function toggleEnabled() {
+    await put({ isEnabled: !challenge.isEnabled }, challenge.isEnabled ? t("adminChallenges.disabledNow") : t("adminChallenges.enabledNow"));
+    setDisablingSolved(false);
+  }
+
   async function remove() {
     setBusy(true);
     try {
@@ -434,7 +441,13 @@ function Editor({
       {/* The stored title (the page's h1 is the game's): the form below edits a draft of it. */}
       <h2 className="text-xl font-semibold break-words">{challenge.title}</h2>
       <div className="flex flex-wrap gap-2">
-        <Button onClick={() => void put({ isEnabled: !challenge.isEnabled }, challenge.isEnabled ? t("adminChallenges.disabledNow") : t("adminChallenges.enabledNow"))} disabled={busy}>
+        <Button
+          onClick={() => {
+            if (challenge.isEnabled && challenge.acceptedCount > 0) setDisablingSolved(true);
+            else void toggleEnabled();
+          }}
+          disabled={busy}
+        >
           {challenge.isEnabled ? t("adminChallenges.disable") : t("adminChallenges.enable")}
         </Button>
         <Link className={buttonClass("secondary")} to={`${base}/${challenge.id}/flags`}>
@@ -573,6 +586,16 @@ function Editor({
         </div>
       </Dialog>
       <LeaveGuard dirty={dirty} />
+      <ConfirmDialog
+        open={disablingSolved}
+        title={t("adminChallenges.disableSolvedTitle", { title: challenge.title })}
+        message={t("adminChallenges.disableSolvedConfirm", { count: challenge.acceptedCount })}
+        confirmLabel={t("adminChallenges.disable")}
+        busy={busy}
+        error={null}
+        onConfirm={() => void toggleEnabled()}
+        onCancel={() => setDisablingSolved(false)}
+      />
       <ConfirmDialog
         open={deleting}
         title={t("adminChallenges.delete")}
