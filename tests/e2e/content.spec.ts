@@ -274,6 +274,39 @@ test("a cleared container minutes field is named at the field instead of saving 
   await expect(lifetime).not.toHaveAttribute("aria-invalid", "true");
 });
 
+test("a container minutes field refused by the card clears the card's message of an earlier save", async ({ adminPage: page }) => {
+  await page.goto("/admin/settings");
+  const container = page.getByRole("region", { name: en.settings.container.heading });
+  const lifetime = container.getByRole("spinbutton", { name: en.settings.container.defaultLifetime });
+  const extension = container.getByRole("spinbutton", { name: en.settings.container.extension });
+  await expect(lifetime).toBeVisible(FIRST_LOAD);
+  const storedExtension = Number(await extension.inputValue());
+  const message = en.settings.container.minutesRange.replace("{{min}}", "1").replace("{{max}}", "7200");
+  try {
+    await extension.fill(String(storedExtension === 7200 ? 7199 : storedExtension + 1));
+    await container.getByRole("button", { name: en.settings.save }).click();
+    await expect(container.getByText(en.settings.saved)).toBeVisible();
+
+    await lifetime.fill("");
+    await container.getByRole("button", { name: en.settings.save }).click();
+    await expect(container.getByText(message)).toBeVisible();
+    // No "Settings saved" left from the earlier save beside the refusal.
+    await expect(container.getByText(en.settings.saved)).toHaveCount(0);
+
+    // Nor "Nothing to save" from an earlier save of the values as loaded.
+    await page.reload();
+    await expect(lifetime).toBeVisible(FIRST_LOAD);
+    await container.getByRole("button", { name: en.settings.save }).click();
+    await expect(container.getByText(en.common.noChange)).toBeVisible();
+    await lifetime.fill("0");
+    await container.getByRole("button", { name: en.settings.save }).click();
+    await expect(container.getByText(message)).toBeVisible();
+    await expect(container.getByText(en.common.noChange)).toHaveCount(0);
+  } finally {
+    await page.request.put("/api/admin/config", { data: { containerPolicy: { extensionDuration: storedExtension } } });
+  }
+});
+
 test("switching CAPTCHA on without a provider on the server warns in the account card", async ({ adminPage: page }) => {
   // The e2e server has no FLAGSTAFF_CAPTCHA_* (GET /api/captcha answers None).
   await page.goto("/admin/settings");

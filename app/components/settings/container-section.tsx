@@ -34,11 +34,14 @@ export function ContainerSection({
   state,
   onSave,
   onNoChange,
+  onRefused,
 }: {
   settings: Policy;
   state: SaveState;
   onSave: (patch: Policy) => void;
   onNoChange: () => void;
+  /** The card refused the typed values itself: the card's message of an earlier save no longer applies. */
+  onRefused: () => void;
 }) {
   const { t } = useTranslation();
   const [lifetime, setLifetime] = useState(String(settings.defaultLifetime));
@@ -69,6 +72,7 @@ export function ContainerSection({
         const checked = checkContainerMinutes(minutes);
         if ("problems" in checked) {
           setProblems(checked.problems);
+          onRefused();
           return;
         }
         setProblems({});

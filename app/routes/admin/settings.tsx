@@ -112,6 +112,7 @@ export default function AdminSettingsPage({ loaderData }: Route.ComponentProps) 
             state={states.containerPolicy}
             onSave={(patch) => void save("containerPolicy", patch)}
             onNoChange={() => noChange("containerPolicy")}
+            onRefused={() => setStates((s) => ({ ...s, containerPolicy: idleSave }))}
           />
           <FilesSection />
         </>
