@@ -269,6 +269,20 @@ describe("admin users: batch create", () => {
     expect(full.body).toHaveLength(ADMIN_USER_BATCH_MAX);
   });
 
+  it("lists and finds the users of one import by name, newest import first", async () => {
+    const admin = await newAdmin();
+    const stamp = unique("bo");
+    const names = ["f", "c", "a", "e", "b", "d"].map((letter) => `${stamp}${letter}`);
+    const rows = names.map((userName) => ({ userName, password: "Aa345678", email: `${userName}@example.com` }));
+    const made = await admin.client.json<{ result: string }[]>("/api/admin/users", { method: "POST", body: rows });
+    expect(made.body.map((r) => r.result)).toEqual(names.map(() => "created"));
+    const sorted = [...names].sort();
+    const listed = await admin.client.json<ArrayResponse<UserInfo>>("/api/admin/users?count=500");
+    expect(listed.body.data.map((u) => u.userName).filter((n) => n.startsWith(stamp))).toEqual(sorted);
+    const found = await admin.client.json<ArrayResponse<UserInfo>>(`/api/admin/users/search?hint=${stamp}`, { method: "POST" });
+    expect(found.body.data.map((u) => u.userName)).toEqual(sorted);
+  });
+
   it("creates active users, updates existing ones, reports bad rows, and builds teams", async () => {
     const admin = await newAdmin();
     const existing = await newUser();

@@ -123,9 +123,15 @@ async function requireUser(db: Db, userId: string): Promise<User> {
   return u;
 }
 
+/**
+ * Newest first; users registered at the same moment (one batch import) by user name, as people read a list,
+ * not by their random ids.
+ */
+const USER_ORDER = [desc(users.registerTime), asc(users.userNameKey)] as const;
+
 export async function listUsers(db: Db, page: { count: number; skip: number }): Promise<ArrayResponse<UserInfo>> {
   const [rows, total] = await Promise.all([
-    db.select().from(users).orderBy(desc(users.registerTime), asc(users.id)).limit(page.count).offset(page.skip).all(),
+    db.select().from(users).orderBy(...USER_ORDER).limit(page.count).offset(page.skip).all(),
     db.select({ n: count() }).from(users).get(),
   ]);
   const data = rows.map(toUserInfo);
@@ -134,7 +140,7 @@ export async function listUsers(db: Db, page: { count: number; skip: number }): 
 
 /** Users whose user name, email, real name or student number contains the hint (case-insensitive); ≤ 30. */
 export async function searchUsers(db: Db, hint: string): Promise<ArrayResponse<UserInfo>> {
-  const order = [desc(users.registerTime), asc(users.id)] as const;
+  const order = USER_ORDER;
   if (!isAsciiHint(hint)) {
     // SQLite folds ASCII letters only: "ÜMLAUT" would miss "Ümlaut". Such a hint is compared here, over the
     // searched columns of every user, and the rows found are read by id.
