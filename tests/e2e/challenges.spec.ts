@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Page } from "@playwright/test";
+import type { Page, PlaywrightWorkerArgs } from "@playwright/test";
 import { expect, expectRefusedAt, hubGreeted, hydrated, interpolate, registerUser, test } from "./fixtures";
 
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -609,7 +609,8 @@ test("a duplicate flag's error goes once the flag it repeated is deleted", async
   await expect(page.getByLabel(A.staticFlags)).toHaveValue("flag{twice}");
 });
 
-test("disabling a solved challenge from the list asks first; cancelled, it stays enabled", async ({ adminPage: page, playwright, baseURL }) => {
+/** An enabled challenge of a new game that one team has solved (its count of solves already reads 1). */
+async function solvedChallenge(page: Page, playwright: PlaywrightWorkerArgs["playwright"], baseURL: string) {
   const gameId = await createGame(page);
   const title = `Solved ${Date.now().toString(36)}`;
   const created = (await (await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
@@ -624,6 +625,11 @@ test("disabling a solved challenge from the list asks first; cancelled, it stays
   await expect
     .poll(async () => ((await (await page.request.get(`/api/edit/games/${gameId}/challenges`)).json()) as { id: number; acceptedCount: number }[]).find((c) => c.id === created.id)?.acceptedCount)
     .toBe(1);
+  return { gameId, title, created };
+}
+
+test("disabling a solved challenge from the list asks first; cancelled, it stays enabled", async ({ adminPage: page, playwright, baseURL }) => {
+  const { gameId, title, created } = await solvedChallenge(page, playwright, baseURL!);
 
   await page.goto(`/admin/games/${gameId}/challenges`);
   await hydrated(page);
@@ -647,20 +653,7 @@ test("disabling a solved challenge from the list asks first; cancelled, it stays
 });
 
 test("disabling a solved challenge from its edit page asks first; cancelled, it stays enabled", async ({ adminPage: page, playwright, baseURL }) => {
-  const gameId = await createGame(page);
-  const title = `Solved ${Date.now().toString(36)}`;
-  const created = (await (await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } })).json()) as { id: number };
-  expect((await page.request.post(`/api/edit/games/${gameId}/challenges/${created.id}/flags`, { data: [{ flag: "flag{solved}" }] })).status()).toBe(200);
-  expect((await page.request.put(`/api/edit/games/${gameId}/challenges/${created.id}`, { data: { isEnabled: true } })).status()).toBe(200);
-  const player = await playwright.request.newContext({ baseURL });
-  await registerUser(player);
-  const team = (await (await player.post("/api/team", { data: { name: `S${Date.now().toString(36)}`.slice(0, 20) } })).json()) as { id: number };
-  expect((await player.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
-  expect((await player.post(`/api/game/${gameId}/challenges/${created.id}`, { data: { flag: "flag{solved}" } })).status()).toBe(200);
-  await player.dispose();
-  await expect
-    .poll(async () => ((await (await page.request.get(`/api/edit/games/${gameId}/challenges`)).json()) as { id: number; acceptedCount: number }[]).find((c) => c.id === created.id)?.acceptedCount)
-    .toBe(1);
+  const { gameId, title, created } = await solvedChallenge(page, playwright, baseURL!);
 
   await page.goto(`/admin/games/${gameId}/challenges/${created.id}`);
   await hydrated(page);
