@@ -52,6 +52,7 @@ export interface LogParams {
   teamLocked: { team: string; id: number };
   teamUnlocked: { team: string; id: number };
   teamDeleted: { id: number };
+  teamMemberRemoved: { user: string; team: string; id: number };
   usersImported: { rows: number };
   userUpdated: { user: string; fields: string[]; role: Role | null };
   userDeleted: { user: string; id: string };
@@ -252,6 +253,7 @@ export const PARAM_KINDS: { [K in LogKey]: Partial<Record<keyof LogParams[K], Re
   teamLocked: {},
   teamUnlocked: {},
   teamDeleted: {},
+  teamMemberRemoved: {},
   usersImported: {},
   userUpdated: { fields: fieldList(USER_FIELD_LABELS, (field, params) => (field === "role" && typeof params.role === "string" ? params.role : null), "role") },
   userDeleted: {},

@@ -10,6 +10,7 @@ const ja = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/common.json"
 // The server's messages, in the language the browser asks for.
 type Errors = typeof import("../../app/locales/en-US/errors.json");
 const zhErrors = JSON.parse(readFileSync(new URL("../../app/locales/zh-CN/errors.json", import.meta.url), "utf8")) as Errors;
+const errors = JSON.parse(readFileSync(new URL("../../app/locales/en-US/errors.json", import.meta.url), "utf8")) as Errors;
 
 // A 1×1 transparent PNG.
 const PNG = Buffer.from(
@@ -199,6 +200,49 @@ test("admins page, search, lock and delete teams", async ({ adminPage: page, bro
   await row.getByRole("button", { name: fill(en.adminTeams.deleteNamed, { team: teamName }), exact: true }).click();
   await confirmIn(page, en.adminTeams.delete);
   await expect(page.getByText(fill(en.adminTeams.noMatch, { hint: teamName }))).toBeVisible();
+});
+
+test("an admin removes a member from a team after confirming; a refusal shows in the dialog; never offered for the captain", async ({ adminPage: page, browser }) => {
+  const teamName = `K${Date.now().toString(36).slice(-6)}`;
+  const captainCtx = await browser.newContext();
+  const captain = await registerUser(captainCtx.request);
+  const created = await captainCtx.request.post("/api/team", { data: { name: teamName } });
+  expect(created.status()).toBe(200);
+  const teamId = ((await created.json()) as { id: number }).id;
+  const code = (await (await captainCtx.request.get(`/api/team/${teamId}/invite`)).json()) as string;
+  const joined: { userName: string; id: string }[] = [];
+  for (let i = 0; i < 2; i++) {
+    const ctx = await browser.newContext();
+    const user = await registerUser(ctx.request);
+    expect((await ctx.request.post("/api/team/accept", { data: JSON.stringify(code), headers: { "content-type": "application/json" } })).status()).toBe(200);
+    const id = ((await (await ctx.request.get("/api/account/profile")).json()) as { userId: string }).userId;
+    joined.push({ userName: user.userName, id });
+    await ctx.close();
+  }
+  const [first, second] = joined as [(typeof joined)[0], (typeof joined)[0]];
+
+  await page.goto(`/admin/teams?hint=${encodeURIComponent(teamName)}`);
+  const row = page.getByRole("row").filter({ hasText: teamName });
+  const removeButton = (userName: string) => row.getByRole("button", { name: fill(en.adminTeams.removeMemberNamed, { user: userName, team: teamName }), exact: true });
+  await expect(removeButton(first.userName)).toBeVisible(FIRST_LOAD);
+  await expect(removeButton(captain.userName)).toHaveCount(0);
+
+  // Confirmed: the dialog names the user and the team, and the member leaves the list and the team.
+  await removeButton(first.userName).click();
+  const dialog = page.getByRole("dialog", { name: en.adminTeams.removeMemberTitle });
+  await expect(dialog).toContainText(fill(en.adminTeams.removeMemberConfirm, { user: first.userName, team: teamName }));
+  await confirmIn(page, en.adminTeams.removeMember);
+  await expect(row.getByRole("cell").nth(2)).toHaveText(`2${captain.userName}${second.userName}${en.adminTeams.removeMember}`);
+  const team = (await (await page.request.get(`/api/team/${teamId}`)).json()) as { members: { id: string }[] };
+  expect(team.members.map((m) => m.id)).not.toContain(first.id);
+  expect(team.members).toHaveLength(2);
+
+  // The captain removes the second member meanwhile: the admin's confirmation is refused in the dialog.
+  await removeButton(second.userName).click();
+  expect((await captainCtx.request.post(`/api/team/${teamId}/kick/${second.id}`)).status()).toBe(200);
+  await dialog.getByRole("button", { name: en.adminTeams.removeMember, exact: true }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(errors.team.user_not_member);
+  await captainCtx.close();
 });
 
 test("the admin's team dialog marks the name the server refuses, and its error goes once the name changes", async ({ adminPage: page, browser }) => {

@@ -201,6 +201,7 @@ const TABLE: Record<string, Entry> = {
   "POST /admin/teams/search": { path: () => "/api/admin/teams/search?hint=a" },
   "PUT /admin/teams/:id": { path: () => `/api/admin/teams/${MISSING}`, body: () => ({}) },
   "DELETE /admin/teams/:id": { path: () => `/api/admin/teams/${MISSING}` },
+  "POST /admin/teams/:id/kick/:userid": { path: (s) => `/api/admin/teams/${s.teamA}/kick/${NO_UUID}` },
   "GET /admin/users": { path: () => "/api/admin/users" },
   "POST /admin/users/search": { path: () => "/api/admin/users/search?hint=a" },
   "POST /admin/users": { path: () => "/api/admin/users", body: () => [] },

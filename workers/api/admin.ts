@@ -69,6 +69,16 @@ defineRoute(admin, { method: "DELETE", path: "/admin/teams/:id", auth: "Admin", 
   return c.json({ title: c.get("t")("team.deleted"), status: 200 });
 });
 
+defineRoute(admin, { method: "POST", path: "/admin/teams/:id/kick/:userid", auth: "Admin", tag, summary: "Remove a member from a team (not the captain)" }, async (c) => {
+  const id = adminTeamId(c);
+  const userId = c.req.param("userid") ?? "";
+  const { team, userName } = await teams.adminKickMember({ db: c.get("db"), bucket: c.env.FILES, now: c.get("now") }, id, userId);
+  // As for the captain's kick: the member's game registrations went, the rooms stop taking their flags.
+  await refreshRoomsOfTeam(c.env, c.get("db"), id);
+  await logEvent(c, { level: "Warning", logger: "Admin", text: { key: "teamMemberRemoved", params: { user: userName, team: team.name, id: team.id } }, status: "Success" });
+  return c.json(team);
+});
+
 // ── Users (api.md §7) ────────────────────────────────────────────────────────────────────────────────
 
 const adminUserId = (c: ApiContext): string => {

@@ -344,19 +344,46 @@ async function diagnoseRemoval(db: Db, teamId: number, userId: string): Promise<
   throw badRequest("team.locked");
 }
 
-export async function kickMember(deps: TeamStorageDeps, captainId: string, teamId: number, userId: string): Promise<TeamInfo> {
+/** Who removes a member: the team's captain, or an admin (whose refusals name what the admin can do instead). */
+type Kicker = { by: "captain"; captainId: string } | { by: "admin" };
+
+/** The keys of a kick's refusals: the captain cannot be removed; the lock is in force. */
+const KICK_REFUSALS = {
+  captain: { captain: "team.cannot_kick_captain", locked: "team.locked" },
+  admin: { captain: "team.admin_cannot_kick_captain", locked: "team.admin_kick_locked" },
+} as const;
+
+/** Removes a member for the captain or an admin: the same rules (not the captain, a member, the lock) and writes. */
+async function kick(deps: TeamStorageDeps, kicker: Kicker, teamId: number, userId: string): Promise<TeamInfo> {
   const { db, now } = deps;
+  const refusal = KICK_REFUSALS[kicker.by];
   const team = await requireTeam(db, teamId);
-  requireCaptain(team, captainId);
-  if (userId === team.captainId) throw badRequest("team.cannot_kick_captain");
+  if (kicker.by === "captain") requireCaptain(team, kicker.captainId);
+  if (userId === team.captainId) throw badRequest(refusal.captain);
   if (!(await isMember(db, teamId, userId))) throw notFound("team.user_not_member");
-  await assertLockNotInForce(db, teamId, now);
+  if (await isLockInForce(db, teamId, now)) throw badRequest(refusal.locked);
   if (!(await removeMember(deps, teamId, userId))) {
     const current = await requireTeam(db, teamId);
-    if (current.captainId === userId) throw badRequest("team.cannot_kick_captain");
-    await diagnoseRemoval(db, teamId, userId);
+    if (current.captainId === userId) throw badRequest(refusal.captain);
+    if (!(await isMember(db, teamId, userId))) throw notFound("team.user_not_member");
+    // The only condition left is the lock, possibly set between the check and the write.
+    throw badRequest(refusal.locked);
   }
   return getTeamInfo(db, teamId);
+}
+
+export async function kickMember(deps: TeamStorageDeps, captainId: string, teamId: number, userId: string): Promise<TeamInfo> {
+  return kick(deps, { by: "captain", captainId }, teamId, userId);
+}
+
+/**
+ * An admin removes a member (not the captain): the captain's kick, its rules and writes, without the captain
+ * check. Returns the team as after the captain's kick, and the removed user's name (for the admin log).
+ */
+export async function adminKickMember(deps: TeamStorageDeps, teamId: number, userId: string): Promise<{ team: TeamInfo; userName: string }> {
+  const user = await deps.db.select({ userName: users.userName }).from(users).where(eq(users.id, userId)).get();
+  const team = await kick(deps, { by: "admin" }, teamId, userId);
+  return { team, userName: user?.userName ?? userId };
 }
 
 export async function leaveTeam(deps: TeamStorageDeps, userId: string, teamId: number): Promise<void> {

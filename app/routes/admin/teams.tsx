@@ -78,7 +78,8 @@ function PageFrame({ summary, tools, children }: { summary?: ReactNode; tools?: 
   );
 }
 
-type Pending = { kind: "delete" | "lock" | "unlock"; team: TeamInfo };
+type Member = TeamInfo["members"][number];
+type Pending = { kind: "delete" | "lock" | "unlock"; team: TeamInfo } | { kind: "kick"; team: TeamInfo; member: Member };
 
 export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
   // Server-rendered data carries no API data; the browser loader fills it in.
@@ -127,6 +128,10 @@ function AdminTeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
       if (pending.kind === "delete") {
         await api(`/api/admin/teams/${pending.team.id}`, { method: "DELETE" });
         focusHeadingAfter();
+      } else if (pending.kind === "kick") {
+        await api(`/api/admin/teams/${pending.team.id}/kick/${encodeURIComponent(pending.member.id)}`, { method: "POST" });
+        // The member's button goes with them.
+        focusHeadingAfter();
       } else await api(`/api/admin/teams/${pending.team.id}`, { method: "PUT", body: { locked: pending.kind === "lock" } });
       setPending(null);
       void revalidate();
@@ -137,13 +142,19 @@ function AdminTeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
     }
   }
 
-  const confirmText = pending
-    ? {
+  const confirmText = !pending
+    ? null
+    : pending.kind === "kick"
+      ? {
+          title: t("adminTeams.removeMemberTitle"),
+          message: t("adminTeams.removeMemberConfirm", { user: pending.member.userName, team: pending.team.name }),
+          confirm: t("adminTeams.removeMember"),
+        }
+      : {
         delete: { title: t("adminTeams.deleteTitle"), message: t("adminTeams.deleteConfirm", { team: pending.team.name }), confirm: t("adminTeams.delete") },
         lock: { title: t("adminTeams.lockTitle"), message: t("adminTeams.lockConfirm", { team: pending.team.name }), confirm: t("adminTeams.lock") },
         unlock: { title: t("adminTeams.unlockTitle"), message: t("adminTeams.unlockConfirm", { team: pending.team.name }), confirm: t("adminTeams.unlock") },
-      }[pending.kind]
-    : null;
+      }[pending.kind];
 
   return (
     <PageFrame
@@ -189,7 +200,26 @@ function AdminTeamsPageView({ loaderData }: { loaderData: Awaited<ReturnType<typ
                   <td className="px-4 py-3">
                     {team.members.length}
                     {team.members.length > 0 ? (
-                      <p className="max-w-64 text-xs text-zinc-600 wrap-anywhere dark:text-zinc-400">{team.members.map((m) => m.userName).join(", ")}</p>
+                      <ul className="max-w-72 space-y-0.5 text-xs text-zinc-600 dark:text-zinc-400">
+                        {team.members.map((m) => (
+                          <li key={m.id} className="flex items-center justify-between gap-2" data-testid={`admin-team-member-${m.id}`}>
+                            <span className="wrap-anywhere">{m.userName}</span>
+                            {m.captain ? null : (
+                              <Button
+                                variant="ghost"
+                                className="shrink-0 px-1.5 py-0.5 text-xs text-red-700 dark:text-red-400"
+                                aria-label={t("adminTeams.removeMemberNamed", { user: m.userName, team: team.name })}
+                                onClick={() => {
+                                  setError(null);
+                                  setPending({ kind: "kick", team, member: m });
+                                }}
+                              >
+                                {t("adminTeams.removeMember")}
+                              </Button>
+                            )}
+                          </li>
+                        ))}
+                      </ul>
                     ) : null}
                   </td>
                   <td className="px-4 py-3">{team.locked ? t("adminTeams.locked") : t("adminTeams.unlocked")}</td>
