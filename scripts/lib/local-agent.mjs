@@ -1,7 +1,13 @@
 // The container agent `npm start` runs beside a data folder, as the tools that clean up after it see it.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { AGENT_LABELS } from "../../app/core/agent-protocol.ts";
+
+/**
+ * The label every container of an agent carries: app/core/agent-protocol.ts AGENT_LABELS.agent (local-agent.test.mjs
+ * holds them equal). Not imported from there: `npm start` loads this file before it checks that its Node can run
+ * TypeScript at all, and must say so in one line rather than fail on the import.
+ */
+export const AGENT_LABEL = "flagstaff.agent";
 
 /**
  * The id of the agent `npm start` runs for `dataDir`: FLAGSTAFF_AGENT_ID when set, else stable per data folder
@@ -19,7 +25,7 @@ export function localAgentId(dataDir, env = process.env) {
  */
 export function removeAgentContainers(agentId, dockerHost) {
   const docker = (...args) => execFileSync("docker", args, { env: { ...process.env, DOCKER_HOST: dockerHost }, encoding: "utf8", timeout: 30_000 });
-  const ids = docker("ps", "-aq", "--no-trunc", "--filter", `label=${AGENT_LABELS.agent}=${agentId}`).split("\n").filter(Boolean);
+  const ids = docker("ps", "-aq", "--no-trunc", "--filter", `label=${AGENT_LABEL}=${agentId}`).split("\n").filter(Boolean);
   if (ids.length > 0) docker("rm", "-f", "-v", ...ids);
   return ids;
 }
