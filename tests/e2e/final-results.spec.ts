@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, APIResponse, Page } from "@playwright/test";
-import { expect, registerUser, test } from "./fixtures";
+import { expect, hydrated, registerUser, test } from "./fixtures";
 
 // After a game's end: the scoreboard says its results are final (not "Live"), and the overview and the
 // challenges page show the player's team's final rank, score and solves; the board's team dialog names
@@ -148,7 +148,10 @@ test("after the end without practice mode, the overview and the challenges page 
   await expect(page.getByRole("alert")).toHaveCount(0);
   await expectResult(page, en);
 
-  // In Japanese, and the link leads to the final board.
+  // In Japanese, and the link leads to the final board. Once the page is live: on its first render the header's
+  // language switch writes the page's language back to the cookie, and on a slow machine it did so after this
+  // cookie was set, so the next page came in English.
+  await hydrated(page);
   await page.context().addCookies([{ name: "i18next", value: "ja-JP", url: baseURL! }]);
   await page.goto(`/games/${gameId}`);
   await expectResult(page, ja);
