@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Locator, Page } from "@playwright/test";
-import { expect, expectRefusedAt, interpolate as fill, login, registerUser, test, uniqueUserName } from "./fixtures";
+import { expect, expectRefusedAt, interpolate as fill, login, registerUser, shownNumber, test, uniqueUserName } from "./fixtures";
 
 // Labels come from the locale files, so rewording a string does not break the flow under test.
 type Strings = typeof import("../../app/locales/en-US/common.json");
@@ -271,15 +271,20 @@ test("a list page past the end says so, with no pager pointing further", async (
     for (let i = 0; i < missing; i++) await registerUser(other.request);
     await other.close();
   }
-  const pages = Math.ceil((await total()) / 20);
-  await adminPage.goto(`/admin/users?page=${pages + 5}`);
-  await expect(adminPage.getByText(fill(en.pager.pastEnd, { page: pages + 5, pages }))).toBeVisible(FIRST_LOAD);
+  const before = await total();
+  const beyond = Math.ceil(before / 20) + 5;
+  await adminPage.goto(`/admin/users?page=${beyond}`);
+  // Other tests register users meanwhile: the page counts the users there were when it read them.
+  const pages = await shownNumber(adminPage.getByRole("main"), en.pager.pastEnd, { page: beyond }, "pages");
+  expect(pages).toBeGreaterThanOrEqual(Math.ceil(before / 20));
+  expect(pages).toBeLessThanOrEqual(Math.ceil((await total()) / 20));
   await expect(adminPage.getByRole("navigation", { name: en.adminUsers.pagination })).toHaveCount(0);
   await adminPage.getByRole("link", { name: fill(en.pager.lastPage, { pages }) }).click();
   const pager = adminPage.getByRole("navigation", { name: en.adminUsers.pagination });
-  await expect(pager).toContainText(fill(en.pager.pageOf, { page: pages, pages }));
+  const now = await shownNumber(pager, en.pager.pageOf, { page: pages }, "pages");
+  expect(now).toBeGreaterThanOrEqual(pages);
   await expect(pager.getByRole("link", { name: en.pager.previous })).toHaveAttribute("href", new RegExp(`page=${pages - 1}$`));
-  await expect(pager.getByRole("link", { name: en.pager.next })).toHaveCount(0);
+  await expect(pager.getByRole("link", { name: en.pager.next })).toHaveCount(now > pages ? 1 : 0);
 });
 
 test("batch creation reports each row", async ({ adminPage }) => {

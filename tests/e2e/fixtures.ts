@@ -102,6 +102,19 @@ export const interpolate = (template: string, values: Record<string, string | nu
   template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key] ?? ""));
 
 /**
+ * The number `within` shows in place of `unknown` in the message `template`, once it shows that message. Tests run
+ * in parallel and add games and users while a list test runs, so a list test reads the page count its list shows and
+ * bounds it by the totals it read before and after, instead of predicting it.
+ */
+export async function shownNumber(within: Locator, template: string, known: Record<string, string | number>, unknown: string): Promise<number> {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const [before, after] = interpolate(template, { ...known, [unknown]: "\u0000" }).split("\u0000");
+  const pattern = new RegExp(`${escape(before)}(\\d+)${escape(after)}`);
+  await expect(within).toContainText(pattern);
+  return Number(pattern.exec((await within.textContent()) ?? "")?.[1]);
+}
+
+/**
  * Waits until the page has hydrated (the root marks <html data-hydrated>): a select changed in the instant
  * hydration ends reached React with the server's value under load, so the change was lost.
  */
