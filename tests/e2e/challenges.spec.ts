@@ -18,6 +18,15 @@ async function createGame(page: Page): Promise<number> {
   return ((await r.json()) as { id: number }).id;
 }
 
+/** A new game's challenge made through the API with one static flag, not yet enabled. */
+async function challengeWithFlag(page: Page, title: string, flag: string): Promise<{ gameId: number; cid: number }> {
+  const gameId = await createGame(page);
+  const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title, category: "Misc", type: "StaticAttachment" } });
+  const cid = ((await created.json()) as { id: number }).id;
+  expect((await page.request.post(`/api/edit/games/${gameId}/challenges/${cid}/flags`, { data: [{ flag }] })).status()).toBe(200);
+  return { gameId, cid };
+}
+
 /** Creates a challenge from the list page's dialog and lands on its editor. */
 async function createChallenge(page: Page, gameId: number, title: string, type: string, category: string) {
   await page.goto(`/admin/games/${gameId}/challenges`);
@@ -592,10 +601,7 @@ test("a page whose clock ran past the start reads again at the start on the serv
 });
 
 test("a duplicate flag's error goes once the flag it repeated is deleted", async ({ adminPage: page }) => {
-  const gameId = await createGame(page);
-  const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Dup", category: "Misc", type: "StaticAttachment" } });
-  const cid = ((await created.json()) as { id: number }).id;
-  expect((await page.request.post(`/api/edit/games/${gameId}/challenges/${cid}/flags`, { data: [{ flag: "flag{twice}" }] })).status()).toBe(200);
+  const { gameId, cid } = await challengeWithFlag(page, "Dup", "flag{twice}");
   await page.goto(`/admin/games/${gameId}/challenges/${cid}/flags`);
   await page.getByLabel(A.staticFlags).fill("flag{twice}");
   await page.getByRole("button", { name: A.addFlags }).click();
@@ -678,10 +684,7 @@ test("disabling a solved challenge from its edit page asks first; cancelled, it 
 });
 
 test("\"Flags added\" goes once a flag is deleted, and the deletion says so itself", async ({ adminPage: page }) => {
-  const gameId = await createGame(page);
-  const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Said", category: "Misc", type: "StaticAttachment" } });
-  const cid = ((await created.json()) as { id: number }).id;
-  expect((await page.request.post(`/api/edit/games/${gameId}/challenges/${cid}/flags`, { data: [{ flag: "flag{old}" }] })).status()).toBe(200);
+  const { gameId, cid } = await challengeWithFlag(page, "Said", "flag{old}");
   await page.goto(`/admin/games/${gameId}/challenges/${cid}/flags`);
   await hydrated(page);
   await page.getByLabel(A.staticFlags).fill("flag{new}");
@@ -697,10 +700,7 @@ test("\"Flags added\" goes once a flag is deleted, and the deletion says so itse
 });
 
 test("the last flag of an enabled challenge is kept: its delete dialog says why, and the flag stays", async ({ adminPage: page }) => {
-  const gameId = await createGame(page);
-  const created = await page.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: "Last", category: "Misc", type: "StaticAttachment" } });
-  const cid = ((await created.json()) as { id: number }).id;
-  expect((await page.request.post(`/api/edit/games/${gameId}/challenges/${cid}/flags`, { data: [{ flag: "flag{only}" }] })).status()).toBe(200);
+  const { gameId, cid } = await challengeWithFlag(page, "Last", "flag{only}");
   expect((await page.request.put(`/api/edit/games/${gameId}/challenges/${cid}`, { data: { isEnabled: true } })).status()).toBe(200);
   await page.goto(`/admin/games/${gameId}/challenges/${cid}/flags`);
   await hydrated(page);
