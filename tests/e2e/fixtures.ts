@@ -108,7 +108,7 @@ export const interpolate = (template: string, values: Record<string, string | nu
  */
 export async function shownNumber(within: Locator, template: string, known: Record<string, string | number>, unknown: string): Promise<number> {
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const [before, after] = interpolate(template, { ...known, [unknown]: "\u0000" }).split("\u0000");
+  const [before = "", after = ""] = interpolate(template, { ...known, [unknown]: "\u0000" }).split("\u0000");
   const pattern = new RegExp(`${escape(before)}(\\d+)${escape(after)}`);
   await expect(within).toContainText(pattern);
   return Number(pattern.exec((await within.textContent()) ?? "")?.[1]);
