@@ -1,59 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { games, participationMembers, participations, teamMembers, users } from "~/.server/db/schema";
+import { participationMembers } from "~/.server/db/schema";
 import type { TeamInfo } from "~/core/schemas/team";
-import { generateTeamTokenKeys, signTeamToken } from "~/core/team-token";
+import { enterGame, type ErrorBody, HOUR, memberIds, newAdmin, registrationsOf, teamWithMembers, userIdOf } from "./game-helpers";
 import { Client, db, newUser } from "./helpers";
 
 // POST /api/admin/teams/{id}/kick/{userId}: an admin removes a member with the captain's kick (DECISIONS.md).
-
-type ErrorBody = { title: string; status: number };
-const HOUR = 3_600_000;
-
-async function userId(client: Client): Promise<string> {
-  return (await client.json<{ userId: string }>("/api/account/profile")).body.userId;
-}
-
-async function newAdmin() {
-  const admin = await newUser();
-  await db().update(users).set({ role: "Admin" }).where(eq(users.userName, admin.userName));
-  return admin;
-}
-
-/** A captain with a team and `n` members who joined by code. */
-async function teamWithMembers(n: number) {
-  const captain = await newUser();
-  const created = await captain.client.json<TeamInfo>("/api/team", { method: "POST", body: { name: `Kick ${captain.userName}`.slice(0, 20) } });
-  expect(created.status).toBe(200);
-  const team = created.body;
-  const code = (await captain.client.json<string>(`/api/team/${team.id}/invite`)).body;
-  const members = [];
-  for (let i = 0; i < n; i++) {
-    const m = await newUser();
-    expect((await m.client.json("/api/team/accept", { method: "POST", body: code })).status).toBe(200);
-    members.push({ ...m, id: await userId(m.client) });
-  }
-  return { captain: { ...captain, id: await userId(captain.client) }, team, members };
-}
-
-/** A game in the given window and the team's participation in it. */
-async function enterGame(teamId: number, status: "Accepted" | "Pending", window: { start: number; end: number }) {
-  const keys = await generateTeamTokenKeys();
-  const [game] = await db()
-    .insert(games)
-    .values({ title: "Admin kick", startTime: window.start, endTime: window.end, writeupDeadline: window.end, publicKey: keys.publicKey, privateKey: keys.privateKey })
-    .returning({ id: games.id });
-  const [p] = await db()
-    .insert(participations)
-    .values({ gameId: game!.id, teamId, status, token: await signTeamToken(keys.privateKey, teamId) })
-    .returning({ id: participations.id });
-  return { gameId: game!.id, participationId: p!.id };
-}
-
-async function memberIds(teamId: number): Promise<string[]> {
-  const rows = await db().select({ userId: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, teamId));
-  return rows.map((r) => r.userId).sort();
-}
 
 const kick = (client: Client, teamId: number, user: string) => client.json<TeamInfo & ErrorBody>(`/api/admin/teams/${teamId}/kick/${user}`, { method: "POST" });
 
@@ -71,11 +22,7 @@ describe("admin removes a team member", () => {
     expect(kicked.body.id).toBe(team.id);
     expect(kicked.body.members.map((m) => m.id).sort()).toEqual([captain.id, b.id].sort());
     expect(await memberIds(team.id)).toEqual([captain.id, b.id].sort());
-    const registered = await db()
-      .select()
-      .from(participationMembers)
-      .where(and(eq(participationMembers.participationId, participationId), eq(participationMembers.userId, a.id)));
-    expect(registered).toEqual([]);
+    expect(await registrationsOf(participationId, a.id)).toEqual([]);
     // The kicked user's own view: no team; the public team view lists the others only.
     expect((await a.client.json<TeamInfo[]>("/api/team")).body).toEqual([]);
     expect((await new Client().json<TeamInfo>(`/api/team/${team.id}`)).body.members.map((m) => m.id).sort()).toEqual([captain.id, b.id].sort());
@@ -110,7 +57,7 @@ describe("admin removes a team member", () => {
       status: 400,
     });
     const stranger = await newUser();
-    expect((await kick(admin.client, team.id, await userId(stranger.client))).body).toEqual({ title: "This user is not a member of the team", status: 404 });
+    expect((await kick(admin.client, team.id, await userIdOf(stranger.client))).body).toEqual({ title: "This user is not a member of the team", status: 404 });
     expect((await kick(admin.client, team.id, "no-such-user")).body).toEqual({ title: "This user is not a member of the team", status: 404 });
     expect((await kick(admin.client, 99_999_999, members[0]!.id)).body).toEqual({ title: "The team does not exist", status: 404 });
     expect(await memberIds(team.id)).toEqual([captain.id, members[0]!.id].sort());

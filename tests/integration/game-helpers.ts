@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { sha256Hex } from "~/.server/auth/session";
-import { users } from "~/.server/db/schema";
+import { games, participationMembers, participations, teamMembers, users } from "~/.server/db/schema";
 import type { GameInfo } from "~/core/schemas/game";
 import type { TeamInfo } from "~/core/schemas/team";
+import { generateTeamTokenKeys, signTeamToken } from "~/core/team-token";
 import { Client, db, newUser, unique } from "./helpers";
 
 export type ErrorBody = { title: string; status: number };
@@ -52,7 +53,35 @@ export async function teamWithMembers(n = 0) {
     if (r.status !== 200) throw new Error(`accept failed: ${r.status}`);
     members.push({ ...m, id: await userIdOf(m.client) });
   }
-  return { captain: { ...captain, id: await userIdOf(captain.client) }, team, members };
+  return { captain: { ...captain, id: await userIdOf(captain.client) }, team, code, members };
+}
+
+/** A game written straight to the database in `window`, and the team's participation in it with `status`. */
+export async function enterGame(teamId: number, status: "Accepted" | "Pending" | "Rejected" | "Suspended", window: { start: number; end: number }) {
+  const keys = await generateTeamTokenKeys();
+  const [game] = await db()
+    .insert(games)
+    .values({ title: unique("game"), startTime: window.start, endTime: window.end, writeupDeadline: window.end, publicKey: keys.publicKey, privateKey: keys.privateKey })
+    .returning({ id: games.id });
+  const [p] = await db()
+    .insert(participations)
+    .values({ gameId: game!.id, teamId, status, token: await signTeamToken(keys.privateKey, teamId) })
+    .returning({ id: participations.id });
+  return { gameId: game!.id, participationId: p!.id, keys };
+}
+
+/** The team's members' ids, sorted. */
+export async function memberIds(teamId: number): Promise<string[]> {
+  const rows = await db().select({ userId: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, teamId));
+  return rows.map((r) => r.userId).sort();
+}
+
+/** The user's registration rows for the participation (none once they left the team or were removed). */
+export async function registrationsOf(participationId: number, userId: string) {
+  return db()
+    .select()
+    .from(participationMembers)
+    .where(and(eq(participationMembers.participationId, participationId), eq(participationMembers.userId, userId)));
 }
 
 export async function join(client: Client, gameId: number, body: Record<string, unknown>) {

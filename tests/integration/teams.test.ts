@@ -1,17 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { games, participationMembers, participations, teamMembers, teams, users } from "~/.server/db/schema";
+import { games, participationMembers, participations, teams } from "~/.server/db/schema";
 import type { ArrayResponse, MyTeamInfo, TeamInfo } from "~/core/schemas/team";
 import { generateTeamTokenKeys, signTeamToken } from "~/core/team-token";
 import { renewInviteCode } from "~/.server/services/teams";
+import { enterGame, type ErrorBody, HOUR, memberIds, newAdmin, registrationsOf, teamWithMembers, userIdOf } from "./game-helpers";
 import { Client, db, newUser } from "./helpers";
-
-type ErrorBody = { title: string; status: number };
-const HOUR = 3_600_000;
-
-async function userId(client: Client): Promise<string> {
-  return (await client.json<{ userId: string }>("/api/account/profile")).body.userId;
-}
 
 async function createTeam(client: Client, name = "Red Team", bio?: string) {
   const r = await client.json<TeamInfo>("/api/team", { method: "POST", body: { name, bio } });
@@ -23,53 +17,7 @@ async function inviteCode(client: Client, teamId: number): Promise<string> {
   return (await client.json<string>(`/api/team/${teamId}/invite`)).body;
 }
 
-/** A captain with a team and `n` members who joined by code. */
-async function teamWithMembers(n: number) {
-  const captain = await newUser();
-  const team = await createTeam(captain.client);
-  const code = await inviteCode(captain.client, team.id);
-  const members = [];
-  for (let i = 0; i < n; i++) {
-    const m = await newUser();
-    expect((await m.client.json("/api/team/accept", { method: "POST", body: code })).status).toBe(200);
-    members.push({ ...m, id: await userId(m.client) });
-  }
-  return { captain: { ...captain, id: await userId(captain.client) }, team, code, members };
-}
-
-async function newAdmin() {
-  const admin = await newUser();
-  await db().update(users).set({ role: "Admin" }).where(eq(users.userName, admin.userName));
-  return admin;
-}
-
-/** A game around `now` (running unless told otherwise) and the team's participation in it. */
-async function enterGame(teamId: number, status: "Accepted" | "Pending" | "Rejected" | "Suspended", window: { start: number; end: number }) {
-  const keys = await generateTeamTokenKeys();
-  const [game] = await db()
-    .insert(games)
-    .values({
-      title: "Lock test",
-      startTime: window.start,
-      endTime: window.end,
-      writeupDeadline: window.end,
-      publicKey: keys.publicKey,
-      privateKey: keys.privateKey,
-    })
-    .returning({ id: games.id });
-  const [p] = await db()
-    .insert(participations)
-    .values({ gameId: game!.id, teamId, status, token: await signTeamToken(keys.privateKey, teamId) })
-    .returning({ id: participations.id });
-  return { gameId: game!.id, participationId: p!.id, keys };
-}
-
 const running = () => ({ start: Date.now() - HOUR, end: Date.now() + HOUR });
-
-async function memberIds(teamId: number): Promise<string[]> {
-  const rows = await db().select({ userId: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, teamId));
-  return rows.map((r) => r.userId).sort();
-}
 
 describe("create and read teams", () => {
   it("creates a team with the caller as captain and member, readable by anyone", async () => {
@@ -225,17 +173,13 @@ describe("captain actions", () => {
     const kickCaptain = await captain.client.json<ErrorBody>(`/api/team/${team.id}/kick/${captain.id}`, { method: "POST" });
     expect(kickCaptain.body).toEqual({ title: "The captain cannot be removed from the team", status: 400 });
     const stranger = await newUser();
-    const notMember = await captain.client.json<ErrorBody>(`/api/team/${team.id}/kick/${await userId(stranger.client)}`, { method: "POST" });
+    const notMember = await captain.client.json<ErrorBody>(`/api/team/${team.id}/kick/${await userIdOf(stranger.client)}`, { method: "POST" });
     expect(notMember.body).toEqual({ title: "This user is not a member of the team", status: 404 });
 
     const kicked = await captain.client.json<TeamInfo>(`/api/team/${team.id}/kick/${a.id}`, { method: "POST" });
     expect(kicked.status).toBe(200);
     expect(kicked.body.members.map((m) => m.id).sort()).toEqual([captain.id, b.id].sort());
-    const registered = await db()
-      .select()
-      .from(participationMembers)
-      .where(and(eq(participationMembers.participationId, participationId), eq(participationMembers.userId, a.id)));
-    expect(registered).toEqual([]);
+    expect(await registrationsOf(participationId, a.id)).toEqual([]);
     expect((await a.client.json<TeamInfo[]>("/api/team")).body).toEqual([]);
   });
 
@@ -283,7 +227,7 @@ describe("captain actions", () => {
     const outsider = await newUser();
     const toOutsider = await captain.client.json<ErrorBody>(`/api/team/${team.id}/transfer`, {
       method: "PUT",
-      body: { newCaptainId: await userId(outsider.client) },
+      body: { newCaptainId: await userIdOf(outsider.client) },
     });
     expect(toOutsider.body).toEqual({ title: "The new captain must be a member of the team", status: 400 });
 
