@@ -232,6 +232,9 @@ test("the division select saves a choice at once, and what the arrow keys step t
   await admin.goto(`/admin/games/${gameId}/Review`);
   const select = admin.getByRole("combobox", { name: fill(en.adminGames.review.changeDivision, { team: teamName }) });
   await expect(select).toHaveValue(String(amber), FIRST_LOAD);
+  // The row says when its division was saved, beside the select.
+  const saved = admin.getByRole("row").filter({ has: select }).getByRole("status");
+  await expect(saved).toHaveText("");
 
   // Two steps down with the closed select, then Tab: one save, of the last division.
   await select.focus();
@@ -243,6 +246,7 @@ test("the division select saves a choice at once, and what the arrow keys step t
   await expect.poll(divisionNow).toBe(cedar);
   expect(saves).toEqual([{ divisionId: cedar }]);
   await expect(select).toHaveValue(String(cedar));
+  await expect(saved).toHaveText(en.adminGames.review.divisionSaved);
   // The page has its answer (a change while a save is under way is not taken).
   await expect(select).not.toHaveAttribute("aria-disabled", "true");
 

@@ -85,6 +85,8 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
   const [bulk, setBulk] = useState<{ ids: number[]; phase: "confirm" | "running" | "done"; done: number; failed: string[] } | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The row whose division was saved last: it says so beside its select until the next change.
+  const [divisionSaved, setDivisionSaved] = useState<number | null>(null);
   // Suspending a team, or rejecting an accepted one, takes it off the board mid-game: asked first.
   const [confirming, setConfirming] = useState<{ participation: ParticipationInfo; status: ReviewStatus } | null>(null);
   // The clicked button leaves its row (the row offers the other statuses): focus stays in the row.
@@ -106,10 +108,12 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
   async function change(id: number, body: { status?: ReviewStatus; divisionId?: number }, seen?: ParticipationStatus) {
     setBusy(id);
     setError(null);
+    setDivisionSaved(null);
     try {
       if (body.status) await api(`/api/admin/participation/${id}/${body.status}`, { method: "PUT", body: { expectedStatus: seen } });
       else await api(`/api/admin/participation/${id}`, { method: "PUT", body });
       if (body.status) focusRow.current = { id, status: body.status };
+      else setDivisionSaved(id);
       void revalidate();
       return true;
     } catch (err) {
@@ -278,20 +282,25 @@ function AdminGameReviewPageView({ loaderData }: { loaderData: Awaited<ReturnTyp
                   <td className="px-4 py-3">
                     {divisions.length > 0 ? (
                       // Saved when chosen; the divisions the arrow keys step through, once on Enter or leaving it.
-                      <CommitSelect
-                        aria-label={t("adminGames.review.changeDivision", { team: p.team.name })}
-                        className={selectClass}
-                        value={String(p.divisionId ?? "")}
-                        saving={busy === p.id}
-                        onCommit={(value) => (value ? change(p.id, { divisionId: Number(value) }) : Promise.resolve(false))}
-                      >
-                        {p.divisionId === null ? <option value="">{t("adminGames.review.noDivision")}</option> : null}
-                        {divisions.map((d) => (
-                          <option key={d.id} value={d.id}>
-                            {d.name}
-                          </option>
-                        ))}
-                      </CommitSelect>
+                      <div className="flex flex-wrap items-center gap-2">
+                        <CommitSelect
+                          aria-label={t("adminGames.review.changeDivision", { team: p.team.name })}
+                          className={selectClass}
+                          value={String(p.divisionId ?? "")}
+                          saving={busy === p.id}
+                          onCommit={(value) => (value ? change(p.id, { divisionId: Number(value) }) : Promise.resolve(false))}
+                        >
+                          {p.divisionId === null ? <option value="">{t("adminGames.review.noDivision")}</option> : null}
+                          {divisions.map((d) => (
+                            <option key={d.id} value={d.id}>
+                              {d.name}
+                            </option>
+                          ))}
+                        </CommitSelect>
+                        <span role="status" className="text-xs text-emerald-800 dark:text-emerald-300">
+                          {divisionSaved === p.id ? t("adminGames.review.divisionSaved") : ""}
+                        </span>
+                      </div>
                     ) : (
                       "—"
                     )}
