@@ -5,6 +5,7 @@ import { expect, registerUser, smallTargets, test } from "./fixtures";
 type Strings = typeof import("../../app/locales/en-US/common.json");
 const en = JSON.parse(readFileSync(new URL("../../app/locales/en-US/common.json", import.meta.url), "utf8")) as Strings;
 const K = en.container;
+const ja = JSON.parse(readFileSync(new URL("../../app/locales/ja-JP/common.json", import.meta.url), "utf8")) as Strings;
 const I = en.adminInstances;
 
 const HOUR = 3_600_000;
@@ -197,6 +198,50 @@ test("on a touch screen the container's Copy and Open controls are at least 44 p
   }
   expect(await smallTargets(player)).toEqual([]);
   // Removed by the admin (the player's own destroy waits out the 10-s cooldown).
+  const instances = (await (await admin.get("/api/admin/instances")).json()) as { data: { containerGuid: string; team: { id: number } }[] };
+  const guid = instances.data.find((i) => i.team.id === team.id)!.containerGuid;
+  expect((await admin.delete(`/api/admin/instances/${guid}`)).status()).toBe(200);
+  await context.close();
+});
+
+test("a container the game's end removes first shows that end as its expiry and offers no extension; in practice mode, its own (ja-JP)", async ({ adminApi: admin, browser }) => {
+  const now = Date.now();
+  const stamp = now.toString(36);
+  // The default lifetime (120 minutes) runs past this game's end.
+  const game = await admin.post("/api/edit/games", { data: { title: `Ends first ${stamp}`, start: now - HOUR, end: now + 20 * 60_000, acceptWithoutReview: true, practiceMode: false } });
+  const gameId = ((await game.json()) as { id: number }).id;
+  const created = await admin.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Endbox ${stamp}`, category: "Web", type: "DynamicContainer" } });
+  const challengeId = ((await created.json()) as { id: number }).id;
+  const enabled = await admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, {
+    data: { containerImage: TEST_IMAGE, exposePort: 80, memoryLimit: 32, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true },
+  });
+  expect(enabled.status(), await enabled.text()).toBe(200);
+  const context = await browser.newContext({ locale: "ja-JP" });
+  const player = await context.newPage();
+  await registerUser(player);
+  const team = (await (await player.request.post("/api/team", { data: { name: `E${stamp}`.slice(0, 20) } })).json()) as { id: number };
+  expect((await player.request.post(`/api/game/${gameId}`, { data: { teamId: team.id } })).status()).toBe(200);
+  expect((await player.request.post(`/api/game/${gameId}/container/${challengeId}`)).status()).toBe(200);
+  const { renewalWindow } = (await (await player.request.get("/api/config")).json()) as { renewalWindow: number };
+
+  await player.goto(`/games/${gameId}/challenges?challenge=${challengeId}`);
+  const panel = player.getByRole("region", { name: ja.container.heading });
+  await expect(panel.getByTestId("container-entry")).toHaveText(/^[\w.-]+:\d+$/, { timeout: 30_000 });
+  // The list's second definition is the expiry (entry, expiry, time left).
+  const expiry = panel.getByRole("definition").nth(1);
+  await expect(panel.getByText(ja.container.removedAtEnd)).toBeVisible();
+  await expect(panel.getByRole("button", { name: ja.container.extend, exact: true })).toBeDisabled();
+  const atEnd = await expiry.textContent();
+  // Twenty minutes at most (HH:mm:ss), not the two hours of the container's own expiry.
+  await expect(panel.getByRole("timer")).toHaveText(/^00:(0\d|1\d|20):\d\d$/);
+
+  // In practice mode the end removes nothing: the container's own expiry is shown, and when it may be extended.
+  expect((await admin.put(`/api/edit/games/${gameId}`, { data: { practiceMode: true } })).status()).toBe(200);
+  await player.reload();
+  await expect(panel.getByText(ja.container.extendHint.replace("{{min}}", String(renewalWindow)))).toBeVisible({ timeout: 15_000 });
+  await expect(panel.getByText(ja.container.removedAtEnd)).toHaveCount(0);
+  await expect(expiry).not.toHaveText(atEnd!);
+
   const instances = (await (await admin.get("/api/admin/instances")).json()) as { data: { containerGuid: string; team: { id: number } }[] };
   const guid = instances.data.find((i) => i.team.id === team.id)!.containerGuid;
   expect((await admin.delete(`/api/admin/instances/${guid}`)).status()).toBe(200);

@@ -39,6 +39,7 @@ export function ChallengeView({
   reload,
   solved = false,
   unscored = false,
+  containerRemovedAt = null,
 }: {
   detail: ChallengeDetail;
   now: number | null;
@@ -52,6 +53,8 @@ export function ChallengeView({
   solved?: boolean;
   /** That solve earned no points (after the end in practice mode, after the deadline; rules.md §4). */
   unscored?: boolean;
+  /** When the game removes the team's container whatever its expiry: its end, unless in practice mode. */
+  containerRemovedAt?: number | null;
 }) {
   const { t } = useTranslation();
   const attempts = attemptsState(detail.limit, detail.attempts);
@@ -95,7 +98,7 @@ export function ChallengeView({
         </p>
       ) : null}
       {gameId !== undefined && isContainerType(detail.type) ? (
-        <ContainerPanel gameId={gameId} challengeId={detail.id} entry={detail.context.instanceEntry} closeTime={detail.context.closeTime} reading={detail.context} onStale={reload} />
+        <ContainerPanel gameId={gameId} challengeId={detail.id} entry={detail.context.instanceEntry} closeTime={detail.context.closeTime} removedAt={containerRemovedAt} reading={detail.context} onStale={reload} />
       ) : !submit && isContainerType(detail.type) ? (
         <ContainerPanel gameId={0} challengeId={detail.id} entry={null} closeTime={null} preview />
       ) : detail.context.instanceEntry ? (

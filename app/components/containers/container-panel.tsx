@@ -51,6 +51,7 @@ export function ContainerPanel({
   challengeId,
   entry,
   closeTime,
+  removedAt = null,
   reading,
   onStale,
   preview = false,
@@ -59,6 +60,11 @@ export function ContainerPanel({
   challengeId: number;
   entry: string | null;
   closeTime: number | null;
+  /**
+   * When the game removes the container whatever its expiry (its end, outside practice mode; rules.md §8), or
+   * null. Before `closeTime`, it is the time shown: an extension then cannot keep the container longer.
+   */
+  removedAt?: number | null;
   /** The reading of the challenge `entry` and `closeTime` come from: each new one (a new object) resets the panel. */
   reading?: object;
   /** Asks the page to read the challenge again: an action failed, so the team's container is not what this panel shows. */
@@ -115,8 +121,11 @@ export function ContainerPanel({
     };
   }, []);
 
+  // The game's end comes first: the container goes then, and no extension keeps it.
+  const endsFirst = started !== null && removedAt !== null && removedAt < started.expectStopAt;
+  const stopAt = started === null ? null : endsFirst ? removedAt : started.expectStopAt;
   // Past its expiry the agent removes it: shown as expired until the team starts a new one.
-  const expired = started !== null && now !== null && now >= started.expectStopAt;
+  const expired = stopAt !== null && now !== null && now >= stopAt;
   const info = expired ? null : started;
 
   const base = `/api/game/${gameId}/container/${challengeId}`;
@@ -153,8 +162,8 @@ export function ContainerPanel({
     }
   };
 
-  const remaining = info && now !== null ? info.expectStopAt - now : null;
-  const extendOpen = info && policy && now !== null ? canExtend(info.expectStopAt, now, policy.renewalWindow) : false;
+  const remaining = info && stopAt !== null && now !== null ? stopAt - now : null;
+  const extendOpen = info && policy && now !== null && !endsFirst ? canExtend(info.expectStopAt, now, policy.renewalWindow) : false;
   // The entry's own form, not the current setting: a container keeps the mapping it was started with.
   const proxied = info ? portMappingOfEntry(info.entry) === "PlatformProxy" : false;
   const origin = typeof window === "undefined" ? "" : window.location.origin;
@@ -167,7 +176,9 @@ export function ContainerPanel({
         {said}
       </p>
       {error ? <Alert tone="error">{error}</Alert> : null}
-      {info && extendedTo !== null ? <Alert tone="success">{t("container.extended", { time: formatDateTime(extendedTo) })}</Alert> : null}
+      {info && extendedTo !== null ? (
+        <Alert tone="success">{t("container.extended", { time: formatDateTime(removedAt !== null && removedAt < extendedTo ? removedAt : extendedTo) })}</Alert>
+      ) : null}
       {copyFailed ? <Alert tone="error">{t("container.copyFailed")}</Alert> : null}
       {info ? (
         <div ref={details} tabIndex={-1} className="space-y-3 focus:outline-none" data-testid="container-details">
@@ -185,7 +196,7 @@ export function ContainerPanel({
               )}
             </dd>
             <dt className="text-zinc-600 dark:text-zinc-400">{t("container.expiresAt")}</dt>
-            <dd>{formatDateTime(info.expectStopAt)}</dd>
+            <dd>{formatDateTime(stopAt ?? info.expectStopAt)}</dd>
             <dt className="text-zinc-600 dark:text-zinc-400">{t("container.remaining")}</dt>
             <dd className="font-mono">
               {/* The timer role on a span: a definition list's items may carry no role of their own. */}
@@ -195,7 +206,9 @@ export function ContainerPanel({
             </dd>
           </dl>
           {proxied ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("container.proxyHint", { url: proxyAddress(origin, info.entry) })}</p> : null}
-          {policy ? (
+          {endsFirst ? (
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">{t("container.removedAtEnd")}</p>
+          ) : policy ? (
             extendOpen ? (
               <Alert tone="error">{t("container.expiringSoon")}</Alert>
             ) : (

@@ -113,6 +113,7 @@ function DetailPanel({
   solved,
   unscored,
   ended,
+  containerRemovedAt,
   boardScore,
   onClose,
   onSolved,
@@ -123,6 +124,7 @@ function DetailPanel({
   boardScore: number | undefined;
   /** The game has ended (practice mode: play goes on, and every accepted flag reads "not scored"). */
   ended: boolean;
+  containerRemovedAt: number | null;
   /** The team has solved it: the flag box gives way to a "solved" line. */
   solved: boolean;
   /** That solve earned no points: the line says so, as the card does. */
@@ -203,6 +205,7 @@ function DetailPanel({
           reload={() => void load()}
           solved={solved}
           unscored={unscored}
+          containerRemovedAt={containerRemovedAt}
           onRefused={() => setSubmitted(null)}
           submit={async (flag) => {
             try {
@@ -365,7 +368,7 @@ export default function GameChallengesPage({ loaderData }: Route.ComponentProps)
       <h1 className="text-2xl font-semibold">{t("challenge.pageTitle")}</h1>
       {/* Play goes on after the end in practice mode, for no points: the page says so (the overview does too). */}
       {ended && data.practiceMode ? <Alert tone="info">{t("challenge.practiceOpen")}</Alert> : null}
-      <Board gameId={data.gameId} userId={data.userId} initial={data.challenges} end={data.end} ended={ended} selected={selected} onSelect={setSelected} />
+      <Board gameId={data.gameId} userId={data.userId} initial={data.challenges} end={data.end} ended={ended} containerRemovedAt={data.practiceMode ? null : data.end} selected={selected} onSelect={setSelected} />
     </div>
   );
 }
@@ -376,6 +379,7 @@ function Board({
   initial,
   end,
   ended,
+  containerRemovedAt,
   selected,
   onSelect,
 }: {
@@ -384,6 +388,8 @@ function Board({
   initial: PlayerChallengeInfo[];
   end: number;
   ended: boolean;
+  /** When the game removes every team's container: its end, unless it is in practice mode (null). */
+  containerRemovedAt: number | null;
   selected: number | null;
   onSelect: (id: number | null, replace?: boolean) => void;
 }) {
@@ -524,6 +530,7 @@ function Board({
                 unscored={open?.solvedUnscored ?? false}
                 boardScore={open?.score}
                 ended={ended}
+                containerRemovedAt={containerRemovedAt}
                 verdicts={verdicts}
                 hints={hints}
                 changes={changes}
