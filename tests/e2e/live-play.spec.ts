@@ -432,10 +432,10 @@ test("a notice that arrived before the page's first read answered is not taken f
   await context.close();
 });
 
-test("the game overview follows an admin moving the end, and the join dialog's error goes with its cause", async ({ adminPage: admin, browser }) => {
+test("the game overview follows an admin moving the end, and the join dialog's errors show together and each goes with its cause", async ({ adminPage: admin, browser }) => {
   const stamp = Date.now().toString(36);
   const now = Date.now();
-  const { gameId } = await runningGame(admin.request, stamp, [], { divisions: [{ name: `Div ${stamp}` }, { name: `Other ${stamp}` }] });
+  const { gameId } = await runningGame(admin.request, stamp, [], { divisions: [{ name: `Div ${stamp}` }, { name: `Other ${stamp}` }], inviteCode: `code-${stamp}` });
   const context = await browser.newContext();
   const page = await context.newPage();
   await registerUser(page);
@@ -443,15 +443,23 @@ test("the game overview follows an admin moving the end, and the join dialog's e
 
   await page.goto(`/games/${gameId}`);
   await expect(page.locator("[data-phase]")).toHaveAttribute("data-phase", "Running");
-  // Joining without a division is refused; choosing one clears the refusal.
+  // Joining without a division or the code is refused at both fields at once, the first taking the focus;
+  // choosing a division clears its refusal only, typing a code the other.
   await page.getByRole("button", { name: en.games.join.open }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: en.games.join.submit }).click();
   const division = dialog.getByLabel(en.games.join.division);
+  const code = dialog.getByLabel(en.games.join.inviteCode);
   await expectRefusedAt(division, en.games.join.divisionRequired);
+  await expect(code).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog.getByText(en.games.join.codeRequired)).toBeVisible();
   await division.selectOption({ label: `Div ${stamp}` });
   await expect(dialog.getByText(en.games.join.divisionRequired)).toHaveCount(0);
   await expect(division).not.toHaveAttribute("aria-invalid", "true");
+  await expect(dialog.getByText(en.games.join.codeRequired)).toBeVisible();
+  await code.fill("x");
+  await expect(dialog.getByText(en.games.join.codeRequired)).toHaveCount(0);
+  await expect(code).not.toHaveAttribute("aria-invalid", "true");
   await dialog.getByRole("button", { name: en.teams.cancel }).click();
 
   // The admin ends the game early: the open page learns it (here when the tab is shown again; also every 30 s).

@@ -8,13 +8,14 @@ import { initialJoinChoice, joinRefusal } from "~/core/game/join";
 import type { DetailedGameInfo } from "~/core/schemas/game";
 import type { TeamInfo } from "~/core/schemas/team";
 import { api, errorMessage, fieldError } from "~/lib/api";
-import { useErrorFor } from "~/lib/error-for";
 import { useFocusInvalid } from "~/lib/focus-invalid";
 import type { IdempotencyKeys } from "~/lib/idempotency";
 
 /** The request fields of a join the dialog shows, where their refusals are shown. */
 const JOIN_FIELDS = ["teamId", "divisionId", "inviteCode"] as const;
 type JoinField = (typeof JOIN_FIELDS)[number];
+/** A refusal: the fields' problems, or the server's message about the whole form, and the values it was for. */
+type JoinProblems = { fields: Partial<Record<JoinField, string>>; form: string | null; sent: Record<JoinField, string> };
 
 /**
  * Joining a game: one of my teams, a division when the game has joinable ones (the team's own, shown, when
@@ -50,12 +51,15 @@ export function JoinDialog({
   const [divisionId, setDivisionId] = useState<number | "">(initial.divisionId ?? "");
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
-  // A refusal speaks of what was sent: changing a choice or the code clears it. One about a field is shown
-  // at it, which takes the focus.
-  const [error, setError] = useErrorFor<{ field: JoinField | null; message: string }>(`${teamId}|${divisionId}|${code}`);
+  // What was refused, with the values it was refused for. Every field's problem the dialog can tell is shown
+  // at once, each at its field (the first takes the focus), and each goes when its own field changes; the
+  // server's refusal of the form as a whole goes when anything changes.
+  const values: Record<JoinField, string> = { teamId: String(teamId), divisionId: String(divisionId), inviteCode: code };
+  const [problems, setProblems] = useState<JoinProblems | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  useFocusInvalid(formRef, error);
-  const errorAt = (field: JoinField) => (error?.field === field ? error.message : null);
+  useFocusInvalid(formRef, problems);
+  const errorAt = (field: JoinField) => (problems && problems.sent[field] === values[field] ? (problems.fields[field] ?? null) : null);
+  const formError = problems?.form && JOIN_FIELDS.every((f) => problems.sent[f] === values[f]) ? problems.form : null;
   // A team that already takes part keeps its division (rules.md §2): its members join in it, and give the
   // code the server asks of them, which the game detail names per team.
   const registered = game.teamParticipations.find((p) => p.teamId === teamId);
@@ -69,18 +73,14 @@ export function JoinDialog({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    if (teamId === "") {
-      setError({ field: "teamId", message: t("games.join.teamRequired") });
-      return;
-    }
+    setProblems(null);
     if (refusal) return;
-    if (!registered && joinable.length > 0 && divisionId === "") {
-      setError({ field: "divisionId", message: t("games.join.divisionRequired") });
-      return;
-    }
-    if (codeRequired && !code.trim()) {
-      setError({ field: "inviteCode", message: t("games.join.codeRequired") });
+    const missing: JoinProblems["fields"] = {};
+    if (teamId === "") missing.teamId = t("games.join.teamRequired");
+    if (!registered && joinable.length > 0 && divisionId === "") missing.divisionId = t("games.join.divisionRequired");
+    if (codeRequired && !code.trim()) missing.inviteCode = t("games.join.codeRequired");
+    if (Object.keys(missing).length > 0) {
+      setProblems({ fields: missing, form: null, sent: values });
       return;
     }
     setBusy(true);
@@ -92,7 +92,8 @@ export function JoinDialog({
       // A refusal of a field the dialog does not show (a division when the team's is fixed, a code an admin
       // set after the page was read) stays above the form.
       const shown = JOIN_FIELDS.filter((f) => (f === "divisionId" ? !registered && joinable.length > 0 : f === "inviteCode" ? codeRequired : true));
-      setError(fieldError(err, shown) ?? { field: null, message: errorMessage(err) });
+      const refused = fieldError(err, shown);
+      setProblems(refused ? { fields: { [refused.field]: refused.message }, form: null, sent: values } : { fields: {}, form: errorMessage(err), sent: values });
     } finally {
       setBusy(false);
     }
@@ -101,7 +102,7 @@ export function JoinDialog({
   return (
     <Dialog open={open} title={t("games.join.title", { game: game.title })} onClose={onClose}>
       <form ref={formRef} className="space-y-4" noValidate onSubmit={(e) => void submit(e)}>
-        {error && error.field === null ? <Alert tone="error">{error.message}</Alert> : null}
+        {formError ? <Alert tone="error">{formError}</Alert> : null}
         <SelectField
           id="join-team"
           label={t("games.join.team")}
