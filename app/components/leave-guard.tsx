@@ -46,7 +46,12 @@ export function LeaveGuard({ dirty }: { dirty: boolean }) {
       confirmLabel={t("leaveGuard.leave")}
       busy={false}
       error={null}
-      onConfirm={() => blocker.proceed?.()}
+      onConfirm={() => {
+        // Leaving was chosen: until this page is gone (its route renders after the move's data is read), a
+        // Back must not be stopped by the changes just given up (it was, and nothing showed the question).
+        dirtyNow.current = false;
+        blocker.proceed?.();
+      }}
       onCancel={() => blocker.reset?.()}
     />
   );
