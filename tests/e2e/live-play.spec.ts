@@ -36,6 +36,15 @@ async function runningGame(admin: APIRequestContext, stamp: string, titles: stri
 }
 
 /**
+ * A notice for all, posted just before the page is opened: the page's socket greeting then says a message
+ * came after the page began reading (within its clock margin), and asks for the resync a test holds. Without
+ * it that resync depended on the game's last message being recent, which a slow machine's setup outlasted.
+ */
+async function noticeJustBefore(admin: APIRequestContext, gameId: number, stamp: string) {
+  await ok(admin.post(`/api/edit/games/${gameId}/notices`, { data: { content: `Before ${stamp}` } }));
+}
+
+/**
  * Holds `tab`'s first PUT to `path` (sent after the editor's re-read and merge) until `release()`: `held`
  * resolves once it waits, so another tab's save can land between the editor's read and its write. `puts`
  * counts the tab's PUTs to `path`.
@@ -334,6 +343,7 @@ test("a notice that arrives while the page's resync read is on its way stays on 
     const response = await route.fetch();
     await new Promise<void>((answered) => held.push(() => route.fulfill({ response }).then(answered)));
   });
+  await noticeJustBefore(admin, gameId, stamp);
   await page.goto(`/games/${gameId}/challenges`);
   await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
   await expect.poll(() => held.length).toBe(2);
@@ -412,6 +422,7 @@ test("a notice that arrived before the page's first read answered is not taken f
     await route.fulfill({ response: early ?? (await route.fetch()) });
   });
   const answered = () => page.waitForResponse(new RegExp(`/api/game/${gameId}/notices\\?`));
+  await noticeJustBefore(admin, gameId, stamp);
   await page.goto(`/games/${gameId}/challenges`);
   await expect(page.getByTestId("challenges-socket")).toHaveAttribute("data-state", "open");
   await expect.poll(() => release.length).toBe(2);
