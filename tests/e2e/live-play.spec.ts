@@ -919,8 +919,10 @@ test("on a phone the overview's writeup comes before the notices, and a live not
   await expect(page.locator("[data-socket-state]")).toHaveAttribute("data-socket-state", "open");
   await withoutScrollAnchoring(page);
 
-  // The writeup is reached before the list of notices, which grows while the game runs.
+  // The writeup is reached before the list of notices, which grows while the game runs. Its state is read
+  // after the page is drawn, and the panel grows then: measured before, the notices moved by that growth.
   const writeup = page.getByTestId("writeup-panel");
+  await expect(writeup.getByTestId("writeup-state")).toBeVisible();
   const noticesHeading = page.getByRole("heading", { name: en.notices.title });
   expect(await topOf(page, writeup)).toBeLessThan(await topOf(page, noticesHeading));
 
