@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { APIRequestContext } from "@playwright/test";
 import { ruleViolations } from "./axe";
 import { expect, registerUser, smallTargets, test } from "./fixtures";
 
@@ -12,19 +13,35 @@ const HOUR = 3_600_000;
 // Built by container-agent/scripts/test-image.sh on the engine `npm start` finds (DOCKER_HOST, see playwright.config.ts).
 const TEST_IMAGE = "flagstaff-test/busybox:latest";
 
-test("a player starts a container from the challenge view, sees its entry and countdown, and destroys it", async ({ adminPage: admin, browser }) => {
-  test.setTimeout(90_000);
+/**
+ * A game (running for two more hours unless `game` says otherwise, accepting without review) with one enabled
+ * DynamicContainer challenge `title` on `image`.
+ */
+async function containerChallenge(admin: APIRequestContext, title: string, game: Record<string, unknown>, image = TEST_IMAGE) {
   const now = Date.now();
-  const stamp = now.toString(36);
-  const game = await admin.request.post("/api/edit/games", { data: { title: `Boxes ${stamp}`, start: now - HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
-  expect(game.status()).toBe(200);
-  const gameId = ((await game.json()) as { id: number }).id;
-  const created = await admin.request.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Box ${stamp}`, category: "Web", type: "DynamicContainer" } });
-  const challengeId = ((await created.json()) as { id: number }).id;
-  const enabled = await admin.request.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, {
-    data: { containerImage: TEST_IMAGE, exposePort: 80, memoryLimit: 32, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true },
+  const created = await admin.post("/api/edit/games", { data: { start: now - HOUR, end: now + 2 * HOUR, acceptWithoutReview: true, ...game } });
+  expect(created.status()).toBe(200);
+  const gameId = ((await created.json()) as { id: number }).id;
+  const challenge = await admin.post(`/api/edit/games/${gameId}/challenges`, { data: { title, category: "Web", type: "DynamicContainer" } });
+  const challengeId = ((await challenge.json()) as { id: number }).id;
+  const enabled = await admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, {
+    data: { containerImage: image, exposePort: 80, memoryLimit: 32, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true },
   });
   expect(enabled.status(), await enabled.text()).toBe(200);
+  return { gameId, challengeId };
+}
+
+/** Removes the team's container as the admin (the player's own destroy waits out the 10-s cooldown). */
+async function removeTeamContainer(admin: APIRequestContext, teamId: number) {
+  const instances = (await (await admin.get("/api/admin/instances")).json()) as { data: { containerGuid: string; team: { id: number } }[] };
+  const guid = instances.data.find((i) => i.team.id === teamId)!.containerGuid;
+  expect((await admin.delete(`/api/admin/instances/${guid}`)).status()).toBe(200);
+}
+
+test("a player starts a container from the challenge view, sees its entry and countdown, and destroys it", async ({ adminPage: admin, browser }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await containerChallenge(admin.request, `Box ${stamp}`, { title: `Boxes ${stamp}` });
 
   const context = await browser.newContext();
   const player = await context.newPage();
@@ -173,16 +190,8 @@ test("a player starts a container from the challenge view, sees its entry and co
 
 test("on a touch screen the container's Copy and Open controls are at least 44 px", async ({ adminApi: admin, browser }) => {
   test.setTimeout(60_000);
-  const now = Date.now();
-  const stamp = now.toString(36);
-  const game = await admin.post("/api/edit/games", { data: { title: `Touch boxes ${stamp}`, start: now - HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
-  const gameId = ((await game.json()) as { id: number }).id;
-  const created = await admin.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Tbox ${stamp}`, category: "Web", type: "DynamicContainer" } });
-  const challengeId = ((await created.json()) as { id: number }).id;
-  const enabled = await admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, {
-    data: { containerImage: TEST_IMAGE, exposePort: 80, memoryLimit: 32, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true },
-  });
-  expect(enabled.status(), await enabled.text()).toBe(200);
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await containerChallenge(admin, `Tbox ${stamp}`, { title: `Touch boxes ${stamp}` });
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   const player = await context.newPage();
   await registerUser(player);
@@ -197,25 +206,14 @@ test("on a touch screen the container's Copy and Open controls are at least 44 p
     expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(43.5);
   }
   expect(await smallTargets(player)).toEqual([]);
-  // Removed by the admin (the player's own destroy waits out the 10-s cooldown).
-  const instances = (await (await admin.get("/api/admin/instances")).json()) as { data: { containerGuid: string; team: { id: number } }[] };
-  const guid = instances.data.find((i) => i.team.id === team.id)!.containerGuid;
-  expect((await admin.delete(`/api/admin/instances/${guid}`)).status()).toBe(200);
+  await removeTeamContainer(admin, team.id);
   await context.close();
 });
 
 test("a container the game's end removes first shows that end as its expiry and offers no extension; in practice mode, its own (ja-JP)", async ({ adminApi: admin, browser }) => {
-  const now = Date.now();
-  const stamp = now.toString(36);
+  const stamp = Date.now().toString(36);
   // The default lifetime (120 minutes) runs past this game's end.
-  const game = await admin.post("/api/edit/games", { data: { title: `Ends first ${stamp}`, start: now - HOUR, end: now + 20 * 60_000, acceptWithoutReview: true, practiceMode: false } });
-  const gameId = ((await game.json()) as { id: number }).id;
-  const created = await admin.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Endbox ${stamp}`, category: "Web", type: "DynamicContainer" } });
-  const challengeId = ((await created.json()) as { id: number }).id;
-  const enabled = await admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, {
-    data: { containerImage: TEST_IMAGE, exposePort: 80, memoryLimit: 32, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true },
-  });
-  expect(enabled.status(), await enabled.text()).toBe(200);
+  const { gameId, challengeId } = await containerChallenge(admin, `Endbox ${stamp}`, { title: `Ends first ${stamp}`, end: Date.now() + 20 * 60_000, practiceMode: false });
   const context = await browser.newContext({ locale: "ja-JP" });
   const player = await context.newPage();
   await registerUser(player);
@@ -242,23 +240,13 @@ test("a container the game's end removes first shows that end as its expiry and 
   await expect(panel.getByText(ja.container.removedAtEnd)).toHaveCount(0);
   await expect(expiry).not.toHaveText(atEnd!);
 
-  const instances = (await (await admin.get("/api/admin/instances")).json()) as { data: { containerGuid: string; team: { id: number } }[] };
-  const guid = instances.data.find((i) => i.team.id === team.id)!.containerGuid;
-  expect((await admin.delete(`/api/admin/instances/${guid}`)).status()).toBe(200);
+  await removeTeamContainer(admin, team.id);
   await context.close();
 });
 
 test("a container that fails to start says so, and the message stays while the panel reads the challenge again", async ({ adminApi: admin, browser }) => {
-  const now = Date.now();
-  const stamp = now.toString(36);
-  const game = await admin.post("/api/edit/games", { data: { title: `Broken ${stamp}`, start: now - HOUR, end: now + 2 * HOUR, acceptWithoutReview: true } });
-  const gameId = ((await game.json()) as { id: number }).id;
-  const created = await admin.post(`/api/edit/games/${gameId}/challenges`, { data: { title: `Broken box ${stamp}`, category: "Web", type: "DynamicContainer" } });
-  const challengeId = ((await created.json()) as { id: number }).id;
-  const enabled = await admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, {
-    data: { containerImage: "flagstaff-test/broken:latest", exposePort: 80, memoryLimit: 32, flagTemplate: "flag{[TEAM_HASH]}", isEnabled: true },
-  });
-  expect(enabled.status(), await enabled.text()).toBe(200);
+  const stamp = Date.now().toString(36);
+  const { gameId, challengeId } = await containerChallenge(admin, `Broken box ${stamp}`, { title: `Broken ${stamp}` }, "flagstaff-test/broken:latest");
   const context = await browser.newContext();
   const player = await context.newPage();
   await registerUser(player);
