@@ -121,9 +121,11 @@ export function ContainerPanel({
     };
   }, []);
 
+  /** When a container set to stop at `expiry` really goes: the game's end, when that comes first. */
+  const goneAt = (expiry: number) => (removedAt !== null && removedAt < expiry ? removedAt : expiry);
   // The game's end comes first: the container goes then, and no extension keeps it.
-  const endsFirst = started !== null && removedAt !== null && removedAt < started.expectStopAt;
-  const stopAt = started === null ? null : endsFirst ? removedAt : started.expectStopAt;
+  const stopAt = started === null ? null : goneAt(started.expectStopAt);
+  const endsFirst = started !== null && stopAt !== started.expectStopAt;
   // Past its expiry the agent removes it: shown as expired until the team starts a new one.
   const expired = stopAt !== null && now !== null && now >= stopAt;
   const info = expired ? null : started;
@@ -177,7 +179,7 @@ export function ContainerPanel({
       </p>
       {error ? <Alert tone="error">{error}</Alert> : null}
       {info && extendedTo !== null ? (
-        <Alert tone="success">{t("container.extended", { time: formatDateTime(removedAt !== null && removedAt < extendedTo ? removedAt : extendedTo) })}</Alert>
+        <Alert tone="success">{t("container.extended", { time: formatDateTime(goneAt(extendedTo)) })}</Alert>
       ) : null}
       {copyFailed ? <Alert tone="error">{t("container.copyFailed")}</Alert> : null}
       {info ? (
